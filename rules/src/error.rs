@@ -1,0 +1,114 @@
+//! Why an action was refused. Every error has a stable code (for programs) and a sentence (for
+//! people); neither ever names a card the player who sent the action could not see.
+
+use crate::bid::Bid;
+use crate::card::{Card, Suit};
+use crate::deal::Seat;
+
+/// An action the rules refuse. The state is left exactly as it was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    /// The seat does not exist at this table.
+    #[error("there is no seat {0} at this table")]
+    NoSuchSeat(Seat),
+    /// The deal is over; nothing more can be done in it.
+    #[error("this deal is over")]
+    DealOver,
+    /// The series has reached its last deal.
+    #[error("the series is over")]
+    SeriesOver,
+    /// A new deal was asked for while one is still being played.
+    #[error("the current deal is not over yet")]
+    DealNotOver,
+    /// Another seat is to act.
+    #[error("it is not your turn")]
+    NotYourTurn,
+    /// The action has no place at this moment of the deal.
+    #[error("{0}")]
+    WrongPhase(&'static str),
+    /// A bid of fewer than 2 or more than 5 tricks.
+    #[error("a bid names 2 to 5 tricks")]
+    BidInvalid,
+    /// A bid below the table's minimum.
+    #[error("the lowest bid at this table is {min} tricks")]
+    BidBelowMinimum {
+        /// The table's `min_bid`.
+        min: u8,
+    },
+    /// A bid that does not beat the standing bid.
+    #[error("you must bid higher than {standing}")]
+    BidTooLow {
+        /// The bid to beat.
+        standing: Bid,
+    },
+    /// A Kieker bid or hold with a court card in the dealt hand.
+    #[error("a Kieker may only be bid or held with no king, queen or jack in the dealt hand")]
+    KiekerNotAllowed,
+    /// A hold by anyone but the holder answering a challenge.
+    #[error("only the earlier bidder may hold, and only after a challenge")]
+    HoldNotAllowed,
+    /// The contract requires Hand: the skat stays untouched.
+    #[error("your contract requires Hand: you may not take the skat")]
+    HandRequired,
+    /// A Kieker takes the skat; it cannot be played Hand.
+    #[error("a Kieker is never played Hand")]
+    KiekerNoHand,
+    /// The wrong number of cards discarded.
+    #[error("discard exactly {expected} cards")]
+    DiscardCount {
+        /// 2, or 5 in a Kieker.
+        expected: u8,
+    },
+    /// A card that is not in the player's hand.
+    #[error("{card} is not in your hand")]
+    NotInHand {
+        /// The card named.
+        card: Card,
+    },
+    /// Trumps other than diamonds where the contract owes Ruten.
+    #[error("your contract requires Ruten: diamonds must be trumps")]
+    RutenRequired,
+    /// A card that does not follow the suit led although the hand can.
+    #[error("you must follow suit ({suit:?})")]
+    MustFollowSuit {
+        /// The suit led.
+        suit: Suit,
+    },
+    /// Siebener Fips announced without all four sevens and an ace.
+    #[error("a Siebener Fips needs all four sevens and an ace in your hand")]
+    NoSiebenerFips,
+    /// Siebener Fips announced after the first card was led.
+    #[error("a Siebener Fips may only be announced before the first card is led")]
+    SiebenerFipsTooLate,
+    /// Giving up is for a Kieker declarer, before the first card is led.
+    #[error("only a Kieker declarer may give up, before the first card is led")]
+    GiveUpNotAllowed,
+}
+
+impl RuleError {
+    /// The stable code, e.g. `turn/not_yours`.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            RuleError::NoSuchSeat(_) => "seat/unknown",
+            RuleError::DealOver => "deal/over",
+            RuleError::SeriesOver => "series/over",
+            RuleError::DealNotOver => "deal/not_over",
+            RuleError::NotYourTurn => "turn/not_yours",
+            RuleError::WrongPhase(_) => "phase/wrong",
+            RuleError::BidInvalid => "bid/invalid",
+            RuleError::BidBelowMinimum { .. } => "bid/below_minimum",
+            RuleError::BidTooLow { .. } => "bid/too_low",
+            RuleError::KiekerNotAllowed => "bid/kieker_not_allowed",
+            RuleError::HoldNotAllowed => "bid/hold_not_allowed",
+            RuleError::HandRequired => "skat/hand_required",
+            RuleError::KiekerNoHand => "skat/kieker_no_hand",
+            RuleError::DiscardCount { .. } => "discard/wrong_count",
+            RuleError::NotInHand { .. } => "card/not_in_hand",
+            RuleError::RutenRequired => "trumps/ruten_required",
+            RuleError::MustFollowSuit { .. } => "play/must_follow_suit",
+            RuleError::NoSiebenerFips => "fips/not_held",
+            RuleError::SiebenerFipsTooLate => "fips/too_late",
+            RuleError::GiveUpNotAllowed => "kieker/give_up_not_allowed",
+        }
+    }
+}

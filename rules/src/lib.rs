@@ -1,0 +1,34 @@
+//! The complete rules of Prisdorf Fipsen — a North German trick-taking card game for three or
+//! four players — as a pure, synchronous state machine.
+//!
+//! * [`Series`] is a table's run of deals with its scoresheet; [`Deal`] is one deal.
+//! * [`Series::apply`] / [`Deal::apply`] take an [`Action`] for a [`Seat`] and return the
+//!   [`Event`]s it caused, or a [`RuleError`] with the state left exactly as it was.
+//! * [`Deal::legal_actions`] lists what a seat may do now.
+//! * [`Deal::view`] / [`Series::view`] build what one viewer (a seat, or `None` for a spectator)
+//!   may see, and [`Event::for_viewer`] empties the hidden parts of an event.
+//!
+//! Nothing here does I/O, reads a clock or draws randomness: a deal is shuffled from a [`Seed`]
+//! the caller provides, so the same seed, rules and actions always give the same events.
+
+mod auction;
+mod bid;
+mod card;
+mod deal;
+mod error;
+mod event;
+mod ruleset;
+mod seed;
+mod series;
+mod view;
+
+pub use auction::Auction;
+pub use bid::{Bid, Call};
+pub use card::{Card, CardIter, CardSet, ParseCardError, Rank, Suit};
+pub use deal::{Action, Contract, Deal, Game, Outcome, Phase, Play, Seat, trick_winner};
+pub use error::RuleError;
+pub use event::{Event, Reveal};
+pub use ruleset::{FirstLead, KiekerShow, Players, RuleSet, RuleSetError};
+pub use seed::Seed;
+pub use series::{ScoreRow, Series, SeriesView};
+pub use view::{CallRecord, DealView, Prompt, TrickView, TricksTaken};

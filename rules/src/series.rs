@@ -1,0 +1,208 @@
+//! A series of deals at one table, and its scoresheet.
+
+use serde::{Deserialize, Serialize};
+
+use crate::deal::{Action, Contract, Deal, Outcome, Seat};
+use crate::error::RuleError;
+use crate::event::Event;
+use crate::ruleset::{RuleSet, RuleSetError};
+use crate::seed::Seed;
+use crate::view::DealView;
+
+/// One row of the scoresheet: one deal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ScoreRow {
+    /// The deal's number in the series, from 1 (thrown-in deals included).
+    pub number: u32,
+    /// The dealer.
+    pub dealer: Seat,
+    /// The declarer (for a Siebener Fips, its announcer); none for a thrown-in deal.
+    pub declarer: Option<Seat>,
+    /// What the auction's winner owed.
+    pub contract: Option<Contract>,
+    /// How the deal ended, with the game as played.
+    pub outcome: Outcome,
+    /// The points scored by the declarer (or announcer); 0 for a thrown-in deal.
+    pub value: i32,
+    /// Each seat's running total after this deal.
+    pub totals: Vec<i32>,
+}
+
+/// A table's series of deals: the current deal and the scoresheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Series {
+    rules: RuleSet,
+    master: Seed,
+    /// Deals dealt so far, thrown-in ones included (the current one too).
+    dealt: u32,
+    /// Deals that count towards `rules.deals` (not thrown in), finished.
+    counted: u32,
+    deal: Deal,
+    sheet: Vec<ScoreRow>,
+    totals: Vec<i32>,
+}
+
+/// A series as one viewer sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct SeriesView {
+    /// The current deal's number, from 1.
+    pub number: u32,
+    /// Deals finished that count towards the limit (thrown-in deals do not).
+    pub counted: u32,
+    /// The current deal as the viewer may see it.
+    pub deal: DealView,
+    /// The scoresheet, one row per finished deal.
+    pub scoresheet: Vec<ScoreRow>,
+    /// Each seat's total.
+    pub totals: Vec<i32>,
+    /// Whether the series has reached its last deal.
+    pub over: bool,
+}
+
+impl Series {
+    /// Starts a series: the first deal is dealt at once, by the last seat (so seat 0 is Vorhand).
+    /// Each deal's seed is derived from `master`, which must stay secret.
+    ///
+    /// # Errors
+    /// [`RuleSetError`] if an option is out of range.
+    pub fn new(rules: RuleSet, master: Seed) -> Result<(Series, Vec<Event>), RuleSetError> {
+        rules.validate()?;
+        let n = rules.players.count();
+        let dealer = Seat(n - 1);
+        let (deal, event) = Deal::new(rules, 1, dealer, master.derive(0));
+        let series =
+            Series { rules, master, dealt: 1, counted: 0, deal, sheet: Vec::new(), totals: vec![0; usize::from(n)] };
+        Ok((series, vec![event]))
+    }
+
+    /// The table's rules.
+    pub fn rules(&self) -> &RuleSet {
+        &self.rules
+    }
+
+    /// The current deal.
+    pub fn deal(&self) -> &Deal {
+        &self.deal
+    }
+
+    /// The current deal's number, from 1.
+    pub fn number(&self) -> u32 {
+        self.dealt
+    }
+
+    /// The scoresheet so far.
+    pub fn scoresheet(&self) -> &[ScoreRow] {
+        &self.sheet
+    }
+
+    /// Each seat's total.
+    pub fn totals(&self) -> &[i32] {
+        &self.totals
+    }
+
+    /// Whether the series has played its last deal.
+    pub fn is_over(&self) -> bool {
+        self.rules.deals.is_some_and(|limit| self.counted >= limit)
+    }
+
+    /// The legal actions of `seat` in the current deal.
+    pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        if self.is_over() { Vec::new() } else { self.deal.legal_actions(seat) }
+    }
+
+    /// Applies an action in the current deal; when it ends the deal, the scoresheet row follows
+    /// (and the end of the series, if it was the last deal).
+    ///
+    /// # Errors
+    /// A [`RuleError`]; the series is then unchanged.
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+        let mut out = Vec::with_capacity(4);
+        self.apply_into(seat, action, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Series::apply`], appending to `out`.
+    ///
+    /// # Errors
+    /// As [`Series::apply`].
+    pub fn apply_into(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        if self.is_over() {
+            return Err(RuleError::SeriesOver);
+        }
+        self.deal.apply_into(seat, action, out)?;
+        if let Some(outcome) = self.deal.outcome() {
+            self.score(outcome, out);
+        }
+        Ok(())
+    }
+
+    fn score(&mut self, outcome: Outcome, out: &mut Vec<Event>) {
+        let scored = outcome.score();
+        if let Some((seat, points)) = scored {
+            self.totals[seat.index()] += points;
+        }
+        if outcome != Outcome::ThrownIn {
+            self.counted += 1;
+        }
+        let declarer = match outcome {
+            Outcome::SiebenerFips { seat } => Some(seat),
+            _ => self.deal.declarer(),
+        };
+        let row = ScoreRow {
+            number: self.dealt,
+            dealer: self.deal.dealer(),
+            declarer,
+            contract: self.deal.contract(),
+            outcome,
+            value: scored.map_or(0, |(_, p)| p),
+            totals: self.totals.clone(),
+        };
+        self.sheet.push(row.clone());
+        out.push(Event::Scored { row });
+        if self.is_over() {
+            out.push(Event::SeriesOver { totals: self.totals.clone() });
+        }
+    }
+
+    /// Deals the next deal once the current one is over: the next dealer clockwise, or the same
+    /// dealer again after a thrown-in deal.
+    ///
+    /// # Errors
+    /// [`RuleError::DealNotOver`] while the deal is being played, [`RuleError::SeriesOver`] after
+    /// the last deal.
+    pub fn next_deal(&mut self) -> Result<Vec<Event>, RuleError> {
+        if self.is_over() {
+            return Err(RuleError::SeriesOver);
+        }
+        let Some(outcome) = self.deal.outcome() else {
+            return Err(RuleError::DealNotOver);
+        };
+        let dealer = match outcome {
+            Outcome::ThrownIn => self.deal.dealer(),
+            _ => self.deal.dealer().next(self.rules.players.count()),
+        };
+        let seed = self.master.derive(u64::from(self.dealt));
+        self.dealt += 1;
+        let (deal, event) = Deal::new(self.rules, self.dealt, dealer, seed);
+        self.deal = deal;
+        Ok(vec![event])
+    }
+
+    /// What `viewer` may see (`None`: a spectator).
+    pub fn view(&self, viewer: Option<Seat>) -> SeriesView {
+        let mut deal = self.deal.view(viewer);
+        if self.is_over() {
+            deal.prompt = Default::default();
+        }
+        SeriesView {
+            number: self.dealt,
+            counted: self.counted,
+            deal,
+            scoresheet: self.sheet.clone(),
+            totals: self.totals.clone(),
+            over: self.is_over(),
+        }
+    }
+}
