@@ -52,7 +52,10 @@ fn main() {
     for row in series.scoresheet() {
         let declarer = row.declarer.map_or("-".to_string(), |s| s.to_string());
         let result = format!("{:?}", row.outcome).chars().take(24).collect::<String>();
-        println!("{:>3}  {:>6}  {:>8}  {:<24} {:>6}   {:?}", row.number, row.dealer.0, declarer, result, row.value, row.totals);
+        println!(
+            "{:>3}  {:>6}  {:>8}  {:<24} {:>6}   {:?}",
+            row.number, row.dealer.0, declarer, result, row.value, row.totals
+        );
     }
 }
 

@@ -302,8 +302,19 @@ impl Deal {
     /// 2 to each player; the rest is the stock. Returns the deal and its first event.
     /// `number` is the deal's number in its series (from 1).
     pub fn new(rules: RuleSet, number: u32, dealer: Seat, seed: Seed) -> (Deal, Event) {
+        Deal::deal_pack(rules, number, dealer, seed.shuffle(), seed)
+    }
+
+    /// Deals a pack in a given order instead of shuffling (for tests, puzzles and analysis).
+    /// Such a deal reports the all-zero seed. Returns `None` unless `pack` holds every card once.
+    pub fn from_pack(rules: RuleSet, number: u32, dealer: Seat, pack: [Card; 25]) -> Option<(Deal, Event)> {
+        let all: CardSet = pack.iter().copied().collect();
+        (all == CardSet::PACK && dealer.0 < rules.players.count())
+            .then(|| Deal::deal_pack(rules, number, dealer, pack, Seed([0; 32])))
+    }
+
+    fn deal_pack(rules: RuleSet, number: u32, dealer: Seat, pack: [Card; 25], seed: Seed) -> (Deal, Event) {
         let n = rules.players.count();
-        let pack = seed.shuffle();
         let vorhand = dealer.next(n);
         let players = usize::from(n);
         // Positions in the pack: 3 cards each from Vorhand on, 2 to the skat, 2 cards each.
