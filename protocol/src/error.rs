@@ -1,0 +1,292 @@
+//! Why the server refused a message: a stable code for programs and a sentence for people.
+//!
+//! Codes are `area/reason` strings and never change meaning once published. The rules crate's
+//! own codes ([`RuleError::code`]) pass through unchanged, so a client sees `turn/not_yours` or
+//! `play/must_follow_suit` exactly as the rules name them.
+
+use std::fmt;
+
+use fipsen_rules::{Bid, Card, RuleError, Seat, Suit};
+
+/// A refusal. Turned into a [`ServerMessage::Error`](crate::ServerMessage::Error) frame with
+/// [`ErrorCode::code`] and a sentence (usually [`ErrorCode`]'s `Display`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// The frame is not a JSON object of the expected shape.
+    Malformed,
+    /// The `type` field names no message of this protocol.
+    UnknownType,
+    /// The client speaks a protocol version this server does not.
+    Version,
+    /// The frame is larger than [`MAX_MESSAGE_BYTES`](crate::MAX_MESSAGE_BYTES).
+    TooLarge,
+    /// A message other than `hello` came before the handshake.
+    HandshakeRequired,
+    /// A second `hello` on the same connection.
+    AlreadyGreeted,
+    /// No room has this invite code (or the token belongs to no room).
+    RoomNotFound,
+    /// Every seat is taken.
+    RoomFull,
+    /// The series has started: seats can no longer be taken or left freely.
+    RoomStarted,
+    /// The series has not started yet.
+    RoomNotStarted,
+    /// Only the host may do this.
+    NotHost,
+    /// The room does not admit spectators.
+    NoSpectators,
+    /// This connection is already in a room (send `leave_room` first).
+    AlreadyInRoom,
+    /// This connection is in no room yet.
+    NotInRoom,
+    /// The series can only start when every seat is taken.
+    SeatsNotFull,
+    /// Another player sits there.
+    SeatTaken,
+    /// There is no such seat at this table.
+    SeatInvalid,
+    /// Only a seated player may do this.
+    NotSeated,
+    /// The seat token is unknown for this room.
+    TokenInvalid,
+    /// The action was chosen against an older state of the game than the current one.
+    ActionStale,
+    /// The action id is lower than one already used and not among the recent ones.
+    ActionIdReused,
+    /// Too many messages of this kind in a short time.
+    RateLimited,
+    /// A chat line longer than [`MAX_CHAT_CHARS`](crate::MAX_CHAT_CHARS).
+    ChatTooLong,
+    /// An empty chat line.
+    ChatEmpty,
+    /// A player name that is empty or too long.
+    NameInvalid,
+    /// A rule set with an option out of range.
+    RulesInvalid,
+    /// Room options out of range.
+    OptionsInvalid,
+    /// The server is at its connection limit.
+    ServerBusy,
+    /// The server could not store the action; nothing was changed.
+    Storage,
+    /// The server is shutting down.
+    ShuttingDown,
+    /// The rules refuse the action; the code is the rules crate's own.
+    Rule(RuleError),
+}
+
+impl ErrorCode {
+    /// Every code that is not a rules code, in documentation order.
+    pub const SERVER: [ErrorCode; 30] = [
+        ErrorCode::Malformed,
+        ErrorCode::UnknownType,
+        ErrorCode::Version,
+        ErrorCode::TooLarge,
+        ErrorCode::HandshakeRequired,
+        ErrorCode::AlreadyGreeted,
+        ErrorCode::RoomNotFound,
+        ErrorCode::RoomFull,
+        ErrorCode::RoomStarted,
+        ErrorCode::RoomNotStarted,
+        ErrorCode::NotHost,
+        ErrorCode::NoSpectators,
+        ErrorCode::AlreadyInRoom,
+        ErrorCode::NotInRoom,
+        ErrorCode::SeatsNotFull,
+        ErrorCode::SeatTaken,
+        ErrorCode::SeatInvalid,
+        ErrorCode::NotSeated,
+        ErrorCode::TokenInvalid,
+        ErrorCode::ActionStale,
+        ErrorCode::ActionIdReused,
+        ErrorCode::RateLimited,
+        ErrorCode::ChatTooLong,
+        ErrorCode::ChatEmpty,
+        ErrorCode::NameInvalid,
+        ErrorCode::RulesInvalid,
+        ErrorCode::OptionsInvalid,
+        ErrorCode::ServerBusy,
+        ErrorCode::Storage,
+        ErrorCode::ShuttingDown,
+    ];
+
+    /// The stable code, e.g. `room/not_found` or (from the rules) `turn/not_yours`.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            ErrorCode::Malformed => "proto/malformed",
+            ErrorCode::UnknownType => "proto/unknown_type",
+            ErrorCode::Version => "proto/version",
+            ErrorCode::TooLarge => "proto/too_large",
+            ErrorCode::HandshakeRequired => "proto/handshake_required",
+            ErrorCode::AlreadyGreeted => "proto/already_greeted",
+            ErrorCode::RoomNotFound => "room/not_found",
+            ErrorCode::RoomFull => "room/full",
+            ErrorCode::RoomStarted => "room/started",
+            ErrorCode::RoomNotStarted => "room/not_started",
+            ErrorCode::NotHost => "room/not_host",
+            ErrorCode::NoSpectators => "room/no_spectators",
+            ErrorCode::AlreadyInRoom => "room/already_in",
+            ErrorCode::NotInRoom => "room/not_in",
+            ErrorCode::SeatsNotFull => "room/seats_not_full",
+            ErrorCode::SeatTaken => "seat/taken",
+            ErrorCode::SeatInvalid => "seat/invalid",
+            ErrorCode::NotSeated => "seat/not_seated",
+            ErrorCode::TokenInvalid => "token/invalid",
+            ErrorCode::ActionStale => "action/stale",
+            ErrorCode::ActionIdReused => "action/id_reused",
+            ErrorCode::RateLimited => "rate/limited",
+            ErrorCode::ChatTooLong => "chat/too_long",
+            ErrorCode::ChatEmpty => "chat/empty",
+            ErrorCode::NameInvalid => "name/invalid",
+            ErrorCode::RulesInvalid => "rules/invalid",
+            ErrorCode::OptionsInvalid => "options/invalid",
+            ErrorCode::ServerBusy => "server/busy",
+            ErrorCode::Storage => "server/storage",
+            ErrorCode::ShuttingDown => "server/shutting_down",
+            ErrorCode::Rule(rule) => rule.code(),
+        }
+    }
+
+    /// Every code a client may receive: the server's own, then every rules code.
+    pub fn all_codes() -> Vec<&'static str> {
+        let mut codes: Vec<&'static str> = ErrorCode::SERVER.iter().map(ErrorCode::code).collect();
+        for rule in every_rule_error() {
+            if !codes.contains(&rule.code()) {
+                codes.push(rule.code());
+            }
+        }
+        codes
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sentence = match self {
+            ErrorCode::Malformed => "the message is not a JSON object of the expected shape",
+            ErrorCode::UnknownType => "this server knows no message of that type",
+            ErrorCode::Version => "this server does not speak that protocol version",
+            ErrorCode::TooLarge => "the message is too large",
+            ErrorCode::HandshakeRequired => "say hello first",
+            ErrorCode::AlreadyGreeted => "hello was already said on this connection",
+            ErrorCode::RoomNotFound => "there is no room with that invite code",
+            ErrorCode::RoomFull => "every seat at this table is taken",
+            ErrorCode::RoomStarted => "the series has started",
+            ErrorCode::RoomNotStarted => "the series has not started yet",
+            ErrorCode::NotHost => "only the host may do this",
+            ErrorCode::NoSpectators => "this room does not admit spectators",
+            ErrorCode::AlreadyInRoom => "you are already in a room on this connection",
+            ErrorCode::NotInRoom => "join a room first",
+            ErrorCode::SeatsNotFull => "the series starts when every seat is taken",
+            ErrorCode::SeatTaken => "that seat is taken",
+            ErrorCode::SeatInvalid => "there is no such seat at this table",
+            ErrorCode::NotSeated => "only a seated player may do this",
+            ErrorCode::TokenInvalid => "that seat token is not valid for this room",
+            ErrorCode::ActionStale => "the game has moved on since you chose this action",
+            ErrorCode::ActionIdReused => "that action id was already used",
+            ErrorCode::RateLimited => "too many messages: slow down",
+            ErrorCode::ChatTooLong => "that chat line is too long",
+            ErrorCode::ChatEmpty => "that chat line is empty",
+            ErrorCode::NameInvalid => "a name has 1 to 32 characters",
+            ErrorCode::RulesInvalid => "the rule set has an option out of range",
+            ErrorCode::OptionsInvalid => "a room option is out of range",
+            ErrorCode::ServerBusy => "the server is busy: try again later",
+            ErrorCode::Storage => "the server could not store this; nothing was changed",
+            ErrorCode::ShuttingDown => "the server is restarting: reconnect in a moment",
+            ErrorCode::Rule(rule) => return fmt::Display::fmt(rule, f),
+        };
+        f.write_str(sentence)
+    }
+}
+
+impl From<RuleError> for ErrorCode {
+    fn from(rule: RuleError) -> Self {
+        ErrorCode::Rule(rule)
+    }
+}
+
+/// One value of every [`RuleError`] variant, so that every rules code is listed (and the
+/// schema names them all). The match in `variant_number` makes the compiler flag a new
+/// variant of the rules crate.
+pub fn every_rule_error() -> Vec<RuleError> {
+    let card = Card::DIAMOND_SEVEN;
+    let all = vec![
+        RuleError::NoSuchSeat(Seat(0)),
+        RuleError::DealOver,
+        RuleError::SeriesOver,
+        RuleError::DealNotOver,
+        RuleError::NotYourTurn,
+        RuleError::WrongPhase("phase"),
+        RuleError::BidInvalid,
+        RuleError::BidBelowMinimum { min: 2 },
+        RuleError::BidTooLow { standing: Bid::tricks(2) },
+        RuleError::KiekerNotAllowed,
+        RuleError::HoldNotAllowed,
+        RuleError::HandRequired,
+        RuleError::KiekerNoHand,
+        RuleError::DiscardCount { expected: 2 },
+        RuleError::NotInHand { card },
+        RuleError::RutenRequired,
+        RuleError::MustFollowSuit { suit: Suit::Clubs },
+        RuleError::NoSiebenerFips,
+        RuleError::SiebenerFipsTooLate,
+        RuleError::GiveUpNotAllowed,
+    ];
+    debug_assert!(all.iter().enumerate().all(|(i, e)| variant_number(e) == i));
+    all
+}
+
+/// The position of a variant in [`every_rule_error`]; exhaustive on purpose.
+const fn variant_number(error: &RuleError) -> usize {
+    match error {
+        RuleError::NoSuchSeat(_) => 0,
+        RuleError::DealOver => 1,
+        RuleError::SeriesOver => 2,
+        RuleError::DealNotOver => 3,
+        RuleError::NotYourTurn => 4,
+        RuleError::WrongPhase(_) => 5,
+        RuleError::BidInvalid => 6,
+        RuleError::BidBelowMinimum { .. } => 7,
+        RuleError::BidTooLow { .. } => 8,
+        RuleError::KiekerNotAllowed => 9,
+        RuleError::HoldNotAllowed => 10,
+        RuleError::HandRequired => 11,
+        RuleError::KiekerNoHand => 12,
+        RuleError::DiscardCount { .. } => 13,
+        RuleError::NotInHand { .. } => 14,
+        RuleError::RutenRequired => 15,
+        RuleError::MustFollowSuit { .. } => 16,
+        RuleError::NoSiebenerFips => 17,
+        RuleError::SiebenerFipsTooLate => 18,
+        RuleError::GiveUpNotAllowed => 19,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_shaped_area_slash_reason() {
+        let codes = ErrorCode::all_codes();
+        assert_eq!(codes.len(), ErrorCode::SERVER.len() + every_rule_error().len());
+        for (i, code) in codes.iter().enumerate() {
+            assert!(!codes[..i].contains(code), "{code} twice");
+            let (area, reason) = code.split_once('/').expect("area/reason");
+            assert!(!area.is_empty() && !reason.is_empty());
+            assert!(code.chars().all(|c| c.is_ascii_lowercase() || c == '/' || c == '_'), "{code}");
+        }
+    }
+
+    #[test]
+    fn rules_codes_pass_through_with_their_sentence() {
+        let code = ErrorCode::from(RuleError::NotYourTurn);
+        assert_eq!(code.code(), "turn/not_yours");
+        assert_eq!(code.to_string(), "it is not your turn");
+        assert!(ErrorCode::all_codes().contains(&"play/must_follow_suit"));
+        assert!(ErrorCode::all_codes().contains(&"bid/too_low"));
+        for (i, e) in every_rule_error().iter().enumerate() {
+            assert_eq!(variant_number(e), i);
+        }
+    }
+}

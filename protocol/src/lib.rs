@@ -1,0 +1,40 @@
+//! The versioned JSON protocol between the Fipsen server and its clients.
+//!
+//! * A client opens a WebSocket on `/ws` and sends [`ClientMessage::Hello`] with
+//!   [`PROTOCOL_VERSION`]; the server answers [`ServerMessage::Welcome`] or refuses with the
+//!   error `proto/version` and closes with [`CloseCode::UnsupportedVersion`].
+//! * Every frame is one JSON object with a `type` field, at most [`MAX_MESSAGE_BYTES`] bytes.
+//! * Refusals carry a stable [`ErrorCode`] string and a sentence; the rules crate's codes
+//!   (`turn/not_yours`, `play/must_follow_suit`, …) pass through unchanged.
+//! * Every room event has a sequence number ([`SeqEvent`]); a client that reconnects with
+//!   [`ClientMessage::Resume`] and the last number it saw gets what it missed.
+//!
+//! `docs/PROTOCOL.md` walks through a session with an example of every message;
+//! [`schema::protocol_schema`] generates the JSON Schema committed in `protocol/schema/`.
+
+mod close;
+mod error;
+mod message;
+mod room;
+pub mod schema;
+
+pub use close::CloseCode;
+pub use error::{ErrorCode, every_rule_error};
+pub use message::{ClientMessage, ServerMessage};
+pub use room::{
+    ChatLine, LobbyRoom, MAX_GRACE_SECONDS, MAX_NEXT_DEAL_SECONDS, MAX_TITLE_CHARS, MyRoom, Role, RoomEvent,
+    RoomOptions, RoomState, RoomStatus, SeatInfo, SeqEvent, You,
+};
+
+/// The protocol version this crate describes. It changes when a message changes incompatibly.
+pub const PROTOCOL_VERSION: u32 = 1;
+/// The versions a server built from this crate accepts in `hello`.
+pub const SUPPORTED_VERSIONS: [u32; 1] = [PROTOCOL_VERSION];
+/// The largest frame a client may send: 16 KiB.
+pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
+/// The longest player name, in characters.
+pub const MAX_NAME_CHARS: usize = 32;
+/// The longest chat line, in characters.
+pub const MAX_CHAT_CHARS: usize = 300;
+/// The most tokens one `my_rooms` may ask about.
+pub const MAX_TOKENS_PER_QUERY: usize = 50;

@@ -1,0 +1,414 @@
+//! The two message types: what a client sends, and what the server sends.
+
+use fipsen_rules::{Action, RuleSet, Seat, SeriesView};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::error::ErrorCode;
+use crate::room::{ChatLine, LobbyRoom, MyRoom, Role, RoomOptions, RoomState, SeqEvent, You};
+
+/// What a client sends: one JSON object per WebSocket text frame, with a `type` field.
+/// The first message on a connection must be [`ClientMessage::Hello`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// The handshake: the protocol version the client speaks.
+    ///
+    /// ```json
+    /// {"type": "hello", "protocol": 1, "client": "fipsen-web/0.1.0"}
+    /// ```
+    Hello {
+        /// The protocol version (see `PROTOCOL_VERSION`).
+        protocol: u32,
+        /// The client's name and version, for the server's logs.
+        #[serde(default)]
+        client: Option<String>,
+    },
+    /// Creates a room; its creator is the host and sits at seat 0.
+    ///
+    /// ```json
+    /// {"type": "create_room", "name": "Antje", "rules": {"players": 4, "deals": 8},
+    ///  "options": {"title": "Friday table", "public": false}}
+    /// ```
+    CreateRoom {
+        /// The creator's name (1 to 32 characters).
+        name: String,
+        /// The table's rules; missing fields take the Prisdorf defaults.
+        #[serde(default)]
+        rules: RuleSet,
+        /// The room's options; missing fields take their defaults.
+        #[serde(default)]
+        options: RoomOptions,
+    },
+    /// Joins a room by its invite code, as a player (taking the first free seat) or a spectator.
+    ///
+    /// ```json
+    /// {"type": "join_room", "room": "k3JX9a2LqP0vWm4Z", "name": "Hinnerk", "role": "player"}
+    /// ```
+    JoinRoom {
+        /// The invite code.
+        room: String,
+        /// Your name (1 to 32 characters).
+        name: String,
+        /// Player (default) or spectator.
+        #[serde(default)]
+        role: Role,
+    },
+    /// Comes back to a room with a seat token after a lost connection or a server restart.
+    ///
+    /// ```json
+    /// {"type": "resume", "room": "k3JX9a2LqP0vWm4Z", "token": "Vq3m2b7YxkR0aL9cTdPz1w8eUj5nHs4F",
+    ///  "last_seq": 41}
+    /// ```
+    Resume {
+        /// The invite code.
+        room: String,
+        /// The seat token `joined` gave.
+        token: String,
+        /// The last sequence number this client saw; the server sends what came after.
+        #[serde(default)]
+        last_seq: Option<u64>,
+    },
+    /// Takes (or changes to) a free seat before the series starts, or an open seat after.
+    ///
+    /// ```json
+    /// {"type": "take_seat", "seat": 2}
+    /// ```
+    TakeSeat {
+        /// The seat.
+        seat: Seat,
+    },
+    /// Stands up from one's seat before the series starts.
+    ///
+    /// ```json
+    /// {"type": "leave_seat"}
+    /// ```
+    LeaveSeat,
+    /// The host starts the series once every seat is taken.
+    ///
+    /// ```json
+    /// {"type": "start"}
+    /// ```
+    Start,
+    /// The host lists the room in the lobby, or takes it off.
+    ///
+    /// ```json
+    /// {"type": "set_public", "public": true}
+    /// ```
+    SetPublic {
+        /// Listed or not.
+        public: bool,
+    },
+    /// A move in the game. `id` is chosen by the client and rises with every new action of
+    /// this player; an action sent again with the same id is acknowledged again, never applied
+    /// twice. `seq` is the last sequence number the client saw: an action chosen before the
+    /// game's last change is refused with `action/stale`.
+    ///
+    /// ```json
+    /// {"type": "act", "id": 17, "seq": 40, "action": {"action": "play", "card": "H10"}}
+    /// ```
+    Act {
+        /// The client's id for this action.
+        id: u64,
+        /// The last sequence number the client saw.
+        seq: u64,
+        /// The action, in the rules crate's form.
+        action: Action,
+    },
+    /// Asks for the next deal once a deal is over.
+    ///
+    /// ```json
+    /// {"type": "next_deal"}
+    /// ```
+    NextDeal,
+    /// A line of table chat.
+    ///
+    /// ```json
+    /// {"type": "chat", "text": "Moin!"}
+    /// ```
+    Chat {
+        /// 1 to 300 characters.
+        text: String,
+    },
+    /// Leaves the room (a player keeps his seat and token; the seat is held as after a lost
+    /// connection). The connection stays open for another room.
+    ///
+    /// ```json
+    /// {"type": "leave_room"}
+    /// ```
+    LeaveRoom,
+    /// Asks for the list of public rooms.
+    ///
+    /// ```json
+    /// {"type": "lobby"}
+    /// ```
+    Lobby,
+    /// Asks which rooms these seat tokens belong to (a client keeps its tokens, the server
+    /// keeps no accounts).
+    ///
+    /// ```json
+    /// {"type": "my_rooms", "tokens": ["Vq3m2b7YxkR0aL9cTdPz1w8eUj5nHs4F"]}
+    /// ```
+    MyRooms {
+        /// Seat tokens (at most 50).
+        tokens: Vec<String>,
+    },
+    /// Keeps the connection alive.
+    ///
+    /// ```json
+    /// {"type": "ping"}
+    /// ```
+    Ping,
+}
+
+impl ClientMessage {
+    /// Every `type` a client may send.
+    pub const TYPES: [&'static str; 15] = [
+        "hello",
+        "create_room",
+        "join_room",
+        "resume",
+        "take_seat",
+        "leave_seat",
+        "start",
+        "set_public",
+        "act",
+        "next_deal",
+        "chat",
+        "leave_room",
+        "lobby",
+        "my_rooms",
+        "ping",
+    ];
+
+    /// Reads one frame's text, telling apart a frame that is not a JSON object with a string
+    /// `type` (`proto/malformed`), an unknown type (`proto/unknown_type`) and a known type with
+    /// wrong fields (`proto/malformed`, with serde's explanation).
+    ///
+    /// # Errors
+    /// The code and a sentence for the client.
+    pub fn parse(text: &str) -> Result<ClientMessage, (ErrorCode, String)> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| (ErrorCode::Malformed, format!("not valid JSON: {e}")))?;
+        let Some(kind) = value.get("type").and_then(serde_json::Value::as_str) else {
+            return Err((ErrorCode::Malformed, "a message is a JSON object with a string field `type`".into()));
+        };
+        let Some(kind) = ClientMessage::TYPES.iter().copied().find(|known| *known == kind) else {
+            let shown: String = kind.chars().take(32).collect();
+            return Err((ErrorCode::UnknownType, format!("this server knows no message of type `{shown}`")));
+        };
+        serde_json::from_value(value)
+            .map_err(|e| (ErrorCode::Malformed, format!("the `{kind}` message is not of the expected shape: {e}")))
+    }
+}
+
+/// What the server sends: one JSON object per WebSocket text frame, with a `type` field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[allow(clippy::large_enum_variant)]
+pub enum ServerMessage {
+    /// The handshake's answer: the protocol version the server uses on this connection.
+    ///
+    /// ```json
+    /// {"type": "welcome", "protocol": 1, "server": "fipsen/0.1.0", "max_message_bytes": 16384}
+    /// ```
+    Welcome {
+        /// The protocol version in use.
+        protocol: u32,
+        /// The server's name and version.
+        server: String,
+        /// The largest frame the server accepts.
+        max_message_bytes: u32,
+    },
+    /// You are in a room: a full snapshot of what you may see, and the events you missed if
+    /// you resumed.
+    ///
+    /// ```json
+    /// {"type": "joined", "room": {"room": "k3JX9a2LqP0vWm4Z", "...": "see RoomState"},
+    ///  "you": {"participant": 3, "name": "Hinnerk", "role": "player", "seat": 1, "host": false,
+    ///          "token": "Vq3m2b7YxkR0aL9cTdPz1w8eUj5nHs4F"},
+    ///  "seq": 44, "game": {"number": 1, "...": "see SeriesView"},
+    ///  "missed": [{"seq": 42, "kind": "game", "event": {"event": "card_played", "seat": 3, "card": "S8"}}],
+    ///  "resync": false, "chat": []}
+    /// ```
+    Joined {
+        /// The room.
+        room: RoomState,
+        /// Who you are in it.
+        you: You,
+        /// The room's latest sequence number: the snapshot is as of this event.
+        seq: u64,
+        /// The series as you may see it; `null` before it starts.
+        game: Option<SeriesView>,
+        /// On `resume`: the events after `last_seq`, redacted for you (empty if none were missed
+        /// or the gap was too old).
+        missed: Vec<SeqEvent>,
+        /// On `resume`: the gap was older than the server's event buffer (or the server was
+        /// restarted), so `missed` is empty and the snapshot must replace the client's state.
+        resync: bool,
+        /// The last lines of table chat, oldest first.
+        chat: Vec<ChatLine>,
+    },
+    /// Something happened: the new events (redacted for you) and the new state.
+    /// A client may re-render from `room` and `game` alone; `events` are for animation and the log.
+    ///
+    /// ```json
+    /// {"type": "update", "seq": 45,
+    ///  "events": [{"seq": 45, "kind": "game", "event": {"event": "card_played", "seat": 0, "card": "CA"}}],
+    ///  "room": {"room": "k3JX9a2LqP0vWm4Z", "...": "see RoomState"}, "game": {"number": 1, "...": "see SeriesView"}}
+    /// ```
+    Update {
+        /// The sequence number of the last event in `events`.
+        seq: u64,
+        /// The new events, oldest first.
+        events: Vec<SeqEvent>,
+        /// The room now.
+        room: RoomState,
+        /// The series now, as you may see it; `null` before it starts.
+        game: Option<SeriesView>,
+    },
+    /// Your action `id` was accepted and stored; its events carry numbers up to `seq`.
+    ///
+    /// ```json
+    /// {"type": "ack", "id": 17, "seq": 45}
+    /// ```
+    Ack {
+        /// The action's id.
+        id: u64,
+        /// The room's sequence number after the action.
+        seq: u64,
+    },
+    /// A refusal: a stable code and a sentence. `id` names the refused action, if it was one.
+    ///
+    /// ```json
+    /// {"type": "error", "id": 18, "code": "play/must_follow_suit", "message": "you must follow suit (Hearts)"}
+    /// ```
+    Error {
+        /// The refused action's id.
+        id: Option<u64>,
+        /// The stable code, e.g. `turn/not_yours`.
+        #[schemars(schema_with = "crate::schema::error_code_schema")]
+        code: String,
+        /// A sentence for people.
+        message: String,
+    },
+    /// The public rooms.
+    ///
+    /// ```json
+    /// {"type": "lobby", "rooms": [{"room": "k3JX9a2LqP0vWm4Z", "title": "Friday table",
+    ///  "players": ["Antje", null, null, null], "spectators": 0, "spectators_allowed": true,
+    ///  "status": "waiting", "rules": {"players": 4, "...": "see RuleSet"}}]}
+    /// ```
+    Lobby {
+        /// Public rooms, newest first.
+        rooms: Vec<LobbyRoom>,
+    },
+    /// The rooms of the tokens sent with `my_rooms` (unknown tokens are left out).
+    ///
+    /// ```json
+    /// {"type": "my_rooms", "rooms": [{"room": "k3JX9a2LqP0vWm4Z", "title": "Friday table",
+    ///  "name": "Hinnerk", "seat": 1, "players": ["Antje", "Hinnerk", "Fiete", "Meike"],
+    ///  "status": "playing", "deal": 3, "totals": [4, -2, 0, 6]}]}
+    /// ```
+    MyRooms {
+        /// The rooms.
+        rooms: Vec<MyRoom>,
+    },
+    /// You left the room; the connection may join another.
+    ///
+    /// ```json
+    /// {"type": "left"}
+    /// ```
+    Left,
+    /// The answer to `ping`.
+    ///
+    /// ```json
+    /// {"type": "pong"}
+    /// ```
+    Pong,
+}
+
+impl ServerMessage {
+    /// An error frame with the code's own sentence.
+    pub fn error(code: ErrorCode, id: Option<u64>) -> ServerMessage {
+        ServerMessage::Error { id, code: code.code().to_string(), message: code.to_string() }
+    }
+
+    /// An error frame with a more specific sentence.
+    pub fn error_with(code: ErrorCode, id: Option<u64>, message: impl Into<String>) -> ServerMessage {
+        ServerMessage::Error { id, code: code.code().to_string(), message: message.into() }
+    }
+
+    /// The message as a JSON text frame.
+    pub fn to_json(&self) -> String {
+        // Serialising these types cannot fail: every map key is a string.
+        serde_json::to_string(self).unwrap_or_else(|_| {
+            String::from(r#"{"type":"error","id":null,"code":"server/storage","message":"internal error"}"#)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fipsen_rules::Card;
+
+    #[test]
+    fn parse_tells_malformed_from_unknown() {
+        assert_eq!(ClientMessage::parse("{nope").unwrap_err().0, ErrorCode::Malformed);
+        assert_eq!(ClientMessage::parse("[1,2]").unwrap_err().0, ErrorCode::Malformed);
+        assert_eq!(ClientMessage::parse(r#"{"type":5}"#).unwrap_err().0, ErrorCode::Malformed);
+        assert_eq!(ClientMessage::parse(r#"{"type":"dance"}"#).unwrap_err().0, ErrorCode::UnknownType);
+        assert_eq!(ClientMessage::parse(r#"{"type":"take_seat","seat":"x"}"#).unwrap_err().0, ErrorCode::Malformed);
+        assert_eq!(ClientMessage::parse(r#"{"type":"ping"}"#), Ok(ClientMessage::Ping));
+        assert_eq!(ClientMessage::parse(r#"{"type":"leave_seat"}"#), Ok(ClientMessage::LeaveSeat));
+    }
+
+    #[test]
+    fn every_type_is_listed_and_round_trips() {
+        let examples = vec![
+            ClientMessage::Hello { protocol: 1, client: None },
+            ClientMessage::CreateRoom { name: "A".into(), rules: RuleSet::default(), options: RoomOptions::default() },
+            ClientMessage::JoinRoom { room: "r".into(), name: "B".into(), role: Role::Spectator },
+            ClientMessage::Resume { room: "r".into(), token: "t".into(), last_seq: Some(3) },
+            ClientMessage::TakeSeat { seat: Seat(2) },
+            ClientMessage::LeaveSeat,
+            ClientMessage::Start,
+            ClientMessage::SetPublic { public: true },
+            ClientMessage::Act { id: 1, seq: 2, action: Action::Play { card: Card::DIAMOND_SEVEN } },
+            ClientMessage::NextDeal,
+            ClientMessage::Chat { text: "hi".into() },
+            ClientMessage::LeaveRoom,
+            ClientMessage::Lobby,
+            ClientMessage::MyRooms { tokens: vec!["t".into()] },
+            ClientMessage::Ping,
+        ];
+        assert_eq!(examples.len(), ClientMessage::TYPES.len());
+        for (message, kind) in examples.iter().zip(ClientMessage::TYPES) {
+            let json = serde_json::to_value(message).unwrap();
+            assert_eq!(json["type"], kind);
+            assert_eq!(&ClientMessage::parse(&json.to_string()).unwrap(), message);
+        }
+    }
+
+    #[test]
+    fn act_reads_the_documented_shape() {
+        let m = ClientMessage::parse(r#"{"type":"act","id":17,"seq":40,"action":{"action":"play","card":"H10"}}"#);
+        let card: Card = "H10".parse().unwrap();
+        assert_eq!(m, Ok(ClientMessage::Act { id: 17, seq: 40, action: Action::Play { card } }));
+        let create = ClientMessage::parse(r#"{"type":"create_room","name":"A"}"#).unwrap();
+        assert_eq!(
+            create,
+            ClientMessage::CreateRoom { name: "A".into(), rules: RuleSet::default(), options: RoomOptions::default() }
+        );
+    }
+
+    #[test]
+    fn error_frames_carry_code_and_sentence() {
+        let json = ServerMessage::error(ErrorCode::RoomNotFound, Some(4)).to_json();
+        assert_eq!(
+            json,
+            r#"{"type":"error","id":4,"code":"room/not_found","message":"there is no room with that invite code"}"#
+        );
+    }
+}

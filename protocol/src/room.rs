@@ -1,0 +1,309 @@
+//! What a room is made of, as clients see it: its options, its state, and its numbered events.
+
+use fipsen_rules::{Event, RuleSet, Seat};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The longest room title, in characters.
+pub const MAX_TITLE_CHARS: usize = 60;
+/// The longest grace period a seat can be held for a disconnected player: one day.
+pub const MAX_GRACE_SECONDS: u32 = 86_400;
+/// The longest pause between deals.
+pub const MAX_NEXT_DEAL_SECONDS: u32 = 600;
+
+/// How a room behaves, chosen by its host when creating it. Every field has a default.
+///
+/// ```json
+/// {"title": "Friday table", "public": false, "spectators_allowed": true,
+///  "grace_seconds": 120, "next_deal_seconds": 10}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RoomOptions {
+    /// The table's title in the lobby and the page header (at most 60 characters). Empty: the
+    /// server names it after the host.
+    pub title: String,
+    /// Listed in the public lobby. Otherwise only the invite link leads to it.
+    pub public: bool,
+    /// Whether people may watch. Spectators see only what the rules show a spectator.
+    pub spectators_allowed: bool,
+    /// How long a disconnected player's seat is held for him alone (0 to 86400 s). After it, the
+    /// seat is open: another player may take it over, and until then the owner gets it back by
+    /// resuming.
+    pub grace_seconds: u32,
+    /// The pause after a deal before the next one is dealt (0 to 600 s; 0 deals at once).
+    /// `null`: only when every connected player asks with `next_deal`. Asking always shortens it.
+    pub next_deal_seconds: Option<u32>,
+}
+
+impl Default for RoomOptions {
+    fn default() -> Self {
+        RoomOptions {
+            title: String::new(),
+            public: false,
+            spectators_allowed: true,
+            grace_seconds: 120,
+            next_deal_seconds: Some(10),
+        }
+    }
+}
+
+impl RoomOptions {
+    /// Whether every option is within its range.
+    pub fn is_valid(&self) -> bool {
+        self.title.chars().count() <= MAX_TITLE_CHARS
+            && self.grace_seconds <= MAX_GRACE_SECONDS
+            && self.next_deal_seconds.is_none_or(|s| s <= MAX_NEXT_DEAL_SECONDS)
+    }
+}
+
+/// Whether one joins a room to play or to watch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// To take a seat (the first free one on joining).
+    #[default]
+    Player,
+    /// To watch; sees only what a spectator may.
+    Spectator,
+}
+
+/// Where a room's series stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomStatus {
+    /// Players gather and take seats; the host starts when every seat is taken.
+    Waiting,
+    /// A deal is being played.
+    Playing,
+    /// A deal is over; the next one is dealt after the pause or when the players ask.
+    BetweenDeals,
+    /// The series has played its last deal.
+    Over,
+}
+
+/// One seat at the table.
+///
+/// ```json
+/// {"seat": 2, "name": "Hinnerk", "connected": true, "open": false, "host": false}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SeatInfo {
+    /// The seat number.
+    pub seat: Seat,
+    /// Who sits there; `null` while the seat is free.
+    pub name: Option<String>,
+    /// Whether that player has a live connection.
+    pub connected: bool,
+    /// The grace period of a disconnected player has passed: another player may take the seat.
+    pub open: bool,
+    /// Whether the seated player is the room's host.
+    pub host: bool,
+}
+
+/// A room as everyone in it sees it (it holds no cards).
+///
+/// ```json
+/// {"room": "k3JX9a2LqP0vWm4Z", "title": "Friday table", "host": "Antje",
+///  "rules": {"players": 4, "min_bid": 2, "kontra": false, "first_lead": "forehand",
+///            "kieker_show": "left_opponent", "deals": 8},
+///  "options": {"title": "Friday table", "public": false, "spectators_allowed": true,
+///              "grace_seconds": 120, "next_deal_seconds": 10},
+///  "seats": [{"seat": 0, "name": "Antje", "connected": true, "open": false, "host": true}],
+///  "spectators": 1, "status": "playing", "next_deal_asked": [], "next_deal_in_ms": null}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct RoomState {
+    /// The invite code.
+    pub room: String,
+    /// The title.
+    pub title: String,
+    /// The host's name.
+    pub host: String,
+    /// The table's rules.
+    pub rules: RuleSet,
+    /// The room's options.
+    pub options: RoomOptions,
+    /// Every seat, by number.
+    pub seats: Vec<SeatInfo>,
+    /// How many spectators are connected.
+    pub spectators: u32,
+    /// Where the series stands.
+    pub status: RoomStatus,
+    /// Between deals: the seats that asked for the next deal.
+    pub next_deal_asked: Vec<Seat>,
+    /// Between deals: milliseconds until the next deal is dealt on its own, if it will be.
+    pub next_deal_in_ms: Option<u64>,
+}
+
+/// A line of table chat. Kept with the room; the last lines come with `joined`.
+///
+/// ```json
+/// {"from": "Antje", "seat": 0, "text": "Moin!", "at": 1767225600000}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ChatLine {
+    /// The writer's name.
+    pub from: String,
+    /// The writer's seat; `null` for a spectator or a player without a seat.
+    pub seat: Option<Seat>,
+    /// The text (at most 300 characters).
+    pub text: String,
+    /// When it was said: milliseconds since 1970 (UTC).
+    pub at: u64,
+}
+
+/// Something that happened in a room. Game events are redacted for each viewer by the rules
+/// crate ([`Event::for_viewer`]): a viewer gets the event with the cards he may not see
+/// emptied, never a missing event, so sequence numbers have no gaps.
+///
+/// ```json
+/// {"kind": "game", "event": {"event": "card_played", "seat": 1, "card": "H10"}}
+/// {"kind": "seated", "seat": 1, "name": "Hinnerk"}
+/// {"kind": "chat", "from": "Antje", "seat": 0, "text": "Moin!", "at": 1767225600000}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RoomEvent {
+    /// Something happened in the game.
+    Game {
+        /// The rules crate's event, as this viewer may see it.
+        event: Event,
+    },
+    /// A player took a seat.
+    Seated {
+        /// The seat.
+        seat: Seat,
+        /// The player's name.
+        name: String,
+    },
+    /// A player left a seat (before the series started).
+    LeftSeat {
+        /// The seat now free.
+        seat: Seat,
+    },
+    /// A seated player connected.
+    Connected {
+        /// The seat.
+        seat: Seat,
+    },
+    /// A seated player lost his connection; the seat is held for the grace period.
+    Disconnected {
+        /// The seat.
+        seat: Seat,
+    },
+    /// A disconnected player's grace period passed: another player may take the seat.
+    SeatOpen {
+        /// The seat.
+        seat: Seat,
+    },
+    /// The number of spectators changed.
+    Spectators {
+        /// How many watch now.
+        count: u32,
+    },
+    /// The host started the series; the first deal follows.
+    Started,
+    /// The host listed the room in the lobby, or took it off.
+    Public {
+        /// Listed now or not.
+        public: bool,
+    },
+    /// A player asked for the next deal.
+    NextDealAsked {
+        /// The seat that asked.
+        seat: Seat,
+    },
+    /// A chat line.
+    Chat(ChatLine),
+}
+
+/// A room event with its sequence number. Numbers rise by one per event in a room.
+///
+/// ```json
+/// {"seq": 41, "kind": "game", "event": {"event": "trick_taken", "seat": 3}}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SeqEvent {
+    /// The event's sequence number in its room.
+    pub seq: u64,
+    /// The event.
+    #[serde(flatten)]
+    pub event: RoomEvent,
+}
+
+/// Who the receiving connection is in the room.
+///
+/// ```json
+/// {"participant": 3, "name": "Hinnerk", "role": "player", "seat": 1, "host": false,
+///  "token": "Vq3m2b7YxkR0aL9cTdPz1w8eUj5nHs4F"}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct You {
+    /// Your number in this room (stable across reconnects).
+    pub participant: u32,
+    /// Your name.
+    pub name: String,
+    /// Player or spectator.
+    pub role: Role,
+    /// Your seat, if you sit.
+    pub seat: Option<Seat>,
+    /// Whether you are the host.
+    pub host: bool,
+    /// Players only: the secret seat token, to `resume` after a lost connection. Keep it private:
+    /// whoever holds it plays for you.
+    pub token: Option<String>,
+}
+
+/// A public room, as the lobby lists it.
+///
+/// ```json
+/// {"room": "k3JX9a2LqP0vWm4Z", "title": "Friday table", "players": ["Antje", null, null, null],
+///  "spectators": 0, "spectators_allowed": true, "status": "waiting", "rules": {"players": 4,
+///  "min_bid": 2, "kontra": false, "first_lead": "forehand", "kieker_show": "left_opponent", "deals": null}}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct LobbyRoom {
+    /// The invite code.
+    pub room: String,
+    /// The title.
+    pub title: String,
+    /// The name at each seat; `null` for a free seat.
+    pub players: Vec<Option<String>>,
+    /// How many watch.
+    pub spectators: u32,
+    /// Whether one may watch.
+    pub spectators_allowed: bool,
+    /// Where the series stands.
+    pub status: RoomStatus,
+    /// The table's rules.
+    pub rules: RuleSet,
+}
+
+/// A room one of the given tokens belongs to, for a player's list of his rooms (open in
+/// memory or not).
+///
+/// ```json
+/// {"room": "k3JX9a2LqP0vWm4Z", "title": "Friday table", "name": "Hinnerk", "seat": 1,
+///  "players": ["Antje", "Hinnerk", "Fiete", "Meike"], "status": "playing", "deal": 3,
+///  "totals": [4, -2, 0, 6]}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct MyRoom {
+    /// The invite code.
+    pub room: String,
+    /// The title.
+    pub title: String,
+    /// Your name there.
+    pub name: String,
+    /// Your seat there, if any.
+    pub seat: Option<Seat>,
+    /// The name at each seat.
+    pub players: Vec<Option<String>>,
+    /// Where the series stands.
+    pub status: RoomStatus,
+    /// The current deal's number (0 before the series starts).
+    pub deal: u32,
+    /// Each seat's total.
+    pub totals: Vec<i32>,
+}
