@@ -1,7 +1,7 @@
 //! Plays a short series in the terminal with random legal moves and prints the auction, the
 //! tricks and the scoresheet: `cargo run -p fipsen-rules --example selfplay -- [deals] [seed]`.
 
-use fipsen_rules::{Action, Event, RuleSet, Seat, Seed, Series};
+use fipsen_rules::{Action, Event, RuleSet, Seed, Series};
 
 /// A tiny deterministic generator so the example needs no extra crates.
 struct SplitMix(u64);

@@ -108,3 +108,56 @@ pub fn result(deal: &Deal) -> (Outcome, i32) {
     let outcome = deal.outcome().expect("the deal is over");
     (outcome, outcome.score().map_or(0, |(_, p)| p))
 }
+
+/// A small deterministic generator for the random players.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+
+    pub fn subset(&mut self, from: CardSet, k: usize) -> CardSet {
+        let mut cards: Vec<Card> = from.iter().collect();
+        let mut out = CardSet::EMPTY;
+        for _ in 0..k.min(cards.len()) {
+            out.insert(cards.swap_remove(self.below(cards.len())));
+        }
+        out
+    }
+}
+
+/// Picks a move the way a varied, not too sensible table would.
+pub fn choose(legal: &[Action], rng: &mut Rng) -> Action {
+    let has = |a: Action| legal.contains(&a);
+    if has(Action::SiebenerFips) && rng.chance(60) {
+        return Action::SiebenerFips;
+    }
+    if has(Action::GiveUp) && rng.chance(10) {
+        return Action::GiveUp;
+    }
+    let moves: Vec<Action> =
+        legal.iter().copied().filter(|a| !matches!(a, Action::SiebenerFips | Action::GiveUp)).collect();
+    if moves.is_empty() {
+        return legal[0];
+    }
+    if has(Action::Pass) && rng.chance(45) {
+        return Action::Pass;
+    }
+    if has(Action::Hold) && rng.chance(50) {
+        return Action::Hold;
+    }
+    moves[rng.below(moves.len())]
+}

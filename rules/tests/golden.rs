@@ -1,0 +1,294 @@
+//! Golden deals: complete deals kept as data files in `tests/golden/` (rule set, dealer, seed,
+//! actions → expected events and scores), replayed by one test. A file that no longer matches
+//! fails with a readable diff of the first differing event.
+//!
+//! To regenerate the expected events after an intended change of the rules:
+//! `FIPSEN_BLESS=1 cargo test -p fipsen-rules --test golden`.
+//! To build the set from scratch (searching seeds for deals with each wanted feature):
+//! `cargo test -p fipsen-rules --test golden -- --ignored generate`.
+
+mod common;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use common::{Rng, choose};
+use fipsen_rules::{Action, Bid, Deal, Event, FirstLead, KiekerShow, Outcome, Players, RuleSet, Seat, Seed};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Golden {
+    name: String,
+    about: String,
+    rules: RuleSet,
+    dealer: Seat,
+    seed: Seed,
+    actions: Vec<(Seat, Action)>,
+    events: Vec<serde_json::Value>,
+    scores: Vec<i32>,
+}
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("golden")
+}
+
+fn replay(g: &Golden) -> Result<Vec<Event>, String> {
+    let (mut deal, first) = Deal::new(g.rules, 1, g.dealer, g.seed);
+    let mut events = vec![first];
+    for (i, (seat, action)) in g.actions.iter().enumerate() {
+        let more = deal.apply(*seat, *action).map_err(|e| format!("action {i} ({seat:?} {action:?}) refused: {e}"))?;
+        events.extend(more);
+    }
+    Ok(events)
+}
+
+fn scores_of(events: &[Event]) -> Vec<i32> {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::DealOver { scores, .. } => Some(scores.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// One action or event a line, so that a diff of the file reads like the deal.
+fn render(g: &Golden) -> String {
+    let mut out = String::from("{\n");
+    let _ = writeln!(out, "  \"name\": {},", line(&g.name));
+    let _ = writeln!(out, "  \"about\": {},", line(&g.about));
+    let _ = writeln!(out, "  \"rules\": {},", line(&g.rules));
+    let _ = writeln!(out, "  \"dealer\": {},", line(&g.dealer));
+    let _ = writeln!(out, "  \"seed\": {},", line(&g.seed));
+    out.push_str("  \"actions\": [\n");
+    let actions: Vec<String> = g.actions.iter().map(|a| format!("    {}", line(a))).collect();
+    out.push_str(&actions.join(",\n"));
+    out.push_str("\n  ],\n  \"events\": [\n");
+    let events: Vec<String> = g.events.iter().map(|e| format!("    {}", line(e))).collect();
+    out.push_str(&events.join(",\n"));
+    out.push_str("\n  ],\n");
+    let _ = writeln!(out, "  \"scores\": {}", line(&g.scores));
+    out.push_str("}\n");
+    out
+}
+
+fn line<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+fn to_values(events: &[Event]) -> Vec<serde_json::Value> {
+    events.iter().map(|e| serde_json::to_value(e).expect("serialisable")).collect()
+}
+
+#[test]
+fn golden_deals_replay_to_their_recorded_events_and_scores() {
+    let bless = std::env::var_os("FIPSEN_BLESS").is_some();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(golden_dir())
+        .expect("tests/golden exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "at least 20 golden deals, found {}", files.len());
+    let mut failures = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).expect("readable");
+        let mut golden: Golden = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let events = match replay(&golden) {
+            Ok(events) => events,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let actual = to_values(&events);
+        let scores = scores_of(&events);
+        if bless {
+            golden.events = actual;
+            golden.scores = scores;
+            std::fs::write(path, render(&golden)).expect("writable");
+            continue;
+        }
+        if let Some(diff) = first_difference(&golden.events, &actual) {
+            failures.push(format!("{name}: {diff}"));
+        } else if golden.scores != scores {
+            failures.push(format!("{name}: scores\n  expected {:?}\n  actual   {:?}", golden.scores, scores));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} golden deal(s) no longer match (FIPSEN_BLESS=1 rewrites them after an intended change):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+fn first_difference(expected: &[serde_json::Value], actual: &[serde_json::Value]) -> Option<String> {
+    let line = |v: Option<&serde_json::Value>| v.map_or("(none)".to_string(), |v| v.to_string());
+    let i = (0..expected.len().max(actual.len())).find(|&i| expected.get(i) != actual.get(i))?;
+    let mut out = format!("event {i} differs\n");
+    if i > 0 {
+        let _ = writeln!(out, "    {}", line(expected.get(i - 1)));
+    }
+    let _ = writeln!(out, "  - {}", line(expected.get(i)));
+    let _ = write!(out, "  + {}", line(actual.get(i)));
+    Some(out)
+}
+
+/// Plays a deal with the varied random policy.
+fn random_deal(rules: RuleSet, dealer: Seat, seed: Seed, policy: u64) -> (Vec<(Seat, Action)>, Vec<Event>) {
+    let (mut deal, first) = Deal::new(rules, 1, dealer, seed);
+    let mut rng = Rng(policy);
+    let mut events = vec![first];
+    let mut actions = Vec::new();
+    while let Some(seat) = deal.turn() {
+        let legal = deal.legal_actions(seat);
+        // Half the time, play the highest playable card: strong hands then make their games.
+        let action = match legal.iter().rev().find(|a| matches!(a, Action::Play { .. })) {
+            Some(high) if rng.chance(50) => *high,
+            _ => choose(&legal, &mut rng),
+        };
+        events.extend(deal.apply(seat, action).expect("legal"));
+        actions.push((seat, action));
+    }
+    (actions, events)
+}
+
+fn outcome(events: &[Event]) -> Option<Outcome> {
+    events.iter().find_map(|e| match e {
+        Event::DealOver { outcome, .. } => Some(*outcome),
+        _ => None,
+    })
+}
+
+fn has(events: &[Event], f: impl Fn(&Event) -> bool) -> bool {
+    events.iter().any(f)
+}
+
+type Wanted = (&'static str, &'static str, RuleSet, fn(&[Event]) -> bool);
+
+#[test]
+#[ignore = "builds the golden set; run by hand"]
+fn generate() {
+    let four = RuleSet::prisdorf();
+    let three = RuleSet { players: Players::Three, ..four };
+    let kontra = RuleSet { kontra: true, ..four };
+    let wanted: Vec<Wanted> = vec![
+        ("won-stopped", "a game won and stopped without Durch", four, |e| {
+            has(e, |x| matches!(x, Event::Stopped { .. }))
+        }),
+        (
+            "won-after-lost-trick",
+            "the declarer reaches his count after losing a trick: the deal ends at once",
+            four,
+            |e| matches!(outcome(e), Some(Outcome::Won { game, tricks, .. }) if !game.durch && tricks < 5 && !has(e, |x| matches!(x, Event::Stopped { .. }))),
+        ),
+        ("lost-early", "the opponents take enough tricks: lost before the fifth trick", four, |e| {
+            matches!(outcome(e), Some(Outcome::Lost { .. }))
+                && e.iter().filter(|x| matches!(x, Event::TrickTaken { .. })).count() < 5
+        }),
+        ("durch-won", "the declarer goes on and takes every trick", four, |e| {
+            has(e, |x| matches!(x, Event::WentOn { .. })) && matches!(outcome(e), Some(Outcome::Won { .. }))
+        }),
+        ("durch-lost", "the declarer goes on and loses a trick", four, |e| {
+            has(e, |x| matches!(x, Event::WentOn { .. })) && matches!(outcome(e), Some(Outcome::Lost { .. }))
+        }),
+        ("hand-chosen", "Hand chosen freely after a plain bid", four, |e| {
+            has(e, |x| matches!(x, Event::HandChosen { forced: false, .. }))
+        }),
+        ("hand-forced", "a bid naming Hand: the skat stays untouched", four, |e| {
+            has(e, |x| matches!(x, Event::HandChosen { forced: true, .. }))
+                && matches!(outcome(e), Some(Outcome::Won { .. } | Outcome::Lost { .. }))
+        }),
+        ("ruten", "diamonds named: the ♦7 the only trump", four, |e| {
+            has(e, |x| matches!(x, Event::TrumpsNamed { suit: fipsen_rules::Suit::Diamonds, forced: false, .. }))
+        }),
+        ("five", "a bid of 5, Durch included", four, |e| {
+            has(e, |x| matches!(x, Event::AuctionWon { contract, .. } if contract.bid == Bid::tricks(5)))
+        }),
+        (
+            "kieker-won",
+            "a Kieker takes all five tricks",
+            four,
+            |e| matches!(outcome(e), Some(Outcome::Won { game, .. }) if game.kieker),
+        ),
+        (
+            "kieker-lost",
+            "a Kieker loses a trick",
+            four,
+            |e| matches!(outcome(e), Some(Outcome::Lost { game, .. }) if game.kieker),
+        ),
+        ("kieker-given-up", "a Kieker gives up for −5", four, |e| {
+            matches!(outcome(e), Some(Outcome::GivenUp { .. }))
+        }),
+        ("siebener-fips", "four sevens and an ace: +30", four, |e| {
+            matches!(outcome(e), Some(Outcome::SiebenerFips { .. }))
+        }),
+        ("thrown-in", "everybody passes", four, |e| matches!(outcome(e), Some(Outcome::ThrownIn))),
+        ("held", "the declarer won by holding", four, |e| {
+            has(e, |x| matches!(x, Event::AuctionWon { contract, .. } if contract.held && contract.bid.doubles() > 0))
+                && matches!(outcome(e), Some(Outcome::Won { .. } | Outcome::Lost { .. }))
+        }),
+        ("kontra-rekontra", "Kontra and Rekontra", kontra, |e| {
+            has(e, |x| matches!(x, Event::Rekontra { .. }))
+                && matches!(outcome(e), Some(Outcome::Won { .. } | Outcome::Lost { .. }))
+        }),
+        ("kontra-only", "Kontra, no Rekontra", kontra, |e| {
+            has(e, |x| matches!(x, Event::Kontra { .. })) && !has(e, |x| matches!(x, Event::Rekontra { .. }))
+        }),
+        (
+            "three-won",
+            "three players: a game won",
+            three,
+            |e| matches!(outcome(e), Some(Outcome::Won { game, .. }) if !game.kieker),
+        ),
+        ("three-kieker", "three players: a Kieker from skat and the 8-card stock", three, |e| {
+            has(e, |x| matches!(x, Event::KiekerPickedUp { .. }))
+                && matches!(outcome(e), Some(Outcome::Won { .. } | Outcome::Lost { .. }))
+        }),
+        ("three-thrown-in", "three players: everybody passes", three, |e| {
+            matches!(outcome(e), Some(Outcome::ThrownIn))
+        }),
+        ("min-bid-3", "house rule: the lowest bid is 3", RuleSet { min_bid: 3, ..four }, |e| {
+            matches!(outcome(e), Some(Outcome::Won { .. } | Outcome::Lost { .. }))
+        }),
+        (
+            "declarer-leads",
+            "option: the declarer leads the first trick",
+            RuleSet { first_lead: FirstLead::Declarer, ..four },
+            |e| matches!(outcome(e), Some(Outcome::Won { .. } | Outcome::Lost { .. })),
+        ),
+        (
+            "kieker-shown-to-nobody",
+            "option: the Kieker shows his hand to nobody",
+            RuleSet { kieker_show: KiekerShow::Nobody, ..four },
+            |e| has(e, |x| matches!(x, Event::KiekerPickedUp { .. })),
+        ),
+        ("five-hand-ruten", "the highest bid: 5 Hand Ruten", four, |e| {
+            has(e, |x| matches!(x, Event::AuctionWon { contract, .. } if contract.bid.height() == 12))
+        }),
+    ];
+    std::fs::create_dir_all(golden_dir()).expect("create dir");
+    for (i, (name, about, rules, wanted)) in wanted.into_iter().enumerate() {
+        let found = (0u64..2_000_000).find_map(|n| {
+            let dealer = Seat((n % u64::from(rules.players.count())) as u8);
+            let seed = Seed::from_u64(n * 7919 + i as u64);
+            let (actions, events) = random_deal(rules, dealer, seed, n);
+            wanted(&events).then_some((dealer, seed, actions, events))
+        });
+        let Some((dealer, seed, actions, events)) = found else { panic!("no deal found for {name}") };
+        let golden = Golden {
+            name: name.to_string(),
+            about: about.to_string(),
+            rules,
+            dealer,
+            seed,
+            actions,
+            scores: scores_of(&events),
+            events: to_values(&events),
+        };
+        let path = golden_dir().join(format!("{:02}-{name}.json", i + 1));
+        std::fs::write(&path, render(&golden)).expect("write");
+    }
+}
