@@ -1,0 +1,168 @@
+// The WebSocket to the server: handshake, heartbeat, and reconnecting by itself with
+// exponential backoff after a reload, a sleeping phone or a network change.
+
+export const PROTOCOL_VERSION = 1;
+
+/** @typedef {'connecting'|'open'|'offline'|'failed'} ConnState */
+
+export class Connection {
+  /**
+   * @param {object} handlers
+   * @param {(msg: any) => void} handlers.message every server message after the handshake
+   * @param {() => void} handlers.ready the handshake is done (first connection or a reconnection)
+   * @param {(state: ConnState, retryInSeconds?: number) => void} handlers.state
+   * @param {string} [url]
+   */
+  constructor(handlers, url) {
+    this.handlers = handlers;
+    this.url = url ?? defaultUrl();
+    /** @type {WebSocket|null} */
+    this.ws = null;
+    this.attempt = 0;
+    this.retryTimer = 0;
+    this.pingTimer = 0;
+    this.lastHeard = 0;
+    /** @type {ConnState} */
+    this.state = 'connecting';
+    this.ready = false;
+    const wake = () => this.wake();
+    window.addEventListener('online', wake);
+    window.addEventListener('pageshow', wake);
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') wake();
+    });
+  }
+
+  connect() {
+    clearTimeout(this.retryTimer);
+    if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)) return;
+    this.setState('connecting');
+    this.ready = false;
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.lastHeard = Date.now();
+      ws.send(JSON.stringify({ type: 'hello', protocol: PROTOCOL_VERSION, client: 'fipsen-web/0.1.0' }));
+    };
+    ws.onmessage = (e) => {
+      if (ws !== this.ws) return;
+      this.lastHeard = Date.now();
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      if (!this.ready && msg.type === 'welcome') {
+        this.ready = true;
+        this.attempt = 0;
+        this.setState('open');
+        this.startHeartbeat();
+        this.handlers.ready();
+        return;
+      }
+      if (msg.type === 'pong') return;
+      this.handlers.message(msg);
+    };
+    ws.onclose = (e) => {
+      if (ws !== this.ws) return;
+      this.ws = null;
+      this.ready = false;
+      clearInterval(this.pingTimer);
+      // 4001: this page speaks an old protocol; 4003: another tab resumed our seat.
+      if (e.code === 4001 || e.code === 4003) {
+        this.setState('failed');
+        const code = e.code === 4001 ? 'proto/version' : 'conn/replaced';
+        this.handlers.message({ type: 'error', code, message: e.reason || '' });
+        return;
+      }
+      this.scheduleRetry();
+    };
+    ws.onerror = () => {
+      // onclose follows and schedules the retry.
+    };
+  }
+
+  scheduleRetry() {
+    clearTimeout(this.retryTimer);
+    const base = Math.min(15000, 500 * 2 ** this.attempt);
+    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    this.attempt += 1;
+    this.setState('offline', Math.ceil(delay / 1000));
+    this.retryTimer = window.setTimeout(() => this.connect(), delay);
+  }
+
+  /** After sleep or a network change: check the line at once, reconnect if it is dead. */
+  wake(force = false) {
+    if (this.state === 'failed' && !force) return;
+    if (!this.ws) {
+      this.attempt = 0;
+      this.connect();
+      return;
+    }
+    if (this.ready) {
+      const asked = Date.now();
+      this.rawSend({ type: 'ping' });
+      window.setTimeout(() => {
+        if (this.ws && this.lastHeard < asked) this.drop();
+      }, 5000);
+    }
+  }
+
+  startHeartbeat() {
+    clearInterval(this.pingTimer);
+    this.pingTimer = window.setInterval(() => {
+      if (!this.ws) return;
+      if (Date.now() - this.lastHeard > 45000) {
+        this.drop();
+        return;
+      }
+      this.rawSend({ type: 'ping' });
+    }, 20000);
+  }
+
+  /** Abandons the current socket and reconnects at once. */
+  drop() {
+    const ws = this.ws;
+    this.ws = null;
+    this.ready = false;
+    clearInterval(this.pingTimer);
+    try {
+      ws?.close();
+    } catch {
+      /* already closed */
+    }
+    this.attempt = 0;
+    this.connect();
+  }
+
+  /** Sends now, or returns false if the line is down (the caller re-renders from the next state). */
+  send(msg) {
+    if (!this.ready) return false;
+    return this.rawSend(msg);
+  }
+
+  rawSend(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  /** @param {ConnState} state @param {number} [retryIn] */
+  setState(state, retryIn) {
+    this.state = state;
+    this.handlers.state(state, retryIn);
+  }
+}
+
+function defaultUrl() {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const base = location.pathname.replace(/[^/]*$/, '');
+  return `${scheme}//${location.host}${base}ws`;
+}

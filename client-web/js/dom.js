@@ -1,0 +1,102 @@
+// Tiny helpers for building DOM without a framework.
+
+/**
+ * Creates an element. `attrs` keys starting with "on" become listeners; `class`, `style`, boolean
+ * and `data-*` / `aria-*` attributes are set as given; `null`/`false` values are skipped.
+ * @param {string} tag
+ * @param {Record<string, any>|null} [attrs]
+ * @param {...any} children strings, nodes, arrays of them, or null
+ * @returns {HTMLElement}
+ */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** Creates an SVG element (same rules as {@link h}). */
+export function s(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+function setAttrs(el, attrs) {
+  if (!attrs) return;
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith('on') && typeof value === 'function') {
+      el.addEventListener(key.slice(2).toLowerCase(), value);
+    } else if (key === 'value' && 'value' in el) {
+      el.value = value;
+    } else if (key === 'checked' && 'checked' in el) {
+      el.checked = Boolean(value);
+    } else {
+      el.setAttribute(key, value === true ? '' : String(value));
+    }
+  }
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else if (child instanceof Node) el.appendChild(child);
+    else el.appendChild(document.createTextNode(String(child)));
+  }
+}
+
+/**
+ * Replaces the children of `container`, keeping keyboard focus (and the text being typed) on the
+ * element with the same `data-key` if the new content has one.
+ * @param {HTMLElement} container
+ * @param {Node|Node[]} content
+ * @param {() => void} [afterInsert] runs once the new content is in the document
+ */
+export function replaceKeepingFocus(container, content, afterInsert) {
+  const active = /** @type {HTMLElement|null} */ (document.activeElement);
+  const key = active && container.contains(active) ? active.dataset.key : undefined;
+  let typed = null;
+  if (key && active instanceof HTMLInputElement && active.type === 'text') {
+    typed = { value: active.value, start: active.selectionStart, end: active.selectionEnd };
+  }
+  container.replaceChildren(...(Array.isArray(content) ? content : [content]));
+  afterInsert?.();
+  if (key) {
+    const again = container.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (again instanceof HTMLElement) {
+      if (typed && again instanceof HTMLInputElement) {
+        again.value = typed.value;
+        again.setSelectionRange(typed.start, typed.end);
+      }
+      again.focus({ preventScroll: true });
+    }
+  }
+}
+
+let popoverCount = 0;
+
+/**
+ * A small "i" button that opens an explanation in a popover (keyboard and screen-reader friendly).
+ * @param {string} title
+ * @param {string} text
+ */
+export function infoButton(title, text) {
+  const id = `pop-${++popoverCount}`;
+  const pop = h(
+    'div',
+    { id, popover: 'auto', class: 'explain', role: 'dialog', 'aria-label': title },
+    h('strong', null, title),
+    h('p', null, text),
+  );
+  const button = h(
+    'button',
+    { type: 'button', class: 'info', popovertarget: id, 'aria-label': title, title: text },
+    'i',
+  );
+  return h('span', { class: 'info-wrap' }, button, pop);
+}

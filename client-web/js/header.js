@@ -1,0 +1,115 @@
+// The bar at the top: the name of the game, the connection state, language and settings.
+
+import { h } from './dom.js';
+import { LANGS, lang, setLang, t } from './i18n.js';
+import { S, api, saveSettings } from './store.js';
+
+const LANG_LABEL = { de: 'Deutsch', en: 'English', ja: '日本語' };
+
+/** @param {import('./conn.js').Connection} conn */
+export function headerView(conn) {
+  const state = S.conn;
+  const connText =
+    state === 'open'
+      ? t('conn.online')
+      : state === 'offline'
+        ? t('conn.offline', { s: S.retryIn })
+        : state === 'failed'
+          ? t('conn.failed')
+          : t('conn.connecting');
+  return h(
+    'header',
+    { class: 'top' },
+    h('a', { class: 'brand', href: '#/', 'aria-label': 'Fipsen' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, '♣♥'), ' Fipsen'),
+    h(
+      'div',
+      { class: `conn conn-${state}`, role: 'status', 'aria-live': 'polite', 'data-conn': state },
+      h('span', { class: 'conn-dot', 'aria-hidden': 'true' }),
+      h('span', { class: 'conn-text' }, connText),
+      state === 'offline' || state === 'failed'
+        ? h('button', { type: 'button', class: 'link', 'data-key': 'conn-retry', onclick: () => conn.wake(true) }, t('conn.retry'))
+        : null,
+    ),
+    h(
+      'label',
+      { class: 'lang' },
+      h('span', { class: 'sr-only' }, t('settings.language')),
+      h(
+        'select',
+        {
+          'data-key': 'lang',
+          'aria-label': t('settings.language'),
+          onchange: (e) => {
+            setLang(e.target.value);
+            api.render();
+          },
+        },
+        LANGS.map((l) => h('option', { value: l, selected: l === lang() }, LANG_LABEL[l])),
+      ),
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'icon-button',
+        'data-key': 'settings',
+        'aria-label': t('settings.title'),
+        title: t('settings.title'),
+        onclick: () => {
+          S.ui.dialog = 'settings';
+          api.render();
+        },
+      },
+      '⚙',
+    ),
+    S.ui.dialog === 'settings' ? settingsDialog() : null,
+  );
+}
+
+function settingsDialog() {
+  const toggle = (key, label) =>
+    h(
+      'label',
+      { class: 'check' },
+      h('input', {
+        type: 'checkbox',
+        'data-key': `set-${key}`,
+        checked: S.settings[key],
+        onchange: (e) => {
+          S.settings[key] = e.target.checked;
+          saveSettings();
+          api.render();
+        },
+      }),
+      h('span', null, label),
+    );
+  return dialog('settings', t('settings.title'), [
+    toggle('fourColour', t('settings.four_colour')),
+    toggle('sound', t('settings.sound')),
+    toggle('quickPlay', t('settings.quick_play')),
+  ]);
+}
+
+/**
+ * A modal dialog kept open across renders while `S.ui.dialog === id`.
+ * @param {string} id
+ * @param {string} title
+ * @param {any} body
+ */
+export function dialog(id, title, body) {
+  const close = () => {
+    S.ui.dialog = null;
+    api.render();
+  };
+  return h(
+    'dialog',
+    { class: `dialog dialog-${id}`, 'data-open': '', 'aria-label': title, oncancel: (e) => (e.preventDefault(), close()) },
+    h(
+      'div',
+      { class: 'dialog-head' },
+      h('h2', null, title),
+      h('button', { type: 'button', class: 'icon-button', 'data-key': `close-${id}`, 'aria-label': t('table.close'), onclick: close }, '✕'),
+    ),
+    h('div', { class: 'dialog-body' }, body),
+  );
+}

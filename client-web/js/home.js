@@ -1,0 +1,373 @@
+// The home screen: your name, a new table with its rules, joining by code, the open tables.
+
+import { h } from './dom.js';
+import { t } from './i18n.js';
+import { S, api, saveName, seats } from './store.js';
+
+/** The rule set being chosen (kept across renders). Defaults are the rules crate's Prisdorf. */
+const draft = {
+  players: 4,
+  min_bid: 2,
+  kontra: false,
+  first_lead: 'forehand',
+  kieker_show: 'left_opponent',
+  deals: '',
+  public: false,
+  spectators_allowed: true,
+  title: '',
+  next_deal: 'auto',
+  code: '',
+};
+
+const DEFAULTS = { ...draft };
+
+function nameField() {
+  return h(
+    'div',
+    { class: 'field name-field' },
+    h('label', { for: 'name' }, t('home.name')),
+    h('input', {
+      id: 'name',
+      type: 'text',
+      'data-key': 'name',
+      autocomplete: 'nickname',
+      maxlength: 24,
+      value: S.name,
+      'aria-describedby': 'name-hint',
+      oninput: (e) => saveName(e.target.value.trim()),
+    }),
+    h('p', { id: 'name-hint', class: 'hint' }, t('home.name_hint')),
+  );
+}
+
+function needName() {
+  if (S.name.trim()) return false;
+  api.toast(t('home.need_name'), 'error');
+  document.getElementById('name')?.focus();
+  return true;
+}
+
+/** Sends a join for `code` as a player or a spectator. */
+export function join(code, role) {
+  if (needName()) return;
+  // Someone may paste the whole invitation link instead of the code.
+  const fromLink = code.match(/#\/room\/([A-Za-z0-9_-]+)/);
+  const room = fromLink ? fromLink[1] : code.trim();
+  if (!room) return;
+  if (api.send({ type: 'join_room', room, name: S.name.trim(), role })) {
+    S.waiting = true;
+    api.render();
+  }
+}
+
+function create() {
+  if (needName()) return;
+  const deals = parseInt(String(draft.deals), 10);
+  const rules = {
+    players: draft.players,
+    min_bid: draft.min_bid,
+    kontra: draft.kontra,
+    first_lead: draft.first_lead,
+    kieker_show: draft.kieker_show,
+    deals: Number.isFinite(deals) && deals > 0 ? deals : null,
+  };
+  const options = {
+    title: draft.title.trim(),
+    public: draft.public,
+    spectators_allowed: draft.spectators_allowed,
+    next_deal_seconds: draft.next_deal === 'auto' ? 10 : draft.next_deal === 'slow' ? 30 : null,
+  };
+  if (api.send({ type: 'create_room', name: S.name.trim(), rules, options })) {
+    S.waiting = true;
+    api.render();
+  }
+}
+
+/**
+ * One option: a legend with its default, an explaining sentence, and radio buttons.
+ * @param {keyof typeof draft} key
+ * @param {string} label
+ * @param {[any, string][]} choices value and label
+ */
+function radioOption(key, label, choices) {
+  const defaultLabel = choices.find(([v]) => v === DEFAULTS[key])?.[1] ?? '';
+  return h(
+    'fieldset',
+    { class: 'option' },
+    h('legend', null, label, ' ', h('span', { class: 'default' }, t('opt.default', { value: defaultLabel }))),
+    h('p', { class: 'hint' }, t(`opt.${key}.help`)),
+    h(
+      'div',
+      { class: 'choices' },
+      choices.map(([value, text]) =>
+        h(
+          'label',
+          { class: 'choice' },
+          h('input', {
+            type: 'radio',
+            name: `opt-${key}`,
+            'data-key': `opt-${key}-${value}`,
+            checked: draft[key] === value,
+            onchange: () => {
+              draft[key] = /** @type {never} */ (value);
+              api.render();
+            },
+          }),
+          h('span', null, text),
+        ),
+      ),
+    ),
+  );
+}
+
+function checkOption(key, label, helpKey) {
+  return h(
+    'div',
+    { class: 'option' },
+    h(
+      'label',
+      { class: 'check' },
+      h('input', {
+        type: 'checkbox',
+        'data-key': `opt-${key}`,
+        checked: draft[key],
+        onchange: (e) => {
+          draft[key] = /** @type {never} */ (e.target.checked);
+        },
+      }),
+      h('span', null, label, ' ', h('span', { class: 'default' }, t('opt.default', { value: DEFAULTS[key] ? t('opt.yes') : t('opt.no') }))),
+    ),
+    h('p', { class: 'hint' }, t(helpKey)),
+  );
+}
+
+function createSection() {
+  return h(
+    'section',
+    { class: 'panel create', 'aria-labelledby': 'create-title' },
+    h('h2', { id: 'create-title' }, t('home.create')),
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: 'opt-title' }, t('opt.title'), ' ', h('span', { class: 'default' }, t('opt.title.default'))),
+      h('input', {
+        id: 'opt-title',
+        type: 'text',
+        maxlength: 60,
+        'data-key': 'opt-title',
+        value: draft.title,
+        oninput: (e) => (draft.title = e.target.value),
+      }),
+    ),
+    radioOption('players', t('opt.players'), [
+      [4, '4'],
+      [3, '3'],
+    ]),
+    h(
+      'details',
+      { class: 'more-rules' },
+      h('summary', null, t('room.rules')),
+      radioOption('min_bid', t('opt.min_bid'), [
+        [2, '2'],
+        [3, '3'],
+      ]),
+      checkOption('kontra', t('opt.kontra'), 'opt.kontra.help'),
+      radioOption('first_lead', t('opt.first_lead'), [
+        ['forehand', t('opt.first_lead.forehand')],
+        ['declarer', t('opt.first_lead.declarer')],
+      ]),
+      radioOption('kieker_show', t('opt.kieker_show'), [
+        ['left_opponent', t('opt.kieker_show.left_opponent')],
+        ['nobody', t('opt.kieker_show.nobody')],
+      ]),
+      h(
+        'div',
+        { class: 'option' },
+        h(
+          'label',
+          { for: 'opt-deals' },
+          t('opt.deals'),
+          ' ',
+          h('span', { class: 'default' }, t('opt.default', { value: t('opt.deals.open') })),
+        ),
+        h('p', { class: 'hint' }, t('opt.deals.help')),
+        h('input', {
+          id: 'opt-deals',
+          type: 'number',
+          min: 1,
+          max: 1000,
+          inputmode: 'numeric',
+          'data-key': 'opt-deals',
+          placeholder: t('opt.deals.open'),
+          value: draft.deals,
+          oninput: (e) => (draft.deals = e.target.value),
+        }),
+      ),
+      radioOption('next_deal', t('opt.next_deal'), [
+        ['auto', t('opt.next_deal.auto')],
+        ['slow', t('opt.next_deal.slow')],
+        ['ask', t('opt.next_deal.ask')],
+      ]),
+      checkOption('public', t('opt.public'), 'opt.public.help'),
+      checkOption('spectators_allowed', t('opt.spectators'), 'opt.spectators.help'),
+    ),
+    h(
+      'button',
+      { type: 'button', class: 'primary big', 'data-key': 'create', disabled: S.waiting || S.conn !== 'open', onclick: create },
+      t('home.create_button'),
+    ),
+  );
+}
+
+function joinSection() {
+  return h(
+    'section',
+    { class: 'panel join', 'aria-labelledby': 'join-title' },
+    h('h2', { id: 'join-title' }, t('home.join')),
+    h('p', { class: 'hint' }, t('home.join_hint')),
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: 'join-code' }, t('home.code')),
+      h('input', {
+        id: 'join-code',
+        type: 'text',
+        'data-key': 'join-code',
+        autocapitalize: 'off',
+        autocomplete: 'off',
+        spellcheck: 'false',
+        maxlength: 32,
+        value: draft.code,
+        oninput: (e) => (draft.code = e.target.value),
+        onkeydown: (e) => {
+          if (e.key === 'Enter') join(draft.code, 'player');
+        },
+      }),
+    ),
+    h(
+      'div',
+      { class: 'row' },
+      h('button', { type: 'button', class: 'primary', 'data-key': 'join-sit', onclick: () => join(draft.code, 'player') }, t('home.join_button')),
+      h('button', { type: 'button', 'data-key': 'join-watch', onclick: () => join(draft.code, 'spectator') }, t('home.watch_button')),
+    ),
+  );
+}
+
+function lobbySection() {
+  const rooms = S.lobby ?? [];
+  return h(
+    'section',
+    { class: 'panel lobby', 'aria-labelledby': 'lobby-title' },
+    h(
+      'div',
+      { class: 'panel-head' },
+      h('h2', { id: 'lobby-title' }, t('home.lobby')),
+      h('button', { type: 'button', class: 'small', 'data-key': 'lobby-refresh', onclick: () => api.send({ type: 'lobby' }) }, t('home.refresh')),
+    ),
+    rooms.length === 0
+      ? h('p', { class: 'hint' }, t('home.lobby_empty'))
+      : h(
+          'ul',
+          { class: 'lobby-list' },
+          rooms.map((r) => {
+            const code = String(r.room);
+            const players = r.players ?? [];
+            const seated = players.filter((p) => p !== null).length;
+            const waiting = r.status === 'waiting';
+            return h(
+              'li',
+              { class: 'lobby-row' },
+              h(
+                'div',
+                { class: 'lobby-info' },
+                h('strong', null, r.title || code),
+                h('span', null, players.filter(Boolean).join(', ')),
+                h(
+                  'span',
+                  { class: 'hint' },
+                  `${t('home.lobby_row', { seated, players: players.length })} · ${
+                    waiting ? t('home.lobby_waiting') : t('home.lobby_playing')
+                  }${r.spectators ? ` · ${t('home.lobby_watchers', { n: r.spectators })}` : ''}`,
+                ),
+              ),
+              h(
+                'div',
+                { class: 'row' },
+                waiting && seated < players.length
+                  ? h('button', { type: 'button', class: 'primary small', 'data-key': `lobby-sit-${code}`, onclick: () => join(code, 'player') }, t('home.join_button'))
+                  : null,
+                r.spectators_allowed !== false
+                  ? h('button', { type: 'button', class: 'small', 'data-key': `lobby-watch-${code}`, onclick: () => join(code, 'spectator') }, t('home.watch_button'))
+                  : null,
+              ),
+            );
+          }),
+        ),
+  );
+}
+
+function myRoomsSection() {
+  const held = seats();
+  const codes = Object.keys(held);
+  if (codes.length === 0) return null;
+  // Once the server answered `my_rooms`, list only the rooms it still knows, with their state.
+  const known = S.myRooms ? new Map(S.myRooms.map((r) => [String(r.room), r])) : null;
+  const shown = known ? codes.filter((c) => known.has(c)) : codes;
+  if (shown.length === 0) return null;
+  return h(
+    'section',
+    { class: 'panel mine', 'aria-labelledby': 'mine-title' },
+    h('h2', { id: 'mine-title' }, t('home.your_rooms')),
+    h(
+      'ul',
+      { class: 'lobby-list' },
+      shown.map((code) => {
+        const r = known?.get(code);
+        return h(
+          'li',
+          { class: 'lobby-row' },
+          h(
+            'div',
+            { class: 'lobby-info' },
+            h('strong', null, r?.title || t('room.title', { code })),
+            r ? h('span', { class: 'hint' }, (r.players ?? []).filter(Boolean).join(', ')) : null,
+          ),
+          h('a', { class: 'button primary small', href: `#/room/${code}` }, t('home.return')),
+        );
+      }),
+    ),
+  );
+}
+
+export function homeView() {
+  return h(
+    'div',
+    { class: 'home' },
+    h('p', { class: 'tagline' }, t('app.tagline')),
+    nameField(),
+    myRoomsSection(),
+    h('div', { class: 'home-grid' }, createSection(), h('div', { class: 'stack' }, joinSection(), lobbySection())),
+  );
+}
+
+/** Someone opened an invitation link: ask for the name, then sit down or watch. */
+export function joinView(code) {
+  return h(
+    'div',
+    { class: 'home invited' },
+    h(
+      'section',
+      { class: 'panel', 'aria-labelledby': 'invite-title' },
+      h('h1', { id: 'invite-title' }, t('room.title', { code })),
+      h('p', { class: 'tagline' }, t('app.tagline')),
+      nameField(),
+      h(
+        'div',
+        { class: 'row' },
+        h('button', { type: 'button', class: 'primary big', 'data-key': 'invite-sit', disabled: S.waiting || S.conn !== 'open', onclick: () => join(code, 'player') }, t('home.join_button')),
+        h('button', { type: 'button', class: 'big', 'data-key': 'invite-watch', disabled: S.waiting || S.conn !== 'open', onclick: () => join(code, 'spectator') }, t('home.watch_button')),
+      ),
+      h('p', null, h('a', { href: '#/' }, '← Fipsen')),
+    ),
+  );
+}

@@ -1,0 +1,133 @@
+// The room before the game: the invitation link, the seats, watchers, and the start button.
+
+import { h } from './dom.js';
+import { t } from './i18n.js';
+import { S, api, mySeat } from './store.js';
+
+export function inviteLink(code) {
+  return `${location.origin}${location.pathname}#/room/${code}`;
+}
+
+async function copy(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    input?.select();
+    document.execCommand?.('copy');
+  }
+  S.ui.copied = true;
+  api.render();
+  setTimeout(() => {
+    S.ui.copied = false;
+    api.render();
+  }, 2500);
+}
+
+/** The invitation box: the link, a copy button and (on phones) the share sheet. */
+export function inviteBox(code) {
+  const link = inviteLink(code);
+  const input = h('input', { type: 'text', readonly: true, value: link, 'data-key': 'invite-link', 'aria-label': t('room.invite'), onfocus: (e) => e.target.select() });
+  return h(
+    'div',
+    { class: 'invite' },
+    h('p', { class: 'invite-label' }, t('room.invite')),
+    h(
+      'div',
+      { class: 'invite-row' },
+      input,
+      h('button', { type: 'button', class: 'primary', 'data-key': 'copy-link', onclick: () => copy(link, input) }, S.ui.copied ? t('room.copied') : t('room.copy')),
+      navigator.share
+        ? h('button', { type: 'button', 'data-key': 'share-link', onclick: () => navigator.share({ title: 'Fipsen', url: link }).catch(() => {}) }, t('room.share'))
+        : null,
+    ),
+    h('p', { class: 'hint' }, t('home.code'), ': ', h('strong', { class: 'code' }, code)),
+  );
+}
+
+/** The table's options in words. */
+export function rulesSummary(rules) {
+  if (!rules) return null;
+  const row = (label, value) => h('div', { class: 'rule' }, h('dt', null, label), h('dd', null, value));
+  return h(
+    'dl',
+    { class: 'rules-summary' },
+    row(t('opt.players'), String(rules.players)),
+    row(t('opt.min_bid'), String(rules.min_bid)),
+    row(t('opt.kontra'), rules.kontra ? t('opt.yes') : t('opt.no')),
+    row(t('opt.first_lead'), t(`opt.first_lead.${rules.first_lead}`)),
+    row(t('opt.kieker_show'), t(`opt.kieker_show.${rules.kieker_show}`)),
+    row(t('opt.deals'), rules.deals ? String(rules.deals) : t('opt.deals.open')),
+  );
+}
+
+/** The room's own options (pause between deals, watchers). */
+export function optionsSummary(options) {
+  if (!options) return null;
+  const row = (label, value) => h('div', { class: 'rule' }, h('dt', null, label), h('dd', null, value));
+  const pause = options.next_deal_seconds;
+  return h(
+    'dl',
+    { class: 'rules-summary' },
+    row(t('opt.next_deal'), pause === null || pause === undefined ? t('opt.next_deal.ask') : t('opt.next_deal.seconds', { s: pause })),
+    row(t('opt.spectators'), options.spectators_allowed ? t('opt.yes') : t('opt.no')),
+    row(t('opt.public'), options.public ? t('opt.yes') : t('opt.no')),
+  );
+}
+
+export function roomView() {
+  const room = S.room;
+  const me = mySeat();
+  const players = room.rules?.players ?? room.seats.length;
+  const seated = room.seats.filter(Boolean).length;
+  const missing = Math.max(0, players - seated);
+  const isHost = Boolean(S.you?.host);
+  const seatList = h(
+    'ol',
+    { class: 'seat-list', 'aria-label': t('room.seats') },
+    Array.from({ length: players }, (_, i) => {
+      const info = room.seats[i];
+      const mine = me === i;
+      return h(
+        'li',
+        { class: `seat-row${mine ? ' mine' : ''}${info ? '' : ' free'}`, 'data-seat': i },
+        h('span', { class: 'seat-no', 'aria-hidden': 'true' }, String(i + 1)),
+        info
+          ? h(
+              'span',
+              { class: 'seat-name' },
+              h('strong', null, info.name),
+              mine ? h('span', { class: 'tag' }, t('room.you')) : null,
+              info.host ? h('span', { class: 'tag' }, t('room.host')) : null,
+              h('span', { class: `presence ${info.connected ? 'here' : 'away'}` }, info.connected ? t('room.online') : t('room.away')),
+            )
+          : h('span', { class: 'seat-name free' }, t('room.free')),
+        !info && me === null
+          ? h('button', { type: 'button', class: 'small', 'data-key': `take-${i}`, onclick: () => api.send({ type: 'take_seat', seat: i }) }, t('room.take_seat'))
+          : null,
+        mine && !isHost
+          ? h('button', { type: 'button', class: 'small', 'data-key': 'leave-seat', onclick: () => api.send({ type: 'leave_seat' }) }, t('room.leave_seat'))
+          : null,
+      );
+    }),
+  );
+  return h(
+    'div',
+    { class: 'room' },
+    h('h1', null, room.title || t('room.title', { code: room.code })),
+    inviteBox(room.code),
+    h(
+      'section',
+      { class: 'panel' },
+      h('h2', null, t('room.seats')),
+      seatList,
+      room.spectators ? h('p', { class: 'hint' }, '👁 ', t('room.spectators', { n: room.spectators })) : null,
+      me === null ? h('p', { class: 'watching-banner', role: 'status' }, '👁 ', t('table.watching')) : null,
+      isHost
+        ? h('button', { type: 'button', class: 'primary big', 'data-key': 'start', disabled: missing > 0 || S.waiting, onclick: () => api.send({ type: 'start' }) }, t('room.start'))
+        : null,
+      h('p', { class: 'hint', role: 'status' }, missing > 0 ? t('room.waiting', { n: missing }) : t('room.host_starts')),
+    ),
+    h('details', { class: 'panel', open: true }, h('summary', null, t('room.rules')), rulesSummary(room.rules), optionsSummary(room.options)),
+    h('p', null, h('a', { href: '#/', 'data-key': 'leave-room' }, '← ', t('room.leave'))),
+  );
+}

@@ -1,0 +1,133 @@
+// The scoresheet: one row per deal with running totals, and a small chart of the totals.
+
+import { h, s } from './dom.js';
+import { t } from './i18n.js';
+import { contractText, gameText, points } from './format.js';
+import { seatName } from './store.js';
+
+const LINE_COLOURS = ['#1f5fbf', '#c0392b', '#1e8449', '#b9770e'];
+
+function resultWord(outcome) {
+  switch (outcome?.result) {
+    case 'won':
+      return `${t('sheet.won')} (${outcome.tricks})`;
+    case 'lost':
+      return `${t('sheet.lost')} (${outcome.tricks})`;
+    case 'given_up':
+      return t('sheet.given_up');
+    case 'thrown_in':
+      return t('sheet.thrown_in');
+    case 'siebener_fips':
+      return t('sheet.siebener_fips');
+    default:
+      return '';
+  }
+}
+
+/** @param {any} game a SeriesView */
+export function scoresheet(game) {
+  const rows = game.scoresheet ?? [];
+  const n = game.totals?.length ?? 4;
+  const names = Array.from({ length: n }, (_, i) => seatName(i));
+  if (rows.length === 0) return h('p', { class: 'hint' }, t('sheet.empty'));
+  return h(
+    'div',
+    { class: 'sheet' },
+    chart(rows, names),
+    h(
+      'div',
+      { class: 'sheet-scroll' },
+      h(
+        'table',
+        { class: 'sheet-table', 'data-testid': 'scoresheet' },
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            h('th', { scope: 'col' }, t('sheet.deal')),
+            h('th', { scope: 'col' }, t('sheet.dealer')),
+            h('th', { scope: 'col' }, t('sheet.declarer')),
+            h('th', { scope: 'col' }, t('sheet.game')),
+            h('th', { scope: 'col' }, t('sheet.result')),
+            h('th', { scope: 'col' }, t('sheet.value')),
+            names.map((name, i) => h('th', { scope: 'col', class: 'total-col', style: `--c:${LINE_COLOURS[i]}` }, name)),
+          ),
+        ),
+        h(
+          'tbody',
+          null,
+          rows.map((row) => {
+            const game = row.outcome?.game;
+            return h(
+              'tr',
+              { 'data-deal': row.number },
+              h('th', { scope: 'row' }, String(row.number)),
+              h('td', null, seatName(row.dealer)),
+              h('td', null, row.declarer === null || row.declarer === undefined ? '—' : seatName(row.declarer)),
+              h('td', null, game ? gameText(game) : contractText(row.contract) || '—'),
+              h('td', null, resultWord(row.outcome)),
+              h('td', { class: row.value < 0 ? 'neg' : '' }, points(row.value)),
+              row.totals.map((total) => h('td', { class: `total${total < 0 ? ' neg' : ''}` }, String(total))),
+            );
+          }),
+        ),
+        h(
+          'tfoot',
+          null,
+          h(
+            'tr',
+            null,
+            h('th', { scope: 'row', colspan: 6 }, t('sheet.totals')),
+            (game.totals ?? []).map((total) => h('td', { class: `total${total < 0 ? ' neg' : ''}` }, h('strong', null, String(total)))),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** A line chart of each player's running total, deal by deal. */
+function chart(rows, names) {
+  const W = 600;
+  const H = 200;
+  const pad = { l: 40, r: 12, t: 12, b: 24 };
+  const series = names.map((_, i) => [0, ...rows.map((r) => r.totals[i] ?? 0)]);
+  const all = series.flat();
+  const lo = Math.min(0, ...all);
+  const hi = Math.max(1, ...all);
+  const steps = rows.length;
+  const x = (k) => pad.l + ((W - pad.l - pad.r) * k) / Math.max(1, steps);
+  const y = (v) => pad.t + ((H - pad.t - pad.b) * (hi - v)) / (hi - lo || 1);
+  const label = `${t('sheet.chart')}: ${names.map((n, i) => `${n} ${series[i][steps]}`).join(', ')}`;
+  return h(
+    'figure',
+    { class: 'chart' },
+    s(
+      'svg',
+      { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': label, class: 'chart-svg' },
+      s('title', null, label),
+      s('line', { x1: pad.l, x2: W - pad.r, y1: y(0), y2: y(0), class: 'axis-zero' }),
+      s('text', { x: pad.l - 6, y: y(hi) + 4, 'text-anchor': 'end', class: 'axis-label' }, String(hi)),
+      s('text', { x: pad.l - 6, y: y(0) + 4, 'text-anchor': 'end', class: 'axis-label' }, '0'),
+      lo < 0 ? s('text', { x: pad.l - 6, y: y(lo) + 4, 'text-anchor': 'end', class: 'axis-label' }, String(lo)) : null,
+      s('text', { x: x(steps), y: H - 6, 'text-anchor': 'end', class: 'axis-label' }, String(steps)),
+      series.map((values, i) =>
+        s('polyline', {
+          points: values.map((v, k) => `${x(k).toFixed(1)},${y(v).toFixed(1)}`).join(' '),
+          fill: 'none',
+          stroke: LINE_COLOURS[i],
+          'stroke-width': 3,
+          'stroke-linejoin': 'round',
+          'stroke-dasharray': i % 2 ? '8 4' : null,
+        }),
+      ),
+    ),
+    h(
+      'figcaption',
+      { class: 'legend' },
+      names.map((name, i) => h('span', { class: 'legend-item' }, h('span', { class: 'swatch', style: `background:${LINE_COLOURS[i]}` }), name)),
+    ),
+  );
+}

@@ -1,0 +1,119 @@
+// The client's whole state, the browser storage it keeps, and the actions views may call.
+// The server's `room` and `game` are shown as they come; nothing here decides a rule.
+
+/**
+ * @typedef {object} Settings
+ * @property {boolean} fourColour
+ * @property {boolean} sound
+ * @property {boolean} quickPlay
+ */
+
+export const S = {
+  /** @type {{name: 'home'} | {name: 'room', code: string}} */
+  route: { name: 'home' },
+  /** @type {import('./conn.js').ConnState} */
+  conn: 'connecting',
+  retryIn: 0,
+  name: localStorage.getItem('fipsen.name') || '',
+  /** @type {Settings} */
+  settings: { fourColour: false, sound: true, quickPlay: false, ...readJson('fipsen.settings', {}) },
+  /** The room as the server last sent it (normalised by `normaliseRoom`). */
+  room: /** @type {any} */ (null),
+  /** Who we are in the room: {participant, seat, token, host}. */
+  you: /** @type {any} */ (null),
+  /** The series as this viewer may see it (fipsen_rules::SeriesView), or null before the start. */
+  game: /** @type {any} */ (null),
+  seq: 0,
+  /** Chat lines and table log, oldest first. */
+  log: /** @type {{kind: 'chat'|'event', text: string, from?: string}[]} */ ([]),
+  lobby: /** @type {any[]|null} */ (null),
+  myRooms: /** @type {any[]|null} */ (null),
+  /** A message for the person (already translated). */
+  toast: /** @type {{text: string, kind: 'error'|'info'}|null} */ (null),
+  /** What we asked the server for while we wait for its answer. */
+  waiting: false,
+  ui: {
+    /** Cards picked to lay away. */
+    selected: /** @type {string[]} */ ([]),
+    /** A card picked to play (tap again to play it). */
+    picked: /** @type {string|null} */ (null),
+    /** An irrevocable call waiting for confirmation. */
+    confirm: /** @type {{what: string, action: any}|null} */ (null),
+    /** The open dialog. */
+    dialog: /** @type {null|'sheet'|'settings'|'last_trick'|'reveal'} */ (null),
+    chatOpen: false,
+    chatDraft: '',
+    copied: false,
+    unread: 0,
+  },
+};
+
+function readJson(key, fallback) {
+  try {
+    const v = JSON.parse(localStorage.getItem(key) || 'null');
+    return v ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+export function saveSettings() {
+  localStorage.setItem('fipsen.settings', JSON.stringify(S.settings));
+}
+
+export function saveName(name) {
+  S.name = name;
+  localStorage.setItem('fipsen.name', name);
+}
+
+/**
+ * The seats this browser holds, by room code: the resume token, the last seq seen and the
+ * next action id.
+ * @returns {Record<string, {token: string, seq: number, nextId: number, name?: string}>}
+ */
+export function seats() {
+  return readJson('fipsen.seats', {});
+}
+
+export function seatFor(code) {
+  return seats()[code] ?? null;
+}
+
+export function saveSeat(code, patch) {
+  const all = seats();
+  all[code] = { token: '', seq: 0, nextId: 1, ...all[code], ...patch };
+  localStorage.setItem('fipsen.seats', JSON.stringify(all));
+}
+
+export function forgetSeat(code) {
+  const all = seats();
+  delete all[code];
+  localStorage.setItem('fipsen.seats', JSON.stringify(all));
+}
+
+/** Name of the player in `seat`, or "Seat n". */
+export function seatName(seat) {
+  if (seat === null || seat === undefined) return '';
+  const info = S.room?.seats?.[seat];
+  return info?.name || `#${seat + 1}`;
+}
+
+/** The viewer's seat, or null for a spectator. */
+export function mySeat() {
+  const seat = S.you?.seat;
+  return seat === undefined ? null : seat;
+}
+
+/** Hooks filled in by app.js, so views can act without importing the app. */
+export const api = {
+  /** @type {(action: any) => void} */
+  act: () => {},
+  /** @type {(msg: any) => boolean} */
+  send: () => false,
+  /** @type {() => void} */
+  render: () => {},
+  /** @type {(hash: string) => void} */
+  go: () => {},
+  /** @type {(text: string, kind?: 'error'|'info') => void} */
+  toast: () => {},
+};

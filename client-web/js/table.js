@@ -1,0 +1,726 @@
+// The table during a series: the players around it, the trick in the middle, the auction, the
+// panel offering exactly what the server's prompt lists, your hand, the result, and the chat.
+
+import { cardBack, cardFace, cardName, cardShort, isTrump, sortHand, suitLetter } from './cards.js';
+import { h, infoButton, s } from './dom.js';
+import { t } from './i18n.js';
+import { bidText, callText, contractText, gameText, gameValue, points, suitName } from './format.js';
+import { outcomeSentence } from './log.js';
+import { S, api, mySeat, seatName } from './store.js';
+import { dialog } from './header.js';
+import { scoresheet } from './sheet.js';
+
+/** @typedef {'bottom'|'left'|'top'|'right'} Place */
+
+/** Where each seat sits on the screen, the viewer (or seat 0 for a watcher) at the bottom. */
+function places(n, bottom) {
+  const order = n === 4 ? ['bottom', 'left', 'top', 'right'] : ['bottom', 'left', 'right'];
+  /** @type {Record<number, Place>} */
+  const out = {};
+  for (let i = 0; i < n; i++) out[(bottom + i) % n] = /** @type {Place} */ (order[i]);
+  return out;
+}
+
+function term(key) {
+  return infoButton(t(`term.${key}`), t(`term.${key}.text`));
+}
+
+function isMyTurn(deal, me) {
+  return me !== null && deal.turn === me && Object.keys(deal.prompt ?? {}).length > 0;
+}
+
+export function tableView() {
+  const game = S.game;
+  const deal = game.deal;
+  const me = mySeat();
+  const n = deal.hand_sizes.length;
+  const where = places(n, me ?? 0);
+  const myTurn = isMyTurn(deal, me);
+  return h(
+    'div',
+    { class: `table-screen players-${n}${me === null ? ' spectating' : ''}${myTurn ? ' my-turn' : ''}`, 'data-phase': deal.phase },
+    me === null ? watchingBanner() : null,
+    infoBar(game, deal),
+    h(
+      'div',
+      { class: 'felt', role: 'region', 'aria-label': t('table.deal', { n: game.number }) },
+      Object.entries(where)
+        .filter(([seat]) => me === null || Number(seat) !== me)
+        .map(([seat, place]) => seatBox(deal, Number(seat), place)),
+      centre(deal, where),
+    ),
+    statusLine(deal, me, myTurn),
+    deal.phase === 'over' ? resultPanel(game, deal, me) : actionPanel(deal, me),
+    me !== null ? handView(deal, me, myTurn) : null,
+    deal.kieker_hand && me !== deal.declarer ? kiekerShown(deal) : null,
+    chatPanel(),
+    S.ui.dialog === 'sheet' ? dialog('sheet', t('sheet.title'), scoresheet(game)) : null,
+    S.ui.dialog === 'last_trick' ? dialog('last_trick', t('table.last_trick'), lastTrick(deal, where)) : null,
+  );
+}
+
+function watchingBanner() {
+  return h(
+    'div',
+    { class: 'watching-banner', role: 'status' },
+    h('span', { 'aria-hidden': 'true' }, '👁 '),
+    h('strong', null, t('table.watching')),
+    ' ',
+    h('span', { class: 'hint' }, t('table.watching_help')),
+  );
+}
+
+function openDialog(name) {
+  S.ui.dialog = name;
+  api.render();
+}
+
+function infoBar(game, deal) {
+  const g = deal.game;
+  const trumps = g?.trumps;
+  return h(
+    'div',
+    { class: 'info-bar' },
+    h('span', { class: 'deal-no' }, t('table.deal', { n: game.number }), game.scoresheet && deal.rules?.deals ? ` / ${deal.rules.deals}` : ''),
+    deal.declarer !== null && deal.declarer !== undefined
+      ? h(
+          'span',
+          { class: 'contract', 'data-testid': 'contract' },
+          h('span', { class: 'label' }, t('table.declarer'), ': '),
+          h('strong', null, seatName(deal.declarer)),
+          ' · ',
+          g ? gameText(g) : contractText(deal.contract),
+          g?.kieker ? term('kieker') : null,
+          g?.hand ? term('hand') : null,
+          trumps === 'diamonds' ? term('ruten') : null,
+          g ? h('span', { class: 'hint' }, ` (${t('table.value', { value: gameValue(g) })})`) : null,
+        )
+      : null,
+    trumps
+      ? h(
+          'span',
+          { class: 'trumps' },
+          h('span', { class: 'label' }, t('table.trumps'), ': '),
+          h('span', { class: `suit-icon suit-${suitLetter(trumps)}`, 'aria-hidden': 'true' }, suitIcon(suitLetter(trumps))),
+          ' ',
+          suitName(trumps, true),
+        )
+      : null,
+    deal.phase === 'play' || deal.phase === 'durch_choice' || deal.phase === 'over'
+      ? h(
+          'span',
+          { class: 'tricks-taken', 'data-testid': 'tricks-taken' },
+          h('span', { class: 'label' }, t('table.tricks'), ': '),
+          t('table.tricks_taken', { d: deal.tricks_taken.declarer, o: deal.tricks_taken.opponents }),
+        )
+      : null,
+    h(
+      'span',
+      { class: 'bar-buttons' },
+      h(
+        'button',
+        { type: 'button', class: 'small', 'data-key': 'last-trick', disabled: deal.tricks.length === 0, onclick: () => openDialog('last_trick') },
+        t('table.last_trick'),
+      ),
+      h('button', { type: 'button', class: 'small', 'data-key': 'open-sheet', onclick: () => openDialog('sheet') }, t('table.scoresheet')),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'small chat-toggle',
+          'data-key': 'open-chat',
+          'aria-expanded': String(S.ui.chatOpen),
+          onclick: () => {
+            S.ui.chatOpen = !S.ui.chatOpen;
+            S.ui.unread = 0;
+            api.render();
+          },
+        },
+        t('chat.open'),
+        S.ui.unread ? h('span', { class: 'badge', 'aria-label': String(S.ui.unread) }, String(S.ui.unread)) : null,
+      ),
+    ),
+  );
+}
+
+function suitIcon(letter) {
+  return s('svg', { viewBox: '0 0 100 100', width: '1em', height: '1em', class: 'suit-glyph' }, s('use', { href: `#suit-${letter}` }));
+}
+
+/** The last call of each seat in this auction. */
+function lastCalls(deal) {
+  const out = {};
+  for (const record of deal.calls ?? []) out[record.seat] = record.call;
+  return out;
+}
+
+function seatBox(deal, seat, place) {
+  const info = S.room?.seats?.[seat];
+  const count = deal.hand_sizes[seat] ?? 0;
+  const turn = deal.turn === seat;
+  const call = deal.phase === 'auction' ? lastCalls(deal)[seat] : null;
+  const backs = Math.min(count, 10);
+  return h(
+    'section',
+    {
+      class: `seat place-${place}${turn ? ' turn' : ''}${info && !info.connected ? ' away' : ''}`,
+      'data-seat': seat,
+      'aria-label': `${seatName(seat)}: ${t('table.cards', { n: count })}`,
+    },
+    h(
+      'div',
+      { class: 'seat-head' },
+      turn ? h('span', { class: 'turn-arrow', 'aria-hidden': 'true' }, '▶') : null,
+      h('strong', { class: 'seat-name' }, seatName(seat)),
+      info && !info.connected ? h('span', { class: 'presence away' }, t('table.away')) : null,
+    ),
+    h('div', { class: 'chips' }, roleChips(deal, seat)),
+    h(
+      'div',
+      { class: 'backs', 'aria-hidden': 'true', style: `--n:${backs}` },
+      Array.from({ length: backs }, () => h('span', { class: 'mini-card' }, cardBack())),
+    ),
+    h('span', { class: 'count' }, t('table.cards', { n: count })),
+    call ? h('span', { class: `bubble call-${call.call}`, 'data-testid': 'last-call' }, callText(call)) : null,
+  );
+}
+
+function roleChips(deal, seat) {
+  return [
+    deal.dealer === seat ? h('span', { class: 'chip dealer', title: t('table.dealer') }, t('table.dealer')) : null,
+    deal.vorhand === seat ? h('span', { class: 'chip vorhand' }, t('table.vorhand'), term('vorhand')) : null,
+    deal.declarer === seat ? h('span', { class: 'chip declarer' }, t('table.declarer'), term('declarer')) : null,
+  ];
+}
+
+function playedCard(play, place, trumps, winner) {
+  return h(
+    'div',
+    { class: `played place-${place}${winner ? ' winner' : ''}`, 'data-card': play.card, role: 'img', 'aria-label': `${seatName(play.seat)}: ${cardName(play.card)}` },
+    cardFace(play.card, { trump: isTrump(play.card, trumps) }),
+  );
+}
+
+function centre(deal, where) {
+  const trumps = deal.game?.trumps;
+  let content = [];
+  let caption = null;
+  if (deal.phase === 'auction') {
+    caption = deal.standing
+      ? t('table.standing', { bid: bidText(deal.standing), name: seatName(deal.holder) })
+      : t('table.no_bid');
+    content = [h('div', { class: 'skat', 'aria-label': t('table.skat') }, cardBack(), cardBack())];
+  } else if (deal.trick.length > 0) {
+    content = deal.trick.map((p) => playedCard(p, where[p.seat], trumps, false));
+  } else if (deal.tricks.length > 0) {
+    const last = deal.tricks[deal.tricks.length - 1];
+    content = last.cards.map((p) => playedCard(p, where[p.seat], trumps, p.seat === last.winner));
+    caption = t('table.takes_trick', { name: seatName(last.winner) });
+  } else if (deal.declarer !== null && deal.declarer !== undefined) {
+    caption = `${seatName(deal.declarer)}: ${deal.game ? gameText(deal.game) : contractText(deal.contract)}`;
+  }
+  return h(
+    'div',
+    { class: `centre${deal.trick.length === 0 && deal.tricks.length > 0 ? ' settled' : ''}`, 'data-testid': 'trick' },
+    h('div', { class: 'trick-area' }, content),
+    caption ? h('p', { class: 'centre-caption' }, caption) : null,
+  );
+}
+
+function statusLine(deal, me, myTurn) {
+  let text;
+  if (deal.phase === 'over') text = t('result.title');
+  else if (myTurn) {
+    const key = deal.phase === 'discard' ? 'do.discard' : `do.${deal.phase}`;
+    text = `${t('table.your_turn')}: ${t(key, { n: deal.prompt.discard ?? 2 })}`;
+  } else if (deal.turn !== null && deal.turn !== undefined) {
+    text = t(`wait.${deal.phase}`, { name: seatName(deal.turn) });
+  } else text = '';
+  return h('p', { class: `status${myTurn ? ' status-turn' : ''}`, role: 'status', 'aria-live': 'polite', 'data-testid': 'status' }, text);
+}
+
+// ---- the action panel ----
+
+/**
+ * A button for an irrevocable call: asks for confirmation first unless quick play is on.
+ * @param {string} label
+ * @param {any} action
+ * @param {string} key
+ * @param {string} [cls]
+ */
+function callButton(label, action, key, cls = '', ariaLabel) {
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: `call ${cls}`.trim(),
+      'data-key': key,
+      'data-action': JSON.stringify(action),
+      'aria-label': ariaLabel ?? label,
+      disabled: S.waiting,
+      onclick: () => ask(label, action),
+    },
+    label,
+  );
+}
+
+function ask(what, action) {
+  if (S.settings.quickPlay) {
+    api.act(action);
+    return;
+  }
+  S.ui.confirm = { what, action };
+  api.render();
+}
+
+function confirmBar() {
+  const { what, action } = S.ui.confirm;
+  return h(
+    'div',
+    { class: 'confirm', role: 'group', 'aria-label': t('act.sure', { what }) },
+    h('p', { class: 'confirm-q' }, t('act.sure', { what })),
+    h(
+      'div',
+      { class: 'row' },
+      h('button', { type: 'button', class: 'primary big', 'data-key': 'confirm-yes', autofocus: true, disabled: S.waiting, onclick: () => api.act(action) }, t('act.confirm', { what })),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'big',
+          'data-key': 'confirm-no',
+          onclick: () => {
+            S.ui.confirm = null;
+            api.render();
+          },
+        },
+        t('act.cancel'),
+      ),
+    ),
+  );
+}
+
+function actionPanel(deal, me) {
+  if (me === null) return null;
+  const p = deal.prompt ?? {};
+  const parts = [];
+  if (S.ui.confirm) {
+    return h('section', { class: 'actions', 'aria-label': t('do.auction') }, confirmBar());
+  }
+  if (p.bids?.length || p.hold || (p.pass && deal.phase === 'auction')) parts.push(biddingPanel(deal, p));
+  if (p.take_skat || p.play_hand) {
+    parts.push(
+      h(
+        'div',
+        { class: 'row choices-row' },
+        p.take_skat ? callButton(t('act.take_skat'), { action: 'take_skat' }, 'take-skat', 'primary big') : null,
+        p.play_hand ? callButton(t('act.play_hand'), { action: 'play_hand' }, 'play-hand', 'big') : null,
+        term('skat'),
+        term('hand'),
+      ),
+    );
+  }
+  if (p.discard) parts.push(discardPanel(p.discard));
+  if (p.trumps?.length) {
+    parts.push(
+      h(
+        'div',
+        { class: 'row suits-row', role: 'group', 'aria-label': t('do.trumps') },
+        p.trumps.map((suit) =>
+          h(
+            'button',
+            {
+              type: 'button',
+              class: `call suit-button suit-${suitLetter(suit)}`,
+              'data-key': `trumps-${suit}`,
+              'data-action': JSON.stringify({ action: 'name_trumps', suit }),
+              disabled: S.waiting,
+              onclick: () => ask(suitName(suit, true), { action: 'name_trumps', suit }),
+            },
+            h('span', { class: 'suit-icon', 'aria-hidden': 'true' }, suitIcon(suitLetter(suit))),
+            h('span', null, suitName(suit, suit === 'diamonds')),
+          ),
+        ),
+        p.trumps.includes('diamonds') ? term('ruten') : null,
+      ),
+    );
+  }
+  if (p.kontra || p.rekontra) {
+    parts.push(
+      h(
+        'div',
+        { class: 'row' },
+        p.kontra ? callButton(t('act.kontra'), { action: 'kontra' }, 'kontra', 'primary big') : null,
+        p.rekontra ? callButton(t('act.rekontra'), { action: 'rekontra' }, 'rekontra', 'primary big') : null,
+        p.pass ? callButton(t('act.no_kontra'), { action: 'pass' }, 'no-kontra', 'big') : null,
+        term('kontra'),
+      ),
+    );
+  }
+  if (p.stop || p.go_on) {
+    parts.push(
+      h(
+        'div',
+        { class: 'row' },
+        p.stop ? callButton(t('act.stop'), { action: 'stop' }, 'stop', 'big') : null,
+        p.go_on ? callButton(t('act.go_on'), { action: 'go_on' }, 'go-on', 'primary big') : null,
+        term('durch'),
+      ),
+    );
+  }
+  if (p.cards?.length && S.ui.picked && p.cards.includes(S.ui.picked)) {
+    parts.push(
+      h(
+        'div',
+        { class: 'row' },
+        h(
+          'button',
+          { type: 'button', class: 'primary big', 'data-key': 'play-picked', disabled: S.waiting, onclick: () => api.act({ action: 'play', card: S.ui.picked }) },
+          t('act.play_card', { card: cardShort(S.ui.picked) }),
+        ),
+        h('span', { class: 'hint' }, t('act.tap_again')),
+      ),
+    );
+  }
+  if (p.give_up) parts.push(h('div', { class: 'row' }, callButton(t('act.give_up'), { action: 'give_up' }, 'give-up', 'danger')));
+  if (p.siebener_fips) {
+    parts.push(h('div', { class: 'row' }, callButton(t('act.siebener_fips'), { action: 'siebener_fips' }, 'siebener-fips', 'gold big'), term('siebener_fips')));
+  }
+  if (parts.length === 0) return null;
+  return h('section', { class: 'actions', 'aria-label': t('do.auction') }, parts);
+}
+
+const VARIANTS = [
+  [false, false],
+  [true, false],
+  [false, true],
+  [true, true],
+];
+
+function biddingPanel(deal, p) {
+  const bids = p.bids ?? [];
+  const find = (tricks, hand, ruten) => bids.find((b) => b.kind === 'tricks' && b.tricks === tricks && Boolean(b.hand) === hand && Boolean(b.ruten) === ruten);
+  const rows = [];
+  for (const tricks of [2, 3, 4, 'kieker', 5]) {
+    if (tricks === 'kieker') {
+      const kieker = bids.find((b) => b.kind === 'kieker');
+      if (kieker) {
+        rows.push(
+          h(
+            'div',
+            { class: 'bid-row kieker-row', role: 'row' },
+            h('span', { class: 'bid-row-label', role: 'rowheader' }, t('bid.kieker'), term('kieker')),
+            h('span', { class: 'kieker-cell', role: 'cell' }, callButton(t('bid.kieker'), { action: 'bid', bid: kieker }, 'bid-kieker', 'bid-button')),
+          ),
+        );
+      }
+      continue;
+    }
+    const cells = VARIANTS.map(([hand, ruten]) => find(tricks, hand, ruten));
+    if (!cells.some(Boolean)) continue;
+    rows.push(
+      h(
+        'div',
+        { class: 'bid-row', role: 'row' },
+        h('span', { class: 'bid-row-label', role: 'rowheader' }, t('bid.row', { n: tricks })),
+        cells.map((bid, i) =>
+          h(
+            'span',
+            { class: 'bid-cell', role: 'cell' },
+            bid
+              ? callButton(bidText(bid), { action: 'bid', bid }, `bid-${tricks}-${VARIANTS[i][0] ? 'h' : ''}${VARIANTS[i][1] ? 'r' : ''}`, 'bid-button')
+              : null,
+          ),
+        ),
+      ),
+    );
+  }
+  return h(
+    'div',
+    { class: 'bidding', role: 'group', 'aria-label': t('do.auction') },
+    rows.length
+      ? h(
+          'div',
+          { class: 'bid-grid', role: 'table', 'aria-label': t('do.auction') },
+          h(
+            'div',
+            { class: 'bid-row bid-head', role: 'row' },
+            h('span', { role: 'columnheader' }),
+            h('span', { role: 'columnheader' }, t('bid.plain')),
+            h('span', { role: 'columnheader' }, t('bid.hand'), term('hand')),
+            h('span', { role: 'columnheader' }, t('bid.ruten'), term('ruten')),
+            h('span', { role: 'columnheader' }, `${t('bid.hand')} + ${t('bid.ruten')}`),
+          ),
+          rows,
+        )
+      : null,
+    h(
+      'div',
+      { class: 'row' },
+      p.hold ? callButton(t('act.hold', { bid: bidText(deal.standing) }), { action: 'hold' }, 'hold', 'primary big') : null,
+      p.hold ? term('hold') : null,
+      p.pass ? callButton(t('act.pass'), { action: 'pass' }, 'pass', 'big pass') : null,
+    ),
+  );
+}
+
+function discardPanel(k) {
+  const chosen = S.ui.selected.length;
+  return h(
+    'div',
+    { class: 'row discard-row' },
+    h('span', { class: 'hint', role: 'status' }, t('act.selected', { n: chosen, k })),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'primary big',
+        'data-key': 'discard',
+        disabled: chosen !== k || S.waiting,
+        onclick: () => ask(t('act.discard', { n: k }), { action: 'discard', cards: [...S.ui.selected] }),
+      },
+      t('act.discard', { n: k }),
+    ),
+  );
+}
+
+// ---- your hand ----
+
+function handView(deal, me, myTurn) {
+  const p = deal.prompt ?? {};
+  const trumps = deal.game?.trumps;
+  const cards = sortHand(deal.hand ?? [], trumps);
+  const playable = new Set(p.cards ?? []);
+  const discarding = Boolean(p.discard);
+  const onKey = (e) => {
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    const buttons = [...e.currentTarget.querySelectorAll('button:not([disabled])')];
+    const i = buttons.indexOf(document.activeElement);
+    const next = buttons[(i + (e.key === 'ArrowRight' ? 1 : -1) + buttons.length) % buttons.length];
+    if (next) {
+      e.preventDefault();
+      next.focus();
+    }
+  };
+  return h(
+    'section',
+    { class: `hand${discarding ? ' discarding' : ''}`, 'aria-label': t('table.your_hand'), style: `--n:${cards.length}`, onkeydown: onKey },
+    h(
+      'div',
+      { class: `me-bar${myTurn ? ' turn' : ''}` },
+      h('strong', { class: 'seat-name' }, seatName(me)),
+      h('span', { class: 'hint' }, `(${t('room.you')})`),
+      roleChips(deal, me),
+      deal.phase === 'auction' && lastCalls(deal)[me]
+        ? h('span', { class: `bubble inline call-${lastCalls(deal)[me].call}` }, callText(lastCalls(deal)[me]))
+        : null,
+      h('h2', { class: 'sr-only' }, t('table.your_hand')),
+    ),
+    h(
+      'div',
+      { class: 'hand-cards', role: 'list' },
+      cards.map((card) => {
+        const trump = isTrump(card, trumps);
+        const selected = discarding ? S.ui.selected.includes(card) : S.ui.picked === card;
+        const enabled = !S.waiting && (discarding || playable.has(card));
+        return h(
+          'button',
+          {
+            type: 'button',
+            role: 'listitem',
+            class: `hand-card${selected ? ' selected' : ''}${trump ? ' trump' : ''}${playable.has(card) ? ' playable' : ''}`,
+            'data-card': card,
+            'data-key': `card-${card}`,
+            'aria-label': `${cardName(card)}${trump ? `, ${t('table.trump')}` : ''}`,
+            'aria-pressed': discarding || S.ui.picked ? String(selected) : null,
+            disabled: !enabled,
+            onclick: () => clickCard(card, discarding, p.discard),
+          },
+          cardFace(card, { trump }),
+        );
+      }),
+    ),
+  );
+}
+
+function clickCard(card, discarding, k) {
+  if (discarding) {
+    const sel = S.ui.selected;
+    if (sel.includes(card)) S.ui.selected = sel.filter((c) => c !== card);
+    else if (sel.length < k) S.ui.selected = [...sel, card];
+    api.render();
+    return;
+  }
+  if (S.settings.quickPlay || S.ui.picked === card) {
+    S.ui.picked = null;
+    api.act({ action: 'play', card });
+    return;
+  }
+  S.ui.picked = card;
+  api.render();
+}
+
+function kiekerShown(deal) {
+  return h(
+    'section',
+    { class: 'panel kieker-shown' },
+    h('h2', null, t('table.kieker_hand', { name: seatName(deal.declarer) })),
+    cardRow(deal.kieker_hand, deal.game?.trumps),
+  );
+}
+
+function cardRow(cards, trumps, label) {
+  return h(
+    'div',
+    { class: 'card-row', role: 'list', 'aria-label': label ?? null },
+    sortHand(cards ?? [], trumps).map((c) =>
+      h('span', { class: 'small-card', role: 'listitem', 'aria-label': cardName(c), 'data-card': c }, cardFace(c, { trump: isTrump(c, trumps) })),
+    ),
+  );
+}
+
+// ---- the end of a deal ----
+
+function resultPanel(game, deal, me) {
+  const sentence = outcomeSentence(deal.outcome, deal.scores, deal.dealer);
+  const reveal = deal.reveal;
+  const trumps = deal.game?.trumps;
+  const n = deal.hand_sizes.length;
+  return h(
+    'section',
+    { class: 'result panel', 'aria-labelledby': 'result-title', 'data-testid': 'result' },
+    h('h2', { id: 'result-title' }, t('result.title')),
+    h('p', { class: 'result-sentence' }, sentence),
+    h(
+      'ul',
+      { class: 'result-scores' },
+      Array.from({ length: n }, (_, i) =>
+        h('li', null, h('span', null, seatName(i)), h('strong', null, points(game.totals?.[i] ?? 0)), deal.scores?.[i] ? h('span', { class: 'hint' }, ` (${points(deal.scores[i])})`) : null),
+      ),
+    ),
+    game.over ? h('p', { class: 'series-over' }, t('result.series_over')) : null,
+    game.over ? null : nextDealNote(),
+    h(
+      'div',
+      { class: 'row' },
+      me !== null && !game.over
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'primary big',
+              'data-key': 'next-deal',
+              disabled: S.waiting || (S.room?.next_deal_asked ?? []).includes(me),
+              onclick: () => api.send({ type: 'next_deal' }),
+            },
+            t('act.next_deal'),
+          )
+        : null,
+      h('button', { type: 'button', class: 'big', 'data-key': 'result-sheet', onclick: () => openDialog('sheet') }, t('table.scoresheet')),
+    ),
+    reveal
+      ? h(
+          'details',
+          { class: 'reveal', open: true },
+          h('summary', null, t('result.hands')),
+          h(
+            'div',
+            { class: 'reveal-grid' },
+            Array.from({ length: n }, (_, i) => h('div', { class: 'reveal-seat', 'data-seat': i }, h('h3', null, seatName(i), ` — ${t('result.dealt')}`), cardRow(reveal.dealt[i], trumps, seatName(i)))),
+            reveal.skat?.length ? h('div', null, h('h3', null, t('table.skat')), cardRow(reveal.skat, trumps)) : null,
+            reveal.discards?.length ? h('div', null, h('h3', null, t('table.discards')), cardRow(reveal.discards, trumps)) : null,
+            reveal.stock?.length ? h('div', null, h('h3', null, t('table.stock')), cardRow(reveal.stock, trumps)) : null,
+            reveal.thrown?.length ? h('div', null, h('h3', null, t('table.thrown')), cardRow(reveal.thrown, trumps)) : null,
+          ),
+        )
+      : null,
+  );
+}
+
+/** Who is ready for the next deal, and when it comes by itself. */
+function nextDealNote() {
+  const room = S.room;
+  const asked = room?.next_deal_asked ?? [];
+  const players = room?.seats?.length ?? 0;
+  const parts = [];
+  if (asked.length) parts.push(t('result.ready', { n: asked.length, k: players }));
+  if (typeof room?.next_deal_in_ms === 'number') parts.push(t('result.next_in', { s: Math.ceil(room.next_deal_in_ms / 1000) }));
+  return parts.length ? h('p', { class: 'hint', role: 'status' }, parts.join(' · ')) : null;
+}
+
+function lastTrick(deal, where) {
+  const last = deal.tricks[deal.tricks.length - 1];
+  if (!last) return h('p', null, '—');
+  return h(
+    'div',
+    { class: 'last-trick' },
+    h('div', { class: 'trick-area' }, last.cards.map((p) => playedCard(p, where[p.seat], deal.game?.trumps, p.seat === last.winner))),
+    h('ul', { class: 'plain-list' }, last.cards.map((p) => h('li', null, `${seatName(p.seat)}: ${cardName(p.card)}`))),
+    h('p', null, t('table.takes_trick', { name: seatName(last.winner) })),
+  );
+}
+
+// ---- chat and log ----
+
+function chatPanel() {
+  const send = () => {
+    const text = S.ui.chatDraft.trim();
+    if (!text) return;
+    if (api.send({ type: 'chat', text })) {
+      S.ui.chatDraft = '';
+      api.render();
+    }
+  };
+  return h(
+    'aside',
+    { class: `side${S.ui.chatOpen ? ' open' : ''}`, 'aria-label': t('chat.title') },
+    h(
+      'div',
+      { class: 'side-head' },
+      h('h2', null, t('chat.title')),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'icon-button side-close',
+          'data-key': 'close-chat',
+          'aria-label': t('table.close'),
+          onclick: () => {
+            S.ui.chatOpen = false;
+            api.render();
+          },
+        },
+        '✕',
+      ),
+    ),
+    h(
+      'ol',
+      { class: 'chat-log', 'aria-live': 'polite', 'aria-relevant': 'additions' },
+      S.log.slice(-200).map((line) =>
+        line.kind === 'chat'
+          ? h('li', { class: 'chat-line' }, h('strong', null, line.from, ': '), line.text)
+          : h('li', { class: 'log-line' }, line.text),
+      ),
+    ),
+    h(
+      'form',
+      {
+        class: 'chat-form',
+        onsubmit: (e) => {
+          e.preventDefault();
+          send();
+        },
+      },
+      h('input', {
+        type: 'text',
+        'data-key': 'chat-input',
+        maxlength: 300,
+        placeholder: t('chat.placeholder'),
+        'aria-label': t('chat.placeholder'),
+        value: S.ui.chatDraft,
+        oninput: (e) => (S.ui.chatDraft = e.target.value),
+      }),
+      h('button', { type: 'submit', 'data-key': 'chat-send' }, t('chat.send')),
+    ),
+  );
+}
