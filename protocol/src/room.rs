@@ -236,12 +236,12 @@ pub struct SeqEvent {
 ///
 /// ```json
 /// {"participant": 3, "name": "Hinnerk", "role": "player", "seat": 1, "host": false,
-///  "token": "Vq3m2b7YxkR0aL9cTdPz1w8eUj5nHs4F"}
+///  "token": "Vq3m2b7YxkR0aL9cTdPz1w8eUj5nHs4F", "last_act_id": 16}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct You {
-    /// Your number in this room (stable across reconnects).
-    pub participant: u32,
+    /// Players: your number in this room (stable across reconnects); `null` for a spectator.
+    pub participant: Option<u32>,
     /// Your name.
     pub name: String,
     /// Player or spectator.
@@ -253,6 +253,9 @@ pub struct You {
     /// Players only: the secret seat token, to `resume` after a lost connection. Keep it private:
     /// whoever holds it plays for you.
     pub token: Option<String>,
+    /// The highest `act` id the server accepted from you so far: continue above it (after a
+    /// page reload, for instance). `null` before your first action.
+    pub last_act_id: Option<u64>,
 }
 
 /// A public room, as the lobby lists it.

@@ -1,0 +1,79 @@
+//! The server's configuration: every setting is a flag and an environment variable.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Parser, ValueEnum};
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line, for log collectors.
+    Json,
+}
+
+/// The authoritative Fipsen server: serves the web client, `/healthz`, `/metrics` and the
+/// WebSocket `/ws` on one port, and keeps every room in a SQLite file.
+#[derive(Debug, Clone, Parser)]
+#[command(name = "fipsen-server", version, about)]
+pub struct Config {
+    /// Address and port to listen on (port 0 picks a free port).
+    #[arg(long, env = "FIPSEN_ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+
+    /// The SQLite database file (created if missing).
+    #[arg(long, env = "FIPSEN_DB", default_value = "fipsen.sqlite3")]
+    pub db: PathBuf,
+
+    /// Most simultaneous WebSocket connections; more are refused with close code 1013.
+    #[arg(long, env = "FIPSEN_MAX_CONNECTIONS", default_value_t = 10_000)]
+    pub max_connections: usize,
+
+    /// Seconds a new connection has to send `hello` (close code 4002 after).
+    #[arg(long, env = "FIPSEN_HANDSHAKE_TIMEOUT", default_value_t = 10)]
+    pub handshake_timeout_secs: u64,
+
+    /// Messages a connection may send per second on average (close code 1008 beyond).
+    #[arg(long, env = "FIPSEN_RATE", default_value_t = 10)]
+    pub rate_per_sec: u32,
+
+    /// Messages a connection may send in a burst.
+    #[arg(long, env = "FIPSEN_BURST", default_value_t = 30)]
+    pub rate_burst: u32,
+
+    /// Frames queued for one connection before it counts as too slow and is dropped (4004).
+    #[arg(long, env = "FIPSEN_OUTBOUND_QUEUE", default_value_t = 64)]
+    pub outbound_queue: usize,
+
+    /// Seconds a room with nobody connected stays in memory (it stays in storage).
+    #[arg(long, env = "FIPSEN_ROOM_IDLE", default_value_t = 600)]
+    pub room_idle_secs: u64,
+
+    /// Origins allowed to open the WebSocket, comma-separated (e.g. https://fipsen.example).
+    /// Empty: any origin.
+    #[arg(long, env = "FIPSEN_ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub allowed_origins: Vec<String>,
+
+    /// Log format.
+    #[arg(long, env = "FIPSEN_LOG_FORMAT", value_enum, default_value = "text")]
+    pub log_format: LogFormat,
+
+    /// Log filter, e.g. `info` or `fipsen_server=debug` (RUST_LOG works too).
+    #[arg(long, env = "FIPSEN_LOG", default_value = "info")]
+    pub log: String,
+}
+
+impl Config {
+    /// The handshake timeout.
+    pub fn handshake_timeout(&self) -> Duration {
+        Duration::from_secs(self.handshake_timeout_secs)
+    }
+
+    /// How long an empty room stays in memory.
+    pub fn room_idle(&self) -> Duration {
+        Duration::from_secs(self.room_idle_secs)
+    }
+}

@@ -1,0 +1,395 @@
+//! One WebSocket connection: the handshake, the rate limit, reading and checking frames, and
+//! passing requests to the registry or the connection's room.
+//!
+//! A connection is two tasks. The reader owns the socket's receiving half and talks to the
+//! room; the writer owns the sending half and drains the connection's bounded outbound queue.
+//! Whoever closes first tells the other through the kick switch.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
+use fipsen_protocol::{
+    ClientMessage, CloseCode, ErrorCode, MAX_MESSAGE_BYTES, MAX_TOKENS_PER_QUERY, PROTOCOL_VERSION, Role,
+    SUPPORTED_VERSIONS, ServerMessage,
+};
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::{mpsc, oneshot, watch};
+use tracing::{Instrument, debug, info_span};
+
+use crate::listener::AppState;
+use crate::metrics::{dec, inc};
+use crate::registry::{RoomHandle, clean_name};
+use crate::room::{ConnLink, JoinKind, JoinRefusal, Outgoing, RoomCommand, RoomRequest};
+
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// How long one frame may take to go out before the client counts as not reading.
+const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A token bucket: `burst` messages at once, `rate` per second on average.
+#[derive(Debug)]
+struct RateLimit {
+    tokens: f64,
+    burst: f64,
+    rate: f64,
+    last: Instant,
+}
+
+impl RateLimit {
+    fn new(rate: u32, burst: u32) -> RateLimit {
+        RateLimit { tokens: f64::from(burst), burst: f64::from(burst), rate: f64::from(rate), last: Instant::now() }
+    }
+
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.last).as_secs_f64() * self.rate).min(self.burst);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Runs a connection to its end.
+pub async fn serve(socket: WebSocket, state: Arc<AppState>, permit: tokio::sync::OwnedSemaphorePermit) {
+    let id = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
+    let metrics = state.metrics.clone();
+    inc(&metrics.connections);
+    inc(&metrics.connections_total);
+    let span = info_span!("conn", conn = id, room = tracing::field::Empty, seat = tracing::field::Empty);
+    async move {
+        let (sink, stream) = socket.split();
+        let (tx, rx) = mpsc::channel(state.config.outbound_queue.max(4));
+        let (kick, kicked) = watch::channel(None);
+        let link = ConnLink { id, tx, kick: Arc::new(kick) };
+        let writer =
+            tokio::spawn(write_loop(sink, rx, kicked.clone(), link.kick.clone(), state.clone()).in_current_span());
+        let mut reader = Reader { state: state.clone(), link, room: None, greeted: false };
+        reader.run(stream, kicked).await;
+        drop(reader);
+        let _ = writer.await;
+        debug!("connection closed");
+    }
+    .instrument(span)
+    .await;
+    dec(&metrics.connections);
+    drop(permit);
+}
+
+/// Sends queued frames until the queue ends, a close is queued, or a kick arrives.
+async fn write_loop(
+    mut sink: SplitSink<WebSocket, Message>,
+    mut rx: mpsc::Receiver<Outgoing>,
+    mut kicked: watch::Receiver<Option<CloseCode>>,
+    kick: Arc<watch::Sender<Option<CloseCode>>>,
+    state: Arc<AppState>,
+) {
+    let close = loop {
+        tokio::select! {
+            biased;
+            code = kicked_code(&mut kicked) => break code,
+            frame = rx.recv() => match frame {
+                Some(Outgoing::Text(text)) => {
+                    let send = sink.send(Message::Text(Utf8Bytes::from(text.as_ref())));
+                    match tokio::time::timeout(SEND_TIMEOUT, send).await {
+                        Ok(Ok(())) => {}
+                        Ok(Err(_)) => break None,
+                        Err(_) => {
+                            inc(&state.metrics.slow_clients);
+                            break Some(CloseCode::TooSlow);
+                        }
+                    }
+                }
+                Some(Outgoing::Close(code)) => break Some(code),
+                None => break Some(CloseCode::Normal),
+            },
+        }
+    };
+    if let Some(code) = close {
+        let frame = CloseFrame { code: code.code(), reason: Utf8Bytes::from_static(code.reason()) };
+        let _ = tokio::time::timeout(Duration::from_secs(2), sink.send(Message::Close(Some(frame)))).await;
+    }
+    let _ = tokio::time::timeout(Duration::from_secs(2), sink.close()).await;
+    // Tell the reader, if it is still reading.
+    kick.send_if_modified(|c| {
+        if c.is_none() {
+            *c = Some(CloseCode::Normal);
+            true
+        } else {
+            false
+        }
+    });
+}
+
+/// Waits for the kick switch; the guard of the watch value is not held across awaits.
+async fn kicked_code(kicked: &mut watch::Receiver<Option<CloseCode>>) -> Option<CloseCode> {
+    kicked.wait_for(Option::is_some).await.ok().and_then(|code| *code)
+}
+
+async fn shutting_down(shutdown: &mut watch::Receiver<bool>) {
+    if shutdown.wait_for(|stop| *stop).await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
+
+struct Reader {
+    state: Arc<AppState>,
+    link: ConnLink,
+    room: Option<RoomHandle>,
+    greeted: bool,
+}
+
+/// What to do after a frame.
+enum Flow {
+    Continue,
+    Close(CloseCode),
+}
+
+impl Reader {
+    async fn run(&mut self, mut stream: SplitStream<WebSocket>, mut kicked: watch::Receiver<Option<CloseCode>>) {
+        let mut limit = RateLimit::new(self.state.config.rate_per_sec, self.state.config.rate_burst);
+        let mut shutdown = self.state.shutdown.clone();
+        let handshake_deadline = tokio::time::Instant::now() + self.state.config.handshake_timeout();
+        let flow = loop {
+            let handshake = async {
+                if self.greeted {
+                    std::future::pending::<()>().await;
+                }
+                tokio::time::sleep_until(handshake_deadline).await;
+            };
+            let frame = tokio::select! {
+                _ = kicked_code(&mut kicked) => break Flow::Continue,
+                () = shutting_down(&mut shutdown) => break Flow::Close(CloseCode::Restart),
+                () = handshake => {
+                    self.state.metrics.error("close/handshake_timeout");
+                    break Flow::Close(CloseCode::HandshakeTimeout);
+                }
+                frame = stream.next() => frame,
+            };
+            let text = match frame {
+                None | Some(Err(_)) => break Flow::Continue,
+                Some(Ok(Message::Text(text))) => text,
+                Some(Ok(Message::Binary(_))) => {
+                    inc(&self.state.metrics.messages_in);
+                    if !limit.allow() {
+                        break self.rate_limited();
+                    }
+                    self.refuse(ErrorCode::Malformed, "send JSON in text frames".into());
+                    continue;
+                }
+                Some(Ok(Message::Close(_))) => break Flow::Continue,
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+            };
+            inc(&self.state.metrics.messages_in);
+            if !limit.allow() {
+                break self.rate_limited();
+            }
+            if text.len() > MAX_MESSAGE_BYTES {
+                self.refuse(ErrorCode::TooLarge, format!("a message has at most {MAX_MESSAGE_BYTES} bytes"));
+                break Flow::Close(CloseCode::TooBig);
+            }
+            match ClientMessage::parse(text.as_str()) {
+                Ok(message) => {
+                    if let Flow::Close(code) = self.handle(message).await {
+                        break Flow::Close(code);
+                    }
+                }
+                Err((code, sentence)) => self.refuse(code, sentence),
+            }
+        };
+        self.leave_room().await;
+        if let Flow::Close(code) = flow {
+            if code == CloseCode::Restart {
+                self.state.metrics.error("close/restart");
+            }
+            let _ = self.link.tx.send(Outgoing::Close(code)).await;
+        }
+    }
+
+    fn rate_limited(&mut self) -> Flow {
+        self.state.metrics.error("close/rate_limited");
+        self.send(&ServerMessage::error(ErrorCode::RateLimited, None));
+        Flow::Close(CloseCode::Policy)
+    }
+
+    fn send(&self, message: &ServerMessage) {
+        if self.link.send(Arc::from(message.to_json()), &self.state.metrics) {
+            inc(&self.state.metrics.messages_out);
+        }
+    }
+
+    fn refuse(&self, code: ErrorCode, sentence: String) {
+        self.state.metrics.error(code.code());
+        self.send(&ServerMessage::error_with(code, None, sentence));
+    }
+
+    async fn handle(&mut self, message: ClientMessage) -> Flow {
+        if !self.greeted {
+            return match message {
+                ClientMessage::Hello { protocol, .. } if SUPPORTED_VERSIONS.contains(&protocol) => {
+                    self.greeted = true;
+                    self.send(&ServerMessage::Welcome {
+                        protocol,
+                        server: format!("fipsen/{}", env!("CARGO_PKG_VERSION")),
+                        max_message_bytes: MAX_MESSAGE_BYTES as u32,
+                    });
+                    Flow::Continue
+                }
+                ClientMessage::Hello { protocol, .. } => {
+                    let sentence =
+                        format!("this server speaks protocol version {PROTOCOL_VERSION}, not version {protocol}");
+                    self.refuse(ErrorCode::Version, sentence);
+                    Flow::Close(CloseCode::UnsupportedVersion)
+                }
+                _ => {
+                    self.refuse(ErrorCode::HandshakeRequired, ErrorCode::HandshakeRequired.to_string());
+                    Flow::Continue
+                }
+            };
+        }
+        let request = match message {
+            ClientMessage::Hello { .. } => return self.fail(ErrorCode::AlreadyGreeted),
+            ClientMessage::Ping => {
+                self.send(&ServerMessage::Pong);
+                return Flow::Continue;
+            }
+            ClientMessage::Lobby => {
+                self.send(&ServerMessage::Lobby { rooms: self.state.registry.lobby() });
+                return Flow::Continue;
+            }
+            ClientMessage::MyRooms { tokens } => {
+                let tokens: Vec<String> = tokens.into_iter().take(MAX_TOKENS_PER_QUERY).collect();
+                let rooms = self.state.registry.my_rooms(&tokens).await;
+                self.send(&ServerMessage::MyRooms { rooms });
+                return Flow::Continue;
+            }
+            ClientMessage::CreateRoom { name, rules, options } => {
+                if self.room.is_some() {
+                    return self.fail(ErrorCode::AlreadyInRoom);
+                }
+                let name = match clean_name(&name) {
+                    Ok(name) => name,
+                    Err(code) => return self.fail(code),
+                };
+                match self.state.registry.create(&name, rules, options).await {
+                    Ok(handle) => self.enter(Some(handle), String::new(), JoinKind::Player { name }).await,
+                    Err((code, sentence)) => self.refuse(code, sentence),
+                }
+                return Flow::Continue;
+            }
+            ClientMessage::JoinRoom { room, name, role } => {
+                if self.room.is_some() {
+                    return self.fail(ErrorCode::AlreadyInRoom);
+                }
+                let name = match clean_name(&name) {
+                    Ok(name) => name,
+                    Err(code) => return self.fail(code),
+                };
+                let kind = match role {
+                    Role::Player => JoinKind::Player { name },
+                    Role::Spectator => JoinKind::Spectator { name },
+                };
+                self.enter(None, room, kind).await;
+                return Flow::Continue;
+            }
+            ClientMessage::Resume { room, token, last_seq } => {
+                if self.room.is_some() {
+                    return self.fail(ErrorCode::AlreadyInRoom);
+                }
+                self.enter(None, room, JoinKind::Resume { token, last_seq }).await;
+                return Flow::Continue;
+            }
+            ClientMessage::LeaveRoom => {
+                if self.room.is_none() {
+                    return self.fail(ErrorCode::NotInRoom);
+                }
+                self.leave_room().await;
+                self.send(&ServerMessage::Left);
+                return Flow::Continue;
+            }
+            ClientMessage::TakeSeat { seat } => RoomRequest::TakeSeat(seat),
+            ClientMessage::LeaveSeat => RoomRequest::LeaveSeat,
+            ClientMessage::Start => RoomRequest::Start,
+            ClientMessage::SetPublic { public } => RoomRequest::SetPublic(public),
+            ClientMessage::Act { id, seq, action } => RoomRequest::Act { id, seq, action },
+            ClientMessage::NextDeal => RoomRequest::NextDeal,
+            ClientMessage::Chat { text } => RoomRequest::Chat(text),
+        };
+        let id = match &request {
+            RoomRequest::Act { id, .. } => Some(*id),
+            _ => None,
+        };
+        let Some(room) = &self.room else {
+            self.state.metrics.error(ErrorCode::NotInRoom.code());
+            self.send(&ServerMessage::error(ErrorCode::NotInRoom, id));
+            return Flow::Continue;
+        };
+        let command = RoomCommand::Request { conn: self.link.id, request, received: Instant::now() };
+        if room.tx.send(command).await.is_err() {
+            // The room task is gone (it never is while someone is in it, short of a bug).
+            self.state.registry.forget_handle(room);
+            self.room = None;
+            self.send(&ServerMessage::error(ErrorCode::NotInRoom, id));
+        }
+        Flow::Continue
+    }
+
+    fn fail(&self, code: ErrorCode) -> Flow {
+        self.refuse(code, code.to_string());
+        Flow::Continue
+    }
+
+    /// Joins a room (the given handle, or the one with this invite code), retrying once if the
+    /// room closed in memory at that very moment.
+    async fn enter(&mut self, handle: Option<RoomHandle>, code: String, kind: JoinKind) {
+        let mut handle = handle;
+        let mut kind = Some(kind);
+        for _attempt in 0..3 {
+            let room = match handle.take() {
+                Some(room) => room,
+                None => match self.state.registry.open(&code).await {
+                    Ok(room) => room,
+                    Err(error) => return self.refuse(error, error.to_string()),
+                },
+            };
+            let Some(join) = kind.take() else { return };
+            let (reply, answer) = oneshot::channel();
+            let command = RoomCommand::Join { link: self.link.clone(), kind: join, reply };
+            if let Err(mpsc::error::SendError(RoomCommand::Join { kind: join, .. })) = room.tx.send(command).await {
+                self.state.registry.forget_handle(&room);
+                kind = Some(join);
+                continue;
+            }
+            match answer.await {
+                Ok(Ok(())) => {
+                    tracing::Span::current().record("room", room.code.as_ref());
+                    self.room = Some(room);
+                    return;
+                }
+                Ok(Err(JoinRefusal::Refused(error))) => return self.refuse(error, error.to_string()),
+                Ok(Err(JoinRefusal::Closed)) | Err(_) => {
+                    self.state.registry.forget_handle(&room);
+                    return self.refuse(ErrorCode::RoomNotFound, "the room was closing: try again".into());
+                }
+            }
+        }
+        self.refuse(ErrorCode::RoomNotFound, ErrorCode::RoomNotFound.to_string());
+    }
+
+    /// Leaves the room, after the room has handled everything this connection sent it.
+    async fn leave_room(&mut self) {
+        if let Some(room) = self.room.take() {
+            let (reply, done) = oneshot::channel();
+            if room.tx.send(RoomCommand::Flush { reply }).await.is_ok() {
+                let _ = done.await;
+            }
+            let _ = room.tx.send(RoomCommand::Leave { conn: self.link.id }).await;
+        }
+    }
+}

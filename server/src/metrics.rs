@@ -1,0 +1,157 @@
+//! Counters for `/metrics`, in the Prometheus text format.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Upper bounds of the latency buckets, in seconds.
+const BUCKETS: [f64; 12] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5];
+
+/// A latency histogram with fixed buckets.
+#[derive(Debug, Default)]
+pub struct Histogram {
+    counts: [AtomicU64; BUCKETS.len()],
+    count: AtomicU64,
+    sum_micros: AtomicU64,
+}
+
+impl Histogram {
+    /// Records one duration.
+    pub fn observe(&self, elapsed: Duration) {
+        let secs = elapsed.as_secs_f64();
+        for (bound, count) in BUCKETS.iter().zip(&self.counts) {
+            if secs <= *bound {
+                count.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        self.count.fetch_add(1, Ordering::Relaxed);
+        self.sum_micros.fetch_add(u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX), Ordering::Relaxed);
+    }
+
+    fn render(&self, out: &mut String, name: &str, help: &str) {
+        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} histogram");
+        for (bound, count) in BUCKETS.iter().zip(&self.counts) {
+            let _ = writeln!(out, "{name}_bucket{{le=\"{bound}\"}} {}", count.load(Ordering::Relaxed));
+        }
+        let count = self.count.load(Ordering::Relaxed);
+        let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}");
+        let sum = self.sum_micros.load(Ordering::Relaxed) as f64 / 1e6;
+        let _ = writeln!(out, "{name}_sum {sum}\n{name}_count {count}");
+    }
+}
+
+/// The server's counters. Shared by every task; all updates are lock-free except the error
+/// counts, whose map is locked only for an increment.
+#[derive(Debug, Default)]
+pub struct Metrics {
+    /// Open WebSocket connections.
+    pub connections: AtomicU64,
+    /// WebSocket connections accepted since start.
+    pub connections_total: AtomicU64,
+    /// Connections refused at the connection cap.
+    pub connections_refused: AtomicU64,
+    /// Rooms in memory.
+    pub rooms: AtomicU64,
+    /// Frames received from clients.
+    pub messages_in: AtomicU64,
+    /// Frames sent to clients.
+    pub messages_out: AtomicU64,
+    /// Game actions accepted (stored and acknowledged).
+    pub actions: AtomicU64,
+    /// Connections dropped because they did not read fast enough.
+    pub slow_clients: AtomicU64,
+    errors: Mutex<BTreeMap<&'static str, u64>>,
+    /// From receiving an action to its acknowledgement (storage included).
+    pub action_latency: Histogram,
+    /// One storage transaction.
+    pub commit_latency: Histogram,
+    /// Writes per storage transaction, summed (with `commits` gives the group size).
+    pub committed_writes: AtomicU64,
+}
+
+impl Metrics {
+    /// Counts an error frame or close by its code.
+    pub fn error(&self, code: &'static str) {
+        if let Ok(mut errors) = self.errors.lock() {
+            *errors.entry(code).or_default() += 1;
+        }
+    }
+
+    /// Records a storage transaction of `writes` writes.
+    pub fn observe_commit(&self, elapsed: Duration, writes: usize) {
+        self.commit_latency.observe(elapsed);
+        self.committed_writes.fetch_add(writes as u64, Ordering::Relaxed);
+    }
+
+    /// The Prometheus text exposition.
+    pub fn render(&self) -> String {
+        let mut out = String::with_capacity(4096);
+        let gauge = |out: &mut String, name: &str, help: &str, kind: &str, value: &AtomicU64| {
+            let _ =
+                writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {}", value.load(Ordering::Relaxed));
+        };
+        gauge(&mut out, "fipsen_connections", "Open WebSocket connections.", "gauge", &self.connections);
+        gauge(
+            &mut out,
+            "fipsen_connections_total",
+            "WebSocket connections accepted.",
+            "counter",
+            &self.connections_total,
+        );
+        gauge(
+            &mut out,
+            "fipsen_connections_refused_total",
+            "Connections refused at the connection cap.",
+            "counter",
+            &self.connections_refused,
+        );
+        gauge(&mut out, "fipsen_rooms", "Rooms open in memory.", "gauge", &self.rooms);
+        gauge(&mut out, "fipsen_messages_in_total", "Frames received from clients.", "counter", &self.messages_in);
+        gauge(&mut out, "fipsen_messages_out_total", "Frames sent to clients.", "counter", &self.messages_out);
+        gauge(&mut out, "fipsen_actions_total", "Game actions accepted.", "counter", &self.actions);
+        gauge(
+            &mut out,
+            "fipsen_slow_clients_total",
+            "Connections dropped for not reading.",
+            "counter",
+            &self.slow_clients,
+        );
+        gauge(
+            &mut out,
+            "fipsen_storage_writes_total",
+            "Records written to storage.",
+            "counter",
+            &self.committed_writes,
+        );
+        let _ = writeln!(out, "# HELP fipsen_errors_total Error frames and error closes, by code.");
+        let _ = writeln!(out, "# TYPE fipsen_errors_total counter");
+        if let Ok(errors) = self.errors.lock() {
+            for (code, count) in errors.iter() {
+                let _ = writeln!(out, "fipsen_errors_total{{code=\"{code}\"}} {count}");
+            }
+        }
+        self.action_latency.render(
+            &mut out,
+            "fipsen_action_latency_seconds",
+            "From receiving a game action to acknowledging it, storage included.",
+        );
+        self.commit_latency.render(
+            &mut out,
+            "fipsen_storage_commit_seconds",
+            "One storage transaction (group commit).",
+        );
+        out
+    }
+}
+
+/// Adds one to a counter.
+pub fn inc(counter: &AtomicU64) {
+    counter.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Takes one from a gauge.
+pub fn dec(counter: &AtomicU64) {
+    counter.fetch_sub(1, Ordering::Relaxed);
+}

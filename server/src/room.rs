@@ -1,0 +1,1109 @@
+//! One room: a task that owns the series, the seats, the spectators and the chat.
+//!
+//! Connections talk to the room over a bounded channel ([`RoomCommand`]); the room answers
+//! through each connection's own bounded outbound queue, and drops a connection whose queue is
+//! full. Every input that changes the room is a [`Record`]: it is checked, **stored**, and only
+//! then applied, acknowledged and broadcast. Replaying the stored records rebuilds the room, so
+//! a restarted server continues exactly where the last acknowledged action left it.
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use fipsen_protocol::{
+    ChatLine, CloseCode, ErrorCode, LobbyRoom, MAX_CHAT_CHARS, MyRoom, Role, RoomEvent, RoomOptions, RoomState,
+    RoomStatus, SeatInfo, SeqEvent, ServerMessage, You,
+};
+use fipsen_rules::{Action, RuleSet, Seat, Series};
+use serde::{Deserialize, Serialize};
+use tokio::sync::{mpsc, oneshot, watch};
+use tracing::{debug, info, warn};
+
+use crate::metrics::{Metrics, inc};
+use crate::registry::Registry;
+use crate::secrets;
+use crate::storage::{RoomMeta, Storage, StoredRoom};
+
+/// A connection's number, unique in the process.
+pub type ConnId = u64;
+
+/// Events kept for reconnecting clients.
+const HISTORY: usize = 512;
+/// Chat lines kept with the room and sent on joining.
+const CHAT_LINES: usize = 50;
+/// Recent action ids remembered per player, to acknowledge a resent action again.
+const ACKED_IDS: usize = 32;
+/// Chat lines a connection may send per [`CHAT_WINDOW`].
+const CHAT_BURST: f64 = 5.0;
+const CHAT_WINDOW: Duration = Duration::from_secs(10);
+
+/// A frame on its way to one connection.
+#[derive(Debug, Clone)]
+pub enum Outgoing {
+    /// A JSON text frame (shared by every viewer who gets the same one).
+    Text(Arc<str>),
+    /// Close the connection with this code after the frames before it.
+    Close(CloseCode),
+}
+
+/// The room's end of a connection: its outbound queue and its kill switch.
+#[derive(Debug, Clone)]
+pub struct ConnLink {
+    /// The connection's number.
+    pub id: ConnId,
+    /// The bounded outbound queue.
+    pub tx: mpsc::Sender<Outgoing>,
+    /// Set to close the connection at once (bypassing a full queue).
+    pub kick: Arc<watch::Sender<Option<CloseCode>>>,
+}
+
+impl ConnLink {
+    /// Queues a frame; a full queue means the client does not read: it is dropped.
+    /// Returns false if the connection is gone or was dropped.
+    pub fn send(&self, frame: Arc<str>, metrics: &Metrics) -> bool {
+        match self.tx.try_send(Outgoing::Text(frame)) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                inc(&metrics.slow_clients);
+                metrics.error("close/too_slow");
+                self.close_now(CloseCode::TooSlow);
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    }
+
+    /// Closes the connection without waiting for its queue.
+    pub fn close_now(&self, code: CloseCode) {
+        self.kick.send_if_modified(|current| {
+            if current.is_none() {
+                *current = Some(code);
+                true
+            } else {
+                false
+            }
+        });
+    }
+}
+
+/// How a connection enters the room.
+#[derive(Debug)]
+pub enum JoinKind {
+    /// As a player, taking the first free seat (the creator takes seat 0 and is host).
+    Player {
+        /// The player's name.
+        name: String,
+    },
+    /// As a spectator.
+    Spectator {
+        /// The spectator's name.
+        name: String,
+    },
+    /// With a seat token, after a lost connection.
+    Resume {
+        /// The token.
+        token: String,
+        /// The last sequence number the client saw.
+        last_seq: Option<u64>,
+    },
+}
+
+/// Why a join did not happen.
+#[derive(Debug)]
+pub enum JoinRefusal {
+    /// Refused, with this code.
+    Refused(ErrorCode),
+    /// The room closed in the meantime; open it again and retry.
+    Closed,
+}
+
+/// A message for a room from a connection in it.
+#[derive(Debug)]
+pub enum RoomRequest {
+    /// `take_seat`.
+    TakeSeat(Seat),
+    /// `leave_seat`.
+    LeaveSeat,
+    /// `start`.
+    Start,
+    /// `set_public`.
+    SetPublic(bool),
+    /// `act`.
+    Act {
+        /// The client's id.
+        id: u64,
+        /// The last sequence number the client saw.
+        seq: u64,
+        /// The action.
+        action: Action,
+    },
+    /// `next_deal`.
+    NextDeal,
+    /// `chat`.
+    Chat(String),
+}
+
+/// What a room task is told.
+#[derive(Debug)]
+pub enum RoomCommand {
+    /// A connection enters.
+    Join {
+        /// The connection.
+        link: ConnLink,
+        /// How.
+        kind: JoinKind,
+        /// Answered once the `joined` frame is queued (or with the refusal).
+        reply: oneshot::Sender<Result<(), JoinRefusal>>,
+    },
+    /// A request from a connection in the room.
+    Request {
+        /// The connection.
+        conn: ConnId,
+        /// What it asks.
+        request: RoomRequest,
+        /// When the server read it (for the latency metric).
+        received: Instant,
+    },
+    /// A connection leaves (closed, or `leave_room`).
+    Leave {
+        /// The connection.
+        conn: ConnId,
+    },
+    /// Answered once every command before it is handled (used when shutting down).
+    Flush {
+        /// The answer.
+        reply: oneshot::Sender<()>,
+    },
+    /// A player's summary of the room, for `my_rooms`.
+    Summary {
+        /// The participant.
+        participant: u32,
+        /// The answer.
+        reply: oneshot::Sender<Option<MyRoom>>,
+    },
+}
+
+/// An input that changed the room, as stored. Replaying them in order rebuilds the room.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "record", rename_all = "snake_case")]
+pub enum Record {
+    /// A player joined (and sat down, if a seat was free).
+    Joined {
+        /// His number.
+        participant: u32,
+        /// His name.
+        name: String,
+        /// SHA-256 of his seat token.
+        token_hash: String,
+        /// The seat he took.
+        seat: Option<Seat>,
+    },
+    /// A player took a seat (leaving his old one, or taking over an open seat).
+    Seated {
+        /// Who.
+        participant: u32,
+        /// Where.
+        seat: Seat,
+    },
+    /// A player left his seat before the start.
+    LeftSeat {
+        /// Who.
+        participant: u32,
+    },
+    /// The series started.
+    Started,
+    /// Listed in the lobby or not.
+    Public {
+        /// Listed.
+        public: bool,
+    },
+    /// A game action.
+    Act {
+        /// Who sent it.
+        participant: u32,
+        /// For which seat.
+        seat: Seat,
+        /// The client's id.
+        id: u64,
+        /// The action.
+        action: Action,
+    },
+    /// The next deal was dealt.
+    NextDeal,
+    /// A chat line.
+    Chat {
+        /// The line.
+        line: ChatLine,
+    },
+}
+
+#[derive(Debug)]
+struct Participant {
+    id: u32,
+    name: String,
+    token_hash: String,
+    /// Recently accepted action ids and the sequence number after each.
+    acked: VecDeque<(u64, u64)>,
+    last_act_id: Option<u64>,
+}
+
+#[derive(Debug)]
+struct Member {
+    link: ConnLink,
+    participant: Option<u32>,
+    name: String,
+    chat_tokens: f64,
+    chat_refill: Instant,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct SeatHold {
+    /// When the disconnected occupant's grace period ends.
+    grace_until: Option<Instant>,
+    /// The grace period has passed: another player may take the seat.
+    open: bool,
+}
+
+/// Settings every room shares.
+#[derive(Debug, Clone)]
+pub struct RoomEnv {
+    /// Storage.
+    pub storage: Storage,
+    /// Metrics.
+    pub metrics: Arc<Metrics>,
+    /// The registry, to leave it when closing.
+    pub registry: Arc<Registry>,
+    /// How long a room with nobody connected stays in memory.
+    pub idle: Duration,
+}
+
+/// A room's state, owned by its task.
+#[derive(Debug)]
+pub struct Room {
+    code: Arc<str>,
+    instance: u64,
+    title: String,
+    rules: RuleSet,
+    options: RoomOptions,
+    master: fipsen_rules::Seed,
+    participants: Vec<Participant>,
+    seats: Vec<Option<u32>>,
+    holds: Vec<SeatHold>,
+    series: Option<Series>,
+    seq: u64,
+    /// The sequence number of the last game event: actions chosen before it are stale.
+    last_game_seq: u64,
+    /// Recent events, unredacted, for reconnecting clients; `history_start` is the first
+    /// sequence number after which every event is in it.
+    history: VecDeque<SeqEvent>,
+    history_start: u64,
+    records: u64,
+    chat: VecDeque<ChatLine>,
+    members: HashMap<ConnId, Member>,
+    next_deal_asked: BTreeSet<Seat>,
+    next_deal_at: Option<Instant>,
+    empty_since: Option<Instant>,
+    lobby: watch::Sender<Option<LobbyRoom>>,
+    env: RoomEnv,
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+fn action_kind(action: &Action) -> &'static str {
+    match action {
+        Action::Bid { .. } => "bid",
+        Action::Hold => "hold",
+        Action::Pass => "pass",
+        Action::TakeSkat => "take_skat",
+        Action::PlayHand => "play_hand",
+        Action::Discard { .. } => "discard",
+        Action::NameTrumps { .. } => "name_trumps",
+        Action::Kontra => "kontra",
+        Action::Rekontra => "rekontra",
+        Action::GiveUp => "give_up",
+        Action::SiebenerFips => "siebener_fips",
+        Action::Play { .. } => "play",
+        Action::Stop => "stop",
+        Action::GoOn => "go_on",
+    }
+}
+
+impl Room {
+    /// A new, empty room (already stored by the caller).
+    pub fn new(meta: RoomMeta, instance: u64, lobby: watch::Sender<Option<LobbyRoom>>, env: RoomEnv) -> Room {
+        let n = usize::from(meta.rules.players.count());
+        Room {
+            code: Arc::from(meta.code.as_str()),
+            instance,
+            title: meta.title,
+            rules: meta.rules,
+            options: meta.options,
+            master: meta.master,
+            participants: Vec::new(),
+            seats: vec![None; n],
+            holds: vec![SeatHold::default(); n],
+            series: None,
+            seq: 0,
+            last_game_seq: 0,
+            history: VecDeque::with_capacity(HISTORY),
+            history_start: 0,
+            records: 0,
+            chat: VecDeque::with_capacity(CHAT_LINES),
+            members: HashMap::new(),
+            next_deal_asked: BTreeSet::new(),
+            next_deal_at: None,
+            empty_since: Some(Instant::now()),
+            lobby,
+            env,
+        }
+    }
+
+    /// Rebuilds a room from storage by replaying its records. Nobody is connected afterwards:
+    /// every seat is held for its player for the grace period, and a deal that was over waits
+    /// for its pause again.
+    pub fn restore(stored: StoredRoom, instance: u64, lobby: watch::Sender<Option<LobbyRoom>>, env: RoomEnv) -> Room {
+        let mut room = Room::new(stored.meta, instance, lobby, env);
+        for record in &stored.records {
+            room.records += 1;
+            match serde_json::from_str::<Record>(&record.json) {
+                Ok(parsed) => {
+                    room.seq = room.seq.max(record.seq_before);
+                    room.apply(&parsed);
+                }
+                Err(e) => warn!(room = %room.code, error = %e, "skipping an unreadable record"),
+            }
+        }
+        room.history.clear();
+        room.history_start = room.seq;
+        let grace = Instant::now() + Duration::from_secs(u64::from(room.options.grace_seconds));
+        for (seat, hold) in room.holds.iter_mut().enumerate() {
+            if room.seats[seat].is_some() {
+                *hold = SeatHold { grace_until: Some(grace), open: false };
+            }
+        }
+        room.schedule_next_deal();
+        room
+    }
+
+    /// The invite code.
+    pub fn code(&self) -> &Arc<str> {
+        &self.code
+    }
+
+    /// Runs the room until it has been empty for the idle time, or every sender is gone.
+    pub async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>) {
+        self.publish_lobby();
+        loop {
+            let wake = self.next_wake();
+            tokio::select! {
+                command = rx.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+                () = sleep_until(wake) => {
+                    self.on_timer().await;
+                    if self.idle_expired() {
+                        break;
+                    }
+                }
+            }
+        }
+        self.close(&mut rx).await;
+    }
+
+    async fn close(&mut self, rx: &mut mpsc::Receiver<RoomCommand>) {
+        info!(room = %self.code, "closing the room in memory (kept in storage)");
+        if let Err(e) = self.env.storage.set_active(self.code.clone(), false).await {
+            warn!(room = %self.code, error = %e, "cannot mark the room closed");
+        }
+        self.env.registry.forget(&self.code, self.instance);
+        rx.close();
+        // Whoever reached the room before it left the registry opens it again.
+        while let Some(command) = rx.recv().await {
+            match command {
+                RoomCommand::Join { reply, .. } => {
+                    let _ = reply.send(Err(JoinRefusal::Closed));
+                }
+                RoomCommand::Flush { reply } => {
+                    let _ = reply.send(());
+                }
+                RoomCommand::Summary { participant, reply } => {
+                    let _ = reply.send(self.summary(participant));
+                }
+                RoomCommand::Request { .. } | RoomCommand::Leave { .. } => {}
+            }
+        }
+        self.lobby.send_replace(None);
+    }
+
+    fn idle_expired(&self) -> bool {
+        self.members.is_empty() && self.empty_since.is_some_and(|since| since.elapsed() >= self.env.idle)
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        let grace = self.holds.iter().filter_map(|h| h.grace_until).min();
+        let idle = self.empty_since.map(|since| since + self.env.idle);
+        [grace, idle, self.next_deal_at].into_iter().flatten().min()
+    }
+
+    async fn on_timer(&mut self) {
+        let now = Instant::now();
+        let mut events = Vec::new();
+        for seat in 0..self.holds.len() {
+            if self.holds[seat].grace_until.is_some_and(|t| t <= now) {
+                self.holds[seat] = SeatHold { grace_until: None, open: true };
+                events.push(RoomEvent::SeatOpen { seat: Seat(seat as u8) });
+            }
+        }
+        if !events.is_empty() {
+            let events = self.number(events);
+            self.broadcast(&events, None);
+        }
+        if self.next_deal_at.is_some_and(|t| t <= now) {
+            self.next_deal_at = None;
+            self.deal_next().await;
+        }
+    }
+
+    async fn handle(&mut self, command: RoomCommand) {
+        match command {
+            RoomCommand::Join { link, kind, reply } => {
+                let result = self.join(link, kind).await.map_err(JoinRefusal::Refused);
+                let _ = reply.send(result);
+            }
+            RoomCommand::Request { conn, request, received } => {
+                let id = match &request {
+                    RoomRequest::Act { id, .. } => Some(*id),
+                    _ => None,
+                };
+                let is_act = id.is_some();
+                if let Err(code) = self.request(conn, request).await {
+                    self.env.metrics.error(code.code());
+                    self.send_to(conn, &ServerMessage::error(code, id));
+                } else if is_act {
+                    self.env.metrics.action_latency.observe(received.elapsed());
+                }
+            }
+            RoomCommand::Leave { conn } => self.leave(conn),
+            RoomCommand::Flush { reply } => {
+                let _ = reply.send(());
+            }
+            RoomCommand::Summary { participant, reply } => {
+                let _ = reply.send(self.summary(participant));
+            }
+        }
+        self.publish_lobby();
+    }
+
+    // ----- joining and leaving -----
+
+    async fn join(&mut self, link: ConnLink, kind: JoinKind) -> Result<(), ErrorCode> {
+        let conn = link.id;
+        let (participant, name, missed) = match kind {
+            JoinKind::Spectator { name } => {
+                if !self.options.spectators_allowed {
+                    return Err(ErrorCode::NoSpectators);
+                }
+                (None, name, None)
+            }
+            JoinKind::Player { name } => {
+                let seat = self.free_seat_for_newcomer()?;
+                let token = secrets::seat_token();
+                let id = self.participants.len() as u32;
+                let record = Record::Joined {
+                    participant: id,
+                    name: name.clone(),
+                    token_hash: secrets::token_hash(&token),
+                    seat,
+                };
+                let events = self.commit(record, Some((secrets::token_hash(&token), id))).await?;
+                info!(room = %self.code, participant = id, seat = ?seat.map(|s| s.0), "player joined");
+                self.admit(link, Some(id), name, Some(token), None);
+                self.broadcast(&events, Some(conn));
+                return Ok(());
+            }
+            JoinKind::Resume { token, last_seq } => {
+                let hash = secrets::token_hash(&token);
+                let Some(p) = self.participants.iter().find(|p| p.token_hash == hash) else {
+                    return Err(ErrorCode::TokenInvalid);
+                };
+                let (id, name) = (p.id, p.name.clone());
+                // The same player on an older connection (another tab, a dead socket): replaced.
+                let older: Vec<ConnId> =
+                    self.members.iter().filter(|(_, m)| m.participant == Some(id)).map(|(c, _)| *c).collect();
+                for old in older {
+                    if let Some(member) = self.members.remove(&old) {
+                        let _ = member.link.tx.try_send(Outgoing::Close(CloseCode::Replaced));
+                        member.link.close_now(CloseCode::Replaced);
+                    }
+                }
+                info!(room = %self.code, participant = id, "player resumed");
+                (Some(id), name, Some(last_seq.unwrap_or(u64::MAX)).map(|s| (s, token)))
+            }
+        };
+        let token = missed.as_ref().map(|(_, t)| t.clone());
+        let last_seq = missed.map(|(s, _)| s);
+        let mut events = Vec::new();
+        if let Some(id) = participant {
+            if let Some(seat) = self.seat_of(id) {
+                self.holds[seat.index()] = SeatHold::default();
+                events.push(RoomEvent::Connected { seat });
+            }
+        } else {
+            let count = self.spectator_count() + 1;
+            events.push(RoomEvent::Spectators { count });
+        }
+        let events = self.number(events);
+        self.admit(link, participant, name, token, last_seq);
+        self.broadcast(&events, Some(conn));
+        Ok(())
+    }
+
+    /// The seat a newly joining player takes: the first free seat before the start, the first
+    /// open seat after it.
+    fn free_seat_for_newcomer(&self) -> Result<Option<Seat>, ErrorCode> {
+        let started = self.series.is_some();
+        let free = (0..self.seats.len()).find(|&s| self.seats[s].is_none() || (started && self.holds[s].open));
+        match (free, started) {
+            (Some(s), _) => Ok(Some(Seat(s as u8))),
+            (None, true) => Err(ErrorCode::RoomStarted),
+            (None, false) => Err(ErrorCode::RoomFull),
+        }
+    }
+
+    /// Adds a connection and sends it the snapshot.
+    fn admit(
+        &mut self,
+        link: ConnLink,
+        participant: Option<u32>,
+        name: String,
+        token: Option<String>,
+        last_seq: Option<u64>,
+    ) {
+        let conn = link.id;
+        let member = Member { link, participant, name, chat_tokens: CHAT_BURST, chat_refill: Instant::now() };
+        self.members.insert(conn, member);
+        self.empty_since = None;
+        let viewer = participant.and_then(|p| self.seat_of(p));
+        let (missed, resync) = match last_seq {
+            None => (Vec::new(), false),
+            Some(last) if last == self.seq => (Vec::new(), false),
+            Some(last) if last >= self.history_start && last < self.seq => {
+                let missed = self.history.iter().filter(|e| e.seq > last).map(|e| redact(e, viewer)).collect();
+                (missed, false)
+            }
+            Some(_) => (Vec::new(), true),
+        };
+        let you = You {
+            participant,
+            name: self.members.get(&conn).map(|m| m.name.clone()).unwrap_or_default(),
+            role: if participant.is_some() { Role::Player } else { Role::Spectator },
+            seat: viewer,
+            host: participant == Some(0),
+            token,
+            last_act_id: participant.and_then(|p| self.participants.get(p as usize)).and_then(|p| p.last_act_id),
+        };
+        let joined = ServerMessage::Joined {
+            room: self.state(),
+            you,
+            seq: self.seq,
+            game: self.series.as_ref().map(|s| s.view(viewer)),
+            missed,
+            resync,
+            chat: self.chat.iter().cloned().collect(),
+        };
+        self.send_to(conn, &joined);
+    }
+
+    fn leave(&mut self, conn: ConnId) {
+        let Some(member) = self.members.remove(&conn) else { return };
+        let mut events = Vec::new();
+        match member.participant {
+            Some(id) => {
+                let still_here = self.members.values().any(|m| m.participant == Some(id));
+                if let (Some(seat), false) = (self.seat_of(id), still_here) {
+                    let grace = Duration::from_secs(u64::from(self.options.grace_seconds));
+                    self.holds[seat.index()] = SeatHold { grace_until: Some(Instant::now() + grace), open: false };
+                    events.push(RoomEvent::Disconnected { seat });
+                }
+            }
+            None => events.push(RoomEvent::Spectators { count: self.spectator_count() }),
+        }
+        if self.members.is_empty() {
+            self.empty_since = Some(Instant::now());
+        }
+        let events = self.number(events);
+        self.broadcast(&events, None);
+    }
+
+    // ----- requests -----
+
+    async fn request(&mut self, conn: ConnId, request: RoomRequest) -> Result<(), ErrorCode> {
+        let Some(member) = self.members.get(&conn) else { return Err(ErrorCode::NotInRoom) };
+        let participant = member.participant;
+        let seat = participant.and_then(|p| self.seat_of(p));
+        match request {
+            RoomRequest::TakeSeat(target) => {
+                let id = participant.ok_or(ErrorCode::NotSeated)?;
+                if target.index() >= self.seats.len() {
+                    return Err(ErrorCode::SeatInvalid);
+                }
+                let started = self.series.is_some();
+                let occupant = self.seats[target.index()];
+                if occupant == Some(id) {
+                    return Err(ErrorCode::SeatTaken);
+                }
+                if occupant.is_some() && !self.holds[target.index()].open {
+                    return Err(ErrorCode::SeatTaken);
+                }
+                if started && seat.is_some() {
+                    return Err(ErrorCode::RoomStarted);
+                }
+                let events = self.commit(Record::Seated { participant: id, seat: target }, None).await?;
+                self.broadcast(&events, None);
+            }
+            RoomRequest::LeaveSeat => {
+                let id = participant.ok_or(ErrorCode::NotSeated)?;
+                if seat.is_none() {
+                    return Err(ErrorCode::NotSeated);
+                }
+                if self.series.is_some() {
+                    return Err(ErrorCode::RoomStarted);
+                }
+                let events = self.commit(Record::LeftSeat { participant: id }, None).await?;
+                self.broadcast(&events, None);
+            }
+            RoomRequest::Start => {
+                if participant != Some(0) {
+                    return Err(ErrorCode::NotHost);
+                }
+                if self.series.is_some() {
+                    return Err(ErrorCode::RoomStarted);
+                }
+                if self.seats.iter().any(Option::is_none) {
+                    return Err(ErrorCode::SeatsNotFull);
+                }
+                let events = self.commit(Record::Started, None).await?;
+                info!(room = %self.code, "series started");
+                self.broadcast(&events, None);
+            }
+            RoomRequest::SetPublic(public) => {
+                if participant != Some(0) {
+                    return Err(ErrorCode::NotHost);
+                }
+                let events = self.commit(Record::Public { public }, None).await?;
+                self.broadcast(&events, None);
+            }
+            RoomRequest::Act { id, seq, action } => {
+                let (Some(p), Some(seat)) = (participant, seat) else { return Err(ErrorCode::NotSeated) };
+                self.act(conn, p, seat, id, seq, action).await?;
+            }
+            RoomRequest::NextDeal => {
+                let Some(seat) = seat else { return Err(ErrorCode::NotSeated) };
+                let Some(series) = &self.series else { return Err(ErrorCode::RoomNotStarted) };
+                if series.is_over() {
+                    return Err(ErrorCode::Rule(fipsen_rules::RuleError::SeriesOver));
+                }
+                if !series.deal().is_over() {
+                    return Err(ErrorCode::Rule(fipsen_rules::RuleError::DealNotOver));
+                }
+                if self.next_deal_asked.insert(seat) {
+                    let events = self.number(vec![RoomEvent::NextDealAsked { seat }]);
+                    self.broadcast(&events, None);
+                }
+                let connected: Vec<Seat> = (0..self.seats.len())
+                    .map(|s| Seat(s as u8))
+                    .filter(|s| self.seats[s.index()].is_some_and(|p| self.is_connected(p)))
+                    .collect();
+                if connected.iter().all(|s| self.next_deal_asked.contains(s)) {
+                    self.deal_next().await;
+                }
+            }
+            RoomRequest::Chat(text) => {
+                let text = text.trim().to_string();
+                if text.is_empty() {
+                    return Err(ErrorCode::ChatEmpty);
+                }
+                if text.chars().count() > MAX_CHAT_CHARS {
+                    return Err(ErrorCode::ChatTooLong);
+                }
+                if let Some(member) = self.members.get_mut(&conn) {
+                    let now = Instant::now();
+                    let refill = now.duration_since(member.chat_refill).as_secs_f64() / CHAT_WINDOW.as_secs_f64();
+                    member.chat_tokens = (member.chat_tokens + refill * CHAT_BURST).min(CHAT_BURST);
+                    member.chat_refill = now;
+                    if member.chat_tokens < 1.0 {
+                        return Err(ErrorCode::RateLimited);
+                    }
+                    member.chat_tokens -= 1.0;
+                }
+                let from = self.members.get(&conn).map(|m| m.name.clone()).unwrap_or_default();
+                let line = ChatLine { from, seat, text, at: now_ms() };
+                let events = self.commit(Record::Chat { line }, None).await?;
+                self.broadcast(&events, None);
+            }
+        }
+        Ok(())
+    }
+
+    async fn act(
+        &mut self,
+        conn: ConnId,
+        participant: u32,
+        seat: Seat,
+        id: u64,
+        seq: u64,
+        action: Action,
+    ) -> Result<(), ErrorCode> {
+        let Some(series) = &self.series else { return Err(ErrorCode::RoomNotStarted) };
+        if let Some(p) = self.participants.get(participant as usize) {
+            if let Some(&(_, acked_seq)) = p.acked.iter().find(|(acked, _)| *acked == id) {
+                self.send_to(conn, &ServerMessage::Ack { id, seq: acked_seq });
+                return Ok(());
+            }
+            if p.last_act_id.is_some_and(|last| id <= last) {
+                return Err(ErrorCode::ActionIdReused);
+            }
+        }
+        if seq < self.last_game_seq {
+            return Err(ErrorCode::ActionStale);
+        }
+        if series.is_over() {
+            return Err(ErrorCode::Rule(fipsen_rules::RuleError::SeriesOver));
+        }
+        series.deal().check(seat, action).map_err(ErrorCode::Rule)?;
+        let events = self.commit(Record::Act { participant, seat, id, action }, None).await?;
+        inc(&self.env.metrics.actions);
+        debug!(room = %self.code, seat = seat.0, kind = action_kind(&action), "action accepted");
+        self.send_to(conn, &ServerMessage::Ack { id, seq: self.seq });
+        self.broadcast(&events, None);
+        self.schedule_next_deal();
+        if self.next_deal_at.is_some_and(|t| t <= Instant::now()) {
+            self.next_deal_at = None;
+            self.deal_next().await;
+        }
+        Ok(())
+    }
+
+    /// After a deal ends: when the next one comes on its own.
+    fn schedule_next_deal(&mut self) {
+        let between = self.series.as_ref().is_some_and(|s| s.deal().is_over() && !s.is_over());
+        if !between {
+            self.next_deal_at = None;
+            self.next_deal_asked.clear();
+            return;
+        }
+        if self.next_deal_at.is_none() {
+            self.next_deal_at =
+                self.options.next_deal_seconds.map(|s| Instant::now() + Duration::from_secs(u64::from(s)));
+        }
+    }
+
+    async fn deal_next(&mut self) {
+        let between = self.series.as_ref().is_some_and(|s| s.deal().is_over() && !s.is_over());
+        if !between {
+            return;
+        }
+        match self.commit(Record::NextDeal, None).await {
+            Ok(events) => self.broadcast(&events, None),
+            Err(code) => {
+                warn!(room = %self.code, code = code.code(), "cannot deal the next deal; retrying in a second");
+                self.next_deal_at = Some(Instant::now() + Duration::from_secs(1));
+            }
+        }
+    }
+
+    // ----- records: store, then apply -----
+
+    /// Stores a record, then applies it. Nothing changes if storing fails.
+    async fn commit(&mut self, record: Record, token: Option<(String, u32)>) -> Result<Vec<SeqEvent>, ErrorCode> {
+        let json = serde_json::to_string(&record).map_err(|_| ErrorCode::Storage)?;
+        if let Err(e) = self.env.storage.append(self.code.clone(), self.records, self.seq, json, token).await {
+            warn!(room = %self.code, error = %e, "storing a record failed");
+            return Err(ErrorCode::Storage);
+        }
+        self.records += 1;
+        Ok(self.apply(&record))
+    }
+
+    /// Applies a stored record: the one place where the room's durable state changes.
+    fn apply(&mut self, record: &Record) -> Vec<SeqEvent> {
+        let mut events = Vec::new();
+        match record {
+            Record::Joined { participant, name, token_hash, seat } => {
+                self.participants.push(Participant {
+                    id: *participant,
+                    name: name.clone(),
+                    token_hash: token_hash.clone(),
+                    acked: VecDeque::new(),
+                    last_act_id: None,
+                });
+                if let Some(seat) = seat {
+                    self.sit(*participant, *seat, &mut events);
+                }
+            }
+            Record::Seated { participant, seat } => self.sit(*participant, *seat, &mut events),
+            Record::LeftSeat { participant } => {
+                if let Some(seat) = self.seat_of(*participant) {
+                    self.seats[seat.index()] = None;
+                    self.holds[seat.index()] = SeatHold::default();
+                    events.push(RoomEvent::LeftSeat { seat });
+                }
+            }
+            Record::Started => match Series::new(self.rules, self.master) {
+                Ok((series, dealt)) => {
+                    self.series = Some(series);
+                    events.push(RoomEvent::Started);
+                    events.extend(dealt.into_iter().map(|event| RoomEvent::Game { event }));
+                }
+                Err(e) => warn!(room = %self.code, error = %e, "the stored rules are invalid"),
+            },
+            Record::Public { public } => {
+                self.options.public = *public;
+                events.push(RoomEvent::Public { public: *public });
+            }
+            Record::Act { seat, action, .. } => {
+                if let Some(series) = &mut self.series {
+                    match series.apply(*seat, *action) {
+                        Ok(game) => events.extend(game.into_iter().map(|event| RoomEvent::Game { event })),
+                        Err(e) => warn!(room = %self.code, code = e.code(), "a stored action was refused"),
+                    }
+                }
+            }
+            Record::NextDeal => {
+                if let Some(series) = &mut self.series {
+                    match series.next_deal() {
+                        Ok(game) => events.extend(game.into_iter().map(|event| RoomEvent::Game { event })),
+                        Err(e) => warn!(room = %self.code, code = e.code(), "a stored next deal was refused"),
+                    }
+                }
+                self.next_deal_asked.clear();
+                self.next_deal_at = None;
+            }
+            Record::Chat { line } => {
+                if self.chat.len() == CHAT_LINES {
+                    self.chat.pop_front();
+                }
+                self.chat.push_back(line.clone());
+                events.push(RoomEvent::Chat(line.clone()));
+            }
+        }
+        let numbered = self.number(events);
+        if let Record::Act { participant, id, .. } = record
+            && let Some(p) = self.participants.get_mut(*participant as usize)
+        {
+            if p.acked.len() == ACKED_IDS {
+                p.acked.pop_front();
+            }
+            p.acked.push_back((*id, self.seq));
+            p.last_act_id = Some(p.last_act_id.map_or(*id, |last| last.max(*id)));
+        }
+        numbered
+    }
+
+    fn sit(&mut self, participant: u32, seat: Seat, events: &mut Vec<RoomEvent>) {
+        let Some(slot) = self.seats.get(seat.index()).copied() else { return };
+        if let Some(old) = self.seat_of(participant) {
+            self.seats[old.index()] = None;
+            self.holds[old.index()] = SeatHold::default();
+            events.push(RoomEvent::LeftSeat { seat: old });
+        }
+        if let Some(previous) = slot {
+            // An open seat taken over: its former player keeps his token but no seat; his
+            // connections now watch as he may (a seatless player sees what a spectator sees).
+            debug!(room = %self.code, seat = seat.0, previous, "open seat taken over");
+        }
+        self.seats[seat.index()] = Some(participant);
+        self.holds[seat.index()] = SeatHold::default();
+        let name = self.participants.get(participant as usize).map(|p| p.name.clone()).unwrap_or_default();
+        events.push(RoomEvent::Seated { seat, name });
+    }
+
+    /// Gives events their sequence numbers and keeps them for reconnecting clients.
+    fn number(&mut self, events: Vec<RoomEvent>) -> Vec<SeqEvent> {
+        events
+            .into_iter()
+            .map(|event| {
+                self.seq += 1;
+                if matches!(event, RoomEvent::Game { .. }) {
+                    self.last_game_seq = self.seq;
+                }
+                let numbered = SeqEvent { seq: self.seq, event };
+                if self.history.len() == HISTORY
+                    && let Some(dropped) = self.history.pop_front()
+                {
+                    self.history_start = dropped.seq;
+                }
+                self.history.push_back(numbered.clone());
+                numbered
+            })
+            .collect()
+    }
+
+    // ----- views and frames -----
+
+    fn seat_of(&self, participant: u32) -> Option<Seat> {
+        self.seats.iter().position(|s| *s == Some(participant)).map(|s| Seat(s as u8))
+    }
+
+    fn is_connected(&self, participant: u32) -> bool {
+        self.members.values().any(|m| m.participant == Some(participant))
+    }
+
+    fn spectator_count(&self) -> u32 {
+        self.members.values().filter(|m| m.participant.is_none()).count() as u32
+    }
+
+    fn status(&self) -> RoomStatus {
+        match &self.series {
+            None => RoomStatus::Waiting,
+            Some(s) if s.is_over() => RoomStatus::Over,
+            Some(s) if s.deal().is_over() => RoomStatus::BetweenDeals,
+            Some(_) => RoomStatus::Playing,
+        }
+    }
+
+    fn name_of(&self, participant: u32) -> String {
+        self.participants.get(participant as usize).map(|p| p.name.clone()).unwrap_or_default()
+    }
+
+    fn state(&self) -> RoomState {
+        let seats = self
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, p)| SeatInfo {
+                seat: Seat(i as u8),
+                name: p.map(|p| self.name_of(p)),
+                connected: p.is_some_and(|p| self.is_connected(p)),
+                open: self.holds[i].open,
+                host: *p == Some(0),
+            })
+            .collect();
+        let now = Instant::now();
+        RoomState {
+            room: self.code.to_string(),
+            title: self.title.clone(),
+            host: self.name_of(0),
+            rules: self.rules,
+            options: RoomOptions { title: self.title.clone(), ..self.options.clone() },
+            seats,
+            spectators: self.spectator_count(),
+            status: self.status(),
+            next_deal_asked: self.next_deal_asked.iter().copied().collect(),
+            next_deal_in_ms: self
+                .next_deal_at
+                .map(|t| u64::try_from(t.saturating_duration_since(now).as_millis()).unwrap_or(u64::MAX)),
+        }
+    }
+
+    fn players(&self) -> Vec<Option<String>> {
+        self.seats.iter().map(|p| p.map(|p| self.name_of(p))).collect()
+    }
+
+    fn summary(&self, participant: u32) -> Option<MyRoom> {
+        let p = self.participants.get(participant as usize)?;
+        Some(MyRoom {
+            room: self.code.to_string(),
+            title: self.title.clone(),
+            name: p.name.clone(),
+            seat: self.seat_of(participant),
+            players: self.players(),
+            status: self.status(),
+            deal: self.series.as_ref().map_or(0, Series::number),
+            totals: self.series.as_ref().map_or_else(|| vec![0; self.seats.len()], |s| s.totals().to_vec()),
+        })
+    }
+
+    fn publish_lobby(&self) {
+        let entry = self.options.public.then(|| LobbyRoom {
+            room: self.code.to_string(),
+            title: self.title.clone(),
+            players: self.players(),
+            spectators: self.spectator_count(),
+            spectators_allowed: self.options.spectators_allowed,
+            status: self.status(),
+            rules: self.rules,
+        });
+        self.lobby.send_if_modified(|current| {
+            if *current == entry {
+                false
+            } else {
+                *current = entry.clone();
+                true
+            }
+        });
+    }
+
+    fn send_to(&mut self, conn: ConnId, message: &ServerMessage) {
+        let frame: Arc<str> = Arc::from(message.to_json());
+        let alive = self.members.get(&conn).is_none_or(|m| m.link.send(frame, &self.env.metrics));
+        if alive {
+            inc(&self.env.metrics.messages_out);
+        } else {
+            self.leave(conn);
+        }
+    }
+
+    /// Sends every member (but `except`) an update with these events, redacted for each.
+    fn broadcast(&mut self, events: &[SeqEvent], except: Option<ConnId>) {
+        if events.is_empty() {
+            return;
+        }
+        let room = self.state();
+        let mut frames: Vec<(Option<Seat>, Arc<str>)> = Vec::with_capacity(5);
+        let mut dropped = Vec::new();
+        let members: Vec<(ConnId, Option<Seat>)> = self
+            .members
+            .iter()
+            .filter(|(c, _)| Some(**c) != except)
+            .map(|(c, m)| (*c, m.participant.and_then(|p| self.seat_of(p))))
+            .collect();
+        for (conn, viewer) in members {
+            let frame = match frames.iter().find(|(v, _)| *v == viewer) {
+                Some((_, frame)) => frame.clone(),
+                None => {
+                    let update = ServerMessage::Update {
+                        seq: self.seq,
+                        events: events.iter().map(|e| redact(e, viewer)).collect(),
+                        room: room.clone(),
+                        game: self.series.as_ref().map(|s| s.view(viewer)),
+                    };
+                    let frame: Arc<str> = Arc::from(update.to_json());
+                    frames.push((viewer, frame.clone()));
+                    frame
+                }
+            };
+            if let Some(member) = self.members.get(&conn) {
+                if member.link.send(frame, &self.env.metrics) {
+                    self.env.metrics.messages_out.fetch_add(1, Ordering::Relaxed);
+                } else {
+                    dropped.push(conn);
+                }
+            }
+        }
+        for conn in dropped {
+            self.leave(conn);
+        }
+    }
+}
+
+/// An event as `viewer` may see it.
+fn redact(event: &SeqEvent, viewer: Option<Seat>) -> SeqEvent {
+    match &event.event {
+        RoomEvent::Game { event: game } => {
+            SeqEvent { seq: event.seq, event: RoomEvent::Game { event: game.for_viewer(viewer) } }
+        }
+        _ => event.clone(),
+    }
+}
+
+async fn sleep_until(wake: Option<Instant>) {
+    match wake {
+        Some(t) => tokio::time::sleep_until(t.into()).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,80 @@
+//! Invite codes and seat tokens: random, URL-safe, and only their hashes stored.
+
+use sha2::{Digest, Sha256};
+
+/// Bytes of randomness in an invite code: 120 bits, 20 characters.
+const INVITE_BYTES: usize = 15;
+/// Bytes of randomness in a seat token: 192 bits, 32 characters.
+const TOKEN_BYTES: usize = 24;
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// Random bytes from the operating system's secure generator.
+///
+/// # Panics
+/// If the operating system has no randomness to give, which leaves nothing safe to do.
+pub fn random_bytes<const N: usize>() -> [u8; N] {
+    let mut bytes = [0u8; N];
+    #[allow(clippy::expect_used)]
+    getrandom::fill(&mut bytes).expect("the operating system's random generator failed");
+    bytes
+}
+
+/// Base64url without padding.
+fn base64url(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() * 4 / 3 + 2);
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        let chars = chunk.len() + 1;
+        for i in 0..chars {
+            out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
+        }
+    }
+    out
+}
+
+/// A new invite code: 20 URL-safe characters (120 random bits).
+pub fn invite_code() -> String {
+    base64url(&random_bytes::<INVITE_BYTES>())
+}
+
+/// A new seat token: 32 URL-safe characters (192 random bits).
+pub fn seat_token() -> String {
+    base64url(&random_bytes::<TOKEN_BYTES>())
+}
+
+/// Whether a string could be an invite code (checked before touching storage).
+pub fn looks_like_invite(code: &str) -> bool {
+    code.len() == INVITE_BYTES * 4 / 3 && code.bytes().all(|b| ALPHABET.contains(&b))
+}
+
+/// The hash under which a token is stored: SHA-256, in hexadecimal.
+pub fn token_hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_url_safe_of_the_stated_length_and_distinct() {
+        let a = invite_code();
+        assert_eq!(a.len(), 20);
+        assert!(looks_like_invite(&a));
+        assert_ne!(a, invite_code());
+        assert!(!looks_like_invite("short"));
+        assert!(!looks_like_invite("aaaaaaaaaaaaaaaaaaa/"));
+        let t = seat_token();
+        assert_eq!(t.len(), 32);
+        assert!(t.bytes().all(|b| ALPHABET.contains(&b)));
+    }
+
+    #[test]
+    fn base64url_matches_known_values() {
+        assert_eq!(base64url(b"Man"), "TWFu");
+        assert_eq!(base64url(b"Ma"), "TWE");
+        assert_eq!(base64url(&[0xfb, 0xff]), "-_8");
+        assert_eq!(token_hash("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+}
