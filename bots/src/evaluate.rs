@@ -1,0 +1,280 @@
+//! Estimates by sampling: what a hand is worth as each contract, and what a declared game is
+//! worth from one seat's knowledge.
+
+use fipsen_rules::{Bid, Players};
+use serde::{Deserialize, Serialize};
+
+use crate::cards::{COURT, SUIT_MASKS};
+use crate::heuristic::{best_keep, best_natural};
+use crate::knowledge::{Knowledge, Layout, Sampler};
+use crate::rng::Rng;
+use crate::solver::{Position, Solver, Stakes};
+
+/// A game the bidder could play, with its estimated chance of winning and expected score.
+///
+/// ```json
+/// {"game": {"kind": "tricks", "tricks": 3, "hand": true, "ruten": false}, "win": 0.62, "score": 1.4}
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    /// The game: tricks with its doubles (Hand, Ruten), or a Kieker.
+    pub game: Bid,
+    /// The chance of winning it (a Kieker given up counts as not won).
+    pub win: f64,
+    /// The expected score for the bidder (a Kieker given up scores −5).
+    pub score: f64,
+}
+
+/// A Kieker's kept hand must look at least this strong (see [`crate::heuristic::strength`])
+/// for the estimate to play it rather than give it up.
+const KIEKER_PLAY_STRENGTH: f64 = 4.6;
+
+/// The declarer's score for a game of `tricks` with `doubles` (Hand, Ruten; Durch comes on
+/// top for a 5) when he takes `taken` tricks under best play (going on for Durch if he can).
+pub fn game_score(tricks: u8, doubles: u32, taken: u8) -> i32 {
+    let value = i32::from(tricks) << doubles;
+    if tricks >= 5 {
+        let value = value * 2;
+        if taken >= 5 { value } else { -2 * value }
+    } else if taken >= 5 {
+        2 * value
+    } else if taken >= tricks {
+        value
+    } else {
+        -2 * value
+    }
+}
+
+/// Draws the layouts to average over: all of them when there are at most `enumerate_limit`,
+/// otherwise `samples` drawn uniformly. Falls back to ignoring inferred voids if the knowledge
+/// admits no layout at all (which would be a bug upstream).
+pub fn draw_layouts(k: &Knowledge, samples: usize, enumerate_limit: u64, rng: &mut Rng) -> Vec<Layout> {
+    let sampler = Sampler::new(k).or_else(|| Sampler::new(&Knowledge { forbidden: [0; 4], ..k.clone() }));
+    let Some(sampler) = sampler else { return Vec::new() };
+    let mut out = Vec::new();
+    if sampler.count() <= enumerate_limit {
+        sampler.for_each(&mut |l| out.push(*l));
+    } else {
+        out.extend((0..samples).map(|_| sampler.sample(rng)));
+    }
+    out
+}
+
+/// Splits the cards out of play into a skat (2 cards, at random) and the stock.
+fn skat_and_stock(out: u32, rng: &mut Rng) -> (u32, u32) {
+    let mut cards: Vec<u8> = crate::cards::Bits(out).collect();
+    rng.shuffle(&mut cards);
+    let skat = cards.iter().take(2).fold(0u32, |m, &c| m | 1 << c);
+    (skat, out & !skat)
+}
+
+/// What a bidding estimate starts from.
+#[derive(Debug, Clone)]
+pub struct BidContext {
+    /// The bidder's knowledge before anyone picks up: his dealt hand, the others unseen.
+    pub knowledge: Knowledge,
+    /// Who would lead the first trick if he declared.
+    pub first_leader: u8,
+    /// The table's lowest bid.
+    pub min_bid: u8,
+}
+
+impl BidContext {
+    fn players(&self) -> Players {
+        if self.knowledge.players == 3 { Players::Three } else { Players::Four }
+    }
+
+    /// Whether the hand may bid a Kieker (no court card).
+    pub fn kieker_eligible(&self) -> bool {
+        self.knowledge.hand & COURT == 0
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    score: f64,
+    wins: f64,
+}
+
+impl Tally {
+    fn add(&mut self, score: i32) {
+        self.score += f64::from(score);
+        if score > 0 {
+            self.wins += 1.0;
+        }
+    }
+}
+
+/// For every game the bidder could play (tricks `min_bid..=5` with or without Hand and Ruten,
+/// and a Kieker if his hand allows it), the estimated chance of winning and expected score.
+///
+/// Each sample deals the unseen cards; every game is then solved with all cards known. Choices
+/// the declarer makes without seeing the others' cards are made without them here too: Hand
+/// trumps are the suit best on average over all samples; after taking the skat the discards
+/// and trumps come from [`best_natural`] / [`best_keep`] on his own seven cards.
+pub fn estimate_games(ctx: &BidContext, samples: usize, rng: &mut Rng, solver: &mut Solver) -> Vec<Estimate> {
+    let me = ctx.knowledge.viewer;
+    let hand = ctx.knowledge.hand;
+    let min = ctx.min_bid.clamp(2, 5);
+    let counts = usize::from(5 - min + 1);
+    let thresholds: Vec<u8> = (min..=5).collect();
+    let kieker = ctx.kieker_eligible();
+    // [tricks - min][suit] for Hand games; [tricks - min] for skat games.
+    let mut hand_games = vec![[Tally::default(); 4]; counts];
+    let mut natural = vec![Tally::default(); counts];
+    let mut ruten = vec![Tally::default(); counts];
+    let mut kieker_tally = Tally::default();
+    let Some(sampler) = Sampler::new(&ctx.knowledge) else { return Vec::new() };
+    let taken = |reached: usize| if reached == 0 { min - 1 } else { min + reached as u8 - 1 };
+    for _ in 0..samples {
+        let layout = sampler.sample(rng);
+        let (skat, stock) = skat_and_stock(layout.out, rng);
+        let mut pos = Position {
+            players: ctx.knowledge.players,
+            hands: layout.hands,
+            declarer: me,
+            trumps: 0,
+            leader: ctx.first_leader,
+            trick: [0; 4],
+            trick_len: 0,
+        };
+        for suit in 0..4 {
+            pos.trumps = SUIT_MASKS[suit];
+            let t = taken(solver.reaches(&pos, &thresholds));
+            for (i, tally) in hand_games.iter_mut().enumerate() {
+                let tricks = min + i as u8;
+                tally[suit].add(game_score(tricks, 1 + u32::from(suit == 3), t));
+            }
+        }
+        let seven = hand | skat;
+        let (suit, keep, _) = best_natural(seven, 5);
+        pos.hands[usize::from(me)] = keep;
+        pos.trumps = SUIT_MASKS[suit];
+        let t = taken(solver.reaches(&pos, &thresholds));
+        for (i, tally) in natural.iter_mut().enumerate() {
+            tally.add(game_score(min + i as u8, 0, t));
+        }
+        let (keep, _) = best_keep(seven, 3, 5);
+        pos.hands[usize::from(me)] = keep;
+        pos.trumps = SUIT_MASKS[3];
+        let t = taken(solver.reaches(&pos, &thresholds));
+        for (i, tally) in ruten.iter_mut().enumerate() {
+            tally.add(game_score(min + i as u8, 1, t));
+        }
+        if kieker {
+            let ten = match ctx.players() {
+                Players::Four => hand | skat | stock,
+                Players::Three => skat | stock,
+            };
+            kieker_tally.add(kieker_sample(&mut pos, me, ten, solver));
+        }
+    }
+    let n = samples.max(1) as f64;
+    let mut out = Vec::new();
+    for i in 0..counts {
+        let tricks = min + i as u8;
+        // Hand: the natural suit best on average.
+        let best_hand = (0..3).map(|s| hand_games[i][s]).max_by(|a, b| a.score.total_cmp(&b.score)).unwrap_or_default();
+        for (hand, ruten_game, tally) in [
+            (false, false, natural[i]),
+            (true, false, best_hand),
+            (false, true, ruten[i]),
+            (true, true, hand_games[i][3]),
+        ] {
+            out.push(Estimate {
+                game: Bid::Tricks { tricks, hand, ruten: ruten_game },
+                win: tally.wins / n,
+                score: tally.score / n,
+            });
+        }
+    }
+    if kieker {
+        out.push(Estimate { game: Bid::Kieker, win: kieker_tally.wins / n, score: kieker_tally.score / n });
+    }
+    out
+}
+
+/// One sampled Kieker: keep the five strongest cards, Ruten if strong enough, else the best
+/// natural suit, else give up.
+fn kieker_sample(pos: &mut Position, me: u8, ten: u32, solver: &mut Solver) -> i32 {
+    let (ruten_keep, ruten_strength) = best_keep(ten, 3, 5);
+    let (suit, natural_keep, natural_strength) = best_natural(ten, 5);
+    let (keep, suit, value) = if ruten_strength >= KIEKER_PLAY_STRENGTH {
+        (ruten_keep, 3, 20)
+    } else if natural_strength >= KIEKER_PLAY_STRENGTH {
+        (natural_keep, suit, 10)
+    } else {
+        return -5;
+    };
+    pos.hands[usize::from(me)] = keep;
+    pos.trumps = SUIT_MASKS[suit];
+    if solver.at_least(pos, 5) { value } else { -2 * value }
+}
+
+/// The declarer's expected score and chance of winning with `hand` and `trumps` (suit number),
+/// averaged over `layouts` (whose declarer hand is replaced by `hand`).
+pub fn game_value(
+    layouts: &[Layout],
+    base: &Position,
+    hand: u32,
+    trumps: usize,
+    stakes: &Stakes,
+    solver: &mut Solver,
+) -> (f64, f64) {
+    if layouts.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mut score = 0.0;
+    let mut wins = 0.0;
+    let mut pos = *base;
+    pos.trumps = SUIT_MASKS[trumps];
+    for layout in layouts {
+        pos.hands = layout.hands;
+        pos.hands[usize::from(base.declarer)] = hand;
+        let (v, _) = solver.solve(&pos, stakes);
+        score += f64::from(v);
+        if v > 0 {
+            wins += 1.0;
+        }
+    }
+    let n = layouts.len() as f64;
+    (score / n, wins / n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fipsen_rules::Card;
+
+    fn mask(cards: &[&str]) -> u32 {
+        cards.iter().map(|s| 1u32 << s.parse::<Card>().unwrap().index()).fold(0, |a, b| a | b)
+    }
+
+    #[test]
+    fn game_scores_follow_the_table() {
+        assert_eq!(game_score(2, 0, 2), 2);
+        assert_eq!(game_score(2, 0, 1), -4);
+        assert_eq!(game_score(3, 0, 5), 6);
+        assert_eq!(game_score(3, 2, 3), 12);
+        assert_eq!(game_score(5, 0, 5), 10);
+        assert_eq!(game_score(5, 2, 4), -80);
+    }
+
+    #[test]
+    fn a_top_hand_is_a_sure_five_and_a_poor_hand_loses() {
+        let mut rng = Rng::new(1);
+        let mut solver = Solver::new();
+        let top = mask(&["CA", "CK", "CQ", "CJ", "C10"]);
+        let ctx =
+            BidContext { knowledge: Knowledge::before_auction(Players::Four, 0, top), first_leader: 0, min_bid: 2 };
+        let est = estimate_games(&ctx, 20, &mut rng, &mut solver);
+        let five_hand = est.iter().find(|e| e.game == Bid::Tricks { tricks: 5, hand: true, ruten: false }).unwrap();
+        assert_eq!(five_hand.win, 1.0);
+        assert_eq!(five_hand.score, 20.0);
+        let poor = mask(&["C7", "S8", "S9", "H7", "H8"]);
+        let ctx = BidContext { knowledge: Knowledge::before_auction(Players::Four, 0, poor), ..ctx };
+        let est = estimate_games(&ctx, 20, &mut rng, &mut solver);
+        assert!(est.iter().all(|e| e.score < 0.0), "{est:?}");
+        assert!(est.iter().any(|e| e.game == Bid::Kieker), "no court card: a Kieker is possible");
+    }
+}
