@@ -1,1 +1,74 @@
-fn main() {}
+//! Complete random deals — shuffle and deal, auction, play, score — on one core.
+//! `cargo bench -p fipsen-rules --bench deals`
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use fipsen_rules::{Action, Deal, Event, Players, RuleSet, Seat, Seed};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// One complete deal with random legal moves (passing half the time in the auction).
+/// Returns the declarer's score, so nothing can be optimised away.
+fn random_deal(rules: RuleSet, seed: Seed, rng: &mut Rng, legal: &mut Vec<Action>, events: &mut Vec<Event>) -> i32 {
+    let (mut deal, _) = Deal::new(rules, 1, Seat(0), seed);
+    while let Some(seat) = deal.turn() {
+        deal.legal_actions_into(seat, legal);
+        let r = rng.next();
+        let action = if r & 1 == 0 && legal.contains(&Action::Pass) {
+            Action::Pass
+        } else {
+            legal[((r >> 1) % legal.len() as u64) as usize]
+        };
+        events.clear();
+        let _ = deal.apply_into(seat, action, events);
+    }
+    deal.outcome().and_then(|o| o.score()).map_or(0, |(_, p)| p)
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("random_deal");
+    group.throughput(Throughput::Elements(1));
+    for (name, rules) in [
+        ("four_players", RuleSet::prisdorf()),
+        ("three_players", RuleSet { players: Players::Three, ..RuleSet::prisdorf() }),
+    ] {
+        let mut rng = Rng(1);
+        let mut legal = Vec::with_capacity(64);
+        let mut events = Vec::with_capacity(16);
+        let mut n = 0u64;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                n += 1;
+                let mut seed = [0u8; 32];
+                seed[..8].copy_from_slice(&n.to_le_bytes());
+                black_box(random_deal(rules, Seed(seed), &mut rng, &mut legal, &mut events))
+            })
+        });
+    }
+    group.finish();
+
+    // The parts, to see where the time goes.
+    let mut n = 0u64;
+    c.bench_function("shuffle_and_deal", |b| {
+        b.iter(|| {
+            n += 1;
+            let mut seed = [0u8; 32];
+            seed[..8].copy_from_slice(&n.to_le_bytes());
+            black_box(Deal::new(RuleSet::prisdorf(), 1, Seat(0), Seed(seed)))
+        })
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -9,8 +9,10 @@ use crate::error::RuleError;
 /// The auction's state. Speaking order: Vorhand, then clockwise, the dealer last.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Auction {
-    /// The seats in speaking order.
-    order: Vec<Seat>,
+    /// Vorhand, who speaks first; the others follow clockwise.
+    first: Seat,
+    /// The number of players.
+    players: u8,
     /// Index in `order` of the next player who has not spoken yet.
     next: u8,
     /// The survivor of the duels so far (the first player to open, then the winner of each duel).
@@ -39,10 +41,11 @@ pub(crate) enum AuctionStep {
 }
 
 impl Auction {
-    pub(crate) fn new(order: Vec<Seat>) -> Auction {
-        let turn = order[0];
+    pub(crate) fn new(first: Seat, players: u8) -> Auction {
+        let turn = first;
         Auction {
-            order,
+            first,
+            players,
             next: 1,
             holder: None,
             challenger: None,
@@ -120,8 +123,13 @@ impl Auction {
         if self.check_hold(kieker_eligible).is_ok() {
             out(Call::Hold);
         }
-        for bid in Bid::all() {
-            if self.check_bid(bid, min_bid, kieker_eligible).is_ok() {
+        let floor = self.standing.map_or(0, |b| b.height() + 1);
+        for bid in Bid::ALL {
+            let allowed = match bid {
+                Bid::Kieker => kieker_eligible,
+                Bid::Tricks { tricks, .. } => tricks >= min_bid,
+            };
+            if allowed && bid.height() >= floor {
                 out(Call::Bid { bid });
             }
         }
@@ -177,11 +185,12 @@ impl Auction {
     }
 
     fn take_next(&mut self) -> Option<Seat> {
-        let seat = self.order.get(usize::from(self.next)).copied();
-        if seat.is_some() {
-            self.next += 1;
+        if self.next >= self.players {
+            return None;
         }
-        seat
+        let seat = Seat((self.first.0 + self.next) % self.players);
+        self.next += 1;
+        Some(seat)
     }
 
     fn next_challenger(&mut self) -> AuctionStep {

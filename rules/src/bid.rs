@@ -37,17 +37,28 @@ impl Bid {
     }
 
     /// Every bid there is, lowest first (ties ordered Hand before Ruten).
+    pub const ALL: [Bid; 17] = {
+        let mut all = [Bid::Kieker; 17];
+        let mut i = 0;
+        let mut tricks = 2;
+        while tricks <= 5 {
+            if tricks == 5 {
+                i += 1; // the Kieker, already in place
+            }
+            let mut d = 0;
+            while d < 4 {
+                all[i] = Bid::Tricks { tricks, hand: d & 1 == 1, ruten: d & 2 == 2 };
+                i += 1;
+                d += 1;
+            }
+            tricks += 1;
+        }
+        all
+    };
+
+    /// Every bid there is, lowest first (ties ordered Hand before Ruten).
     pub fn all() -> impl Iterator<Item = Bid> {
-        (2..=5u8).flat_map(|tricks| {
-            let kieker = (tricks == 5).then_some(Bid::Kieker);
-            kieker.into_iter().chain(
-                [(false, false), (true, false), (false, true), (true, true)].map(move |(hand, ruten)| Bid::Tricks {
-                    tricks,
-                    hand,
-                    ruten,
-                }),
-            )
-        })
+        Bid::ALL.into_iter()
     }
 
     /// Whether the bid is well formed: 2..=5 tricks, or a Kieker.

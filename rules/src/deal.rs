@@ -327,7 +327,6 @@ impl Deal {
         }
         let skat: CardSet = pack[3 * players..3 * players + 2].iter().copied().collect();
         let stock: CardSet = pack[5 * players + 2..].iter().copied().collect();
-        let order: Vec<Seat> = std::iter::successors(Some(vorhand), |s| Some(s.next(n))).take(usize::from(n)).collect();
         let deal = Deal {
             rules,
             dealer,
@@ -342,7 +341,7 @@ impl Deal {
             discards: CardSet::EMPTY,
             phase: Phase::Auction,
             turn: Some(vorhand),
-            auction: Auction::new(order),
+            auction: Auction::new(vorhand, n),
             declarer: None,
             contract: None,
             game: None,
@@ -920,7 +919,7 @@ impl Deal {
         self.phase = Phase::Over;
         self.turn = None;
         let scores = outcome.scores(self.players());
-        out.push(Event::DealOver { outcome, scores, reveal: self.reveal() });
+        out.push(Event::DealOver { outcome, scores, reveal: Box::new(self.reveal()) });
     }
 
     /// Everything hidden, shown once the deal is over.

@@ -170,7 +170,7 @@ pub enum Event {
         /// Points for each seat in this deal.
         scores: Vec<i32>,
         /// Everything that was hidden.
-        reveal: Reveal,
+        reveal: Box<Reveal>,
     },
     /// The deal's row on the scoresheet.
     Scored {
