@@ -1,0 +1,599 @@
+//! Test helpers: the real server binary on 127.0.0.1 port 0, a small WebSocket client, a
+//! driver that plays a table with random legal moves, and an independent check that no frame
+//! shows a viewer a card it may not see.
+#![allow(dead_code, clippy::unwrap_used)]
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use fipsen_rules::{Action, Card, CardSet, Deal, RuleSet, Seat, Seed};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// Generous, only so that a broken server fails a test instead of hanging it.
+pub const PATIENCE: Duration = Duration::from_secs(30);
+
+/// The server binary, running.
+pub struct Server {
+    child: Child,
+    pub addr: SocketAddr,
+    pub db: PathBuf,
+}
+
+impl Server {
+    /// Starts the binary on a free port with this database and extra flags; waits for its
+    /// "listening" line.
+    pub fn start(db: &Path, extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fipsen-server"))
+            .args(["--addr", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .args(["--log", "warn", "--rate-per-sec", "2000", "--rate-burst", "2000"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start the server binary");
+        let stdout = child.stdout.take().unwrap();
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line).expect("read the listening line");
+        let url = line.trim().rsplit(' ').next().unwrap_or_default().trim_start_matches("http://").to_string();
+        let addr = url.parse().unwrap_or_else(|_| panic!("no address in {line:?}"));
+        Server { child, addr, db: db.to_path_buf() }
+    }
+
+    pub fn url(&self) -> String {
+        format!("ws://{}/ws", self.addr)
+    }
+
+    /// SIGKILL: no chance to clean up.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// SIGTERM, then waits for the process to exit; returns whether it exited successfully.
+    pub fn terminate(&mut self) -> bool {
+        let pid = self.child.id().to_string();
+        let _ = Command::new("kill").args(["-TERM", &pid]).status();
+        self.child.wait().map(|s| s.success()).unwrap_or(false)
+    }
+
+    /// A plain HTTP GET; returns the status line and the body.
+    pub async fn get(&self, path: &str) -> (String, String) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut stream = TcpStream::connect(self.addr).await.unwrap();
+        let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut response = String::new();
+        tokio::time::timeout(PATIENCE, stream.read_to_string(&mut response)).await.unwrap().unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+        (head.lines().next().unwrap_or_default().to_string(), body.to_string())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A temporary directory with a database path in it.
+pub fn temp_db() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("test.sqlite3");
+    (dir, db)
+}
+
+/// What a client saw end to end.
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// Every text frame received, in order.
+    pub frames: Vec<String>,
+    /// The close code, once closed.
+    pub closed: Option<u16>,
+    /// The latest sequence number seen.
+    pub seq: u64,
+    /// The latest `game` (SeriesView) seen.
+    pub game: Value,
+    /// The latest `room` seen.
+    pub room: Value,
+    /// From `joined`.
+    pub you: Value,
+    pub next_id: u64,
+}
+
+impl Client {
+    pub async fn connect(server: &Server) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(server.url()).await.expect("connect");
+        Client {
+            ws,
+            frames: Vec::new(),
+            closed: None,
+            seq: 0,
+            game: Value::Null,
+            room: Value::Null,
+            you: Value::Null,
+            next_id: 1,
+        }
+    }
+
+    /// Connects and completes the handshake.
+    pub async fn greeted(server: &Server) -> Client {
+        let mut client = Client::connect(server).await;
+        client.send(json!({"type": "hello", "protocol": 1})).await;
+        let welcome = client.recv().await.expect("welcome");
+        assert_eq!(welcome["type"], "welcome", "{welcome}");
+        client
+    }
+
+    pub async fn send(&mut self, message: Value) {
+        self.send_text(message.to_string()).await;
+    }
+
+    pub async fn send_text(&mut self, text: String) {
+        let _ = self.ws.send(Message::text(text)).await;
+    }
+
+    /// The next text frame, or `None` once the server closed the connection.
+    pub async fn recv(&mut self) -> Option<Value> {
+        loop {
+            let frame = tokio::time::timeout(PATIENCE, self.ws.next()).await.expect("a frame in time");
+            match frame {
+                Some(Ok(Message::Text(text))) => {
+                    let value: Value = serde_json::from_str(&text).expect("JSON from the server");
+                    self.frames.push(text.to_string());
+                    self.absorb(&value);
+                    return Some(value);
+                }
+                Some(Ok(Message::Close(frame))) => {
+                    self.closed = Some(frame.map_or(1005, |f| u16::from(f.code)));
+                    return None;
+                }
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => {
+                    self.closed.get_or_insert(1006);
+                    return None;
+                }
+            }
+        }
+    }
+
+    fn absorb(&mut self, value: &Value) {
+        match value["type"].as_str() {
+            Some("joined") => {
+                self.you = value["you"].clone();
+                if let Some(last) = self.you["last_act_id"].as_u64() {
+                    self.next_id = self.next_id.max(last + 1);
+                }
+                self.seq = value["seq"].as_u64().unwrap_or(0);
+                self.game = value["game"].clone();
+                self.room = value["room"].clone();
+            }
+            Some("update") => {
+                self.seq = value["seq"].as_u64().unwrap_or(0);
+                self.game = value["game"].clone();
+                self.room = value["room"].clone();
+            }
+            _ => {}
+        }
+    }
+
+    /// Reads until a frame of this type (panics if the connection closes first).
+    pub async fn recv_type(&mut self, kind: &str) -> Value {
+        loop {
+            match self.recv().await {
+                Some(v) if v["type"] == kind => return v,
+                Some(_) => continue,
+                None => panic!("closed ({:?}) while waiting for {kind}", self.closed),
+            }
+        }
+    }
+
+    /// Reads until the connection closes; returns the close code.
+    pub async fn recv_close(&mut self) -> u16 {
+        while self.recv().await.is_some() {}
+        self.closed.unwrap_or(1006)
+    }
+
+    /// Reads until the room's sequence number reaches `seq`.
+    pub async fn sync(&mut self, seq: u64) {
+        while self.seq < seq {
+            if self.recv().await.is_none() {
+                panic!("closed ({:?}) before seq {seq}", self.closed);
+            }
+        }
+    }
+
+    pub async fn create(&mut self, name: &str, rules: Value, options: Value) -> String {
+        self.send(json!({"type": "create_room", "name": name, "rules": rules, "options": options})).await;
+        let joined = self.recv_type("joined").await;
+        joined["room"]["room"].as_str().unwrap().to_string()
+    }
+
+    pub async fn join(&mut self, room: &str, name: &str, role: &str) -> Value {
+        self.send(json!({"type": "join_room", "room": room, "name": name, "role": role})).await;
+        self.recv_type_or_error("joined").await
+    }
+
+    /// Reads until a frame of this type or an error.
+    pub async fn recv_type_or_error(&mut self, kind: &str) -> Value {
+        loop {
+            match self.recv().await {
+                Some(v) if v["type"] == kind || v["type"] == "error" => return v,
+                Some(_) => continue,
+                None => panic!("closed ({:?}) while waiting for {kind}", self.closed),
+            }
+        }
+    }
+
+    /// Sends an action with a fresh id; returns the `ack` or `error` answering it.
+    pub async fn act(&mut self, action: &Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.act_with(id, self.seq, action).await
+    }
+
+    pub async fn act_with(&mut self, id: u64, seq: u64, action: &Value) -> Value {
+        self.send(json!({"type": "act", "id": id, "seq": seq, "action": action})).await;
+        loop {
+            let v = self.recv().await.unwrap_or_else(|| panic!("closed ({:?}) awaiting ack", self.closed));
+            if (v["type"] == "ack" || v["type"] == "error") && v["id"] == json!(id) {
+                return v;
+            }
+        }
+    }
+
+    pub fn token(&self) -> String {
+        self.you["token"].as_str().unwrap_or_default().to_string()
+    }
+
+    pub fn deal(&self) -> &Value {
+        &self.game["deal"]
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
+
+/// A tiny deterministic generator.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n.max(1) as u64) as usize
+    }
+
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// A random legal action from a seat's prompt (`game.deal.prompt`), or `None` if it has none.
+/// Passing is preferred in the auction so that deals get played.
+pub fn random_action(deal: &Value, rng: &mut Rng) -> Option<Value> {
+    let prompt = &deal["prompt"];
+    let mut options: Vec<Value> = Vec::new();
+    if prompt["siebener_fips"] == true && rng.chance(70) {
+        return Some(json!({"action": "siebener_fips"}));
+    }
+    if prompt["pass"] == true && deal["phase"] == "auction" && rng.chance(45) {
+        return Some(json!({"action": "pass"}));
+    }
+    for bid in prompt["bids"].as_array().into_iter().flatten() {
+        options.push(json!({"action": "bid", "bid": bid}));
+    }
+    for (flag, action) in [
+        ("hold", "hold"),
+        ("pass", "pass"),
+        ("take_skat", "take_skat"),
+        ("play_hand", "play_hand"),
+        ("kontra", "kontra"),
+        ("rekontra", "rekontra"),
+        ("stop", "stop"),
+        ("go_on", "go_on"),
+    ] {
+        if prompt[flag] == true {
+            options.push(json!({"action": action}));
+        }
+    }
+    if prompt["give_up"] == true && rng.chance(20) {
+        options.push(json!({"action": "give_up"}));
+    }
+    if let Some(n) = prompt["discard"].as_u64() {
+        let mut hand: Vec<Value> = deal["hand"].as_array().cloned().unwrap_or_default();
+        let mut cards = Vec::new();
+        for _ in 0..n {
+            let i = rng.below(hand.len());
+            cards.push(hand.remove(i));
+        }
+        options.push(json!({"action": "discard", "cards": cards}));
+    }
+    for suit in prompt["trumps"].as_array().into_iter().flatten() {
+        options.push(json!({"action": "name_trumps", "suit": suit}));
+    }
+    for card in prompt["cards"].as_array().into_iter().flatten() {
+        options.push(json!({"action": "play", "card": card}));
+    }
+    if options.is_empty() {
+        return None;
+    }
+    let i = rng.below(options.len());
+    Some(options.swap_remove(i))
+}
+
+/// A table: one client per seat and some spectators, all in one room, started.
+pub struct Table {
+    pub room: String,
+    pub seats: Vec<Client>,
+    pub spectators: Vec<Client>,
+    pub rules: RuleSet,
+    /// Every accepted action of the current deal, in order, as (seat, action).
+    pub actions: Vec<(Seat, Action)>,
+    /// Deals checked against a local replay.
+    pub deals_replayed: usize,
+}
+
+impl Table {
+    /// Creates a room, seats `players` clients, adds spectators, starts the series.
+    pub async fn open(server: &Server, rules: Value, options: Value, spectators: usize) -> Table {
+        let parsed: RuleSet = serde_json::from_value(rules.clone()).unwrap();
+        let n = usize::from(parsed.players.count());
+        let mut host = Client::greeted(server).await;
+        let room = host.create("Seat0", rules, options).await;
+        let mut seats = vec![host];
+        for i in 1..n {
+            let mut c = Client::greeted(server).await;
+            let joined = c.join(&room, &format!("Seat{i}"), "player").await;
+            assert_eq!(joined["you"]["seat"], json!(i), "{joined}");
+            seats.push(c);
+        }
+        let mut watchers = Vec::new();
+        for i in 0..spectators {
+            let mut c = Client::greeted(server).await;
+            let joined = c.join(&room, &format!("Watcher{i}"), "spectator").await;
+            assert_eq!(joined["type"], "joined", "{joined}");
+            watchers.push(c);
+        }
+        seats[0].send(json!({"type": "start"})).await;
+        let mut table =
+            Table { room, seats, spectators: watchers, rules: parsed, actions: Vec::new(), deals_replayed: 0 };
+        // Everybody sees the first deal.
+        let target = loop {
+            let v = table.seats[0].recv_type("update").await;
+            if !v["game"].is_null() {
+                break v["seq"].as_u64().unwrap();
+            }
+        };
+        table.sync(target).await;
+        table
+    }
+
+    pub async fn sync(&mut self, seq: u64) {
+        for c in self.seats.iter_mut().chain(self.spectators.iter_mut()) {
+            c.sync(seq).await;
+        }
+    }
+
+    pub fn view(&self) -> &Value {
+        self.seats[0].deal()
+    }
+
+    pub fn series_over(&self) -> bool {
+        self.seats[0].game["over"] == true
+    }
+
+    pub fn deal_over(&self) -> bool {
+        self.view()["phase"] == "over"
+    }
+
+    /// Plays one random legal action; returns false when no seat may act.
+    pub async fn step(&mut self, rng: &mut Rng) -> bool {
+        let turn = self.view()["turn"].as_u64();
+        // A Siebener Fips may come from any seat, out of turn.
+        let fips = (0..self.seats.len()).find(|&s| self.seats[s].deal()["prompt"]["siebener_fips"] == true);
+        let seat = match (fips, turn) {
+            (Some(s), _) if rng.chance(70) => s,
+            (_, Some(t)) => t as usize,
+            (Some(s), None) => s,
+            (None, None) => return false,
+        };
+        let Some(action) = random_action(self.seats[seat].deal(), rng) else { return false };
+        let answer = self.seats[seat].act(&action).await;
+        assert_eq!(answer["type"], "ack", "seat {seat} {action}: {answer}");
+        let parsed: Action = serde_json::from_value(action).unwrap();
+        self.actions.push((Seat(seat as u8), parsed));
+        let seq = answer["seq"].as_u64().unwrap();
+        self.sync(seq).await;
+        if self.deal_over() {
+            self.replay_deal();
+        }
+        true
+    }
+
+    /// Replays the finished deal with the rules crate from its revealed seed and the actions
+    /// the clients sent, and checks the server's outcome and scores against it.
+    fn replay_deal(&mut self) {
+        let view = self.view().clone();
+        let reveal = &view["reveal"];
+        let seed: Seed = serde_json::from_value(reveal["seed"].clone()).unwrap();
+        let number = self.seats[0].game["number"].as_u64().unwrap() as u32;
+        let dealer = Seat(view["dealer"].as_u64().unwrap() as u8);
+        let (mut deal, _) = Deal::new(self.rules, number, dealer, seed);
+        for (s, d) in reveal["dealt"].as_array().unwrap().iter().enumerate() {
+            let dealt: CardSet = serde_json::from_value(d.clone()).unwrap();
+            assert_eq!(deal.dealt_hand(Seat(s as u8)), dealt, "dealt hand of seat {s} differs from the seed's");
+        }
+        for (seat, action) in self.actions.drain(..) {
+            deal.apply(seat, action).expect("the replayed action is legal");
+        }
+        assert_eq!(serde_json::to_value(deal.outcome()).unwrap(), view["outcome"], "outcome differs");
+        assert_eq!(serde_json::to_value(deal.view(None).scores).unwrap(), view["scores"]);
+        self.deals_replayed += 1;
+    }
+
+    /// Starts the next deal the way players do: every seat asks.
+    pub async fn ask_next_deal(&mut self) {
+        for c in &mut self.seats {
+            c.send(json!({"type": "next_deal"})).await;
+        }
+        let number = self.seats[0].game["number"].as_u64().unwrap();
+        while self.seats[0].game["number"].as_u64().unwrap() == number {
+            self.seats[0].recv_type("update").await;
+        }
+        let seq = self.seats[0].seq;
+        self.sync(seq).await;
+    }
+
+    /// Plays to the end of the series (asking for each next deal when `ask` is set, else
+    /// waiting for the server's pause); returns the number of actions.
+    pub async fn play_series(&mut self, rng: &mut Rng, ask: bool) -> usize {
+        let mut steps = 0;
+        while !self.series_over() {
+            if self.deal_over() {
+                if ask {
+                    self.ask_next_deal().await;
+                } else {
+                    let number = self.seats[0].game["number"].as_u64().unwrap();
+                    while self.seats[0].game["number"].as_u64().unwrap() == number {
+                        self.seats[0].recv_type("update").await;
+                    }
+                    let seq = self.seats[0].seq;
+                    self.sync(seq).await;
+                }
+                continue;
+            }
+            assert!(self.step(rng).await, "nobody could act: {}", self.view());
+            steps += 1;
+            assert!(steps < 10_000, "the series does not end");
+        }
+        steps
+    }
+}
+
+// ----- what a viewer may see -----
+
+fn card_codes() -> Vec<(Card, String)> {
+    CardSet::PACK.iter().map(|c| (c, format!("\"{c}\""))).collect()
+}
+
+/// Every card named (as a JSON string) anywhere in a frame.
+pub fn cards_in(frame: &str) -> CardSet {
+    card_codes().into_iter().filter(|(_, code)| frame.contains(code.as_str())).map(|(c, _)| c).collect()
+}
+
+#[derive(Default, Clone)]
+struct Truth {
+    dealt: Vec<CardSet>,
+    skat: CardSet,
+    stock: CardSet,
+    discards: CardSet,
+    /// (seq, event) of the deal's game events, from a spectator's frames.
+    timeline: Vec<(u64, Value)>,
+}
+
+/// Gathers each deal's truth: the reveal at its end and the public order of its events, from
+/// a spectator's frames (a spectator gets every event).
+fn truths(spectator_frames: &[String]) -> HashMap<u32, Truth> {
+    let mut deals: HashMap<u32, Truth> = HashMap::new();
+    let mut current = 0u32;
+    for frame in spectator_frames {
+        let v: Value = serde_json::from_str(frame).unwrap();
+        for e in v["events"].as_array().into_iter().chain(v["missed"].as_array()).flatten() {
+            if e["kind"] != "game" {
+                continue;
+            }
+            let event = &e["event"];
+            if event["event"] == "dealt" {
+                current = event["number"].as_u64().unwrap() as u32;
+            }
+            let truth = deals.entry(current).or_default();
+            truth.timeline.push((e["seq"].as_u64().unwrap(), event.clone()));
+            if event["event"] == "deal_over" {
+                let reveal = &event["reveal"];
+                let set = |v: &Value| serde_json::from_value::<CardSet>(v.clone()).unwrap();
+                truth.dealt = reveal["dealt"].as_array().unwrap().iter().map(set).collect();
+                truth.skat = set(&reveal["skat"]);
+                truth.stock = set(&reveal["stock"]);
+                truth.discards = set(&reveal["discards"]);
+            }
+        }
+    }
+    deals
+}
+
+/// What `viewer` may know of deal `truth` as of sequence number `seq`, worked out from the
+/// rules of the game alone: his dealt hand, every card played, the skat once he took it as
+/// declarer, his own discards, skat and stock as a Kieker declarer, a Kieker's hand shown to
+/// him, a Siebener Fips laid open, and everything once the deal is over.
+fn allowed(truth: &Truth, viewer: Option<u8>, seq: u64) -> CardSet {
+    let mut cards = CardSet::EMPTY;
+    if truth.dealt.is_empty() {
+        return cards; // the deal never ended: checked by the caller
+    }
+    if let Some(v) = viewer {
+        cards = cards.union(truth.dealt[usize::from(v)]);
+    }
+    let me = |event: &Value, field: &str| viewer.is_some() && event[field].as_u64() == viewer.map(u64::from);
+    for (s, event) in &truth.timeline {
+        if *s > seq {
+            break;
+        }
+        let card = |v: &Value| serde_json::from_value::<Card>(v.clone()).unwrap();
+        match event["event"].as_str().unwrap() {
+            "card_played" => cards.insert(card(&event["card"])),
+            "skat_taken" if me(event, "seat") => cards = cards.union(truth.skat).union(truth.discards),
+            "kieker_picked_up" if me(event, "seat") => {
+                cards = cards.union(truth.skat).union(truth.stock).union(truth.discards)
+            }
+            "kieker_shown" if me(event, "to") => {
+                let kieker = event["seat"].as_u64().unwrap() as usize;
+                cards = cards.union(truth.dealt[kieker]);
+            }
+            "siebener_fips" => {
+                for c in event["cards"].as_array().unwrap() {
+                    cards.insert(card(c));
+                }
+            }
+            "deal_over" => cards = CardSet::PACK,
+            _ => {}
+        }
+    }
+    cards
+}
+
+/// Checks every frame one viewer received: no card it may not see at that moment.
+/// Returns the number of frames checked.
+pub fn check_frames(viewer: Option<u8>, frames: &[String], spectator_frames: &[String]) -> usize {
+    let deals = truths(spectator_frames);
+    let mut checked = 0;
+    for frame in frames {
+        let v: Value = serde_json::from_str(frame).unwrap();
+        let shown = cards_in(frame);
+        checked += 1;
+        if shown.is_empty() {
+            continue;
+        }
+        let number = v["game"]["number"].as_u64().map(|n| n as u32);
+        let seq = v["seq"].as_u64().unwrap_or(0);
+        let Some(truth) = number.and_then(|n| deals.get(&n)) else {
+            panic!("viewer {viewer:?}: cards {shown:?} in a frame outside any deal: {frame}");
+        };
+        assert!(!truth.dealt.is_empty(), "deal {number:?} did not end; cannot check");
+        let may = allowed(truth, viewer, seq);
+        let leaked = shown.difference(may);
+        assert!(leaked.is_empty(), "viewer {viewer:?} was shown {leaked:?} at seq {seq}: {frame}");
+    }
+    checked
+}
