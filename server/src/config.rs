@@ -18,7 +18,7 @@ pub enum LogFormat {
 /// The authoritative Fipsen server: serves the web client, `/healthz`, `/metrics` and the
 /// WebSocket `/ws` on one port, and keeps every room in a SQLite file.
 #[derive(Debug, Clone, Parser)]
-#[command(name = "fipsen-server", version, about)]
+#[command(name = "fipsen-server", version, about, args_override_self = true)]
 pub struct Config {
     /// Address and port to listen on (port 0 picks a free port).
     #[arg(long, env = "FIPSEN_ADDR", default_value = "127.0.0.1:8080")]
@@ -33,15 +33,15 @@ pub struct Config {
     pub max_connections: usize,
 
     /// Seconds a new connection has to send `hello` (close code 4002 after).
-    #[arg(long, env = "FIPSEN_HANDSHAKE_TIMEOUT", default_value_t = 10)]
+    #[arg(long = "handshake-timeout", env = "FIPSEN_HANDSHAKE_TIMEOUT", default_value_t = 10)]
     pub handshake_timeout_secs: u64,
 
     /// Messages a connection may send per second on average (close code 1008 beyond).
-    #[arg(long, env = "FIPSEN_RATE", default_value_t = 10)]
+    #[arg(long = "rate", env = "FIPSEN_RATE", default_value_t = 10)]
     pub rate_per_sec: u32,
 
     /// Messages a connection may send in a burst.
-    #[arg(long, env = "FIPSEN_BURST", default_value_t = 30)]
+    #[arg(long = "burst", env = "FIPSEN_BURST", default_value_t = 30)]
     pub rate_burst: u32,
 
     /// Frames queued for one connection before it counts as too slow and is dropped (4004).
@@ -49,7 +49,7 @@ pub struct Config {
     pub outbound_queue: usize,
 
     /// Seconds a room with nobody connected stays in memory (it stays in storage).
-    #[arg(long, env = "FIPSEN_ROOM_IDLE", default_value_t = 600)]
+    #[arg(long = "room-idle", env = "FIPSEN_ROOM_IDLE", default_value_t = 600)]
     pub room_idle_secs: u64,
 
     /// Origins allowed to open the WebSocket, comma-separated (e.g. https://fipsen.example).

@@ -173,7 +173,15 @@ impl Reader {
                 frame = stream.next() => frame,
             };
             let text = match frame {
-                None | Some(Err(_)) => break Flow::Continue,
+                None => break Flow::Continue,
+                Some(Err(e)) => {
+                    // A frame over the WebSocket layer's own limit (twice ours) ends up here.
+                    if e.to_string().contains("too long") {
+                        self.state.metrics.error(ErrorCode::TooLarge.code());
+                        break Flow::Close(CloseCode::TooBig);
+                    }
+                    break Flow::Continue;
+                }
                 Some(Ok(Message::Text(text))) => text,
                 Some(Ok(Message::Binary(_))) => {
                     inc(&self.state.metrics.messages_in);
