@@ -422,6 +422,11 @@ impl Table {
         true
     }
 
+    /// Checks a deal that ended with an action not made through [`Table::step`].
+    pub fn replay_finished(&mut self) {
+        self.replay_deal();
+    }
+
     /// Replays the finished deal with the rules crate from its revealed seed and the actions
     /// the clients sent, and checks the server's outcome and scores against it.
     fn replay_deal(&mut self) {
