@@ -1,5 +1,6 @@
 //! The auction: a series of duels between a holder (who spoke earlier) and a challenger.
 
+use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 use crate::bid::{Bid, Call};
@@ -26,7 +27,7 @@ pub struct Auction {
     /// Who speaks now.
     turn: Seat,
     /// Every call so far, in order.
-    calls: Vec<(Seat, Call)>,
+    calls: ArrayVec<(Seat, Call), { Auction::MAX_CALLS }>,
 }
 
 /// What an accepted call leads to.
@@ -41,6 +42,10 @@ pub(crate) enum AuctionStep {
 }
 
 impl Auction {
+    /// The most calls an auction can have: every bid raises the height (17 bids at most), each
+    /// may be followed by a hold, and each player passes once.
+    pub const MAX_CALLS: usize = 17 * 2 + 4;
+
     pub(crate) fn new(first: Seat, players: u8) -> Auction {
         let turn = first;
         Auction {
@@ -52,7 +57,7 @@ impl Auction {
             standing: None,
             held: false,
             turn,
-            calls: Vec::with_capacity(12),
+            calls: ArrayVec::new(),
         }
     }
 

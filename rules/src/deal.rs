@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 use crate::auction::{Auction, AuctionStep};
@@ -290,8 +291,8 @@ pub struct Deal {
     pub(crate) contract: Option<Contract>,
     pub(crate) game: Option<Game>,
     pub(crate) kieker_shown_to: Option<Seat>,
-    pub(crate) plays: Vec<Play>,
-    pub(crate) trick_winners: Vec<Seat>,
+    pub(crate) plays: ArrayVec<Play, 20>,
+    pub(crate) trick_winners: ArrayVec<Seat, 5>,
     pub(crate) declarer_tricks: u8,
     pub(crate) opponent_tricks: u8,
     pub(crate) outcome: Option<Outcome>,
@@ -346,8 +347,8 @@ impl Deal {
             contract: None,
             game: None,
             kieker_shown_to: None,
-            plays: Vec::with_capacity(20),
-            trick_winners: Vec::with_capacity(5),
+            plays: ArrayVec::new(),
+            trick_winners: ArrayVec::new(),
             declarer_tricks: 0,
             opponent_tricks: 0,
             outcome: None,
