@@ -208,7 +208,14 @@ impl Reader {
                         break Flow::Close(code);
                     }
                 }
-                Err((code, sentence)) => self.refuse(code, sentence),
+                Err((code, sentence)) => {
+                    // An `act` of the wrong shape still names its id when it can be read.
+                    let id = serde_json::from_str::<serde_json::Value>(text.as_str())
+                        .ok()
+                        .and_then(|v| v.get("id").and_then(serde_json::Value::as_u64));
+                    self.state.metrics.error(code.code());
+                    self.send(&ServerMessage::error_with(code, id, sentence));
+                }
             }
         };
         self.leave_room().await;
@@ -217,6 +224,16 @@ impl Reader {
                 self.state.metrics.error("close/restart");
             }
             let _ = self.link.tx.send(Outgoing::Close(code)).await;
+            // The closing handshake: read (and ignore) until the client answers the close, so
+            // that unread frames do not reset the connection before the close frame arrives.
+            let _ = tokio::time::timeout(Duration::from_secs(2), async {
+                while let Some(Ok(frame)) = stream.next().await {
+                    if matches!(frame, Message::Close(_)) {
+                        break;
+                    }
+                }
+            })
+            .await;
         }
     }
 
