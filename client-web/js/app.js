@@ -260,7 +260,8 @@ function afterChange(wasTurn) {
     S.ui.picked = null;
     S.ui.confirm = null;
     if (S.settings.sound) beep();
-    navigator.vibrate?.(80);
+    // Vibrating is allowed only after the person has touched the page.
+    if (navigator.userActivation?.hasBeenActive) navigator.vibrate?.(80);
     // On a phone the panel may be below the fold: bring it into view.
     queueMicrotask(() => document.querySelector('main .actions')?.scrollIntoView({ block: 'nearest', behavior: 'smooth' }));
   }

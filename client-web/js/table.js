@@ -165,7 +165,7 @@ function seatBox(deal, seat, place) {
     {
       class: `seat place-${place}${turn ? ' turn' : ''}${info && !info.connected ? ' away' : ''}`,
       'data-seat': seat,
-      'aria-label': `${seatName(seat)}: ${t('table.cards', { n: count })}`,
+      'aria-label': `${seatName(seat)}: ${cardCount(count)}`,
     },
     h(
       'div',
@@ -180,9 +180,13 @@ function seatBox(deal, seat, place) {
       { class: 'backs', 'aria-hidden': 'true', style: `--n:${backs}` },
       Array.from({ length: backs }, () => h('span', { class: 'mini-card' }, cardBack())),
     ),
-    h('span', { class: 'count' }, t('table.cards', { n: count })),
+    h('span', { class: 'count' }, cardCount(count)),
     call ? h('span', { class: `bubble call-${call.call}`, 'data-testid': 'last-call' }, callText(call)) : null,
   );
+}
+
+function cardCount(n) {
+  return n === 1 ? t('table.one_card') : t('table.cards', { n });
 }
 
 function roleChips(deal, seat) {
@@ -229,8 +233,8 @@ function centre(deal, where) {
 
 function statusLine(deal, me, myTurn) {
   let text;
-  if (deal.phase === 'over') text = t('result.title');
-  else if (myTurn) {
+  if (deal.phase === 'over') return null;
+  if (myTurn) {
     const key = deal.phase === 'discard' ? 'do.discard' : `do.${deal.phase}`;
     text = `${t('table.your_turn')}: ${t(key, { n: deal.prompt.discard ?? 2 })}`;
   } else if (deal.turn !== null && deal.turn !== undefined) {

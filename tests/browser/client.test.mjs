@@ -1,0 +1,34 @@
+// Checks of the client's files that need no browser: generated protocol types are current,
+// and every word and every error code has a text in German, English and Japanese.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { generate, OUTPUT_PATH, SCHEMA_PATH } from './gen-protocol-types.mjs';
+
+// i18n.js touches the browser's storage only when a language is chosen: give it a stand-in.
+globalThis.localStorage ??= /** @type {any} */ ({ getItem: () => null, setItem: () => {} });
+globalThis.document ??= /** @type {any} */ ({ documentElement: {} });
+const { LANGS, missingKeys, has, setLang } = await import('../../client-web/js/i18n.js');
+
+test('the protocol typedefs are generated from the current JSON Schema', () => {
+  const expected = generate(readFileSync(SCHEMA_PATH, 'utf8'));
+  assert.equal(readFileSync(OUTPUT_PATH, 'utf8'), expected, 'run node tests/browser/gen-protocol-types.mjs');
+});
+
+test('every text exists in every language', () => {
+  assert.deepEqual(missingKeys(), []);
+  assert.deepEqual(LANGS, ['de', 'en', 'ja']);
+});
+
+test('every error code the server may send has a readable message in every language', () => {
+  const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8'));
+  const error = schema.$defs.ServerMessage.oneOf.find((m) => m.properties?.type?.const === 'error');
+  const codes = error.properties.code.enum;
+  assert.ok(codes.length > 40, 'the schema lists the error codes');
+  for (const lang of LANGS) {
+    setLang(lang);
+    const missing = codes.filter((code) => !has(`err.${code}`));
+    assert.deepEqual(missing, [], `error messages missing in ${lang}`);
+  }
+});

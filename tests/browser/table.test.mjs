@@ -1,0 +1,275 @@
+// Four people create and join a room through the web client and play a whole deal to the
+// scoresheet by clicking; a fifth watches. The watcher's page and every frame it received
+// never hold a card before the server may show it; a player who reloads mid-deal gets his
+// seat and hand back; no page logs a console error. Screenshots go to artifacts/.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import {
+  DESKTOP,
+  PACK,
+  PHONE,
+  assertNoConsoleErrors,
+  createRoom,
+  handCards,
+  joinByLink,
+  launch,
+  openClient,
+  playDeal,
+  screenshot,
+  screenshotFull,
+  settle,
+} from './lib.mjs';
+
+const CARD = /^(?:[CSH](?:A|K|Q|J|10|9|8|7)|D7)$/;
+
+/** Every card code anywhere in a JSON value. */
+function cardsIn(value, out = new Set()) {
+  if (typeof value === 'string') {
+    if (CARD.test(value)) out.add(value);
+  } else if (Array.isArray(value)) {
+    for (const v of value) cardsIn(v, out);
+  } else if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) cardsIn(v, out);
+  }
+  return out;
+}
+
+/** The game events of a server frame (update or joined). */
+function gameEvents(msg) {
+  const events = msg.type === 'update' ? msg.events : msg.type === 'joined' ? msg.missed : [];
+  return (events ?? []).filter((e) => e.kind === 'game').map((e) => e.event);
+}
+
+/**
+ * Replays a spectator's frames: before the deal is over, each frame may hold only cards already
+ * played face up (or laid down in a Siebener Fips). Returns the cards played and the reveal.
+ */
+function checkSpectatorFrames(frames) {
+  const shown = new Set();
+  let reveal = null;
+  for (const text of frames) {
+    const msg = JSON.parse(text);
+    const events = gameEvents(msg);
+    for (const e of events) {
+      if (e.event === 'card_played') shown.add(e.card);
+      if (e.event === 'siebener_fips') for (const c of e.cards) shown.add(c);
+    }
+    const over = events.find((e) => e.event === 'deal_over');
+    if (over || msg.game?.deal?.phase === 'over') {
+      reveal = over?.reveal ?? msg.game.deal.reveal;
+      break;
+    }
+    const leaked = [...cardsIn(msg)].filter((c) => !shown.has(c));
+    assert.deepEqual(leaked, [], `a spectator frame holds hidden cards: ${text.slice(0, 300)}`);
+  }
+  return { shown, reveal };
+}
+
+/**
+ * The cards a page shows that its own state does not hold as played face up (none may be shown
+ * before the deal is over).
+ */
+async function hiddenCardsOnPage(page) {
+  return page.evaluate(() => {
+    const deal = /** @type {any} */ (window).fipsenDebug.S.game?.deal;
+    if (deal?.phase === 'over') return []; // everything is revealed now
+    const played = new Set([...(deal?.tricks ?? []).flatMap((t) => t.cards), ...(deal?.trick ?? [])].map((p) => p.card));
+    return [...document.querySelectorAll('[data-card]')].map((e) => e.getAttribute('data-card')).filter((c) => !played.has(c));
+  });
+}
+
+let chrome;
+before(async () => {
+  chrome = await launch();
+});
+after(async () => {
+  await chrome?.close();
+});
+
+test('four players create, join and play a deal to the scoresheet; a spectator sees no hidden card; a reload keeps the seat', async () => {
+  const antje = await openClient(chrome, 'antje', DESKTOP, 'en');
+  await screenshot(antje, 'desktop-home');
+  const { code, link } = await createRoom(antje, 'Antje', { title: 'Friday table', nextDeal: 'ask' });
+  const hinnerk = await openClient(chrome, 'hinnerk', PHONE, 'de');
+  await screenshot(hinnerk, 'phone-home-de');
+  await joinByLink(hinnerk, link, 'Hinnerk');
+  const fiete = await openClient(chrome, 'fiete', DESKTOP, 'ja');
+  // Fiete types the code instead of opening the link.
+  await fiete.page.locator('#name').fill('Fiete');
+  await fiete.page.locator('#join-code').fill(code);
+  await fiete.page.locator('[data-key="join-sit"]').click();
+  await fiete.page.locator('.room').waitFor();
+  await screenshot(antje, 'desktop-room-waiting');
+  const meike = await openClient(chrome, 'meike', PHONE, 'en');
+  await joinByLink(meike, link, 'Meike');
+  const oma = await openClient(chrome, 'oma', PHONE, 'en');
+  await joinByLink(oma, link, 'Oma Grete', 'spectator');
+  const players = [antje, hinnerk, fiete, meike];
+  const everyone = [...players, oma];
+
+  // Every page shows the four names and the spectator; only the host may start.
+  for (const c of everyone) {
+    await c.page.locator('.seat-row:not(.free)').nth(3).waitFor();
+    assert.equal(await c.page.locator('.seat-row.free').count(), 0, `${c.label} sees every seat taken`);
+  }
+  await oma.page.locator('.watching-banner').waitFor();
+  assert.equal(await hinnerk.page.locator('[data-key="start"]').count(), 0, 'only the host has a start button');
+  await screenshot(meike, 'phone-room-full');
+  await screenshot(oma, 'phone-room-spectator');
+  await antje.page.locator('[data-key="start"]').click();
+  for (const c of everyone) await c.page.locator('.table-screen').waitFor();
+
+  // Each player sees his own five cards and the others' backs.
+  const hands = {};
+  for (const c of players) {
+    const cards = await handCards(c.page);
+    assert.equal(cards.length, 5, `${c.label} holds five cards`);
+    hands[c.label] = cards;
+    assert.equal(await c.page.locator('.felt .seat').count(), 3, `${c.label} sees three other players`);
+  }
+  assert.equal(new Set(Object.values(hands).flat()).size, 20, 'twenty different cards in four hands');
+  assert.equal(await oma.page.locator('.hand').count(), 0, 'the spectator has no hand');
+  assert.equal(await oma.page.locator('.felt .seat').count(), 4, 'the spectator sees four players');
+  // Vorhand (seat 0, Antje) is asked first, with the legal bids and pass.
+  await antje.page.locator('main .actions .bid-button').first().waitFor();
+  assert.equal(await hinnerk.page.locator('main .actions').count(), 0, 'nobody else is offered a call');
+  await screenshot(antje, 'desktop-auction-bidding');
+  await screenshot(hinnerk, 'phone-auction-waiting');
+  // The misclick guard: a bid asks for confirmation and can be taken back.
+  await antje.page.locator('main .actions .bid-button').first().click();
+  await antje.page.locator('[data-key="confirm-no"]').waitFor();
+  await screenshot(antje, 'desktop-auction-confirm');
+  await antje.page.locator('[data-key="confirm-no"]').click();
+  await antje.page.locator('main .actions .bid-button').first().waitFor();
+
+  let reloaded = false;
+  let spectatorChecks = 0;
+  await playDeal(players, async (step) => {
+    // The spectator's page shows only cards that were played face up.
+    checkSpectatorFrames(oma.frames);
+    assert.deepEqual(await hiddenCardsOnPage(oma.page), [], 'the spectator page shows no hidden card');
+    spectatorChecks += 1;
+    const phase = await antje.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.game?.deal?.phase);
+    if (step === 2) {
+      await screenshot(hinnerk, 'phone-auction');
+    }
+    if (phase === 'play' && !reloaded) {
+      const trick = await antje.page.locator('.centre .played').count();
+      if (trick >= 1) {
+        await screenshot(antje, 'desktop-play');
+        await screenshot(meike, 'phone-play');
+        await screenshot(oma, 'phone-spectator-play');
+        // Reload Hinnerk's page: same seat, same hand, by itself.
+        const before = {
+          seat: await hinnerk.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.you.seat),
+          hand: await handCards(hinnerk.page),
+          name: await hinnerk.page.locator('.me-bar .seat-name').textContent(),
+        };
+        await hinnerk.page.reload();
+        await hinnerk.page.locator('.table-screen .hand').waitFor();
+        await settle(hinnerk.page);
+        const after = {
+          seat: await hinnerk.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.you.seat),
+          hand: await handCards(hinnerk.page),
+          name: await hinnerk.page.locator('.me-bar .seat-name').textContent(),
+        };
+        assert.deepEqual(after, before, 'the reloaded page is back in the same seat with the same hand');
+        reloaded = true;
+      }
+    }
+  });
+  assert.ok(reloaded, 'the reload happened during the play');
+  assert.ok(spectatorChecks > 5, 'the spectator page was checked along the deal');
+
+  // The deal is over on every page, with every hand revealed.
+  for (const c of everyone) {
+    await c.page.locator('[data-testid="result"]').waitFor();
+    assert.equal(await c.page.locator('.reveal-seat').count(), 4, `${c.label} sees all four hands`);
+  }
+  await screenshotFull(antje, 'desktop-result');
+  await screenshot(meike, 'phone-result');
+
+  // The spectator's frames, checked once more in full against the server's reveal.
+  const { reveal } = checkSpectatorFrames(oma.frames);
+  assert.ok(reveal, 'the spectator got the reveal at the end');
+  const everyCard = new Set([...reveal.dealt.flat(), ...reveal.skat, ...reveal.stock]);
+  assert.deepEqual([...everyCard].sort(), [...PACK].sort(), 'the reveal accounts for the whole pack');
+  for (const c of players) {
+    const seat = await c.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.you.seat);
+    assert.deepEqual([...reveal.dealt[seat]].sort(), [...hands[c.label]].sort(), `${c.label}'s dealt hand as revealed`);
+  }
+
+  // The scoresheet: one row, its totals those the result shows.
+  await antje.page.locator('[data-key="result-sheet"]').click();
+  await antje.page.locator('[data-testid="scoresheet"] tbody tr').first().waitFor();
+  assert.equal(await antje.page.locator('[data-testid="scoresheet"] tbody tr').count(), 1);
+  const totals = await antje.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.game.totals);
+  const shownTotals = await antje.page.locator('[data-testid="scoresheet"] tbody tr td.total').allTextContents();
+  assert.deepEqual(shownTotals.map(Number), totals);
+  assert.equal(await antje.page.locator('.chart-svg polyline').count(), 4, 'one line per player in the chart');
+  await screenshot(antje, 'desktop-scoresheet');
+  await meike.page.locator('[data-key="result-sheet"]').click();
+  await meike.page.locator('[data-testid="scoresheet"]').waitFor();
+  await screenshot(meike, 'phone-scoresheet');
+  await meike.page.keyboard.press('Escape');
+  await meike.page.locator('dialog[open]').waitFor({ state: 'detached' });
+
+  // Chat reaches everyone.
+  await antje.page.locator('[data-key="close-sheet"]').click();
+  await antje.page.locator('[data-key="chat-input"]').fill('Moin!');
+  await antje.page.locator('[data-key="chat-send"]').click();
+  await oma.page.locator('[data-key="open-chat"]').click();
+  await oma.page.locator('.chat-line', { hasText: 'Moin!' }).waitFor();
+  await screenshot(oma, 'phone-chat');
+
+  // Everybody asks for the next deal: it is dealt.
+  for (const c of players) {
+    await c.page.locator('[data-key="next-deal"]').click();
+    await settle(c.page);
+  }
+  for (const c of players) {
+    await c.page.locator('.table-screen[data-phase="auction"]').waitFor();
+    assert.equal((await handCards(c.page)).length, 5);
+  }
+  assertNoConsoleErrors(everyone);
+});
+
+test('three players play a deal to the scoresheet', async () => {
+  const a = await openClient(chrome, 'three-a', PHONE, 'en');
+  const { link } = await createRoom(a, 'Anna', { players: 3, nextDeal: 'ask' });
+  const b = await openClient(chrome, 'three-b', DESKTOP, 'de');
+  await joinByLink(b, link, 'Bernd');
+  const c = await openClient(chrome, 'three-c', PHONE, 'ja');
+  await joinByLink(c, link, 'Chiyo');
+  await a.page.locator('[data-key="start"]').click();
+  const players = [a, b, c];
+  for (const p of players) {
+    await p.page.locator('.table-screen.players-3').waitFor();
+    assert.equal((await handCards(p.page)).length, 5);
+    assert.equal(await p.page.locator('.felt .seat').count(), 2, `${p.label} sees two other players`);
+  }
+  await screenshot(a, 'phone-three-auction');
+  await screenshot(b, 'desktop-three-auction-de');
+  let shot = false;
+  await playDeal(players, async () => {
+    if (!shot && (await b.page.locator('.centre .played').count()) >= 2) {
+      await screenshot(b, 'desktop-three-play-de');
+      await screenshot(c, 'phone-three-play-ja');
+      shot = true;
+    }
+  });
+  for (const p of players) {
+    await p.page.locator('[data-testid="result"]').waitFor();
+    assert.equal(await p.page.locator('.reveal-seat').count(), 3);
+  }
+  await screenshot(c, 'phone-three-result-ja');
+  await b.page.locator('[data-key="result-sheet"]').click();
+  await b.page.locator('[data-testid="scoresheet"] tbody tr').first().waitFor();
+  const totals = await b.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.game.totals);
+  assert.equal(totals.length, 3);
+  const shown = await b.page.locator('[data-testid="scoresheet"] tbody tr td.total').allTextContents();
+  assert.deepEqual(shown.map(Number), totals);
+  await screenshot(b, 'desktop-three-scoresheet-de');
+  assertNoConsoleErrors(players);
+});
