@@ -295,10 +295,7 @@ impl Reader {
                 return Flow::Continue;
             }
             ClientMessage::CreateRoom { name, rules, options } => {
-                if self.room.is_some() {
-                    return self.fail(ErrorCode::AlreadyInRoom);
-                }
-                let name = match clean_name(&name) {
+                let name = match self.newcomer(&name) {
                     Ok(name) => name,
                     Err(code) => return self.fail(code),
                 };
@@ -309,10 +306,7 @@ impl Reader {
                 return Flow::Continue;
             }
             ClientMessage::JoinRoom { room, name, role } => {
-                if self.room.is_some() {
-                    return self.fail(ErrorCode::AlreadyInRoom);
-                }
-                let name = match clean_name(&name) {
+                let name = match self.newcomer(&name) {
                     Ok(name) => name,
                     Err(code) => return self.fail(code),
                 };
@@ -363,6 +357,14 @@ impl Reader {
             self.send(&ServerMessage::error(ErrorCode::NotInRoom, id));
         }
         Flow::Continue
+    }
+
+    /// Checks that this connection may enter a room under this name.
+    fn newcomer(&self, name: &str) -> Result<String, ErrorCode> {
+        if self.room.is_some() {
+            return Err(ErrorCode::AlreadyInRoom);
+        }
+        clean_name(name)
     }
 
     fn fail(&self, code: ErrorCode) -> Flow {
