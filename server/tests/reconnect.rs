@@ -197,3 +197,43 @@ async fn a_resent_action_is_acknowledged_again_but_applied_once_and_a_stale_one_
         assert_eq!(fresh["type"], "ack", "{fresh}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_empty_room_leaves_memory_stays_listed_for_its_players_and_resuming_reopens_it() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &["--room-idle", "1"]);
+    let mut table = Table::open(&server, json!({"players": 3}), json!({"public": true}), 0).await;
+    let mut rng = Rng(21);
+    for _ in 0..3 {
+        table.step(&mut rng).await;
+    }
+    let mut lobby = Client::greeted(&server).await;
+    lobby.send(json!({"type": "lobby"})).await;
+    let listed = lobby.recv_type("lobby").await;
+    assert!(listed["rooms"].as_array().unwrap().iter().any(|r| r["room"] == json!(table.room)), "{listed}");
+    let views: Vec<Value> = table.seats.iter().map(|c| c.game.clone()).collect();
+    let tokens: Vec<String> = table.seats.iter().map(Client::token).collect();
+    for c in table.seats.drain(..) {
+        c.close().await;
+    }
+    // Wait (without timing anything) until the room has left memory.
+    loop {
+        let (_, metrics) = server.get("/metrics").await;
+        if metrics.contains("\nfipsen_rooms 0\n") {
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
+    lobby.send(json!({"type": "lobby"})).await;
+    assert_eq!(lobby.recv_type("lobby").await["rooms"], json!([]));
+    lobby.send(json!({"type": "my_rooms", "tokens": [tokens[1], "not-a-token"]})).await;
+    let mine = lobby.recv_type("my_rooms").await;
+    let rooms = mine["rooms"].as_array().unwrap();
+    assert_eq!(rooms.len(), 1, "{mine}");
+    assert_eq!(rooms[0]["room"], json!(table.room));
+    assert_eq!(rooms[0]["seat"], json!(1));
+    let status = if views[1]["deal"]["phase"] == "over" { "between_deals" } else { "playing" };
+    assert_eq!(rooms[0]["status"], status);
+    let (_c, joined) = resume(&server, &table.room, &tokens[2], None).await;
+    assert_eq!(joined["game"], views[2], "reopened from storage exactly");
+}
