@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::cards::{suit_index, trump_mask};
 use crate::evaluate::{BidContext, Estimate, draw_layouts, estimate_games, game_value};
 use crate::heuristic::{best_keep, best_natural, easy_card, strength, top_keeps};
-use crate::knowledge::{Knowledge, kieker_callers};
+use crate::inference::{Clue, Evidence, clues, likelihood, resample};
+use crate::knowledge::{Knowledge, Layout, kieker_callers};
 use crate::play::{best_card, durch_value, forced_card};
 use crate::rng::{Hasher, Rng};
 use crate::solver::Solver;
@@ -53,6 +54,8 @@ pub struct Config {
     pub keep_candidates: usize,
     /// An expected score must exceed this to bid, hold, say Kontra or Rekontra.
     pub margin: f64,
+    /// Weigh sampled deals by how well they fit the other players' calls in the auction.
+    pub infer: bool,
 }
 
 impl Config {
@@ -66,6 +69,7 @@ impl Config {
                 enumerate_limit: 0,
                 keep_candidates: 0,
                 margin: 0.0,
+                infer: false,
             },
             Level::Normal => Config {
                 bid_samples: 16,
@@ -74,6 +78,7 @@ impl Config {
                 enumerate_limit: 0,
                 keep_candidates: 2,
                 margin: 0.0,
+                infer: false,
             },
             Level::Strong => Config {
                 bid_samples: 64,
@@ -82,6 +87,7 @@ impl Config {
                 enumerate_limit: 300,
                 keep_candidates: 6,
                 margin: 0.0,
+                infer: true,
             },
         }
     }
@@ -173,6 +179,10 @@ impl Bot {
         h.word(u64::from(view.rules.min_bid) | u64::from(view.rules.players.count()) << 8);
         h.word(u64::from(view.rules.first_lead == fipsen_rules::FirstLead::Declarer));
         h.word(self.config.bid_samples as u64);
+        let clues = if self.config.infer { clues(view) } else { Vec::new() };
+        for c in &clues {
+            h.word(u64::from(c.seat) << 32 | evidence_code(c.evidence));
+        }
         let key = h.finish();
         if let Some((cached, est)) = &self.estimates
             && *cached == key
@@ -182,34 +192,46 @@ impl Bot {
         let ctx = BidContext { first_leader: first_leader(view, k.viewer), min_bid: view.rules.min_bid, knowledge: k };
         let mut rng = Rng::new(key);
         let samples = self.config.bid_samples.max(8);
-        let est = estimate_games(&ctx, samples, &mut rng, &mut self.solver);
+        let layouts = weighted_layouts(&ctx.knowledge, &clues, &[0; 4], samples, 0, &mut rng);
+        let est = estimate_games(&ctx, &layouts, &mut rng, &mut self.solver);
         self.estimates = Some((key, est.clone()));
         est
     }
 
     fn auction(&mut self, view: &DealView) -> Option<Action> {
-        let prompt = &view.prompt;
         if self.level == Level::Easy {
             return Some(easy_auction(view));
         }
-        let est = self.estimates(view);
         let margin = self.config.margin;
+        // Pass unless something is worth more than the margin; hold before bidding, and among
+        // bids worth the same the lowest.
         let mut best = (Action::Pass, 0.0);
-        if prompt.hold
-            && let Some(standing) = view.standing
-        {
-            let v = hold_value(standing, &est) - margin;
-            if v > best.1 {
-                best = (Action::Hold, v);
-            }
-        }
-        for &bid in &prompt.bids {
-            let v = own_value(bid, &est) - margin;
-            if v > best.1 + 1e-9 {
-                best = (Action::Bid { bid }, v);
+        for (action, value) in self.call_values(view) {
+            if action != Action::Pass && value - margin > best.1 + 1e-9 {
+                best = (action, value - margin);
             }
         }
         Some(best.0)
+    }
+
+    /// The expected score of every call the viewer may make in the auction: passing scores 0,
+    /// holding or bidding the best game that call would owe him (should he win the auction).
+    pub fn call_values(&mut self, view: &DealView) -> Vec<(Action, f64)> {
+        let prompt = view.prompt.clone();
+        let est = self.estimates(view);
+        let mut out = Vec::new();
+        if prompt.hold
+            && let Some(standing) = view.standing
+        {
+            out.push((Action::Hold, hold_value(standing, &est)));
+        }
+        for &bid in &prompt.bids {
+            out.push((Action::Bid { bid }, own_value(bid, &est)));
+        }
+        if prompt.pass {
+            out.push((Action::Pass, 0.0));
+        }
+        out
     }
 
     fn skat_or_hand(&mut self, view: &DealView) -> Option<Action> {
@@ -294,7 +316,7 @@ impl Bot {
     ) -> Option<(u32, Suit, f64)> {
         let game = view.game?;
         let k = Knowledge::from_view(view)?;
-        let layouts = draw_layouts(&k, self.config.decision_samples.max(4), self.config.enumerate_limit, rng);
+        let layouts = self.layouts(view, &k, self.config.decision_samples.max(4), rng);
         let mut best: Option<(u32, Suit, f64)> = None;
         for &(keep, suit) in candidates {
             let base = base_position(view, suit)?;
@@ -307,12 +329,19 @@ impl Bot {
         best
     }
 
+    /// Deals of the unseen cards to average over: drawn uniformly, or (with `infer`) weighted by
+    /// the auction.
+    fn layouts(&self, view: &DealView, k: &Knowledge, samples: usize, rng: &mut Rng) -> Vec<Layout> {
+        let clues = if self.config.infer { clues(view) } else { Vec::new() };
+        weighted_layouts(k, &clues, &played_by(view), samples, self.config.enumerate_limit, rng)
+    }
+
     /// The declarer's expected score in the game as it stands, from the viewer's knowledge.
     fn game_expectation(&mut self, view: &DealView, rng: &mut Rng) -> Option<f64> {
         let game = view.game?;
         let suit = game.trumps?;
         let k = Knowledge::from_view(view)?;
-        let layouts = draw_layouts(&k, self.config.decision_samples.max(4), self.config.enumerate_limit, rng);
+        let layouts = self.layouts(view, &k, self.config.decision_samples.max(4), rng);
         let base = base_position(view, suit)?;
         let st = stakes(view, &game, suit);
         let declarer = usize::from(base.declarer);
@@ -367,7 +396,7 @@ impl Bot {
             }
         }
         let k = Knowledge::from_view(view)?;
-        let layouts = draw_layouts(&k, self.config.play_samples.max(1), self.config.enumerate_limit, rng);
+        let layouts = self.layouts(view, &k, self.config.play_samples.max(1), rng);
         let (card, _) = best_card(view, &layouts, &mut self.solver)?;
         Some(Action::Play { card })
     }
@@ -377,9 +406,55 @@ impl Bot {
             return Some(Action::Stop);
         }
         let k = Knowledge::from_view(view)?;
-        let layouts = draw_layouts(&k, self.config.decision_samples.max(4), self.config.enumerate_limit, rng);
+        let layouts = self.layouts(view, &k, self.config.decision_samples.max(4), rng);
         let (go_on, stop) = durch_value(view, &layouts, &mut self.solver)?;
         Some(if go_on > stop { Action::GoOn } else { Action::Stop })
+    }
+}
+
+/// The cards each seat has played so far.
+fn played_by(view: &DealView) -> [u32; 4] {
+    let mut played = [0u32; 4];
+    for p in view.tricks.iter().flat_map(|t| t.cards.iter()).chain(view.trick.iter()) {
+        played[p.seat.index()] |= 1 << p.card.index();
+    }
+    played
+}
+
+/// Layouts drawn from `k`; with clues, four times as many are drawn and `samples` of them kept
+/// with chances proportional to how well the hands (with the cards already `played`) fit the
+/// clues. When at most `enumerate_limit` layouts exist, all are used (resampled by weight).
+fn weighted_layouts(
+    k: &Knowledge,
+    clues: &[Clue],
+    played: &[u32; 4],
+    samples: usize,
+    enumerate_limit: u64,
+    rng: &mut Rng,
+) -> Vec<Layout> {
+    if clues.is_empty() {
+        return draw_layouts(k, samples, enumerate_limit, rng);
+    }
+    let candidates = draw_layouts(k, samples * 4, enumerate_limit, rng);
+    let enumerated = candidates.len() != samples * 4;
+    let weights: Vec<f64> = candidates
+        .iter()
+        .map(|l| {
+            let mut dealt = l.hands;
+            for s in 0..4 {
+                dealt[s] |= played[s];
+            }
+            likelihood(clues, &dealt)
+        })
+        .collect();
+    let n = if enumerated { candidates.len() } else { samples };
+    resample(&candidates, &weights, n, rng)
+}
+
+fn evidence_code(e: Evidence) -> u64 {
+    match e {
+        Evidence::AtLeast(t) => (t * 10.0) as u64,
+        Evidence::Below(t) => 1000 + (t * 10.0) as u64,
     }
 }
 

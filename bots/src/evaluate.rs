@@ -112,7 +112,10 @@ impl Tally {
 /// the declarer makes without seeing the others' cards are made without them here too: Hand
 /// trumps are the suit best on average over all samples; after taking the skat the discards
 /// and trumps come from [`best_natural`] / [`best_keep`] on his own seven cards.
-pub fn estimate_games(ctx: &BidContext, samples: usize, rng: &mut Rng, solver: &mut Solver) -> Vec<Estimate> {
+///
+/// `layouts` are the deals to average over (drawn from `ctx.knowledge`, perhaps weighted by the
+/// auction); the cards out of play in each are split at random into skat and stock.
+pub fn estimate_games(ctx: &BidContext, layouts: &[Layout], rng: &mut Rng, solver: &mut Solver) -> Vec<Estimate> {
     let me = ctx.knowledge.viewer;
     let hand = ctx.knowledge.hand;
     let min = ctx.min_bid.clamp(2, 5);
@@ -124,10 +127,8 @@ pub fn estimate_games(ctx: &BidContext, samples: usize, rng: &mut Rng, solver: &
     let mut natural = vec![Tally::default(); counts];
     let mut ruten = vec![Tally::default(); counts];
     let mut kieker_tally = Tally::default();
-    let Some(sampler) = Sampler::new(&ctx.knowledge) else { return Vec::new() };
     let taken = |reached: usize| if reached == 0 { min - 1 } else { min + reached as u8 - 1 };
-    for _ in 0..samples {
-        let layout = sampler.sample(rng);
+    for layout in layouts {
         let (skat, stock) = skat_and_stock(layout.out, rng);
         let mut pos = Position {
             players: ctx.knowledge.players,
@@ -169,7 +170,7 @@ pub fn estimate_games(ctx: &BidContext, samples: usize, rng: &mut Rng, solver: &
             kieker_tally.add(kieker_sample(&mut pos, me, ten, solver));
         }
     }
-    let n = samples.max(1) as f64;
+    let n = layouts.len().max(1) as f64;
     let mut out = Vec::new();
     for i in 0..counts {
         let tricks = min + i as u8;
@@ -267,13 +268,15 @@ mod tests {
         let top = mask(&["CA", "CK", "CQ", "CJ", "C10"]);
         let ctx =
             BidContext { knowledge: Knowledge::before_auction(Players::Four, 0, top), first_leader: 0, min_bid: 2 };
-        let est = estimate_games(&ctx, 20, &mut rng, &mut solver);
+        let layouts = draw_layouts(&ctx.knowledge, 20, 0, &mut rng);
+        let est = estimate_games(&ctx, &layouts, &mut rng, &mut solver);
         let five_hand = est.iter().find(|e| e.game == Bid::Tricks { tricks: 5, hand: true, ruten: false }).unwrap();
         assert_eq!(five_hand.win, 1.0);
         assert_eq!(five_hand.score, 20.0);
         let poor = mask(&["C7", "S8", "S9", "H7", "H8"]);
         let ctx = BidContext { knowledge: Knowledge::before_auction(Players::Four, 0, poor), ..ctx };
-        let est = estimate_games(&ctx, 20, &mut rng, &mut solver);
+        let layouts = draw_layouts(&ctx.knowledge, 20, 0, &mut rng);
+        let est = estimate_games(&ctx, &layouts, &mut rng, &mut solver);
         assert!(est.iter().all(|e| e.score < 0.0), "{est:?}");
         assert!(est.iter().any(|e| e.game == Bid::Kieker), "no court card: a Kieker is possible");
     }

@@ -36,7 +36,9 @@ pub fn to_play(rng: &mut Rng, deal: &mut Deal) -> bool {
         let action = if deal.phase() == Phase::Auction {
             if deal.auction().standing().is_none() {
                 let bids: Vec<Action> = actions.iter().copied().filter(|a| matches!(a, Action::Bid { .. })).collect();
-                bids[rng.index(bids.len())]
+                let kieker = Action::Bid { bid: fipsen_rules::Bid::Kieker };
+                // Kiekers are rare (no court card): take one half the time it is allowed.
+                if bids.contains(&kieker) && rng.index(2) == 0 { kieker } else { bids[rng.index(bids.len())] }
             } else {
                 Action::Pass
             }
