@@ -269,7 +269,7 @@ function afterChange(wasTurn) {
 
 function updateTitle() {
   let title = 'Fipsen';
-  if (S.route.name === 'room') title = `${t('room.title', { code: S.route.code })} — Fipsen`;
+  if (S.route.name === 'room') title = `${S.room?.title || t('room.title', { code: S.route.code })} — Fipsen`;
   if (myTurn()) title = `▶ ${t('table.your_turn')} — Fipsen`;
   if (document.title !== title) document.title = title;
 }

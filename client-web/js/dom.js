@@ -66,15 +66,29 @@ export function replaceKeepingFocus(container, content, afterInsert) {
   }
   container.replaceChildren(...(Array.isArray(content) ? content : [content]));
   afterInsert?.();
+  const group = active && container.contains(active) ? active.dataset.group : undefined;
   if (key) {
     const again = container.querySelector(`[data-key="${CSS.escape(key)}"]`);
-    if (again instanceof HTMLElement) {
+    if (again instanceof HTMLElement && !(again instanceof HTMLButtonElement && again.disabled)) {
       if (typed && again instanceof HTMLInputElement) {
         again.value = typed.value;
         again.setSelectionRange(typed.start, typed.end);
       }
       again.focus({ preventScroll: true });
+      return;
     }
+  }
+  // A new step that asks for the keyboard ("are you sure?") takes it, unless the person is
+  // busy elsewhere on the page.
+  const wanted = container.querySelector('[data-autofocus]');
+  if (wanted instanceof HTMLElement && (key || !active || active === document.body)) {
+    wanted.focus({ preventScroll: true });
+    return;
+  }
+  if (group) {
+    // The focused element went away (a card was played): stay in its group.
+    const sibling = container.querySelector(`[data-group="${CSS.escape(group)}"]:not([disabled])`);
+    if (sibling instanceof HTMLElement) sibling.focus({ preventScroll: true });
   }
 }
 
@@ -99,4 +113,14 @@ export function infoButton(title, text) {
     'i',
   );
   return h('span', { class: 'info-wrap' }, button, pop);
+}
+
+/** A small eye drawn in SVG: the sign for watchers. */
+export function eyeIcon() {
+  return s(
+    'svg',
+    { viewBox: '0 0 24 24', width: '1.1em', height: '1.1em', class: 'eye', 'aria-hidden': 'true', focusable: 'false' },
+    s('path', { d: 'M1 12C4 6 8 4 12 4s8 2 11 8c-3 6-7 8-11 8S4 18 1 12Z', fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }),
+    s('circle', { cx: 12, cy: 12, r: 3.5, fill: 'currentColor' }),
+  );
 }

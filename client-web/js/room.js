@@ -1,6 +1,6 @@
 // The room before the game: the invitation link, the seats, watchers, and the start button.
 
-import { h } from './dom.js';
+import { eyeIcon, h } from './dom.js';
 import { t } from './i18n.js';
 import { S, api, mySeat } from './store.js';
 
@@ -120,8 +120,21 @@ export function roomView() {
       { class: 'panel' },
       h('h2', null, t('room.seats')),
       seatList,
-      room.spectators ? h('p', { class: 'hint' }, '👁 ', t('room.spectators', { n: room.spectators })) : null,
-      me === null ? h('p', { class: 'watching-banner', role: 'status' }, '👁 ', t('table.watching')) : null,
+      room.spectators ? h('p', { class: 'hint' }, eyeIcon(), ' ', t('room.spectators', { n: room.spectators })) : null,
+      me === null ? h('p', { class: 'watching-banner', role: 'status' }, eyeIcon(), ' ', t('table.watching')) : null,
+      isHost
+        ? h(
+            'label',
+            { class: 'check' },
+            h('input', {
+              type: 'checkbox',
+              'data-key': 'set-public',
+              checked: Boolean(room.options?.public),
+              onchange: (e) => api.send({ type: 'set_public', public: e.target.checked }),
+            }),
+            h('span', null, t('opt.public')),
+          )
+        : null,
       isHost
         ? h('button', { type: 'button', class: 'primary big', 'data-key': 'start', disabled: missing > 0 || S.waiting, onclick: () => api.send({ type: 'start' }) }, t('room.start'))
         : null,

@@ -47,7 +47,7 @@ export function scoresheet(game) {
             'tr',
             null,
             h('th', { scope: 'col' }, t('sheet.deal')),
-            h('th', { scope: 'col' }, t('sheet.dealer')),
+            h('th', { scope: 'col', class: 'wide-only' }, t('sheet.dealer')),
             h('th', { scope: 'col' }, t('sheet.declarer')),
             h('th', { scope: 'col' }, t('sheet.game')),
             h('th', { scope: 'col' }, t('sheet.result')),
@@ -64,7 +64,7 @@ export function scoresheet(game) {
               'tr',
               { 'data-deal': row.number },
               h('th', { scope: 'row' }, String(row.number)),
-              h('td', null, seatName(row.dealer)),
+              h('td', { class: 'wide-only' }, seatName(row.dealer)),
               h('td', null, row.declarer === null || row.declarer === undefined ? '—' : seatName(row.declarer)),
               h('td', null, game ? gameText(game) : contractText(row.contract) || '—'),
               h('td', null, resultWord(row.outcome)),
@@ -79,7 +79,9 @@ export function scoresheet(game) {
           h(
             'tr',
             null,
-            h('th', { scope: 'row', colspan: 6 }, t('sheet.totals')),
+            h('th', { scope: 'row' }, t('sheet.totals')),
+            h('td', { class: 'wide-only' }),
+            h('td', { colspan: 4 }),
             (game.totals ?? []).map((total) => h('td', { class: `total${total < 0 ? ' neg' : ''}` }, h('strong', null, String(total)))),
           ),
         ),
@@ -127,7 +129,16 @@ function chart(rows, names) {
     h(
       'figcaption',
       { class: 'legend' },
-      names.map((name, i) => h('span', { class: 'legend-item' }, h('span', { class: 'swatch', style: `background:${LINE_COLOURS[i]}` }), name)),
+      names.map((name, i) =>
+        h(
+          'span',
+          { class: 'legend-item' },
+          h('span', { class: 'swatch', style: `background:${LINE_COLOURS[i]}` }),
+          name,
+          ' ',
+          h('strong', { class: series[i][steps] < 0 ? 'neg' : '' }, String(series[i][steps])),
+        ),
+      ),
     ),
   );
 }

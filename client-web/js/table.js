@@ -2,7 +2,7 @@
 // panel offering exactly what the server's prompt lists, your hand, the result, and the chat.
 
 import { cardBack, cardFace, cardName, cardShort, isTrump, sortHand, suitLetter } from './cards.js';
-import { h, infoButton, s } from './dom.js';
+import { eyeIcon, h, infoButton, s } from './dom.js';
 import { t } from './i18n.js';
 import { bidText, callText, contractText, gameText, gameValue, points, suitName } from './format.js';
 import { outcomeSentence } from './log.js';
@@ -41,19 +41,28 @@ export function tableView() {
     { class: `table-screen players-${n}${me === null ? ' spectating' : ''}${myTurn ? ' my-turn' : ''}`, 'data-phase': deal.phase },
     me === null ? watchingBanner() : null,
     infoBar(game, deal),
+    // Two columns on wide screens; on phones the wrappers dissolve and the parts stack.
     h(
       'div',
-      { class: 'felt', role: 'region', 'aria-label': t('table.deal', { n: game.number }) },
-      Object.entries(where)
-        .filter(([seat]) => me === null || Number(seat) !== me)
-        .map(([seat, place]) => seatBox(deal, Number(seat), place)),
-      centre(deal, where),
+      { class: 'table-left' },
+      h(
+        'div',
+        { class: 'felt', role: 'region', 'aria-label': t('table.deal', { n: game.number }) },
+        Object.entries(where)
+          .filter(([seat]) => me === null || Number(seat) !== me)
+          .map(([seat, place]) => seatBox(deal, Number(seat), place)),
+        centre(deal, where),
+      ),
+      me !== null ? handView(deal, me, myTurn) : null,
+      deal.kieker_hand && me !== deal.declarer ? kiekerShown(deal) : null,
     ),
-    statusLine(deal, me, myTurn),
-    deal.phase === 'over' ? resultPanel(game, deal, me) : actionPanel(deal, me),
-    me !== null ? handView(deal, me, myTurn) : null,
-    deal.kieker_hand && me !== deal.declarer ? kiekerShown(deal) : null,
-    chatPanel(),
+    h(
+      'div',
+      { class: 'table-right' },
+      statusLine(deal, me, myTurn),
+      deal.phase === 'over' ? resultPanel(game, deal, me) : actionPanel(deal, me),
+      chatPanel(),
+    ),
     S.ui.dialog === 'sheet' ? dialog('sheet', t('sheet.title'), scoresheet(game)) : null,
     S.ui.dialog === 'last_trick' ? dialog('last_trick', t('table.last_trick'), lastTrick(deal, where)) : null,
   );
@@ -63,7 +72,8 @@ function watchingBanner() {
   return h(
     'div',
     { class: 'watching-banner', role: 'status' },
-    h('span', { 'aria-hidden': 'true' }, '👁 '),
+    eyeIcon(),
+    ' ',
     h('strong', null, t('table.watching')),
     ' ',
     h('span', { class: 'hint' }, t('table.watching_help')),
@@ -81,7 +91,10 @@ function infoBar(game, deal) {
   return h(
     'div',
     { class: 'info-bar' },
-    h('span', { class: 'deal-no' }, t('table.deal', { n: game.number }), game.scoresheet && deal.rules?.deals ? ` / ${deal.rules.deals}` : ''),
+    h('span', { class: 'deal-no' }, t('table.deal', { n: game.number }), deal.rules?.deals ? ` / ${deal.rules.deals}` : ''),
+    S.room?.spectators
+      ? h('span', { class: 'watchers', title: t('room.spectators', { n: S.room.spectators }) }, eyeIcon(), ' ', t('room.spectators', { n: S.room.spectators }))
+      : null,
     deal.declarer !== null && deal.declarer !== undefined
       ? h(
           'span',
@@ -286,7 +299,11 @@ function confirmBar() {
     h(
       'div',
       { class: 'row' },
-      h('button', { type: 'button', class: 'primary big', 'data-key': 'confirm-yes', autofocus: true, disabled: S.waiting, onclick: () => api.act(action) }, t('act.confirm', { what })),
+      h(
+        'button',
+        { type: 'button', class: 'primary big', 'data-key': 'confirm-yes', 'data-autofocus': '', disabled: S.waiting, onclick: () => api.act(action) },
+        t('act.confirm', { what }),
+      ),
       h(
         'button',
         {
@@ -535,6 +552,7 @@ function handView(deal, me, myTurn) {
             class: `hand-card${selected ? ' selected' : ''}${trump ? ' trump' : ''}${playable.has(card) ? ' playable' : ''}`,
             'data-card': card,
             'data-key': `card-${card}`,
+            'data-group': 'hand',
             'aria-label': `${cardName(card)}${trump ? `, ${t('table.trump')}` : ''}`,
             'aria-pressed': discarding || S.ui.picked ? String(selected) : null,
             disabled: !enabled,

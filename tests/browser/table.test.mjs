@@ -250,6 +250,14 @@ test('three players play a deal to the scoresheet', async () => {
     assert.equal(await p.page.locator('.felt .seat').count(), 2, `${p.label} sees two other players`);
   }
   await screenshot(a, 'phone-three-auction');
+  // Everything works from the keyboard: Anna (Vorhand) makes her first call with Tab and Enter.
+  const firstBid = a.page.locator('main .actions .bid-button').first();
+  await firstBid.focus();
+  await a.page.keyboard.press('Enter');
+  await a.page.locator('[data-key="confirm-yes"]:focus').waitFor();
+  await a.page.keyboard.press('Enter');
+  await b.page.locator('.felt .seat .bubble').first().waitFor();
+  assert.equal(await b.page.locator('.felt .seat .bubble').first().textContent(), '2', 'Bernd sees Anna bid 2');
   await screenshot(b, 'desktop-three-auction-de');
   let shot = false;
   await playDeal(players, async () => {
