@@ -175,6 +175,7 @@ function onMessage(msg) {
         for (const ev of msg.missed ?? []) S.log.push(...eventLines(ev));
       }
       S.seq = msg.seq ?? S.seq;
+      noteNextDeal();
       const held = seatFor(code);
       const nextId = Math.max(held?.nextId ?? 1, (msg.you?.last_act_id ?? 0) + 1);
       if (msg.you?.token) saveSeat(code, { token: msg.you.token, seq: S.seq, name: S.name, nextId });
@@ -195,6 +196,7 @@ function onMessage(msg) {
       S.seq = Math.max(S.seq, msg.seq ?? 0);
       if (msg.room) S.room = normaliseRoom(msg.room);
       if ('game' in msg) S.game = msg.game ?? null;
+      noteNextDeal();
       if (msg.you) S.you = msg.you;
       S.waiting = false;
       if (S.route.name === 'room') saveSeat(S.route.code, { seq: S.seq });
@@ -241,6 +243,15 @@ export function errorText(code, message) {
   if (has(key)) return t(key);
   return t('err.generic', { message: message || code });
 }
+
+/** When the server will deal the next deal by itself: a countdown on the result panel. */
+function noteNextDeal() {
+  const ms = S.room?.next_deal_in_ms;
+  S.nextDealAt = typeof ms === 'number' ? Date.now() + ms : null;
+  clearInterval(countdown);
+  if (S.nextDealAt) countdown = window.setInterval(() => (S.nextDealAt && S.nextDealAt > Date.now() ? render() : clearInterval(countdown)), 1000);
+}
+let countdown = 0;
 
 // ---- turn signals ----
 

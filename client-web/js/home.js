@@ -17,6 +17,8 @@ const draft = {
   title: '',
   next_deal: 'auto',
   code: '',
+  /** Whether the "rules of this table" section is open. */
+  more: false,
 };
 
 const DEFAULTS = { ...draft };
@@ -165,7 +167,7 @@ function createSection() {
     ]),
     h(
       'details',
-      { class: 'more-rules' },
+      { class: 'more-rules', open: draft.more, ontoggle: (e) => (draft.more = e.target.open) },
       h('summary', null, t('room.rules')),
       radioOption('min_bid', t('opt.min_bid'), [
         [2, '2'],

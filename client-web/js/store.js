@@ -24,6 +24,8 @@ export const S = {
   /** The series as this viewer may see it (fipsen_rules::SeriesView), or null before the start. */
   game: /** @type {any} */ (null),
   seq: 0,
+  /** When the next deal comes by itself (ms since 1970), if the server said so. */
+  nextDealAt: /** @type {number|null} */ (null),
   /** Chat lines and table log, oldest first. */
   log: /** @type {{kind: 'chat'|'event', text: string, from?: string}[]} */ ([]),
   lobby: /** @type {any[]|null} */ (null),

@@ -666,7 +666,7 @@ function nextDealNote() {
   const players = room?.seats?.length ?? 0;
   const parts = [];
   if (asked.length) parts.push(t('result.ready', { n: asked.length, k: players }));
-  if (typeof room?.next_deal_in_ms === 'number') parts.push(t('result.next_in', { s: Math.ceil(room.next_deal_in_ms / 1000) }));
+  if (S.nextDealAt) parts.push(t('result.next_in', { s: Math.max(0, Math.ceil((S.nextDealAt - Date.now()) / 1000)) }));
   return parts.length ? h('p', { class: 'hint', role: 'status' }, parts.join(' · ')) : null;
 }
 

@@ -100,17 +100,16 @@ export async function setName(page, name) {
 /**
  * Creates a room through the home screen and returns its invite code.
  * @param {any} client
- * @param {{players?: 3|4, nextDeal?: 'auto'|'slow'|'ask', title?: string}} opts
+ * @param {{players?: 3|4, nextDeal?: 'auto'|'slow'|'ask', title?: string, public?: boolean}} opts
  */
 export async function createRoom(client, name, opts = {}) {
   const { page } = client;
   await setName(page, name);
   if (opts.title) await page.locator('#opt-title').fill(opts.title);
   if (opts.players === 3) await page.locator('[data-key="opt-players-3"]').check();
-  if (opts.nextDeal) {
-    await page.locator('.more-rules > summary').click();
-    await page.locator(`[data-key="opt-next_deal-${opts.nextDeal}"]`).check();
-  }
+  if (opts.nextDeal || opts.public) await page.locator('.more-rules > summary').click();
+  if (opts.nextDeal) await page.locator(`[data-key="opt-next_deal-${opts.nextDeal}"]`).check();
+  if (opts.public) await page.locator('[data-key="opt-public"]').check();
   await page.locator('[data-key="create"]').click();
   await page.locator('.invite input').waitFor();
   const link = await page.locator('.invite input').inputValue();

@@ -176,6 +176,17 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
         };
         assert.deepEqual(after, before, 'the reloaded page is back in the same seat with the same hand');
         reloaded = true;
+        // A dropped connection (a sleeping phone, a new network) shows, and comes back by itself.
+        await meike.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.conn.ws.close());
+        await meike.page.locator('[data-conn="offline"], [data-conn="connecting"]').first().waitFor();
+        await meike.page.locator('[data-conn="open"]').waitFor();
+        await settle(meike.page);
+        assert.equal((await handCards(meike.page)).length, await meike.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.game.deal.hand.length));
+        // The four-colour pack, switched on in the settings.
+        await fiete.page.locator('[data-key="settings"]').click();
+        await fiete.page.locator('[data-key="set-fourColour"]').check();
+        await fiete.page.locator('[data-key="close-settings"]').click();
+        await screenshot(fiete, 'desktop-play-four-colour-ja');
       }
     }
   });
@@ -237,11 +248,21 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
 
 test('three players play a deal to the scoresheet', async () => {
   const a = await openClient(chrome, 'three-a', PHONE, 'en');
-  const { link } = await createRoom(a, 'Anna', { players: 3, nextDeal: 'ask' });
+  const { link } = await createRoom(a, 'Anna', { players: 3, nextDeal: 'ask', title: 'Dreier', public: true });
+  // Bernd finds the table in the list of open tables and sits down from there.
   const b = await openClient(chrome, 'three-b', DESKTOP, 'de');
-  await joinByLink(b, link, 'Bernd');
+  await b.page.locator('#name').fill('Bernd');
+  const row = b.page.locator('.lobby-row', { hasText: 'Dreier' });
+  for (let i = 0; i < 20 && (await row.count()) === 0; i++) {
+    await b.page.locator('[data-key="lobby-refresh"]').click();
+    await b.page.waitForTimeout(200);
+  }
+  await screenshot(b, 'desktop-home-lobby-de');
+  await row.locator('button.primary').click();
+  await b.page.locator('.room').waitFor();
   const c = await openClient(chrome, 'three-c', PHONE, 'ja');
   await joinByLink(c, link, 'Chiyo');
+  await screenshot(c, 'phone-room-ja');
   await a.page.locator('[data-key="start"]').click();
   const players = [a, b, c];
   for (const p of players) {
