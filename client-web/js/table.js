@@ -195,6 +195,10 @@ function seatBox(deal, seat, place) {
     ),
     h('span', { class: 'count' }, cardCount(count)),
     call ? h('span', { class: `bubble call-${call.call}`, 'data-testid': 'last-call' }, callText(call)) : null,
+    // A seat whose player stayed away past the grace period may be taken over by a watcher.
+    S.room?.seats?.[seat]?.open && mySeat() === null
+      ? h('button', { type: 'button', class: 'small', 'data-key': `take-open-${seat}`, onclick: () => api.send({ type: 'take_seat', seat }) }, t('room.take_seat'))
+      : null,
   );
 }
 
@@ -265,7 +269,7 @@ function statusLine(deal, me, myTurn) {
  * @param {string} key
  * @param {string} [cls]
  */
-function callButton(label, action, key, cls = '', ariaLabel) {
+function callButton(label, action, key, cls = '', ariaLabel, what = label) {
   return h(
     'button',
     {
@@ -275,7 +279,7 @@ function callButton(label, action, key, cls = '', ariaLabel) {
       'data-action': JSON.stringify(action),
       'aria-label': ariaLabel ?? label,
       disabled: S.waiting,
-      onclick: () => ask(label, action),
+      onclick: () => ask(what, action),
     },
     label,
   );
@@ -356,7 +360,7 @@ function actionPanel(deal, me) {
               'data-key': `trumps-${suit}`,
               'data-action': JSON.stringify({ action: 'name_trumps', suit }),
               disabled: S.waiting,
-              onclick: () => ask(suitName(suit, true), { action: 'name_trumps', suit }),
+              onclick: () => ask(`${t('table.trumps')}: ${suitName(suit, true)}`, { action: 'name_trumps', suit }),
             },
             h('span', { class: 'suit-icon', 'aria-hidden': 'true' }, suitIcon(suitLetter(suit))),
             h('span', null, suitName(suit, suit === 'diamonds')),
@@ -431,7 +435,11 @@ function biddingPanel(deal, p) {
             'div',
             { class: 'bid-row kieker-row', role: 'row' },
             h('span', { class: 'bid-row-label', role: 'rowheader' }, t('bid.kieker'), term('kieker')),
-            h('span', { class: 'kieker-cell', role: 'cell' }, callButton(t('bid.kieker'), { action: 'bid', bid: kieker }, 'bid-kieker', 'bid-button')),
+            h(
+              'span',
+              { class: 'kieker-cell', role: 'cell' },
+              callButton(t('bid.kieker'), { action: 'bid', bid: kieker }, 'bid-kieker', 'bid-button', undefined, t('act.bid', { bid: t('bid.kieker') })),
+            ),
           ),
         );
       }
@@ -449,7 +457,14 @@ function biddingPanel(deal, p) {
             'span',
             { class: 'bid-cell', role: 'cell' },
             bid
-              ? callButton(bidText(bid), { action: 'bid', bid }, `bid-${tricks}-${VARIANTS[i][0] ? 'h' : ''}${VARIANTS[i][1] ? 'r' : ''}`, 'bid-button')
+              ? callButton(
+                  bidText(bid),
+                  { action: 'bid', bid },
+                  `bid-${tricks}-${VARIANTS[i][0] ? 'h' : ''}${VARIANTS[i][1] ? 'r' : ''}`,
+                  'bid-button',
+                  undefined,
+                  t('act.bid', { bid: bidText(bid) }),
+                )
               : null,
           ),
         ),
@@ -513,6 +528,8 @@ function handView(deal, me, myTurn) {
   const cards = sortHand(deal.hand ?? [], trumps);
   const playable = new Set(p.cards ?? []);
   const discarding = Boolean(p.discard);
+  // While laying away, show which cards came from the skat (and the stock, in a Kieker).
+  const pickedUp = new Set(discarding ? [...(deal.skat ?? []), ...(deal.stock ?? [])] : []);
   const onKey = (e) => {
     if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
     const buttons = [...e.currentTarget.querySelectorAll('button:not([disabled])')];
@@ -549,16 +566,17 @@ function handView(deal, me, myTurn) {
           {
             type: 'button',
             role: 'listitem',
-            class: `hand-card${selected ? ' selected' : ''}${trump ? ' trump' : ''}${playable.has(card) ? ' playable' : ''}`,
+            class: `hand-card${selected ? ' selected' : ''}${trump ? ' trump' : ''}${playable.has(card) ? ' playable' : ''}${pickedUp.has(card) ? ' picked-up' : ''}`,
             'data-card': card,
             'data-key': `card-${card}`,
             'data-group': 'hand',
-            'aria-label': `${cardName(card)}${trump ? `, ${t('table.trump')}` : ''}`,
+            'aria-label': `${cardName(card)}${trump ? `, ${t('table.trump')}` : ''}${pickedUp.has(card) ? `, ${t('table.from_skat')}` : ''}`,
             'aria-pressed': discarding || S.ui.picked ? String(selected) : null,
             disabled: !enabled,
             onclick: () => clickCard(card, discarding, p.discard),
           },
           cardFace(card, { trump }),
+          pickedUp.has(card) ? h('span', { class: 'card-tag', 'aria-hidden': 'true' }, t('table.from_skat')) : null,
         );
       }),
     ),
