@@ -4,9 +4,9 @@ use fipsen_rules::{Action, Bid, CardSet, DealView, Phase, SeriesView, Suit};
 use serde::{Deserialize, Serialize};
 
 use crate::cards::{suit_index, trump_mask};
-use crate::evaluate::{BidContext, Estimate, draw_layouts, estimate_games, game_value};
+use crate::evaluate::{BidContext, Estimate, GameTable, draw_layouts, game_table, game_value};
 use crate::heuristic::{best_keep, best_natural, easy_card, strength, top_keeps};
-use crate::inference::{Clue, Evidence, clues, likelihood, resample};
+use crate::inference::{Clue, clues, likelihood, resample};
 use crate::knowledge::{Knowledge, Layout, kieker_callers};
 use crate::play::{best_card, durch_value, forced_card};
 use crate::rng::{Hasher, Rng};
@@ -81,7 +81,7 @@ impl Config {
                 infer: false,
             },
             Level::Strong => Config {
-                bid_samples: 64,
+                bid_samples: 96,
                 play_samples: 40,
                 decision_samples: 40,
                 enumerate_limit: 300,
@@ -112,8 +112,8 @@ pub struct Bot {
     config: Config,
     seed: u64,
     solver: Solver,
-    /// The last bidding estimate and what it was for.
-    estimates: Option<(u64, Vec<Estimate>)>,
+    /// The deals behind the last bidding estimate, and what they were drawn for.
+    table: Option<(u64, GameTable)>,
 }
 
 impl Bot {
@@ -124,7 +124,7 @@ impl Bot {
 
     /// A bot with its own numbers (for measurements).
     pub fn with_config(level: Level, config: Config, seed: u64) -> Bot {
-        Bot { level, config, seed, solver: Solver::new(), estimates: None }
+        Bot { level, config, seed, solver: Solver::new(), table: None }
     }
 
     /// The bot's level.
@@ -168,8 +168,9 @@ impl Bot {
         action.filter(|a| allowed(view, a)).or_else(|| fallback(view))
     }
 
-    /// The bidding estimate of the hand the viewer holds before any pick-up (cached: the
-    /// estimate depends only on the hand, the seat, the dealer and the rules).
+    /// The bidding estimate of the hand the viewer was dealt. The deals behind it are drawn
+    /// and solved once per hand (they depend only on the hand, the seat, the dealer and the
+    /// rules); with `infer`, they are weighed afresh by the auction at every call.
     pub fn estimates(&mut self, view: &DealView) -> Vec<Estimate> {
         let Some(k) = auction_knowledge(view) else { return Vec::new() };
         let mut h = Hasher::new(self.seed);
@@ -179,23 +180,24 @@ impl Bot {
         h.word(u64::from(view.rules.min_bid) | u64::from(view.rules.players.count()) << 8);
         h.word(u64::from(view.rules.first_lead == fipsen_rules::FirstLead::Declarer));
         h.word(self.config.bid_samples as u64);
-        let clues = if self.config.infer { clues(view) } else { Vec::new() };
-        for c in &clues {
-            h.word(u64::from(c.seat) << 32 | evidence_code(c.evidence));
-        }
+        h.word(u64::from(k.forbidden.iter().fold(0, |a, f| a | f)));
         let key = h.finish();
-        if let Some((cached, est)) = &self.estimates
-            && *cached == key
-        {
-            return est.clone();
+        let cached = matches!(&self.table, Some((c, _)) if *c == key);
+        if !cached {
+            let ctx =
+                BidContext { first_leader: first_leader(view, k.viewer), min_bid: view.rules.min_bid, knowledge: k };
+            let mut rng = Rng::new(key);
+            let samples = self.config.bid_samples.max(8);
+            let layouts = draw_layouts(&ctx.knowledge, samples, 0, &mut rng);
+            self.table = Some((key, game_table(&ctx, &layouts, &mut rng, &mut self.solver)));
         }
-        let ctx = BidContext { first_leader: first_leader(view, k.viewer), min_bid: view.rules.min_bid, knowledge: k };
-        let mut rng = Rng::new(key);
-        let samples = self.config.bid_samples.max(8);
-        let layouts = weighted_layouts(&ctx.knowledge, &clues, &[0; 4], samples, 0, &mut rng);
-        let est = estimate_games(&ctx, &layouts, &mut rng, &mut self.solver);
-        self.estimates = Some((key, est.clone()));
-        est
+        let Some((_, table)) = &self.table else { return Vec::new() };
+        let clues = if self.config.infer { clues(view) } else { Vec::new() };
+        if clues.is_empty() {
+            return table.estimates();
+        }
+        let weights: Vec<f64> = table.hands.iter().map(|h| likelihood(&clues, h)).collect();
+        table.weighted(&weights)
     }
 
     fn auction(&mut self, view: &DealView) -> Option<Action> {
@@ -449,13 +451,6 @@ fn weighted_layouts(
         .collect();
     let n = if enumerated { candidates.len() } else { samples };
     resample(&candidates, &weights, n, rng)
-}
-
-fn evidence_code(e: Evidence) -> u64 {
-    match e {
-        Evidence::AtLeast(t) => (t * 10.0) as u64,
-        Evidence::Below(t) => 1000 + (t * 10.0) as u64,
-    }
 }
 
 /// The bidder's knowledge of his dealt hand before anyone picked up (the auction so far adds

@@ -90,18 +90,66 @@ impl BidContext {
     }
 }
 
-#[derive(Debug, Clone, Copy, Default)]
-struct Tally {
-    score: f64,
-    wins: f64,
+/// The scores of every game the bidder could play, deal by deal: the raw material of an
+/// estimate, kept so that the deals can be weighed again as the auction tells more.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameTable {
+    min_bid: u8,
+    kieker: bool,
+    /// The deals' hands (the bidder's own included), to weigh them later.
+    pub hands: Vec<[u32; 4]>,
+    /// Per deal: for each trick count from `min_bid`, Hand in each suit (4), skat natural,
+    /// skat Ruten; then the Kieker.
+    scores: Vec<Vec<i32>>,
 }
 
-impl Tally {
-    fn add(&mut self, score: i32) {
-        self.score += f64::from(score);
-        if score > 0 {
-            self.wins += 1.0;
+impl GameTable {
+    fn columns(min_bid: u8) -> usize {
+        usize::from(6 - min_bid) * 6 + 1
+    }
+
+    /// The estimates with every deal weighed alike.
+    pub fn estimates(&self) -> Vec<Estimate> {
+        self.weighted(&vec![1.0; self.scores.len()])
+    }
+
+    /// The estimates with deal `i` weighed by `weights[i]`.
+    pub fn weighted(&self, weights: &[f64]) -> Vec<Estimate> {
+        let cols = GameTable::columns(self.min_bid);
+        let mut score = vec![0.0f64; cols];
+        let mut wins = vec![0.0f64; cols];
+        let mut total = 0.0;
+        for (row, &w) in self.scores.iter().zip(weights) {
+            total += w;
+            for (i, &v) in row.iter().enumerate() {
+                score[i] += w * f64::from(v);
+                if v > 0 {
+                    wins[i] += w;
+                }
+            }
         }
+        let total = if total > 0.0 { total } else { 1.0 };
+        let at = |i: usize| (wins[i] / total, score[i] / total);
+        let mut out = Vec::new();
+        for k in 0..usize::from(6 - self.min_bid) {
+            let tricks = self.min_bid + k as u8;
+            let base = k * 6;
+            // Hand: the natural suit best on average (named before anything more is known).
+            let hand = (0..3).map(|s| at(base + s)).max_by(|a, b| a.1.total_cmp(&b.1)).unwrap_or((0.0, 0.0));
+            for (hand_game, ruten, (win, score)) in [
+                (false, false, at(base + 4)),
+                (true, false, hand),
+                (false, true, at(base + 5)),
+                (true, true, at(base + 3)),
+            ] {
+                out.push(Estimate { game: Bid::Tricks { tricks, hand: hand_game, ruten }, win, score });
+            }
+        }
+        if self.kieker {
+            let (win, score) = at(cols - 1);
+            out.push(Estimate { game: Bid::Kieker, win, score });
+        }
+        out
     }
 }
 
@@ -113,22 +161,25 @@ impl Tally {
 /// trumps are the suit best on average over all samples; after taking the skat the discards
 /// and trumps come from [`best_natural`] / [`best_keep`] on his own seven cards.
 ///
-/// `layouts` are the deals to average over (drawn from `ctx.knowledge`, perhaps weighted by the
-/// auction); the cards out of play in each are split at random into skat and stock.
+/// `layouts` are the deals to average over (drawn from `ctx.knowledge`); the cards out of play
+/// in each are split at random into skat and stock.
 pub fn estimate_games(ctx: &BidContext, layouts: &[Layout], rng: &mut Rng, solver: &mut Solver) -> Vec<Estimate> {
+    game_table(ctx, layouts, rng, solver).estimates()
+}
+
+/// The per-deal scores behind [`estimate_games`].
+pub fn game_table(ctx: &BidContext, layouts: &[Layout], rng: &mut Rng, solver: &mut Solver) -> GameTable {
     let me = ctx.knowledge.viewer;
     let hand = ctx.knowledge.hand;
     let min = ctx.min_bid.clamp(2, 5);
-    let counts = usize::from(5 - min + 1);
+    let counts = usize::from(6 - min);
     let thresholds: Vec<u8> = (min..=5).collect();
     let kieker = ctx.kieker_eligible();
-    // [tricks - min][suit] for Hand games; [tricks - min] for skat games.
-    let mut hand_games = vec![[Tally::default(); 4]; counts];
-    let mut natural = vec![Tally::default(); counts];
-    let mut ruten = vec![Tally::default(); counts];
-    let mut kieker_tally = Tally::default();
+    let cols = GameTable::columns(min);
     let taken = |reached: usize| if reached == 0 { min - 1 } else { min + reached as u8 - 1 };
+    let mut table = GameTable { min_bid: min, kieker, hands: Vec::new(), scores: Vec::new() };
     for layout in layouts {
+        let mut row = vec![0i32; cols];
         let (skat, stock) = skat_and_stock(layout.out, rng);
         let mut pos = Position {
             players: ctx.knowledge.players,
@@ -142,9 +193,8 @@ pub fn estimate_games(ctx: &BidContext, layouts: &[Layout], rng: &mut Rng, solve
         for suit in 0..4 {
             pos.trumps = SUIT_MASKS[suit];
             let t = taken(solver.reaches(&pos, &thresholds));
-            for (i, tally) in hand_games.iter_mut().enumerate() {
-                let tricks = min + i as u8;
-                tally[suit].add(game_score(tricks, 1 + u32::from(suit == 3), t));
+            for k in 0..counts {
+                row[k * 6 + suit] = game_score(min + k as u8, 1 + u32::from(suit == 3), t);
             }
         }
         let seven = hand | skat;
@@ -152,47 +202,27 @@ pub fn estimate_games(ctx: &BidContext, layouts: &[Layout], rng: &mut Rng, solve
         pos.hands[usize::from(me)] = keep;
         pos.trumps = SUIT_MASKS[suit];
         let t = taken(solver.reaches(&pos, &thresholds));
-        for (i, tally) in natural.iter_mut().enumerate() {
-            tally.add(game_score(min + i as u8, 0, t));
+        for k in 0..counts {
+            row[k * 6 + 4] = game_score(min + k as u8, 0, t);
         }
         let (keep, _) = best_keep(seven, 3, 5);
         pos.hands[usize::from(me)] = keep;
         pos.trumps = SUIT_MASKS[3];
         let t = taken(solver.reaches(&pos, &thresholds));
-        for (i, tally) in ruten.iter_mut().enumerate() {
-            tally.add(game_score(min + i as u8, 1, t));
+        for k in 0..counts {
+            row[k * 6 + 5] = game_score(min + k as u8, 1, t);
         }
         if kieker {
             let ten = match ctx.players() {
                 Players::Four => hand | skat | stock,
                 Players::Three => skat | stock,
             };
-            kieker_tally.add(kieker_sample(&mut pos, me, ten, solver));
+            row[cols - 1] = kieker_sample(&mut pos, me, ten, solver);
         }
+        table.hands.push(layout.hands);
+        table.scores.push(row);
     }
-    let n = layouts.len().max(1) as f64;
-    let mut out = Vec::new();
-    for i in 0..counts {
-        let tricks = min + i as u8;
-        // Hand: the natural suit best on average.
-        let best_hand = (0..3).map(|s| hand_games[i][s]).max_by(|a, b| a.score.total_cmp(&b.score)).unwrap_or_default();
-        for (hand, ruten_game, tally) in [
-            (false, false, natural[i]),
-            (true, false, best_hand),
-            (false, true, ruten[i]),
-            (true, true, hand_games[i][3]),
-        ] {
-            out.push(Estimate {
-                game: Bid::Tricks { tricks, hand, ruten: ruten_game },
-                win: tally.wins / n,
-                score: tally.score / n,
-            });
-        }
-    }
-    if kieker {
-        out.push(Estimate { game: Bid::Kieker, win: kieker_tally.wins / n, score: kieker_tally.score / n });
-    }
-    out
+    table
 }
 
 /// One sampled Kieker: keep the five strongest cards, Ruten if strong enough, else the best

@@ -389,6 +389,14 @@ impl Solver {
             }
             return trick_winner(&trick, self.players, leader, self.trumps) == self.declarer;
         }
+        // Sure tricks: a trump above every trump of the other side wins whenever it is played.
+        let (sure, lost) = self.sure_tricks(&hands);
+        if need <= sure as i8 {
+            return true;
+        }
+        if need > left - lost as i8 {
+            return false;
+        }
         let key = u128::from(hands[0])
             | u128::from(hands[1]) << 25
             | u128::from(hands[2]) << 50
@@ -415,6 +423,26 @@ impl Solver {
         }
         self.table[index] = Entry { key, generation: self.generation, lower, upper };
         result
+    }
+
+    /// Tricks the declarer is sure of, and tricks the opponents are sure of, from trumps alone:
+    /// each of his trumps above all of theirs wins the trick it is played to; so does each of
+    /// one opponent's trumps above all of his (one opponent plays one card a trick).
+    fn sure_tricks(&self, hands: &[u32; 4]) -> (u32, u32) {
+        let t = self.trumps;
+        let mine = hands[usize::from(self.declarer)] & t;
+        let mut theirs = 0u32;
+        let mut lost = 0u32;
+        let above_mine = if mine == 0 { t } else { !((2u32 << highest(mine)) - 1) };
+        for s in 0..self.players {
+            if s != self.declarer {
+                let h = hands[usize::from(s)] & t;
+                theirs |= h;
+                lost = lost.max((h & above_mine).count_ones());
+            }
+        }
+        let above_theirs = if theirs == 0 { t } else { !((2u32 << highest(theirs)) - 1) };
+        ((mine & above_theirs).count_ones(), lost)
     }
 
     fn play(&mut self, hands: [u32; 4], leader: u8, count: u8, trick: [u8; 4], need: i8) -> bool {
@@ -490,7 +518,14 @@ impl Solver {
             }
             let rank = i16::from(c & 7) + if trumps & (1 << c) != 0 { 8 } else { 0 };
             let score = if count == 0 {
-                rank
+                // Leads: the highest card left of its suit first, trumps before plain cards.
+                if above & !hand == 0 {
+                    20 + rank
+                } else if declarer_side {
+                    rank
+                } else {
+                    -rank
+                }
             } else if mine_winning && (last || !declarer_side) {
                 -rank
             } else if beats(c, best, trumps) {
