@@ -2,9 +2,25 @@
 
 /** @typedef {'de'|'en'|'ja'} Lang */
 
+/** The game's own words, the same in German and English. */
+const GAME_WORDS = {
+  'game.kieker': 'Kieker',
+  'game.tricks': '{n}',
+  'game.hand': 'Hand',
+  'game.ruten': 'Ruten',
+  'game.durch': 'Durch',
+  'game.kontra': 'Kontra',
+  'game.rekontra': 'Rekontra',
+  'bid.tricks': '{n}',
+  'bid.hand': 'Hand',
+  'bid.ruten': 'Ruten',
+  'bid.kieker': 'Kieker',
+};
+
 /** @type {Record<Lang, Record<string, string>>} */
 const STRINGS = {
   en: {
+    ...GAME_WORDS,
     'lang.name': 'English',
     'app.tagline': 'The North German card game, played with friends online.',
     'conn.connecting': 'Connecting…',
@@ -147,10 +163,6 @@ const STRINGS = {
     'act.selected': '{n} of {k} chosen',
     'act.next_deal': 'Next deal',
     'act.send': 'Send',
-    'bid.tricks': '{n}',
-    'bid.hand': 'Hand',
-    'bid.ruten': 'Ruten',
-    'bid.kieker': 'Kieker',
     'bid.row': '{n} tricks',
     'bid.plain': 'plain',
     'call.pass': 'passes',
@@ -173,13 +185,6 @@ const STRINGS = {
     'card.name': '{rank} of {suit}',
     'card.back': 'face-down card',
     'card.ruten_trump': 'the only trump',
-    'game.kieker': 'Kieker',
-    'game.tricks': '{n}',
-    'game.hand': 'Hand',
-    'game.ruten': 'Ruten',
-    'game.durch': 'Durch',
-    'game.kontra': 'Kontra',
-    'game.rekontra': 'Rekontra',
     'game.held': 'held',
     'result.title': 'The deal is over',
     'result.thrown_in': 'Everybody passed. The deal is thrown in and {name} deals again.',
@@ -318,6 +323,7 @@ const STRINGS = {
     'err.fips/too_late': 'A Siebener Fips must be announced before the first card is led.',
   },
   de: {
+    ...GAME_WORDS,
     'lang.name': 'Deutsch',
     'app.tagline': 'Das norddeutsche Kartenspiel, online mit Freunden.',
     'conn.connecting': 'Verbinde…',
@@ -460,10 +466,6 @@ const STRINGS = {
     'act.selected': '{n} von {k} gewählt',
     'act.next_deal': 'Nächstes Spiel',
     'act.send': 'Senden',
-    'bid.tricks': '{n}',
-    'bid.hand': 'Hand',
-    'bid.ruten': 'Ruten',
-    'bid.kieker': 'Kieker',
     'bid.row': '{n} Stiche',
     'bid.plain': 'einfach',
     'call.pass': 'passt',
@@ -486,13 +488,6 @@ const STRINGS = {
     'card.name': '{suit} {rank}',
     'card.back': 'verdeckte Karte',
     'card.ruten_trump': 'einziger Trumpf',
-    'game.kieker': 'Kieker',
-    'game.tricks': '{n}',
-    'game.hand': 'Hand',
-    'game.ruten': 'Ruten',
-    'game.durch': 'Durch',
-    'game.kontra': 'Kontra',
-    'game.rekontra': 'Rekontra',
     'game.held': 'gehalten',
     'result.title': 'Das Spiel ist aus',
     'result.thrown_in': 'Alle haben gepasst. Das Spiel wird eingeworfen, {name} gibt noch einmal.',

@@ -32,44 +32,37 @@ export function eventLines(ev) {
   }
 }
 
+/** Game events told in one sentence naming the seat that acted. */
+const SIMPLE = {
+  kieker_picked_up: 'log.kieker_picked_up',
+  skat_taken: 'log.skat_taken',
+  hand_chosen: 'log.hand',
+  discarded: 'log.discarded',
+  kontra: 'log.kontra',
+  rekontra: 'log.rekontra',
+  declined: 'log.declined',
+  gave_up: 'log.gave_up',
+  siebener_fips: 'log.fips',
+  trick_taken: 'log.trick',
+  stopped: 'log.stopped',
+  went_on: 'log.went_on',
+};
+
 function gameLines(e) {
   const name = seatName(e?.seat);
   const one = (key, extra = {}) => [{ kind: /** @type {const} */ ('event'), text: t(key, { name, ...extra }) }];
+  if (e?.event in SIMPLE) return one(SIMPLE[e.event]);
   switch (e?.event) {
     case 'dealt':
       return one('log.dealt', { n: e.number, name: seatName(e.dealer) });
     case 'called':
       return one('log.called', { call: callText(e.call) });
     case 'auction_won':
-      return [{ kind: 'event', text: t('log.auction_won', { name: seatName(e.declarer), game: contractText(e.contract) }) }];
+      return one('log.auction_won', { name: seatName(e.declarer), game: contractText(e.contract) });
     case 'kieker_shown':
       return one('log.kieker_shown', { to: seatName(e.to) });
-    case 'kieker_picked_up':
-      return one('log.kieker_picked_up');
-    case 'skat_taken':
-      return one('log.skat_taken');
-    case 'hand_chosen':
-      return one('log.hand');
-    case 'discarded':
-      return one('log.discarded');
     case 'trumps_named':
       return one('log.trumps', { suit: suitName(e.suit, true) });
-    case 'kontra':
-      return one('log.kontra');
-    case 'rekontra':
-      return one('log.rekontra');
-    case 'declined':
-      return one('log.declined');
-    case 'gave_up':
-      return one('log.gave_up');
-    case 'siebener_fips':
-      return one('log.fips');
-    case 'trick_taken':
-      return one('log.trick');
-    case 'stopped':
-      return one('log.stopped');
-    case 'went_on':
-      return one('log.went_on');
     case 'deal_over':
       return [{ kind: 'event', text: outcomeSentence(e.outcome, e.scores, S.game?.deal?.dealer) }];
     default:

@@ -333,18 +333,6 @@ function actionPanel(deal, me) {
     return h('section', { class: 'actions', 'aria-label': t('do.auction') }, confirmBar());
   }
   if (p.bids?.length || p.hold || (p.pass && deal.phase === 'auction')) parts.push(biddingPanel(deal, p));
-  if (p.take_skat || p.play_hand) {
-    parts.push(
-      h(
-        'div',
-        { class: 'row choices-row' },
-        p.take_skat ? callButton(t('act.take_skat'), { action: 'take_skat' }, 'take-skat', 'primary big') : null,
-        p.play_hand ? callButton(t('act.play_hand'), { action: 'play_hand' }, 'play-hand', 'big') : null,
-        term('skat'),
-        term('hand'),
-      ),
-    );
-  }
   if (p.discard) parts.push(discardPanel(p.discard));
   if (p.trumps?.length) {
     parts.push(
@@ -370,29 +358,7 @@ function actionPanel(deal, me) {
       ),
     );
   }
-  if (p.kontra || p.rekontra) {
-    parts.push(
-      h(
-        'div',
-        { class: 'row' },
-        p.kontra ? callButton(t('act.kontra'), { action: 'kontra' }, 'kontra', 'primary big') : null,
-        p.rekontra ? callButton(t('act.rekontra'), { action: 'rekontra' }, 'rekontra', 'primary big') : null,
-        p.pass ? callButton(t('act.no_kontra'), { action: 'pass' }, 'no-kontra', 'big') : null,
-        term('kontra'),
-      ),
-    );
-  }
-  if (p.stop || p.go_on) {
-    parts.push(
-      h(
-        'div',
-        { class: 'row' },
-        p.stop ? callButton(t('act.stop'), { action: 'stop' }, 'stop', 'big') : null,
-        p.go_on ? callButton(t('act.go_on'), { action: 'go_on' }, 'go-on', 'primary big') : null,
-        term('durch'),
-      ),
-    );
-  }
+  parts.push(...simpleRows(p));
   if (p.cards?.length && S.ui.picked && p.cards.includes(S.ui.picked)) {
     parts.push(
       h(
@@ -407,12 +373,51 @@ function actionPanel(deal, me) {
       ),
     );
   }
-  if (p.give_up) parts.push(h('div', { class: 'row' }, callButton(t('act.give_up'), { action: 'give_up' }, 'give-up', 'danger')));
-  if (p.siebener_fips) {
-    parts.push(h('div', { class: 'row' }, callButton(t('act.siebener_fips'), { action: 'siebener_fips' }, 'siebener-fips', 'gold big'), term('siebener_fips')));
-  }
   if (parts.length === 0) return null;
   return h('section', { class: 'actions', 'aria-label': t('do.auction') }, parts);
+}
+
+/**
+ * The choices that are a row of buttons: each [prompt flag, text key, action, data-key, class],
+ * with the terms to explain beside them.
+ */
+function simpleRows(p) {
+  const rows = [
+    {
+      buttons: [
+        [p.take_skat, 'act.take_skat', { action: 'take_skat' }, 'take-skat', 'primary big'],
+        [p.play_hand, 'act.play_hand', { action: 'play_hand' }, 'play-hand', 'big'],
+      ],
+      terms: ['skat', 'hand'],
+    },
+    {
+      buttons: [
+        [p.kontra, 'act.kontra', { action: 'kontra' }, 'kontra', 'primary big'],
+        [p.rekontra, 'act.rekontra', { action: 'rekontra' }, 'rekontra', 'primary big'],
+        [(p.kontra || p.rekontra) && p.pass, 'act.no_kontra', { action: 'pass' }, 'no-kontra', 'big'],
+      ],
+      terms: ['kontra'],
+    },
+    {
+      buttons: [
+        [p.stop, 'act.stop', { action: 'stop' }, 'stop', 'big'],
+        [p.go_on, 'act.go_on', { action: 'go_on' }, 'go-on', 'primary big'],
+      ],
+      terms: ['durch'],
+    },
+    { buttons: [[p.give_up, 'act.give_up', { action: 'give_up' }, 'give-up', 'danger']], terms: ['kieker'] },
+    { buttons: [[p.siebener_fips, 'act.siebener_fips', { action: 'siebener_fips' }, 'siebener-fips', 'gold big']], terms: ['siebener_fips'] },
+  ];
+  return rows
+    .filter((row) => row.buttons.some(([offered]) => offered))
+    .map((row) =>
+      h(
+        'div',
+        { class: 'row' },
+        row.buttons.filter(([offered]) => offered).map(([, text, action, key, cls]) => callButton(t(text), action, key, cls)),
+        row.terms.map(term),
+      ),
+    );
 }
 
 const VARIANTS = [

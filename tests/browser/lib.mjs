@@ -139,67 +139,51 @@ async function call(page, selector) {
   await page.locator('[data-key="confirm-yes"]').click();
 }
 
+/** Calls made by the test strategy, in order of preference, when offered. */
+const PREFERRED_CALLS = [
+  ['[data-key="pass"]', 'pass'],
+  ['[data-key="hold"]', 'hold'],
+  ['.bid-button', 'bid'],
+  ['[data-key="take-skat"]', 'take_skat'],
+  ['[data-key="play-hand"]', 'play_hand'],
+  ['.suit-button', 'trumps'],
+  ['[data-key="no-kontra"]', 'no_kontra'],
+  ['[data-key="stop"]', 'stop'],
+];
+
 /**
  * One step for a page if the server asks it to act: a simple strategy played through the UI
  * (the first player bids the lowest bid, everyone else passes; the declarer takes the skat,
- * lays the first two cards away, names the first suit offered, stops at once; cards: the
- * first one allowed, tapped twice). Returns what it did, or null if it had nothing to do.
+ * lays the first two cards away, names the first suit offered, stops at once). Cards are played
+ * by `playIfAsked`. Returns what it did, or null if it had nothing to do.
  */
 export async function stepIfAsked(page) {
-  const actions = page.locator('main .actions');
-  if ((await actions.count()) === 0) return null;
-  const has = async (sel) => (await page.locator(`main .actions ${sel}:not([disabled])`).count()) > 0;
-  if (await has('[data-key="confirm-yes"]')) {
+  if ((await page.locator('main .actions').count()) === 0) return null;
+  const offered = async (sel) => (await page.locator(`main .actions ${sel}:not([disabled])`).count()) > 0;
+  if (await offered('[data-key="confirm-yes"]')) {
     await page.locator('[data-key="confirm-yes"]').click();
     return 'confirm';
   }
-  if (await has('.bid-button')) {
-    const calls = await page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.game.deal.calls.length);
-    // Open with the lowest bid only if nobody has called yet; otherwise pass.
-    if (calls === 0) {
-      await call(page, 'main .actions .bid-button');
-      return 'bid';
-    }
-  }
-  if (await has('[data-key="pass"]')) {
-    await call(page, '[data-key="pass"]');
-    return 'pass';
-  }
-  if (await has('[data-key="hold"]')) {
-    await call(page, '[data-key="hold"]');
-    return 'hold';
-  }
-  if (await has('.bid-button')) {
+  const deal = await page.evaluate(() => {
+    const d = /** @type {any} */ (window).fipsenDebug.S.game.deal;
+    return { calls: d.calls.length, discard: d.prompt.discard ?? 0 };
+  });
+  if (deal.calls === 0 && (await offered('.bid-button'))) {
     await call(page, 'main .actions .bid-button');
     return 'bid';
   }
-  if (await has('[data-key="take-skat"]')) {
-    await call(page, '[data-key="take-skat"]');
-    return 'take_skat';
-  }
-  if (await has('[data-key="play-hand"]')) {
-    await call(page, '[data-key="play-hand"]');
-    return 'play_hand';
-  }
-  if (await has('[data-key="discard"]') || (await page.locator('.hand.discarding').count())) {
-    const k = await page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.game.deal.prompt.discard);
-    while ((await page.locator('.hand .hand-card.selected').count()) < k) {
+  if (deal.discard) {
+    while ((await page.locator('.hand .hand-card.selected').count()) < deal.discard) {
       await page.locator('.hand .hand-card:not(.selected):not([disabled])').first().click();
     }
     await call(page, '[data-key="discard"]');
     return 'discard';
   }
-  if (await has('.suit-button')) {
-    await call(page, 'main .actions .suit-button');
-    return 'trumps';
-  }
-  if (await has('[data-key="no-kontra"]')) {
-    await call(page, '[data-key="no-kontra"]');
-    return 'no_kontra';
-  }
-  if (await has('[data-key="stop"]')) {
-    await call(page, '[data-key="stop"]');
-    return 'stop';
+  for (const [selector, name] of PREFERRED_CALLS) {
+    if (await offered(selector)) {
+      await call(page, `main .actions ${selector}`);
+      return name;
+    }
   }
   return null;
 }
@@ -250,7 +234,14 @@ export async function playDeal(clients, onStep) {
     if (acted) await onStep?.(step);
     else await clients[0].page.waitForTimeout(100);
   }
-  throw new Error('the deal did not end within 400 steps');
+  const states = [];
+  for (const c of clients) {
+    await c.page.screenshot({ path: join(ARTIFACTS, `stuck-${c.label}.png`) });
+    states.push(
+      `${c.label}: ${await c.page.evaluate(() => JSON.stringify({ phase: /** @type {any} */ (window).fipsenDebug.S.game?.deal?.phase, prompt: /** @type {any} */ (window).fipsenDebug.S.game?.deal?.prompt }))}`,
+    );
+  }
+  throw new Error(`the deal did not end within 400 steps:\n${states.join('\n')}`);
 }
 
 /** Waits until the page has no request in flight. */
