@@ -28,7 +28,8 @@ const conn = new Connection({
   },
 });
 
-/** @type {any} */ (window).fipsenDebug = { S, conn };
+// For the browser tests and for curious players: the state, the connection and a re-render.
+/** @type {any} */ (window).fipsenDebug = { S, conn, render: () => render() };
 
 // ---- routing ----
 

@@ -332,7 +332,9 @@ function actionPanel(deal, me) {
   if (S.ui.confirm) {
     return h('section', { class: 'actions', 'aria-label': t('do.auction') }, confirmBar());
   }
-  if (p.bids?.length || p.hold || (p.pass && deal.phase === 'auction')) parts.push(biddingPanel(deal, p));
+  // A pass belongs to the auction unless it declines a Kontra or Rekontra.
+  const auctionPass = p.pass && !p.kontra && !p.rekontra;
+  if (p.bids?.length || p.hold || auctionPass) parts.push(biddingPanel(deal, { ...p, pass: auctionPass }));
   if (p.discard) parts.push(discardPanel(p.discard));
   if (p.trumps?.length) {
     parts.push(

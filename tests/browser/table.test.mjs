@@ -79,6 +79,34 @@ async function hiddenCardsOnPage(page) {
   });
 }
 
+/** The actions a prompt lists, as the client should offer them (cards and discards aside). */
+function expectedActions(prompt) {
+  const out = [];
+  for (const bid of prompt.bids ?? []) out.push({ action: 'bid', bid });
+  for (const name of ['hold', 'pass', 'take_skat', 'play_hand', 'kontra', 'rekontra', 'stop', 'go_on', 'give_up', 'siebener_fips']) {
+    if (prompt[name]) out.push({ action: name });
+  }
+  for (const suit of prompt.trumps ?? []) out.push({ action: 'name_trumps', suit });
+  return out.map((a) => JSON.stringify(a)).sort();
+}
+
+/** The actions the page's panel offers now. */
+async function offeredActions(page) {
+  const actions = await page.locator('main .actions [data-action]').evaluateAll((els) => els.map((e) => e.getAttribute('data-action')));
+  return actions.map((a) => JSON.stringify(JSON.parse(a))).sort();
+}
+
+/** Shows `prompt` on the page as if the server had sent it, and returns what the panel offers. */
+async function offeredFor(page, prompt) {
+  await page.evaluate((p) => {
+    const debug = /** @type {any} */ (window).fipsenDebug;
+    debug.S.game.deal.prompt = p;
+    debug.render();
+  }, prompt);
+  await page.waitForTimeout(50);
+  return offeredActions(page);
+}
+
 let chrome;
 before(async () => {
   chrome = await launch();
@@ -131,9 +159,32 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
   assert.equal(new Set(Object.values(hands).flat()).size, 20, 'twenty different cards in four hands');
   assert.equal(await oma.page.locator('.hand').count(), 0, 'the spectator has no hand');
   assert.equal(await oma.page.locator('.felt .seat').count(), 4, 'the spectator sees four players');
-  // Vorhand (seat 0, Antje) is asked first, with the legal bids and pass.
+  // Vorhand (seat 0, Antje) is asked first, with exactly the calls the server lists.
   await antje.page.locator('main .actions .bid-button').first().waitFor();
   assert.equal(await hinnerk.page.locator('main .actions').count(), 0, 'nobody else is offered a call');
+  const prompt = await antje.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.game.deal.prompt);
+  assert.ok(prompt.bids.length > 10 && prompt.pass, 'an opening prompt');
+  assert.deepEqual(await offeredActions(antje.page), expectedActions(prompt), 'the bidding panel offers exactly the legal calls');
+  // Every other kind of prompt, shown on a page that is not asked anything right now.
+  const synthetic = [
+    { hold: true, pass: true, bids: [{ kind: 'tricks', tricks: 3, hand: false, ruten: false }, { kind: 'kieker' }] },
+    { take_skat: true, play_hand: true },
+    { play_hand: true },
+    { trumps: ['clubs', 'spades', 'hearts', 'diamonds'] },
+    { trumps: ['diamonds'] },
+    { kontra: true, pass: true },
+    { rekontra: true, pass: true },
+    { stop: true, go_on: true },
+    { give_up: true, trumps: ['hearts', 'diamonds'] },
+    { siebener_fips: true },
+  ];
+  const saved = await hinnerk.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.game.deal.prompt);
+  for (const p of synthetic) {
+    assert.deepEqual(await offeredFor(hinnerk.page, p), expectedActions(p), `the panel for ${JSON.stringify(p)}`);
+    if (p.kontra) await screenshot(hinnerk, 'phone-kontra');
+    if (p.siebener_fips) await screenshot(hinnerk, 'phone-siebener-fips');
+  }
+  assert.deepEqual(await offeredFor(hinnerk.page, saved), [], 'nothing offered once the real prompt is back');
   await screenshot(antje, 'desktop-auction-bidding');
   await screenshot(hinnerk, 'phone-auction-waiting');
   // The misclick guard: a bid asks for confirmation and can be taken back.
