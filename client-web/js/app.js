@@ -90,7 +90,9 @@ function onReady() {
 
 function askHome() {
   conn.send({ type: 'lobby' });
-  const tokens = Object.values(readSeats()).map((s) => s.token);
+  const tokens = Object.values(readSeats())
+    .map((s) => s.token)
+    .filter(Boolean);
   if (tokens.length) conn.send({ type: 'my_rooms', tokens });
 }
 
@@ -110,6 +112,10 @@ function enterRoom() {
   if (held?.token) {
     S.waiting = true;
     conn.send({ type: 'resume', room: code, token: held.token, last_seq: S.room?.code === code ? S.seq : 0 });
+  } else if (held?.watching && held.name) {
+    // A watcher has no seat token: he simply watches again.
+    S.waiting = true;
+    conn.send({ type: 'join_room', room: code, name: held.name, role: 'spectator' });
   }
 }
 
@@ -179,7 +185,8 @@ function onMessage(msg) {
       noteNextDeal();
       const held = seatFor(code);
       const nextId = Math.max(held?.nextId ?? 1, (msg.you?.last_act_id ?? 0) + 1);
-      if (msg.you?.token) saveSeat(code, { token: msg.you.token, seq: S.seq, name: S.name, nextId });
+      if (msg.you?.token) saveSeat(code, { token: msg.you.token, seq: S.seq, name: msg.you.name, nextId, watching: false });
+      else if (msg.you?.role === 'spectator') saveSeat(code, { watching: true, name: msg.you.name });
       if (S.route.name !== 'room' || S.route.code !== code) {
         S.route = { name: 'room', code };
         history.replaceState(null, '', `#/room/${code}`);
@@ -229,7 +236,8 @@ function onMessage(msg) {
 function onError(msg) {
   S.waiting = false;
   const code = msg.code ?? '';
-  if ((code === 'token/invalid' || code === 'room/not_found') && S.route.name === 'room' && !S.room) {
+  const watching = S.route.name === 'room' && seatFor(S.route.code)?.watching;
+  if ((code === 'token/invalid' || code === 'room/not_found' || watching) && S.route.name === 'room' && !S.room) {
     forgetSeat(S.route.code);
     S.room = null;
     S.you = null;
@@ -307,7 +315,8 @@ function renderNow() {
   if (S.route.name === 'home') {
     main = homeView();
   } else if (!S.room) {
-    main = S.waiting || seatFor(S.route.code)?.token ? h('p', { class: 'loading' }, t('conn.connecting')) : joinView(S.route.code);
+    const held = seatFor(S.route.code);
+    main = S.waiting || held?.token || held?.watching ? h('p', { class: 'loading' }, t('conn.connecting')) : joinView(S.route.code);
   } else if (!S.game) {
     main = roomView();
   } else {

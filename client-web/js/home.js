@@ -310,7 +310,7 @@ function lobbySection() {
 
 function myRoomsSection() {
   const held = seats();
-  const codes = Object.keys(held);
+  const codes = Object.keys(held).filter((code) => held[code].token);
   if (codes.length === 0) return null;
   // Once the server answered `my_rooms`, list only the rooms it still knows, with their state.
   const known = S.myRooms ? new Map(S.myRooms.map((r) => [String(r.room), r])) : null;

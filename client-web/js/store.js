@@ -70,8 +70,8 @@ export function saveName(name) {
 
 /**
  * The seats this browser holds, by room code: the resume token, the last seq seen and the
- * next action id.
- * @returns {Record<string, {token: string, seq: number, nextId: number, name?: string}>}
+ * next action id; or, for a room only watched, `watching` and the name.
+ * @returns {Record<string, {token: string, seq: number, nextId: number, name?: string, watching?: boolean}>}
  */
 export function seats() {
   return readJson('fipsen.seats', {});

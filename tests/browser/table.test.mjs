@@ -227,6 +227,9 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
         };
         assert.deepEqual(after, before, 'the reloaded page is back in the same seat with the same hand');
         reloaded = true;
+        // A watcher who reloads is watching again by himself.
+        await oma.page.reload();
+        await oma.page.locator('.table-screen.spectating').waitFor();
         // A dropped connection (a sleeping phone, a new network) shows, and comes back by itself.
         await meike.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.conn.ws.close());
         await meike.page.locator('[data-conn="offline"], [data-conn="connecting"]').first().waitFor();
