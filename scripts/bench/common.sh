@@ -1,0 +1,93 @@
+# Shared by the benchmark scripts: build, start and stop the servers, pin processes to cores.
+# Source it; it sets `set -euo pipefail`.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+BIN="$CARGO_TARGET_DIR/release"
+# The server and the generator run on different cores.
+SERVER_CPU="${SERVER_CPU:-1}"
+LOADGEN_CPU="${LOADGEN_CPU:-0}"
+RESULTS="${RESULTS:-$ROOT/target/bench-results}"
+# Where the server's database lives: a directory on the disk the server would use in production.
+DB_DIR="${DB_DIR:-$(mktemp -d /var/tmp/fipsen-bench.XXXXXX)}"
+SERVER_PORT="${SERVER_PORT:-18080}"
+BASELINE_PORT="${BASELINE_PORT:-19100}"
+# The rate limit protects the server from abusive clients; the generator's players may send
+# faster than people do, so it is lifted for the benchmarks.
+SERVER_FLAGS=(--rate 1000000 --burst 1000000 --max-connections 19900 --log warn)
+
+# One process holds up to ~19,900 connections: raise the soft limit to the hard one (20,000).
+ulimit -n "$(ulimit -Hn)"
+
+build() {
+  if [ -z "${NO_BUILD:-}" ]; then
+    (cd "$ROOT" && cargo build --release -q -p fipsen-server -p fipsen-loadgen)
+  fi
+}
+
+PID=""
+
+# start_server DB_FILE [extra flags…]: starts the server on SERVER_CPU; sets PID.
+start_server() {
+  local db="$1"
+  shift
+  local out="$DB_DIR/server.out"
+  taskset -c "$SERVER_CPU" "$BIN/fipsen-server" --addr "127.0.0.1:$SERVER_PORT" --db "$db" "${SERVER_FLAGS[@]}" "$@" \
+    >"$out" 2>"$DB_DIR/server.err" &
+  PID=$!
+  wait_listening "$out"
+}
+
+# start_baseline: starts the baseline on SERVER_CPU; sets PID.
+start_baseline() {
+  local out="$DB_DIR/baseline.out"
+  taskset -c "$SERVER_CPU" "$BIN/baseline" --addr "127.0.0.1:$BASELINE_PORT" --update-bytes "${UPDATE_BYTES:-2000}" \
+    >"$out" 2>"$DB_DIR/baseline.err" &
+  PID=$!
+  wait_listening "$out"
+}
+
+wait_listening() {
+  local out="$1"
+  for _ in $(seq 1 3000); do
+    if grep -q "listening on" "$out" 2>/dev/null; then
+      return 0
+    fi
+    if ! kill -0 "$PID" 2>/dev/null; then
+      echo "the server exited:" >&2
+      cat "$DB_DIR"/*.err >&2 || true
+      return 1
+    fi
+    sleep 0.01
+  done
+  echo "the server did not start" >&2
+  return 1
+}
+
+# stop: SIGTERM to the process started last, then wait for it.
+stop() {
+  if [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; then
+    kill -TERM "$PID"
+    wait "$PID" 2>/dev/null || true
+  fi
+  PID=""
+}
+trap stop EXIT
+
+# loadgen ARGS…: the generator on LOADGEN_CPU.
+loadgen() {
+  taskset -c "$LOADGEN_CPU" "$BIN/loadgen" "$@"
+}
+
+# describe: the machine and its load, for the results.
+describe() {
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') × $(nproc)"
+  echo "memory: $(free -g | awk '/Mem:/ {print $2}') GiB"
+  echo "kernel: $(uname -r)"
+  echo "open files: $(ulimit -n)"
+  echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "database: $DB_DIR ($(df -h "$DB_DIR" | awk 'NR==2 {print $1}'))"
+  echo "commit: $(cd "$ROOT" && git rev-parse --short HEAD)"
+}
