@@ -6,10 +6,11 @@ import { S, seatName } from './store.js';
 
 /**
  * @param {any} ev a SeqEvent (a RoomEvent with its seq)
- * @returns {{kind: 'chat'|'event', text: string, from?: string}[]}
+ * @returns {import('./store.js').LogLine[]}
  */
 export function eventLines(ev) {
-  const line = (text) => [{ kind: /** @type {const} */ ('event'), text }];
+  /** @param {string} text @returns {import('./store.js').LogLine[]} */
+  const line = (text) => [{ kind: 'event', text }];
   switch (ev?.kind) {
     case 'chat':
       return [{ kind: 'chat', text: String(ev.text ?? ''), from: String(ev.from ?? '') }];
@@ -48,9 +49,14 @@ const SIMPLE = {
   went_on: 'log.went_on',
 };
 
+/**
+ * @param {any} e a game event (fipsen_rules::Event)
+ * @returns {import('./store.js').LogLine[]}
+ */
 function gameLines(e) {
   const name = seatName(e?.seat);
-  const one = (key, extra = {}) => [{ kind: /** @type {const} */ ('event'), text: t(key, { name, ...extra }) }];
+  /** @returns {import('./store.js').LogLine[]} */
+  const one = (key, extra = {}) => [{ kind: 'event', text: t(key, { name, ...extra }) }];
   if (e?.event in SIMPLE) return one(SIMPLE[e.event]);
   switch (e?.event) {
     case 'dealt':

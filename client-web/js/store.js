@@ -1,6 +1,12 @@
 // The client's whole state, the browser storage it keeps, and the actions views may call.
 // The server's `room` and `game` are shown as they come; nothing here decides a rule.
 
+/** @typedef {{kind: 'chat'|'event', text: string, from?: string}} LogLine */
+
+/**
+ * @typedef {Omit<import('./protocol.js').RoomState, 'seats'> & {code: string, seats: Array<import('./protocol.js').SeatInfo|null>}} Room
+ */
+
 /**
  * @typedef {object} Settings
  * @property {boolean} fourColour
@@ -8,6 +14,28 @@
  * @property {boolean} quickPlay
  */
 
+/**
+ * @typedef {object} State
+ * @property {{name: 'home'} | {name: 'room', code: string}} route
+ * @property {import('./conn.js').ConnState} conn
+ * @property {number} retryIn
+ * @property {string} name
+ * @property {Settings} settings
+ * @property {Room|null} room
+ * @property {import('./protocol.js').You|null} you
+ * @property {import('./protocol.js').SeriesView|null} game
+ * @property {number} seq
+ * @property {number|null} nextDealAt
+ * @property {LogLine[]} log
+ * @property {import('./protocol.js').LobbyRoom[]|null} lobby
+ * @property {import('./protocol.js').MyRoom[]|null} myRooms
+ * @property {{text: string, kind: 'error'|'info'}|null} toast
+ * @property {boolean} waiting
+ * @property {{selected: string[], picked: string|null, confirm: {what: string, action: import('./protocol.js').Action}|null,
+ *   dialog: null|'sheet'|'settings'|'last_trick', chatOpen: boolean, chatDraft: string, copied: boolean, unread: number}} ui
+ */
+
+/** @type {State} */
 export const S = {
   /** @type {{name: 'home'} | {name: 'room', code: string}} */
   route: { name: 'home' },
@@ -17,17 +45,17 @@ export const S = {
   name: localStorage.getItem('fipsen.name') || '',
   /** @type {Settings} */
   settings: { fourColour: false, sound: true, quickPlay: false, ...readJson('fipsen.settings', {}) },
-  /** The room as the server last sent it (normalised by `normaliseRoom`). */
-  room: /** @type {any} */ (null),
-  /** Who we are in the room: {participant, seat, token, host}. */
-  you: /** @type {any} */ (null),
+  /** The room as the server last sent it, with the invite code as `code` and free seats `null`. */
+  room: /** @type {Room|null} */ (null),
+  /** Who we are in the room. */
+  you: /** @type {import('./protocol.js').You|null} */ (null),
   /** The series as this viewer may see it (fipsen_rules::SeriesView), or null before the start. */
-  game: /** @type {any} */ (null),
+  game: /** @type {import('./protocol.js').SeriesView|null} */ (null),
   seq: 0,
   /** When the next deal comes by itself (ms since 1970), if the server said so. */
   nextDealAt: /** @type {number|null} */ (null),
   /** Chat lines and table log, oldest first. */
-  log: /** @type {{kind: 'chat'|'event', text: string, from?: string}[]} */ ([]),
+  log: /** @type {LogLine[]} */ ([]),
   lobby: /** @type {any[]|null} */ (null),
   myRooms: /** @type {any[]|null} */ (null),
   /** A message for the person (already translated). */
@@ -42,7 +70,7 @@ export const S = {
     /** An irrevocable call waiting for confirmation. */
     confirm: /** @type {{what: string, action: any}|null} */ (null),
     /** The open dialog. */
-    dialog: /** @type {null|'sheet'|'settings'|'last_trick'|'reveal'} */ (null),
+    dialog: /** @type {null|'sheet'|'settings'|'last_trick'} */ (null),
     chatOpen: false,
     chatDraft: '',
     copied: false,

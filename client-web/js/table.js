@@ -269,7 +269,7 @@ function statusLine(deal, me, myTurn) {
  * @param {string} key
  * @param {string} [cls]
  */
-function callButton(label, action, key, cls = '', ariaLabel, what = label) {
+function callButton(label, action, key, cls = '', ariaLabel = undefined, what = label) {
   return h(
     'button',
     {

@@ -1,8 +1,11 @@
-// Checks of the client's files that need no browser: generated protocol types are current,
-// and every word and every error code has a text in German, English and Japanese.
+// Checks of the client's files that need no browser: generated protocol types are current, the
+// client type-checks against them, and every word and every error code has a text in German,
+// English and Japanese.
 
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { generate, OUTPUT_PATH, SCHEMA_PATH } from './gen-protocol-types.mjs';
 
@@ -31,4 +34,10 @@ test('every error code the server may send has a readable message in every langu
     const missing = codes.filter((code) => !has(`err.${code}`));
     assert.deepEqual(missing, [], `error messages missing in ${lang}`);
   }
+});
+
+test('the client type-checks against the protocol types (tsc --checkJs)', () => {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.client.json'], { cwd: import.meta.dirname, encoding: 'utf8' });
+  assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
 });
