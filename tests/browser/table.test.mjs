@@ -306,6 +306,10 @@ test('three players play a deal to the scoresheet', async () => {
   // Bernd finds the table in the list of open tables and sits down from there.
   const b = await openClient(chrome, 'three-b', DESKTOP, 'de');
   await b.page.locator('#name').fill('Bernd');
+  // A mistyped code: the server's error, in Bernd's language.
+  await b.page.locator('#join-code').fill('kein-solcher-tisch');
+  await b.page.locator('[data-key="join-sit"]').click();
+  await b.page.locator('.toast-error', { hasText: 'Einen Tisch mit diesem Code gibt es nicht' }).waitFor();
   const row = b.page.locator('.lobby-row', { hasText: 'Dreier' });
   for (let i = 0; i < 20 && (await row.count()) === 0; i++) {
     await b.page.locator('[data-key="lobby-refresh"]').click();
