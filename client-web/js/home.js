@@ -341,6 +341,18 @@ function myRoomsSection() {
   );
 }
 
+let howtoOpen = false;
+
+/** The rules in six sentences, for people who have never played. */
+function howToPlay() {
+  return h(
+    'details',
+    { class: 'panel howto', open: howtoOpen, ontoggle: (e) => (howtoOpen = e.target.open) },
+    h('summary', null, t('howto.title')),
+    h('ol', null, [1, 2, 3, 4, 5, 6].map((i) => h('li', null, t(`howto.${i}`)))),
+  );
+}
+
 export function homeView() {
   return h(
     'div',
@@ -349,6 +361,7 @@ export function homeView() {
     nameField(),
     myRoomsSection(),
     h('div', { class: 'home-grid' }, createSection(), h('div', { class: 'stack' }, joinSection(), lobbySection())),
+    howToPlay(),
   );
 }
 
@@ -371,5 +384,6 @@ export function joinView(code) {
       ),
       h('p', null, h('a', { href: '#/' }, '← Fipsen')),
     ),
+    howToPlay(),
   );
 }
