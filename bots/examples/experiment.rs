@@ -23,6 +23,7 @@ fn main() {
         }
         "infer" => (Player { config: Config { infer: true, ..normal.config }, ..normal }, normal),
         "margin" => (Player { config: Config { margin: -0.3, ..normal.config }, ..normal }, normal),
+        "strongmargin" => (Player { config: Config { margin: -0.3, ..strong.config }, ..strong }, normal),
         _ => (strong, normal),
     };
     let rules = RuleSet::prisdorf();

@@ -52,7 +52,8 @@ pub struct Config {
     pub enumerate_limit: u64,
     /// Candidate keeps per trump suit searched when discarding.
     pub keep_candidates: usize,
-    /// An expected score must exceed this to bid, hold, say Kontra or Rekontra.
+    /// An expected score must exceed this to bid or hold (negative: bid a little more boldly
+    /// than the estimate, which assumes the defenders see every card).
     pub margin: f64,
     /// Weigh sampled deals by how well they fit the other players' calls in the auction.
     pub infer: bool,
@@ -362,7 +363,7 @@ impl Bot {
         }
         let ev = self.game_expectation(view, rng)?;
         // Kontra doubles the declarer's result: worth it when he is expected to lose.
-        Some(if ev < -self.config.margin { Action::Kontra } else { Action::Pass })
+        Some(if ev < 0.0 { Action::Kontra } else { Action::Pass })
     }
 
     fn rekontra(&mut self, view: &DealView, rng: &mut Rng) -> Option<Action> {
@@ -370,7 +371,7 @@ impl Bot {
             return Some(Action::Pass);
         }
         let ev = self.game_expectation(view, rng)?;
-        Some(if ev > self.config.margin { Action::Rekontra } else { Action::Pass })
+        Some(if ev > 0.0 { Action::Rekontra } else { Action::Pass })
     }
 
     fn play(&mut self, view: &DealView, rng: &mut Rng) -> Option<Action> {
