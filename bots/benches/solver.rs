@@ -4,9 +4,12 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+
+#[path = "../tests/common/mod.rs"]
+mod common;
 use fipsen_bots::rng::Rng;
 use fipsen_bots::solver::{Position, Solver, Stakes};
-use fipsen_rules::{Action, Deal, Phase, Players, RuleSet, Seat, Seed};
+use fipsen_rules::{Deal, Players, RuleSet, Seat, Seed};
 
 /// Random deals at their first lead: Vorhand bids at random, the others pass, the declarer
 /// takes the skat or not, discards and names trumps at random.
@@ -17,7 +20,7 @@ fn positions(players: Players, count: usize) -> Vec<(Position, Stakes)> {
         let rules = RuleSet { players, ..RuleSet::prisdorf() };
         let dealer = Seat(rng.index(usize::from(players.count())) as u8);
         let (mut deal, _) = Deal::new(rules, 1, dealer, Seed::from_u64(rng.next_u64()));
-        if drive(&mut rng, &mut deal) {
+        if common::to_play(&mut rng, &mut deal) {
             let game = deal.game().expect("declared");
             if let Some(pos) = Position::from_deal(&deal) {
                 out.push((pos, Stakes::from_game(&game, 0, 0)));
@@ -25,29 +28,6 @@ fn positions(players: Players, count: usize) -> Vec<(Position, Stakes)> {
         }
     }
     out
-}
-
-fn drive(rng: &mut Rng, deal: &mut Deal) -> bool {
-    while deal.phase() != Phase::Play {
-        let Some(seat) = deal.turn() else { return false };
-        let actions: Vec<Action> = deal
-            .legal_actions(seat)
-            .into_iter()
-            .filter(|a| !matches!(a, Action::SiebenerFips | Action::GiveUp | Action::Hold))
-            .collect();
-        let action = match deal.phase() {
-            Phase::Auction if deal.auction().standing().is_none() => {
-                let bids: Vec<Action> = actions.iter().copied().filter(|a| matches!(a, Action::Bid { .. })).collect();
-                bids[rng.index(bids.len())]
-            }
-            Phase::Auction => Action::Pass,
-            _ => actions[rng.index(actions.len())],
-        };
-        if deal.apply(seat, action).is_err() || deal.is_over() {
-            return false;
-        }
-    }
-    true
 }
 
 /// Prints the spread over single deals (criterion below reports the mean over the set).

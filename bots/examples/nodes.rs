@@ -27,6 +27,17 @@ fn main() {
         let before = solver.nodes;
         solver.solve(&pos, &stakes);
         solve_nodes.push(solver.nodes - before);
+        if solver.nodes - before > 1500 && std::env::var("SHOW").is_ok() {
+            let show = |m: u32| fipsen_bots::play::cards_of(m);
+            println!(
+                "{} nodes: players {players} declarer {declarer} leader {leader} trumps {trump} tricks {tricks}: {:?} {:?} {:?} {:?}",
+                solver.nodes - before,
+                show(hands[0]),
+                show(hands[1]),
+                show(hands[2]),
+                show(hands[3])
+            );
+        }
         let before = solver.nodes;
         solver.reaches(&pos, &[2, 3, 4, 5]);
         count_nodes.push(solver.nodes - before);

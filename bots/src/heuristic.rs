@@ -60,55 +60,41 @@ fn top_strength(cards: u32, suit: usize, by_gap: [f64; 3], low: f64) -> f64 {
     s
 }
 
-/// The `k` cards of `cards` that make the strongest hand for `trump`, and that strength.
-pub fn best_keep(cards: u32, trump: usize, k: usize) -> (u32, f64) {
+/// Calls `f` with every `k`-card subset of `cards`.
+fn for_each_keep(cards: u32, k: usize, mut f: impl FnMut(u32)) {
     let list: Vec<u8> = Bits(cards).collect();
     let n = list.len();
     if n <= k {
-        return (cards, strength(cards, trump));
+        f(cards);
+        return;
     }
-    let mut best = (0u32, f64::MIN);
     // Every k-subset of n positions (Gosper's hack).
     let mut subset: u32 = (1 << k) - 1;
     while subset < (1 << n) {
-        let mut keep = 0u32;
-        for (i, &c) in list.iter().enumerate() {
-            if subset & (1 << i) != 0 {
-                keep |= 1 << c;
-            }
-        }
-        let s = strength(keep, trump);
-        if s > best.1 {
-            best = (keep, s);
-        }
+        let keep = list.iter().enumerate().filter(|(i, _)| subset & (1 << i) != 0).fold(0u32, |m, (_, &c)| m | 1 << c);
+        f(keep);
         let low = subset & subset.wrapping_neg();
         let ripple = subset + low;
         subset = (((ripple ^ subset) >> 2) / low) | ripple;
     }
+}
+
+/// The `k` cards of `cards` that make the strongest hand for `trump`, and that strength.
+pub fn best_keep(cards: u32, trump: usize, k: usize) -> (u32, f64) {
+    let mut best = (cards, f64::MIN);
+    for_each_keep(cards, k, |keep| {
+        let s = strength(keep, trump);
+        if s > best.1 {
+            best = (keep, s);
+        }
+    });
     best
 }
 
 /// The `count` best keeps of `k` cards from `cards` for `trump`, strongest first.
 pub fn top_keeps(cards: u32, trump: usize, k: usize, count: usize) -> Vec<(u32, f64)> {
-    let list: Vec<u8> = Bits(cards).collect();
-    let n = list.len();
-    if n <= k {
-        return vec![(cards, strength(cards, trump))];
-    }
     let mut all = Vec::new();
-    let mut subset: u32 = (1 << k) - 1;
-    while subset < (1 << n) {
-        let mut keep = 0u32;
-        for (i, &c) in list.iter().enumerate() {
-            if subset & (1 << i) != 0 {
-                keep |= 1 << c;
-            }
-        }
-        all.push((keep, strength(keep, trump)));
-        let low = subset & subset.wrapping_neg();
-        let ripple = subset + low;
-        subset = (((ripple ^ subset) >> 2) / low) | ripple;
-    }
+    for_each_keep(cards, k, |keep| all.push((keep, strength(keep, trump))));
     all.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     all.truncate(count);
     all

@@ -3,8 +3,18 @@
 //! review of a seat's bidding and play after a deal.
 //!
 //! The crate is pure and synchronous, like the rules crate: a [`Bot`] sees only what its seat
-//! sees (a [`fipsen_rules::DealView`]) and answers with an [`fipsen_rules::Action`]; the same
-//! seed and the same view always give the same answer.
+//! sees (a [`fipsen_rules::DealView`] or [`fipsen_rules::SeriesView`]) and answers with an
+//! [`fipsen_rules::Action`]; the same level, seed and view always give the same answer, so a
+//! server may rebuild a bot at any time. A decision takes from well under a millisecond (easy)
+//! to some tens of milliseconds (strong, at the auction and the discard); a server should run
+//! it off its async threads.
+//!
+//! * [`solver`]: the exact ("double dummy") solver on bit-mask positions.
+//! * [`knowledge`]: what a seat knows of the unseen cards, and uniform sampling or enumeration
+//!   of the deals consistent with it; [`inference`] weighs those deals by the auction.
+//! * [`evaluate`]: what a hand is worth as each contract; [`play`]: the card by sampling.
+//! * [`bot`]: the levels and every decision; [`review`]: the review of a finished deal.
+//! * [`arena`]: deals played between bots (used by the `arena` binary and the tests).
 
 // Loops over parallel small arrays (seats, suits, capacities) read better with an index.
 #![allow(clippy::needless_range_loop)]
