@@ -68,6 +68,7 @@ function resetRoom() {
   S.seq = 0;
   S.log = [];
   S.waiting = false;
+  awaitSeq = 0;
   S.ui.selected = [];
   S.ui.picked = null;
   S.ui.confirm = null;
@@ -166,10 +167,15 @@ function normaliseRoom(raw) {
   };
 }
 
+/** After an ack: the seq of the update that will show the action's result. */
+let awaitSeq = 0;
+let awaitTimer = 0;
+
 function onMessage(msg) {
   switch (msg.type) {
     case 'joined': {
       S.waiting = false;
+      awaitSeq = 0;
       const wasTurn = myTurn();
       const fresh = S.room?.code !== msg.room?.room || msg.resync;
       S.room = normaliseRoom(msg.room);
@@ -206,13 +212,24 @@ function onMessage(msg) {
       if ('game' in msg) S.game = msg.game ?? null;
       noteNextDeal();
       if (msg.you) S.you = msg.you;
-      S.waiting = false;
+      if (S.seq >= awaitSeq) {
+        S.waiting = false;
+        clearTimeout(awaitTimer);
+      }
       if (S.route.name === 'room') saveSeat(S.route.code, { seq: S.seq });
       afterChange(wasTurn);
       break;
     }
     case 'ack':
-      S.waiting = false;
+      // The update with the action's result follows the ack: keep the buttons off until then.
+      if ((msg.seq ?? 0) > S.seq) {
+        awaitSeq = msg.seq;
+        clearTimeout(awaitTimer);
+        awaitTimer = window.setTimeout(() => {
+          S.waiting = false;
+          render();
+        }, 5000);
+      } else S.waiting = false;
       render();
       break;
     case 'error':

@@ -187,6 +187,12 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
   assert.deepEqual(await offeredFor(hinnerk.page, saved), [], 'nothing offered once the real prompt is back');
   await screenshot(antje, 'desktop-auction-bidding');
   await screenshot(hinnerk, 'phone-auction-waiting');
+  // The game's terms are explained where they appear: Vorhand on Antje's seat.
+  await hinnerk.page.locator('.felt .chip.vorhand .info').click();
+  await hinnerk.page.locator('.explain:popover-open').waitFor();
+  await screenshot(hinnerk, 'phone-term-vorhand-de');
+  await hinnerk.page.keyboard.press('Escape');
+  await hinnerk.page.locator('.explain:popover-open').waitFor({ state: 'detached' });
   // The misclick guard: a bid asks for confirmation and can be taken back.
   await antje.page.locator('main .actions .bid-button').first().click();
   await antje.page.locator('[data-key="confirm-no"]').waitFor();
@@ -195,8 +201,15 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
   await antje.page.locator('main .actions .bid-button').first().waitFor();
 
   let reloaded = false;
+  let discardShot = false;
   let spectatorChecks = 0;
   await playDeal(players, async (step) => {
+    for (const c of players) {
+      if (!discardShot && (await c.page.locator('.hand.discarding').count())) {
+        await screenshot(c, `${c.label === 'hinnerk' || c.label === 'meike' ? 'phone' : 'desktop'}-discard`);
+        discardShot = true;
+      }
+    }
     // The spectator's page shows only cards that were played face up.
     checkSpectatorFrames(oma.frames);
     assert.deepEqual(await hiddenCardsOnPage(oma.page), [], 'the spectator page shows no hidden card');
