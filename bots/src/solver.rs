@@ -564,8 +564,3 @@ fn representative(c: u8, hand: u32, alive: u32) -> u8 {
         c = next;
     }
 }
-
-/// The highest card of a mask, or `None`.
-pub fn top(mask: u32) -> Option<u8> {
-    (mask != 0).then(|| highest(mask))
-}

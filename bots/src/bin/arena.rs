@@ -9,6 +9,7 @@
 //! cargo run --release -p fipsen-bots --bin arena -- --deals 20000 --match strong:normal --match normal:easy
 //! ```
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use fipsen_bots::Level;
@@ -87,10 +88,14 @@ struct Tally {
     diff: Stats,
 }
 
-fn run_range(args: &Args, a: Level, b: Level, range: std::ops::Range<u64>) -> Tally {
+fn run_range(args: &Args, a: Level, b: Level, range: std::ops::Range<u64>, done: &AtomicU64) -> Tally {
     let n = args.rules.players.count();
     let mut t = Tally::default();
     for i in range {
+        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if finished.is_multiple_of(1000) {
+            eprintln!("  {} vs {}: {finished} of {} deals", a.name(), b.name(), args.deals);
+        }
         let mut h = Hasher::new(args.seed);
         h.word(i);
         let deal_seed = Seed::from_u64(h.finish());
@@ -150,12 +155,13 @@ fn main() {
     for &(a, b) in &args.matches {
         let start = Instant::now();
         let chunk = args.deals.div_ceil(args.threads as u64);
+        let done = AtomicU64::new(0);
         let tallies: Vec<Tally> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..args.threads as u64)
                 .map(|k| {
                     let range = (k * chunk).min(args.deals)..((k + 1) * chunk).min(args.deals);
-                    let args = &args;
-                    scope.spawn(move || run_range(args, a, b, range))
+                    let (args, done) = (&args, &done);
+                    scope.spawn(move || run_range(args, a, b, range, done))
                 })
                 .collect();
             handles.into_iter().map(|h| h.join().expect("a worker panicked")).collect()
