@@ -124,6 +124,25 @@ impl Client {
         }
     }
 
+    /// Connects with a tiny socket receive buffer (for a client that will stop reading).
+    pub async fn connect_small(server: &Server, recv_buffer: u32) -> Client {
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket.set_recv_buffer_size(recv_buffer).expect("receive buffer");
+        let stream = socket.connect(server.addr).await.expect("connect");
+        let (ws, _) =
+            tokio_tungstenite::client_async(server.url(), MaybeTlsStream::Plain(stream)).await.expect("handshake");
+        Client {
+            ws,
+            frames: Vec::new(),
+            closed: None,
+            seq: 0,
+            game: Value::Null,
+            room: Value::Null,
+            you: Value::Null,
+            next_id: 1,
+        }
+    }
+
     /// Connects and completes the handshake.
     pub async fn greeted(server: &Server) -> Client {
         let mut client = Client::connect(server).await;
