@@ -64,6 +64,15 @@ pub struct Config {
     /// Log filter, e.g. `info` or `fipsen_server=debug` (RUST_LOG works too).
     #[arg(long, env = "FIPSEN_LOG", default_value = "info")]
     pub log: String,
+
+    /// For tests and demonstrations only: every new room is dealt from this master seed (64
+    /// hexadecimal digits), so its deals are known in advance. Never set it for real play.
+    #[arg(long = "insecure-fixed-seed", env = "FIPSEN_INSECURE_FIXED_SEED", value_parser = parse_seed)]
+    pub insecure_fixed_seed: Option<fipsen_rules::Seed>,
+}
+
+fn parse_seed(hex: &str) -> Result<fipsen_rules::Seed, String> {
+    fipsen_rules::Seed::from_hex(hex).ok_or_else(|| "a seed is 64 hexadecimal digits".to_string())
 }
 
 impl Config {

@@ -42,7 +42,10 @@ pub async fn run(
 ) -> Result<(), Box<dyn std::error::Error>> {
     let metrics = Arc::new(Metrics::default());
     let (storage, writer) = Storage::open(&config.db, metrics.clone())?;
-    let registry = Registry::new(storage, metrics.clone(), config.room_idle());
+    if config.insecure_fixed_seed.is_some() {
+        warn!("--insecure-fixed-seed is set: every new room's deals are known in advance; for tests only");
+    }
+    let registry = Registry::new(storage, metrics.clone(), config.room_idle(), config.insecure_fixed_seed);
     let restored = registry.restore_active().await?;
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;

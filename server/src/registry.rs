@@ -41,6 +41,8 @@ pub struct Registry {
     metrics: Arc<Metrics>,
     idle: std::time::Duration,
     instances: AtomicU64,
+    /// Set only by `--insecure-fixed-seed` (tests): the master seed of every new room.
+    fixed_master: Option<Seed>,
 }
 
 /// Checks a player's name: 1 to 32 characters once trimmed, no control characters.
@@ -54,9 +56,14 @@ pub fn clean_name(name: &str) -> Result<String, ErrorCode> {
 }
 
 impl Registry {
-    /// An empty registry.
-    pub fn new(storage: Storage, metrics: Arc<Metrics>, idle: std::time::Duration) -> Arc<Registry> {
-        Arc::new(Registry { rooms: DashMap::new(), storage, metrics, idle, instances: AtomicU64::new(1) })
+    /// An empty registry. `fixed_master`, for tests only, deals every new room from one seed.
+    pub fn new(
+        storage: Storage,
+        metrics: Arc<Metrics>,
+        idle: std::time::Duration,
+        fixed_master: Option<Seed>,
+    ) -> Arc<Registry> {
+        Arc::new(Registry { rooms: DashMap::new(), storage, metrics, idle, instances: AtomicU64::new(1), fixed_master })
     }
 
     fn env(self: &Arc<Self>) -> RoomEnv {
@@ -94,7 +101,7 @@ impl Registry {
             title: title.clone(),
             rules,
             options: RoomOptions { title, ..options },
-            master: Seed(secrets::random_bytes::<32>()),
+            master: self.fixed_master.unwrap_or_else(|| Seed(secrets::random_bytes::<32>())),
         };
         self.storage.create_room(meta.clone()).await.map_err(|e| {
             warn!(error = %e, "cannot store a new room");

@@ -38,7 +38,7 @@ async fn a_spectator_who_stops_reading_is_dropped_and_the_table_plays_on() {
             assert!(table.step(&mut rng).await, "someone may act");
         }
         steps += 1;
-        if steps % 25 == 0 && slow_clients(&server).await > 0 {
+        if steps.is_multiple_of(25) && slow_clients(&server).await > 0 {
             break;
         }
         assert!(steps < 5_000, "a client that reads nothing was never dropped");
