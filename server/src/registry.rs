@@ -194,8 +194,15 @@ impl Registry {
     }
 
     /// The public rooms.
+    /// Newest first: rooms opened later (created, or reopened after a rest) come first.
     pub fn lobby(&self) -> Vec<LobbyRoom> {
-        self.rooms.iter().filter_map(|entry| entry.value().lobby.borrow().clone()).collect()
+        let mut rooms: Vec<(u64, LobbyRoom)> = self
+            .rooms
+            .iter()
+            .filter_map(|entry| entry.value().lobby.borrow().clone().map(|room| (entry.value().instance, room)))
+            .collect();
+        rooms.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        rooms.into_iter().map(|(_, room)| room).collect()
     }
 
     /// The rooms these seat tokens belong to.
