@@ -201,7 +201,7 @@ impl Registry {
             .iter()
             .filter_map(|entry| entry.value().lobby.borrow().clone().map(|room| (entry.value().instance, room)))
             .collect();
-        rooms.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        rooms.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
         rooms.into_iter().map(|(_, room)| room).collect()
     }
 
