@@ -182,6 +182,11 @@ pub struct PhaseReport {
     pub server_cpu: f64,
     /// The generator's CPU use during the phase, in cores.
     pub generator_cpu: f64,
+    /// Time the server's threads were ready to run but waited for a CPU taken by other work,
+    /// per second of the phase.
+    pub server_cpu_wait: f64,
+    /// The same for the generator's threads.
+    pub generator_cpu_wait: f64,
     /// The server's resident memory at the end of the phase, KiB.
     pub server_rss_kib: u64,
     /// Errors during the phase.

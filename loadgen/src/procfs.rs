@@ -18,6 +18,9 @@ pub struct ProcSample {
     pub system_s: f64,
     /// Threads.
     pub threads: u64,
+    /// Time the process's threads spent runnable but waiting for a CPU, seconds (from
+    /// `/proc/<pid>/task/*/schedstat`): how much other work on the machine held it up.
+    pub cpu_wait_s: f64,
 }
 
 impl ProcSample {
@@ -29,13 +32,31 @@ impl ProcSample {
         };
         let status = std::fs::read_to_string(format!("{dir}/status")).ok()?;
         let stat = std::fs::read_to_string(format!("{dir}/stat")).ok()?;
-        parse(&status, &stat)
+        let mut sample = parse(&status, &stat)?;
+        sample.cpu_wait_s = run_queue_wait(&dir);
+        Some(sample)
     }
 
     /// CPU seconds, user and system.
     pub fn cpu_s(&self) -> f64 {
         self.user_s + self.system_s
     }
+}
+
+/// The sum over the process's threads of the time spent waiting on a run queue, seconds.
+fn run_queue_wait(dir: &str) -> f64 {
+    let Ok(tasks) = std::fs::read_dir(format!("{dir}/task")) else { return 0.0 };
+    let nanos: u64 = tasks
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("schedstat")).ok())
+        .filter_map(|text| schedstat_wait(&text))
+        .sum();
+    nanos as f64 / 1e9
+}
+
+/// The second field of a `schedstat` line: nanoseconds spent waiting on a run queue.
+pub fn schedstat_wait(text: &str) -> Option<u64> {
+    text.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Reads the text of `status` and `stat`.
@@ -58,6 +79,7 @@ pub fn parse(status: &str, stat: &str) -> Option<ProcSample> {
         user_s: ticks(14)? as f64 / TICKS_PER_SEC,
         system_s: ticks(15)? as f64 / TICKS_PER_SEC,
         threads: field("Threads:").unwrap_or(0),
+        cpu_wait_s: 0.0,
     })
 }
 
@@ -77,6 +99,12 @@ mod tests {
         assert!((sample.user_s - 2.5).abs() < 1e-9);
         assert!((sample.system_s - 0.75).abs() < 1e-9);
         assert!((sample.cpu_s() - 3.25).abs() < 1e-9);
+    }
+
+    #[test]
+    fn reads_the_run_queue_wait() {
+        assert_eq!(schedstat_wait("228566907 532609176 794\n"), Some(532_609_176));
+        assert_eq!(schedstat_wait("12"), None);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::run::Report;
 pub fn phase_line(label: &str, p: &PhaseReport) -> String {
     format!(
         "{label:<10} {:<9} target {:>7.0}/s got {:>8.1}/s | sched p50 {:>7.3} p99 {:>7.3} p99.9 {:>7.3} max {:>8.3} | \
-         send p50 {:>7.3} p99 {:>7.3} p99.9 {:>7.3} max {:>8.3} | late p99 {:>6.3} | srv cpu {:>4.2} gen cpu {:>4.2} \
+         send p50 {:>7.3} p99 {:>7.3} p99.9 {:>7.3} max {:>8.3} | late p99 {:>6.3} | srv cpu {:>4.2} wait {:>4.2} gen cpu {:>4.2} wait {:>4.2} \
          | err {} lost {} disc {}",
         p.label,
         p.target_moves_per_s,
@@ -24,7 +24,9 @@ pub fn phase_line(label: &str, p: &PhaseReport) -> String {
         p.from_send.max_ms,
         p.lateness.p99_ms,
         p.server_cpu,
+        p.server_cpu_wait,
         p.generator_cpu,
+        p.generator_cpu_wait,
         p.errors,
         p.lost_events,
         p.disconnects,
@@ -54,7 +56,7 @@ pub fn text(report: &Report) -> String {
     if !report.phases.is_empty() {
         let _ = writeln!(
             out,
-            "{:<9} {:>8} {:>9} | {:>27} | {:>27} | {:>6} {:>6} | {:>5} {:>5} | {:>4} {:>4} {:>4}",
+            "{:<9} {:>8} {:>9} | {:>27} | {:>27} | {:>6} {:>6} | {:>5} {:>5} {:>5} {:>5} | {:>4} {:>4} {:>4}",
             "phase",
             "target/s",
             "moves/s",
@@ -63,7 +65,9 @@ pub fn text(report: &Report) -> String {
             "late99",
             "max",
             "srv",
+            "wait",
             "gen",
+            "wait",
             "err",
             "lost",
             "disc"
@@ -71,8 +75,8 @@ pub fn text(report: &Report) -> String {
         for p in &report.phases {
             let _ = writeln!(
                 out,
-                "{:<9} {:>8.0} {:>9.1} | {:>8.3} {:>8.3} {:>9.3} | {:>8.3} {:>8.3} {:>9.3} | {:>6.3} {:>6.1} | {:>5.2} {:>5.2} | \
-                 {:>4} {:>4} {:>4}",
+                "{:<9} {:>8.0} {:>9.1} | {:>8.3} {:>8.3} {:>9.3} | {:>8.3} {:>8.3} {:>9.3} | {:>6.3} {:>6.1} | {:>5.2} {:>5.2} \
+                 {:>5.2} {:>5.2} | {:>4} {:>4} {:>4}",
                 p.label,
                 p.target_moves_per_s,
                 p.moves_per_s,
@@ -85,7 +89,9 @@ pub fn text(report: &Report) -> String {
                 p.lateness.p99_ms,
                 p.from_scheduled.max_ms,
                 p.server_cpu,
+                p.server_cpu_wait,
                 p.generator_cpu,
+                p.generator_cpu_wait,
                 p.errors,
                 p.lost_events,
                 p.disconnects

@@ -212,9 +212,10 @@ async fn resume_rooms(mut ws: Ws, saved: &[SavedRoom], next: &AtomicUsize, t0: f
                     outcome.restored += 1;
                 } else {
                     outcome.mismatched += 1;
+                    let diff = game_diff(&joined, room.host_frame.as_deref()).join("; ");
                     outcome
                         .first_failure
-                        .get_or_insert(format!("room {}: the game differs after the restart", room.room));
+                        .get_or_insert(format!("room {}: the game differs after the restart: {diff}", room.room));
                 }
             }
             Err(e) => {
@@ -237,6 +238,40 @@ pub fn same_game(joined: &str, saved: Option<&str>) -> bool {
     match (game(joined), saved.and_then(game)) {
         (Some(a), Some(b)) => a == b && !a.is_null(),
         _ => false,
+    }
+}
+
+/// Where the `game` of a `joined` frame differs from the saved one: up to ten JSON paths with
+/// both values (after the restart first).
+pub fn game_diff(joined: &str, saved: Option<&str>) -> Vec<String> {
+    let game = |text: &str| serde_json::from_str::<serde_json::Value>(text).ok().map(|v| v["game"].clone());
+    let (Some(now), Some(before)) = (game(joined), saved.and_then(game)) else {
+        return vec!["a frame is unreadable or missing".into()];
+    };
+    let mut out = Vec::new();
+    diff_values("game", &now, &before, &mut out);
+    out
+}
+
+fn diff_values(path: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<String>) {
+    use serde_json::Value;
+    if out.len() >= 10 || a == b {
+        return;
+    }
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            for key in keys {
+                let null = Value::Null;
+                diff_values(&format!("{path}.{key}"), x.get(key).unwrap_or(&null), y.get(key).unwrap_or(&null), out);
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                diff_values(&format!("{path}[{i}]"), p, q, out);
+            }
+        }
+        _ => out.push(format!("{path}: {a} (saved {b})")),
     }
 }
 
@@ -282,5 +317,7 @@ mod tests {
         assert!(!same_game(other, Some(saved)));
         assert!(!same_game(same, None));
         assert!(!same_game(r#"{"type":"joined","game":null}"#, Some(r#"{"game":null}"#)));
+        assert_eq!(game_diff(other, Some(saved)), vec!["game.deal.turn: 3 (saved 2)".to_string()]);
+        assert!(game_diff(same, Some(saved)).is_empty());
     }
 }

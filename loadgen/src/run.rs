@@ -116,9 +116,17 @@ impl Report {
             && self.totals.unresolved == 0
     }
 
-    /// The last measured phase whose p99 from the scheduled time stayed within `limit_ms`.
+    /// The fastest measured phase whose p99 from the scheduled time stayed within `limit_ms`
+    /// and that reached at least 95% of its rate.
     pub fn best_within(&self, limit_ms: f64) -> Option<&PhaseReport> {
-        self.phases.iter().rfind(|p| p.label != "warmup" && p.from_scheduled.p99_ms <= limit_ms)
+        self.phases
+            .iter()
+            .filter(|p| {
+                p.label != "warmup"
+                    && p.from_scheduled.p99_ms <= limit_ms
+                    && p.moves_per_s >= 0.95 * p.target_moves_per_s
+            })
+            .max_by(|a, b| a.moves_per_s.total_cmp(&b.moves_per_s))
     }
 }
 
@@ -221,6 +229,7 @@ pub async fn run(options: RunOptions) -> Report {
 
     // The phases.
     let tables = options.tables;
+    let mut over_in_a_row = 0;
     for spec in &options.phases {
         if report.tables_open == 0 {
             break;
@@ -246,10 +255,12 @@ pub async fn run(options: RunOptions) -> Report {
         let elapsed = phase.end.saturating_duration_since(start).as_secs_f64().max(1e-9);
         if let (Some(a), Some(b)) = (server_before, server_after) {
             figures.server_cpu = (b.cpu_s() - a.cpu_s()) / elapsed;
+            figures.server_cpu_wait = (b.cpu_wait_s - a.cpu_wait_s) / elapsed;
             figures.server_rss_kib = b.rss_kib;
         }
         if let (Some(a), Some(b)) = (me_before, me_after) {
             figures.generator_cpu = (b.cpu_s() - a.cpu_s()) / elapsed;
+            figures.generator_cpu_wait = (b.cpu_wait_s - a.cpu_wait_s) / elapsed;
         }
         figures.errors = counts_after.error_total - counts_before.error_total;
         figures.disconnects = counts_after.disconnects - counts_before.disconnects;
@@ -261,9 +272,13 @@ pub async fn run(options: RunOptions) -> Report {
         if options.verbose {
             eprintln!("{}", crate::report::phase_line(&options.label, &figures));
         }
+        // Saturation: stop after two measured rates in a row over the limit (one may be a
+        // neighbour's burst), or at once when the rate asked for is clearly not reached.
         let over = !spec.warmup && options.stop_p99_ms.is_some_and(|limit| figures.from_scheduled.p99_ms > limit);
+        let short = !spec.warmup && figures.moves_per_s < 0.9 * spec.rate;
+        over_in_a_row = if over { over_in_a_row + 1 } else { 0 };
         report.phases.push(figures);
-        if over {
+        if options.stop_p99_ms.is_some() && (over_in_a_row >= 2 || (over && short)) {
             break;
         }
     }

@@ -511,8 +511,8 @@ impl Table {
             self.make_move(phase, now, actor, action, seq).await?;
             self.wait_until("the move's events", |t| t.inflight.is_none()).await?;
         }
-        // Every connection has the last event.
-        self.wait_until("the last events", |t| t.synced_seq().is_some()).await?;
+        // Every connection has the last event, and a deal that ended has been followed by the next.
+        self.wait_until("the last events", |t| t.series_over() || t.can_move()).await?;
         Ok(moves)
     }
 

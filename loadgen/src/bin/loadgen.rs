@@ -44,7 +44,7 @@ struct RunArgs {
     /// Spectator connections per table (besides the four players).
     #[arg(long, default_value_t = 2)]
     spectators: usize,
-    /// Move rates to measure, over all tables, moves per second (comma-separated; empty: none).
+    /// Move rates to measure, over all tables, moves per second (comma-separated; 0: none).
     #[arg(long, value_delimiter = ',', default_value = "100")]
     rates: Vec<f64>,
     /// Seconds per rate.
