@@ -24,11 +24,14 @@ use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 pub struct BaselineConfig {
     /// The size to pad every `update` frame to, in bytes (the real server's mean).
     pub update_bytes: usize,
+    /// Each connection's WebSocket read buffer (allocated up front), bytes. The real server
+    /// uses 8 KiB.
+    pub read_buffer_bytes: usize,
 }
 
 impl Default for BaselineConfig {
     fn default() -> Self {
-        BaselineConfig { update_bytes: DEFAULT_UPDATE_BYTES }
+        BaselineConfig { update_bytes: DEFAULT_UPDATE_BYTES, read_buffer_bytes: 8 * 1024 }
     }
 }
 
@@ -75,9 +78,12 @@ pub async fn start(addr: SocketAddr, config: BaselineConfig) -> std::io::Result<
     Ok(bound)
 }
 
-fn ws_config() -> WebSocketConfig {
-    // The same buffer sizes as the real server's WebSocket upgrade.
-    WebSocketConfig::default().read_buffer_size(8 * 1024).write_buffer_size(16 * 1024).max_message_size(Some(32 * 1024))
+fn ws_config(config: BaselineConfig) -> WebSocketConfig {
+    // By default the same buffer sizes as the real server's WebSocket upgrade.
+    WebSocketConfig::default()
+        .read_buffer_size(config.read_buffer_bytes.max(256))
+        .write_buffer_size(16 * 1024)
+        .max_message_size(Some(32 * 1024))
 }
 
 struct Conn {
@@ -89,7 +95,7 @@ struct Conn {
 }
 
 async fn connection(stream: TcpStream, id: u64, rooms: Arc<Rooms>, config: BaselineConfig) {
-    let Ok(mut ws) = tokio_tungstenite::accept_async_with_config(stream, Some(ws_config())).await else { return };
+    let Ok(mut ws) = tokio_tungstenite::accept_async_with_config(stream, Some(ws_config(config))).await else { return };
     let (outbox, mut inbox) = mpsc::unbounded_channel::<Message>();
     let mut conn = Conn { id, rooms, config, outbox, room: None };
     loop {
@@ -242,7 +248,7 @@ mod tests {
         let conn = Conn {
             id: 1,
             rooms: Arc::new(Rooms::default()),
-            config: BaselineConfig { update_bytes: 2000 },
+            config: BaselineConfig { update_bytes: 2000, ..BaselineConfig::default() },
             outbox,
             room: None,
         };

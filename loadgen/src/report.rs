@@ -5,31 +5,51 @@ use std::fmt::Write as _;
 use crate::phase::PhaseReport;
 use crate::run::Report;
 
-/// One line for a phase: rate, latencies, lateness, CPU.
-pub fn phase_line(label: &str, p: &PhaseReport) -> String {
+/// The column names of [`phase_row`].
+pub fn phase_header() -> String {
     format!(
-        "{label:<10} {:<9} target {:>7.0}/s got {:>8.1}/s | sched p50 {:>7.3} p99 {:>7.3} p99.9 {:>7.3} max {:>8.3} | \
-         send p50 {:>7.3} p99 {:>7.3} p99.9 {:>7.3} max {:>8.3} | late p99 {:>6.3} | srv cpu {:>4.2} wait {:>4.2} gen cpu {:>4.2} wait {:>4.2} \
-         | err {} lost {} disc {}",
+        "{:<9} {:>8} {:>9} | {:>27} | {:>27} | {:>6} {:>6} | {:>5} {:>5} {:>5} {:>5} | {:>4} {:>4} {:>4}",
+        "phase",
+        "target/s",
+        "moves/s",
+        "scheduled→last p50/p99/p99.9",
+        "sent→last p50/p99/p99.9",
+        "late99",
+        "max",
+        "srv",
+        "wait",
+        "gen",
+        "wait",
+        "err",
+        "lost",
+        "disc"
+    )
+}
+
+/// One phase as a row: rates, latencies (ms), the generator's lateness, CPU use and CPU waits
+/// (cores), errors, lost events and disconnections.
+pub fn phase_row(p: &PhaseReport) -> String {
+    format!(
+        "{:<9} {:>8.0} {:>9.1} | {:>8.3} {:>8.3} {:>9.3} | {:>8.3} {:>8.3} {:>9.3} | {:>6.3} {:>6.1} | {:>5.2} {:>5.2} \
+         {:>5.2} {:>5.2} | {:>4} {:>4} {:>4}",
         p.label,
         p.target_moves_per_s,
         p.moves_per_s,
         p.from_scheduled.p50_ms,
         p.from_scheduled.p99_ms,
         p.from_scheduled.p999_ms,
-        p.from_scheduled.max_ms,
         p.from_send.p50_ms,
         p.from_send.p99_ms,
         p.from_send.p999_ms,
-        p.from_send.max_ms,
         p.lateness.p99_ms,
+        p.from_scheduled.max_ms,
         p.server_cpu,
         p.server_cpu_wait,
         p.generator_cpu,
         p.generator_cpu_wait,
         p.errors,
         p.lost_events,
-        p.disconnects,
+        p.disconnects
     )
 }
 
@@ -54,48 +74,9 @@ pub fn text(report: &Report) -> String {
         m.rss_before_kib, m.rss_after_setup_kib, m.rss_after_hold_kib, m.kib_per_connection
     );
     if !report.phases.is_empty() {
-        let _ = writeln!(
-            out,
-            "{:<9} {:>8} {:>9} | {:>27} | {:>27} | {:>6} {:>6} | {:>5} {:>5} {:>5} {:>5} | {:>4} {:>4} {:>4}",
-            "phase",
-            "target/s",
-            "moves/s",
-            "scheduled→last p50/p99/p99.9",
-            "sent→last p50/p99/p99.9",
-            "late99",
-            "max",
-            "srv",
-            "wait",
-            "gen",
-            "wait",
-            "err",
-            "lost",
-            "disc"
-        );
+        let _ = writeln!(out, "{}", phase_header());
         for p in &report.phases {
-            let _ = writeln!(
-                out,
-                "{:<9} {:>8.0} {:>9.1} | {:>8.3} {:>8.3} {:>9.3} | {:>8.3} {:>8.3} {:>9.3} | {:>6.3} {:>6.1} | {:>5.2} {:>5.2} \
-                 {:>5.2} {:>5.2} | {:>4} {:>4} {:>4}",
-                p.label,
-                p.target_moves_per_s,
-                p.moves_per_s,
-                p.from_scheduled.p50_ms,
-                p.from_scheduled.p99_ms,
-                p.from_scheduled.p999_ms,
-                p.from_send.p50_ms,
-                p.from_send.p99_ms,
-                p.from_send.p999_ms,
-                p.lateness.p99_ms,
-                p.from_scheduled.max_ms,
-                p.server_cpu,
-                p.server_cpu_wait,
-                p.generator_cpu,
-                p.generator_cpu_wait,
-                p.errors,
-                p.lost_events,
-                p.disconnects
-            );
+            let _ = writeln!(out, "{}", phase_row(p));
         }
     }
     let t = &report.totals;

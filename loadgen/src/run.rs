@@ -270,7 +270,7 @@ pub async fn run(options: RunOptions) -> Report {
             figures.label = "warmup".into();
         }
         if options.verbose {
-            eprintln!("{}", crate::report::phase_line(&options.label, &figures));
+            eprintln!("{}: {}", options.label, crate::report::phase_row(&figures));
         }
         // Saturation: stop after two measured rates in a row over the limit (one may be a
         // neighbour's burst), or at once when the rate asked for is clearly not reached.

@@ -28,9 +28,9 @@ use crate::phase::Phase;
 /// How long a setup step (a room opening, a series starting) may take.
 const SETUP_PATIENCE: Duration = Duration::from_secs(60);
 /// A table that is due to move but cannot for this long counts as stalled.
-const STALL: Duration = Duration::from_secs(10);
+const STALL: Duration = Duration::from_secs(30);
 /// How long a table waits at the end for its last move and its events.
-const DRAIN: Duration = Duration::from_secs(5);
+const DRAIN: Duration = Duration::from_secs(15);
 /// Updates remembered per connection to match a late `ack` with.
 const RECENT: usize = 16;
 

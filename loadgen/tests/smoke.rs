@@ -119,7 +119,12 @@ async fn twenty_tables_for_ten_seconds_lose_nothing() {
 /// The same traffic drives the baseline.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_baseline_answers_the_same_traffic() {
-    let addr = baseline::start("127.0.0.1:0".parse().unwrap(), BaselineConfig { update_bytes: 1500 }).await.unwrap();
+    let addr = baseline::start(
+        "127.0.0.1:0".parse().unwrap(),
+        BaselineConfig { update_bytes: 1500, ..BaselineConfig::default() },
+    )
+    .await
+    .unwrap();
     let report = run(options("baseline", addr, 20, 200.0, 3.0, false)).await;
     assert_clean(&report);
     // Its updates are padded to the size asked for.

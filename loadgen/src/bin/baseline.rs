@@ -16,6 +16,9 @@ struct Args {
     /// Pad every `update` frame to this many bytes (the real server's mean frame).
     #[arg(long, default_value_t = DEFAULT_UPDATE_BYTES)]
     update_bytes: usize,
+    /// Each connection's WebSocket read buffer, bytes (the Fipsen server uses 8 KiB).
+    #[arg(long, default_value_t = 8 * 1024)]
+    read_buffer_bytes: usize,
 }
 
 #[tokio::main]
@@ -33,7 +36,7 @@ async fn main() -> std::process::ExitCode {
         Err(e) => eprintln!("baseline: {e}"),
     }
     tokio::select! {
-        () = serve(listener, BaselineConfig { update_bytes: args.update_bytes }) => {}
+        () = serve(listener, BaselineConfig { update_bytes: args.update_bytes, read_buffer_bytes: args.read_buffer_bytes }) => {}
         _ = tokio::signal::ctrl_c() => {}
     }
     std::process::ExitCode::SUCCESS
