@@ -16,12 +16,17 @@ const draft = {
   spectators_allowed: true,
   title: '',
   next_deal: 'auto',
+  /** Seconds a disconnected player's seat is held for him (the server's default). */
+  grace: '120',
   code: '',
   /** Whether the "rules of this table" section is open. */
   more: false,
 };
 
 const DEFAULTS = { ...draft };
+const DEFAULT_GRACE = 120;
+/** The longest seat-holding time the server accepts: one day. */
+const MAX_GRACE = 86_400;
 
 function nameField() {
   return h(
@@ -62,8 +67,25 @@ export function join(code, role) {
   }
 }
 
+/** The seat-holding time as typed, or null when it is not a whole number from 0 to one day. */
+function graceSeconds() {
+  const text = String(draft.grace).trim();
+  if (text === '') return DEFAULT_GRACE;
+  if (!/^\d+$/.test(text)) return null;
+  const seconds = Number(text);
+  return seconds <= MAX_GRACE ? seconds : null;
+}
+
 function create() {
   if (needName()) return;
+  const grace = graceSeconds();
+  if (grace === null) {
+    draft.more = true;
+    api.toast(t('opt.grace.invalid'), 'error');
+    api.render();
+    queueMicrotask(() => document.getElementById('opt-grace')?.focus());
+    return;
+  }
   const deals = parseInt(String(draft.deals), 10);
   const rules = {
     players: draft.players,
@@ -77,6 +99,7 @@ function create() {
     title: draft.title.trim(),
     public: draft.public,
     spectators_allowed: draft.spectators_allowed,
+    grace_seconds: grace,
     next_deal_seconds: draft.next_deal === 'auto' ? 10 : draft.next_deal === 'slow' ? 30 : null,
   };
   if (api.send({ type: 'create_room', name: S.name.trim(), rules, options })) {
@@ -210,6 +233,35 @@ function createSection() {
         ['slow', t('opt.next_deal.slow')],
         ['ask', t('opt.next_deal.ask')],
       ]),
+      h(
+        'div',
+        { class: 'option' },
+        h(
+          'label',
+          { for: 'opt-grace' },
+          t('opt.grace'),
+          ' ',
+          h('span', { class: 'default' }, t('opt.default', { value: t('opt.grace.value', { s: DEFAULT_GRACE }) })),
+        ),
+        h('p', { class: 'hint', id: 'opt-grace-help' }, t('opt.grace.help')),
+        h(
+          'span',
+          { class: 'unit-input' },
+          h('input', {
+            id: 'opt-grace',
+            type: 'number',
+            min: 0,
+            max: MAX_GRACE,
+            step: 1,
+            inputmode: 'numeric',
+            'data-key': 'opt-grace',
+            'aria-describedby': 'opt-grace-help',
+            value: draft.grace,
+            oninput: (e) => (draft.grace = e.target.value),
+          }),
+          h('span', { class: 'unit', 'aria-hidden': 'true' }, t('opt.seconds_unit')),
+        ),
+      ),
       checkOption('public', t('opt.public'), 'opt.public.help'),
       checkOption('spectators_allowed', t('opt.spectators'), 'opt.spectators.help'),
     ),

@@ -38,7 +38,6 @@ const SIMPLE = {
   kieker_picked_up: 'log.kieker_picked_up',
   skat_taken: 'log.skat_taken',
   hand_chosen: 'log.hand',
-  discarded: 'log.discarded',
   kontra: 'log.kontra',
   rekontra: 'log.rekontra',
   declined: 'log.declined',
@@ -65,6 +64,11 @@ function gameLines(e) {
       return one('log.called', { call: callText(e.call) });
     case 'auction_won':
       return one('log.auction_won', { name: seatName(e.declarer), game: contractText(e.contract) });
+    case 'discarded': {
+      // The cards are hidden from everybody but the declarer; a Kieker lays away five.
+      const kieker = S.game?.deal?.contract?.bid?.kind === 'kieker';
+      return one('log.discarded', { n: e.cards?.length ?? (kieker ? 5 : 2) });
+    }
     case 'kieker_shown':
       return one('log.kieker_shown', { to: seatName(e.to) });
     case 'trumps_named':

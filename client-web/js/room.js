@@ -60,7 +60,7 @@ export function rulesSummary(rules) {
   );
 }
 
-/** The room's own options (pause between deals, watchers). */
+/** The room's own options (pause between deals, seat holding, watchers). */
 export function optionsSummary(options) {
   if (!options) return null;
   const row = (label, value) => h('div', { class: 'rule' }, h('dt', null, label), h('dd', null, value));
@@ -69,6 +69,7 @@ export function optionsSummary(options) {
     'dl',
     { class: 'rules-summary' },
     row(t('opt.next_deal'), pause === null || pause === undefined ? t('opt.next_deal.ask') : t('opt.next_deal.seconds', { s: pause })),
+    row(t('opt.grace'), t('opt.grace.value', { s: options.grace_seconds ?? 120 })),
     row(t('opt.spectators'), options.spectators_allowed ? t('opt.yes') : t('opt.no')),
     row(t('opt.public'), options.public ? t('opt.yes') : t('opt.no')),
   );

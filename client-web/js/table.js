@@ -21,6 +21,16 @@ function places(n, bottom) {
   return out;
 }
 
+/** Whether no card has been played yet in a deal that is not over. */
+function beforeFirstCard(deal) {
+  return deal.phase !== 'over' && deal.trick.length === 0 && deal.tricks.length === 0;
+}
+
+/** Whether the viewer is the opponent a Kieker's dealt hand was shown to (until the end). */
+function shownKieker(deal, me) {
+  return Boolean(deal.kieker_hand) && me !== null && me !== deal.declarer && deal.phase !== 'over';
+}
+
 function term(key) {
   return infoButton(t(`term.${key}`), t(`term.${key}.text`));
 }
@@ -54,7 +64,8 @@ export function tableView() {
         centre(deal, where),
       ),
       me !== null ? handView(deal, me, myTurn) : null,
-      deal.kieker_hand && me !== deal.declarer ? kiekerShown(deal) : null,
+      // Once the play has begun, the Kieker's shown hand moves from the middle of the table to here.
+      shownKieker(deal, me) && !beforeFirstCard(deal) ? kiekerShown(deal) : null,
     ),
     h(
       'div',
@@ -119,7 +130,7 @@ function infoBar(game, deal) {
           suitName(trumps, true),
         )
       : null,
-    deal.phase === 'play' || deal.phase === 'durch_choice' || deal.phase === 'over'
+    deal.phase === 'play' || deal.phase === 'durch_choice' || (deal.phase === 'over' && deal.tricks.length > 0)
       ? h(
           'span',
           { class: 'tricks-taken', 'data-testid': 'tricks-taken' },
@@ -231,6 +242,21 @@ function centre(deal, where) {
       ? t('table.standing', { bid: bidText(deal.standing), name: seatName(deal.holder) })
       : t('table.no_bid');
     content = [h('div', { class: 'skat', 'aria-label': t('table.skat') }, cardBack(), cardBack())];
+  } else if (shownKieker(deal, mySeat()) && beforeFirstCard(deal)) {
+    // Laying away and naming trumps leave the middle free: the shown hand goes there.
+    return h(
+      'div',
+      { class: 'centre shown', 'data-testid': 'trick' },
+      h('section', { class: 'kieker-shown' }, h('h2', { class: 'centre-caption' }, t('table.kieker_hand', { name: seatName(deal.declarer) })), cardRow(deal.kieker_hand, trumps)),
+    );
+  } else if (deal.outcome?.result === 'siebener_fips' && deal.reveal) {
+    // The four sevens and the ace, laid down on the table.
+    const seat = deal.outcome.seat;
+    return h(
+      'div',
+      { class: 'centre shown', 'data-testid': 'trick' },
+      h('section', { class: 'fips-shown' }, h('h2', { class: 'centre-caption' }, t('log.fips', { name: seatName(seat) })), cardRow(deal.reveal.hands[seat], trumps)),
+    );
   } else if (deal.trick.length > 0) {
     content = deal.trick.map((p) => playedCard(p, where[p.seat], trumps, false));
   } else if (deal.tricks.length > 0) {
@@ -337,26 +363,27 @@ function actionPanel(deal, me) {
   if (p.bids?.length || p.hold || auctionPass) parts.push(biddingPanel(deal, { ...p, pass: auctionPass }));
   if (p.discard) parts.push(discardPanel(p.discard));
   if (p.trumps?.length) {
+    const suitButton = (suit) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: `call suit-button suit-${suitLetter(suit)}`,
+          'data-key': `trumps-${suit}`,
+          'data-action': JSON.stringify({ action: 'name_trumps', suit }),
+          disabled: S.waiting,
+          onclick: () => ask(`${t('table.trumps')}: ${suitName(suit, true)}`, { action: 'name_trumps', suit }),
+        },
+        h('span', { class: 'suit-icon', 'aria-hidden': 'true' }, suitIcon(suitLetter(suit))),
+        h('span', null, suitName(suit, suit === 'diamonds')),
+      );
+    // The three plain suits side by side; Ruten, which doubles, on a line of its own.
     parts.push(
       h(
         'div',
-        { class: 'row suits-row', role: 'group', 'aria-label': t('do.trumps') },
-        p.trumps.map((suit) =>
-          h(
-            'button',
-            {
-              type: 'button',
-              class: `call suit-button suit-${suitLetter(suit)}`,
-              'data-key': `trumps-${suit}`,
-              'data-action': JSON.stringify({ action: 'name_trumps', suit }),
-              disabled: S.waiting,
-              onclick: () => ask(`${t('table.trumps')}: ${suitName(suit, true)}`, { action: 'name_trumps', suit }),
-            },
-            h('span', { class: 'suit-icon', 'aria-hidden': 'true' }, suitIcon(suitLetter(suit))),
-            h('span', null, suitName(suit, suit === 'diamonds')),
-          ),
-        ),
-        p.trumps.includes('diamonds') ? term('ruten') : null,
+        { class: 'suits-row', role: 'group', 'aria-label': t('do.trumps') },
+        p.trumps.filter((suit) => suit !== 'diamonds').map(suitButton),
+        p.trumps.includes('diamonds') ? h('div', { class: 'ruten-cell' }, suitButton('diamonds'), term('ruten')) : null,
       ),
     );
   }
@@ -535,8 +562,10 @@ function handView(deal, me, myTurn) {
   const cards = sortHand(deal.hand ?? [], trumps);
   const playable = new Set(p.cards ?? []);
   const discarding = Boolean(p.discard);
-  // While laying away, show which cards came from the skat (and the stock, in a Kieker).
-  const pickedUp = new Set(discarding ? [...(deal.skat ?? []), ...(deal.stock ?? [])] : []);
+  // While laying away, show which cards came from the skat (and the stock, in a Kieker) —
+  // unless all did, as in a Kieker at three.
+  let pickedUp = new Set(discarding ? [...(deal.skat ?? []), ...(deal.stock ?? [])] : []);
+  if (cards.every((c) => pickedUp.has(c))) pickedUp = new Set();
   const onKey = (e) => {
     if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
     const buttons = [...e.currentTarget.querySelectorAll('button:not([disabled])')];
@@ -563,7 +592,8 @@ function handView(deal, me, myTurn) {
     ),
     h(
       'div',
-      { class: 'hand-cards', role: 'list' },
+      // Ten cards (a Kieker laying away) take two rows on a phone.
+      { class: `hand-cards${cards.length > 7 ? ' many' : ''}`, role: 'list', style: `--cols:${Math.ceil(cards.length / 2)}` },
       cards.map((card) => {
         const trump = isTrump(card, trumps);
         const selected = discarding ? S.ui.selected.includes(card) : S.ui.picked === card;
@@ -642,7 +672,13 @@ function resultPanel(game, deal, me) {
       'ul',
       { class: 'result-scores' },
       Array.from({ length: n }, (_, i) =>
-        h('li', null, h('span', null, seatName(i)), h('strong', null, points(game.totals?.[i] ?? 0)), deal.scores?.[i] ? h('span', { class: 'hint' }, ` (${points(deal.scores[i])})`) : null),
+        h(
+          'li',
+          { 'data-seat': i },
+          h('span', null, seatName(i)),
+          h('strong', { class: 'total' }, points(game.totals?.[i] ?? 0)),
+          deal.scores?.[i] ? h('span', { class: 'hint points' }, ` (${points(deal.scores[i])})`) : null,
+        ),
       ),
     ),
     game.over ? h('p', { class: 'series-over' }, t('result.series_over')) : null,

@@ -58,8 +58,10 @@ export async function launch() {
  * @param {any} chrome what `launch` returned
  * @param {string} label for messages and screenshots
  * @param {object} device PHONE or DESKTOP
+ * @param {string} [lang] the language the page starts in
+ * @param {string} [base] the server (the fixed-seed one for chosen situations)
  */
-export async function openClient(chrome, label, device = DESKTOP, lang = 'en') {
+export async function openClient(chrome, label, device = DESKTOP, lang = 'en', base = BASE) {
   const context = await chrome.newContext({ ...device, locale: lang === 'de' ? 'de-DE' : lang === 'ja' ? 'ja-JP' : 'en-GB' });
   await context.addInitScript((l) => {
     if (!localStorage.getItem('fipsen.lang')) localStorage.setItem('fipsen.lang', l);
@@ -74,7 +76,7 @@ export async function openClient(chrome, label, device = DESKTOP, lang = 'en') {
     ws.on('framereceived', (frame) => client.frames.push(String(frame.payload)));
   });
   page.setDefaultTimeout(STEP_TIMEOUT);
-  await page.goto(BASE);
+  await page.goto(base);
   await page.locator('[data-conn="open"]').waitFor();
   return client;
 }
@@ -100,16 +102,20 @@ export async function setName(page, name) {
 /**
  * Creates a room through the home screen and returns its invite code.
  * @param {any} client
- * @param {{players?: 3|4, nextDeal?: 'auto'|'slow'|'ask', title?: string, public?: boolean}} opts
+ * @param {{players?: 3|4, nextDeal?: 'auto'|'slow'|'ask', title?: string, public?: boolean, kontra?: boolean, grace?: number, screenshot?: string}} opts
+ *   (`screenshot`: a full-page screenshot of the filled-in form under this name)
  */
 export async function createRoom(client, name, opts = {}) {
   const { page } = client;
   await setName(page, name);
   if (opts.title) await page.locator('#opt-title').fill(opts.title);
   if (opts.players === 3) await page.locator('[data-key="opt-players-3"]').check();
-  if (opts.nextDeal || opts.public) await page.locator('.more-rules > summary').click();
+  if (opts.nextDeal || opts.public || opts.kontra || opts.grace !== undefined) await page.locator('.more-rules > summary').click();
   if (opts.nextDeal) await page.locator(`[data-key="opt-next_deal-${opts.nextDeal}"]`).check();
   if (opts.public) await page.locator('[data-key="opt-public"]').check();
+  if (opts.kontra) await page.locator('[data-key="opt-kontra"]').check();
+  if (opts.grace !== undefined) await page.locator('[data-key="opt-grace"]').fill(String(opts.grace));
+  if (opts.screenshot) await screenshotFull(client, opts.screenshot);
   await page.locator('[data-key="create"]').click();
   await page.locator('.invite input').waitFor();
   const link = await page.locator('.invite input').inputValue();
@@ -254,3 +260,141 @@ export const PACK = [
   ...['C', 'S', 'H'].flatMap((s) => ['A', 'K', 'Q', 'J', '10', '9', '8', '7'].map((r) => s + r)),
   'D7',
 ];
+
+// ---- hidden cards ----
+
+const CARD = /^(?:[CSH](?:A|K|Q|J|10|9|8|7)|D7)$/;
+
+/** Every card code anywhere in a JSON value. */
+export function cardsIn(value, out = new Set()) {
+  if (typeof value === 'string') {
+    if (CARD.test(value)) out.add(value);
+  } else if (Array.isArray(value)) {
+    for (const v of value) cardsIn(v, out);
+  } else if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) cardsIn(v, out);
+  }
+  return out;
+}
+
+/** The game events of a server frame (update or joined). */
+function gameEvents(msg) {
+  const events = msg.type === 'update' ? msg.events : msg.type === 'joined' ? msg.missed : [];
+  return (events ?? []).filter((e) => e.kind === 'game').map((e) => e.event);
+}
+
+/**
+ * Replays the frames one viewer received: until the deal is over, each frame may hold only the
+ * cards this viewer may know (`known`: his own cards, and what was shown to him) and the cards
+ * played face up so far (or laid down in a Siebener Fips). Returns the cards played and the
+ * reveal at the end.
+ * @param {string[]} frames
+ * @param {Iterable<string>} [known]
+ */
+export function checkFrames(frames, known = []) {
+  const shown = new Set(known);
+  let reveal = null;
+  for (const text of frames) {
+    const msg = JSON.parse(text);
+    const events = gameEvents(msg);
+    for (const e of events) {
+      if (e.event === 'card_played') shown.add(e.card);
+      if (e.event === 'siebener_fips') for (const c of e.cards) shown.add(c);
+    }
+    const over = events.find((e) => e.event === 'deal_over');
+    if (over || msg.game?.deal?.phase === 'over') {
+      reveal = over?.reveal ?? msg.game.deal.reveal;
+      break;
+    }
+    const leaked = [...cardsIn(msg)].filter((c) => !shown.has(c));
+    assert.deepEqual(leaked, [], `a frame holds hidden cards: ${text.slice(0, 300)}`);
+  }
+  return { shown, reveal };
+}
+
+/**
+ * The cards a page shows that it may not: anything but its own hand, the cards in `known`, and
+ * those played face up (all may show once the deal is over).
+ * @param {import('playwright-core').Page} page
+ * @param {string[]} [known]
+ */
+export async function hiddenCardsOnPage(page, known = []) {
+  return page.evaluate((known) => {
+    const deal = /** @type {any} */ (window).fipsenDebug.S.game?.deal;
+    if (deal?.phase === 'over') return []; // everything is revealed now
+    const seen = new Set([...known, ...(deal?.hand ?? [])]);
+    for (const p of [...(deal?.tricks ?? []).flatMap((t) => t.cards), ...(deal?.trick ?? [])]) seen.add(p.card);
+    return [...document.querySelectorAll('[data-card]')].map((e) => e.getAttribute('data-card')).filter((c) => !seen.has(c));
+  }, known);
+}
+
+// ---- scripted play ----
+
+/** Clicks an offered call (a selector inside the action panel) and confirms it. */
+export async function callAndConfirm(page, selector) {
+  await page.locator(`main .actions ${selector}:not([disabled])`).first().click();
+  await page.locator('[data-key="confirm-yes"]').click();
+  await settle(page);
+}
+
+/** Plays `card` when it is this page's turn: tap to pick, tap again to play. */
+export async function playCard(page, card) {
+  const button = page.locator(`.my-turn .hand .hand-card.playable[data-card="${card}"]:not([disabled])`);
+  let failure = null;
+  // A message arriving between the taps re-renders the hand: try again then.
+  for (let attempt = 0; attempt < 4; attempt++) {
+    try {
+      await button.click({ timeout: attempt === 0 ? STEP_TIMEOUT : 3000 });
+      await page.locator(`.hand .hand-card[data-card="${card}"].selected`).waitFor({ timeout: 3000 });
+      await page.locator(`.hand .hand-card[data-card="${card}"]`).click({ timeout: 3000 });
+      await page.locator(`.hand .hand-card[data-card="${card}"]`).waitFor({ state: 'detached' });
+      await settle(page);
+      return;
+    } catch (e) {
+      failure = e;
+    }
+  }
+  throw failure ?? new Error(`${card} could not be played`);
+}
+
+/**
+ * Plays cards until `done()`: the declarer leads the cards of `leads` in order (he takes every
+ * trick, so he leads each), the others play their first playable card.
+ * @param {any[]} clients seated clients by seat
+ * @param {number} declarer
+ * @param {string[]} leads
+ * @param {() => Promise<boolean>} done
+ */
+export async function playTricks(clients, declarer, leads, done) {
+  const queue = [...leads];
+  for (let step = 0; step < 200; step++) {
+    if (await done()) return;
+    let acted = false;
+    for (const [seat, c] of clients.entries()) {
+      if ((await c.page.locator('.table-screen.my-turn[data-phase="play"]').count()) === 0) continue;
+      if (seat === declarer) {
+        const card = queue.shift();
+        assert.ok(card, 'the declarer has a card left to lead');
+        await playCard(c.page, card);
+      } else {
+        await playIfAsked(c.page);
+        await settle(c.page);
+      }
+      acted = true;
+      break;
+    }
+    if (!acted) await clients[0].page.waitForTimeout(50);
+  }
+  throw new Error('the tricks were not played out');
+}
+
+/** What a page's result panel says: the sentence and each seat's total and points of the deal. */
+export async function resultShown(page) {
+  await page.locator('[data-testid="result"]').waitFor();
+  return {
+    sentence: (await page.locator('.result-sentence').textContent())?.trim(),
+    scores: await page.locator('.result-scores li').evaluateAll((els) =>
+      els.map((li) => ({ total: li.querySelector('.total')?.textContent, points: li.querySelector('.points')?.textContent ?? '' })),
+    ),
+  };
+}

@@ -10,8 +10,10 @@ import {
   PACK,
   PHONE,
   assertNoConsoleErrors,
+  checkFrames,
   createRoom,
   handCards,
+  hiddenCardsOnPage,
   joinByLink,
   launch,
   openClient,
@@ -20,64 +22,6 @@ import {
   screenshotFull,
   settle,
 } from './lib.mjs';
-
-const CARD = /^(?:[CSH](?:A|K|Q|J|10|9|8|7)|D7)$/;
-
-/** Every card code anywhere in a JSON value. */
-function cardsIn(value, out = new Set()) {
-  if (typeof value === 'string') {
-    if (CARD.test(value)) out.add(value);
-  } else if (Array.isArray(value)) {
-    for (const v of value) cardsIn(v, out);
-  } else if (value && typeof value === 'object') {
-    for (const v of Object.values(value)) cardsIn(v, out);
-  }
-  return out;
-}
-
-/** The game events of a server frame (update or joined). */
-function gameEvents(msg) {
-  const events = msg.type === 'update' ? msg.events : msg.type === 'joined' ? msg.missed : [];
-  return (events ?? []).filter((e) => e.kind === 'game').map((e) => e.event);
-}
-
-/**
- * Replays a spectator's frames: before the deal is over, each frame may hold only cards already
- * played face up (or laid down in a Siebener Fips). Returns the cards played and the reveal.
- */
-function checkSpectatorFrames(frames) {
-  const shown = new Set();
-  let reveal = null;
-  for (const text of frames) {
-    const msg = JSON.parse(text);
-    const events = gameEvents(msg);
-    for (const e of events) {
-      if (e.event === 'card_played') shown.add(e.card);
-      if (e.event === 'siebener_fips') for (const c of e.cards) shown.add(c);
-    }
-    const over = events.find((e) => e.event === 'deal_over');
-    if (over || msg.game?.deal?.phase === 'over') {
-      reveal = over?.reveal ?? msg.game.deal.reveal;
-      break;
-    }
-    const leaked = [...cardsIn(msg)].filter((c) => !shown.has(c));
-    assert.deepEqual(leaked, [], `a spectator frame holds hidden cards: ${text.slice(0, 300)}`);
-  }
-  return { shown, reveal };
-}
-
-/**
- * The cards a page shows that its own state does not hold as played face up (none may be shown
- * before the deal is over).
- */
-async function hiddenCardsOnPage(page) {
-  return page.evaluate(() => {
-    const deal = /** @type {any} */ (window).fipsenDebug.S.game?.deal;
-    if (deal?.phase === 'over') return []; // everything is revealed now
-    const played = new Set([...(deal?.tricks ?? []).flatMap((t) => t.cards), ...(deal?.trick ?? [])].map((p) => p.card));
-    return [...document.querySelectorAll('[data-card]')].map((e) => e.getAttribute('data-card')).filter((c) => !played.has(c));
-  });
-}
 
 /** The actions a prompt lists, as the client should offer them (cards and discards aside). */
 function expectedActions(prompt) {
@@ -119,6 +63,9 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
   const antje = await openClient(chrome, 'antje', DESKTOP, 'en');
   await screenshot(antje, 'desktop-home');
   const { code, link } = await createRoom(antje, 'Antje', { title: 'Friday table', nextDeal: 'ask' });
+  // Options left alone are sent with their defaults: the seat is kept 120 s for a lost player.
+  assert.equal(await antje.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.room.options.grace_seconds), 120);
+  await antje.page.locator('.rules-summary .rule', { hasText: '120 seconds' }).waitFor();
   const hinnerk = await openClient(chrome, 'hinnerk', PHONE, 'de');
   await screenshot(hinnerk, 'phone-home-de');
   await joinByLink(hinnerk, link, 'Hinnerk');
@@ -211,7 +158,7 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
       }
     }
     // The spectator's page shows only cards that were played face up.
-    checkSpectatorFrames(oma.frames);
+    checkFrames(oma.frames);
     assert.deepEqual(await hiddenCardsOnPage(oma.page), [], 'the spectator page shows no hidden card');
     spectatorChecks += 1;
     const phase = await antje.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.game?.deal?.phase);
@@ -269,7 +216,7 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
   await screenshot(meike, 'phone-result');
 
   // The spectator's frames, checked once more in full against the server's reveal.
-  const { reveal } = checkSpectatorFrames(oma.frames);
+  const { reveal } = checkFrames(oma.frames);
   assert.ok(reveal, 'the spectator got the reveal at the end');
   const everyCard = new Set([...reveal.dealt.flat(), ...reveal.skat, ...reveal.stock]);
   assert.deepEqual([...everyCard].sort(), [...PACK].sort(), 'the reveal accounts for the whole pack');
@@ -315,6 +262,15 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
 
 test('three players play a deal to the scoresheet', async () => {
   const a = await openClient(chrome, 'three-a', PHONE, 'en');
+  // A seat can be kept for a day at most: more is refused on the page, before the server.
+  await a.page.locator('#name').fill('Anna');
+  await a.page.locator('.more-rules > summary').click();
+  await a.page.locator('[data-key="opt-grace"]').fill('90000');
+  await a.page.locator('[data-key="create"]').click();
+  await a.page.locator('.toast-error', { hasText: '86400' }).waitFor();
+  await a.page.locator('#opt-grace:focus').waitFor();
+  await a.page.locator('[data-key="opt-grace"]').fill('');
+  await a.page.locator('.more-rules > summary').click();
   const { link } = await createRoom(a, 'Anna', { players: 3, nextDeal: 'ask', title: 'Dreier', public: true });
   // Bernd finds the table in the list of open tables and sits down from there.
   const b = await openClient(chrome, 'three-b', DESKTOP, 'de');
