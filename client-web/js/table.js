@@ -250,12 +250,13 @@ function centre(deal, where) {
       h('section', { class: 'kieker-shown' }, h('h2', { class: 'centre-caption' }, t('table.kieker_hand', { name: seatName(deal.declarer) })), cardRow(deal.kieker_hand, trumps)),
     );
   } else if (deal.outcome?.result === 'siebener_fips' && deal.reveal) {
-    // The four sevens and the ace, laid down on the table.
+    // The four sevens and the ace laid down on the table: the sevens and aces of that hand.
     const seat = deal.outcome.seat;
+    const laid = (deal.reveal.hands[seat] ?? []).filter((c) => c.endsWith('7') || c.endsWith('A'));
     return h(
       'div',
       { class: 'centre shown', 'data-testid': 'trick' },
-      h('section', { class: 'fips-shown' }, h('h2', { class: 'centre-caption' }, t('log.fips', { name: seatName(seat) })), cardRow(deal.reveal.hands[seat], trumps)),
+      h('section', { class: 'fips-shown' }, h('h2', { class: 'centre-caption' }, t('log.fips', { name: seatName(seat) })), cardRow(laid, trumps)),
     );
   } else if (deal.trick.length > 0) {
     content = deal.trick.map((p) => playedCard(p, where[p.seat], trumps, false));

@@ -404,6 +404,12 @@ test('a Siebener Fips announced out of turn ends the deal at once (+30)', { skip
   assert.equal(await chiyo.page.locator('main .actions [data-key="siebener-fips"]').count(), 0, 'only the holder is offered it');
   await screenshot(anna, 'phone-fips-out-of-turn');
   await callAndConfirm(anna.page, '[data-key="siebener-fips"]');
+  // Everybody sees the four sevens and the ace laid down in the middle of the table.
+  for (const c of everyone) {
+    await c.page.locator('.centre .fips-shown').waitFor();
+    const laid = await c.page.locator('.centre .fips-shown .small-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card')));
+    assert.deepEqual(sorted(laid), sorted(THREE.dealt[0]), `${c.label} sees the Siebener Fips laid down`);
+  }
   await screenshot(bernd, 'desktop-fips-result-de');
   const english = await checkResult(everyone, 0, 30, 'Siebener Fips');
   await screenshot(english, `${dev(english)}-fips-scoresheet`);
