@@ -112,6 +112,10 @@ pub struct Client {
 impl Client {
     pub async fn connect(server: &Server) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(server.url()).await.expect("connect");
+        Client::over(ws)
+    }
+
+    fn over(ws: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Client {
         Client {
             ws,
             frames: Vec::new(),
@@ -131,16 +135,7 @@ impl Client {
         let stream = socket.connect(server.addr).await.expect("connect");
         let (ws, _) =
             tokio_tungstenite::client_async(server.url(), MaybeTlsStream::Plain(stream)).await.expect("handshake");
-        Client {
-            ws,
-            frames: Vec::new(),
-            closed: None,
-            seq: 0,
-            game: Value::Null,
-            room: Value::Null,
-            you: Value::Null,
-            next_id: 1,
-        }
+        Client::over(ws)
     }
 
     /// Connects and completes the handshake.
