@@ -2,30 +2,23 @@
 //! and his own hand. The generator never sees a card the player may not see.
 
 use fipsen_rules::{Action, CardSet, Prompt};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng as _, SeedableRng};
 
-/// A small deterministic random number generator (SplitMix64): each table has its own, so a
-/// run with the same seed chooses the same kinds of moves.
+/// Each table's own deterministic random numbers (ChaCha8): a run with the same seed chooses the
+/// same kinds of moves.
 #[derive(Debug, Clone)]
-pub struct Rng(u64);
+pub struct Rng(ChaCha8Rng);
 
 impl Rng {
     /// A generator from a seed.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(ChaCha8Rng::seed_from_u64(seed))
     }
 
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n` > 0).
+    /// A number in `0..n` (`n` > 0; the modulo bias is irrelevant for choosing moves).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
+        (self.0.next_u64() % n as u64) as usize
     }
 }
 

@@ -230,6 +230,9 @@ pub async fn run(options: RunOptions) -> Report {
     // The phases.
     let tables = options.tables;
     let mut over_in_a_row = 0;
+    if options.verbose && !options.phases.is_empty() {
+        eprintln!("{}: {}", options.label, crate::report::phase_header());
+    }
     for spec in &options.phases {
         if report.tables_open == 0 {
             break;

@@ -15,10 +15,11 @@ if [ -z "${DB_DIR:-}" ]; then
   OWN_DB_DIR=1
 fi
 # Other work shares this machine (browser tests, builds): at the default priority the measured
-# processes wait for a CPU for much of the time and the figures show the neighbours. They run
-# with real-time priority (SCHED_FIFO 50) where they use little CPU (latency, idle, restart,
-# sweep, soak), and at nice -20 where they take whole cores (saturation, filling the database),
-# so that the neighbours are slowed but never starved. PRIORITY=rt|nice|none chooses.
+# processes wait for a CPU for much of the time and the figures show the neighbours (nice -20
+# was not enough). They run with real-time priority (SCHED_FIFO 50); the kernel still leaves 5 %
+# of each core to other work, and only the top of the saturation ramp (a few 10-second steps)
+# fills the cores. Filling the database for the restart scenario runs at nice -20.
+# PRIORITY=rt|nice|none chooses.
 PRIORITY="${PRIORITY:-rt}"
 PRIO=()
 set_priority() {
