@@ -114,6 +114,7 @@ impl Report {
             && self.totals.disconnects == 0
             && self.totals.lost_events == 0
             && self.totals.unresolved == 0
+            && self.totals.stray_updates == 0
     }
 
     /// The fastest measured phase whose p99 from the scheduled time stayed within `limit_ms`

@@ -157,6 +157,8 @@ async fn a_finished_series_leads_to_a_new_room() {
     assert!(!table.series_over());
     assert_eq!(table.play(3, &phase).await.unwrap(), 3);
     assert_eq!(counters.error_total(), 0, "{:?}", counters.snapshot().errors);
+    // `left` is the last frame of the old room: nothing of it arrives afterwards.
+    assert_eq!(counters.snapshot().stray_updates, 0);
 }
 
 /// Rooms filled through the protocol come back after a restart with the same game.

@@ -409,14 +409,14 @@ impl Reader {
         self.refuse(ErrorCode::RoomNotFound, ErrorCode::RoomNotFound.to_string());
     }
 
-    /// Leaves the room, after the room has handled everything this connection sent it.
+    /// Leaves the room, after the room has handled everything this connection sent it; once
+    /// this returns, the room sends this connection nothing more (so `left` is its last frame).
     async fn leave_room(&mut self) {
         if let Some(room) = self.room.take() {
             let (reply, done) = oneshot::channel();
-            if room.tx.send(RoomCommand::Flush { reply }).await.is_ok() {
+            if room.tx.send(RoomCommand::Leave { conn: self.link.id, reply: Some(reply) }).await.is_ok() {
                 let _ = done.await;
             }
-            let _ = room.tx.send(RoomCommand::Leave { conn: self.link.id }).await;
         }
     }
 }

@@ -169,6 +169,8 @@ pub enum RoomCommand {
     Leave {
         /// The connection.
         conn: ConnId,
+        /// Answered once the connection is out of the room: no frame of the room follows.
+        reply: Option<oneshot::Sender<()>>,
     },
     /// Answered once every command before it is handled (used when shutting down).
     Flush {
@@ -433,7 +435,12 @@ impl Room {
                 RoomCommand::Summary { participant, reply } => {
                     let _ = reply.send(self.summary(participant));
                 }
-                RoomCommand::Request { .. } | RoomCommand::Leave { .. } => {}
+                RoomCommand::Leave { reply, .. } => {
+                    if let Some(reply) = reply {
+                        let _ = reply.send(());
+                    }
+                }
+                RoomCommand::Request { .. } => {}
             }
         }
         self.lobby.send_replace(None);
@@ -487,7 +494,12 @@ impl Room {
                     self.env.metrics.action_latency.observe(received.elapsed());
                 }
             }
-            RoomCommand::Leave { conn } => self.leave(conn),
+            RoomCommand::Leave { conn, reply } => {
+                self.leave(conn);
+                if let Some(reply) = reply {
+                    let _ = reply.send(());
+                }
+            }
             RoomCommand::Flush { reply } => {
                 let _ = reply.send(());
             }
