@@ -14,6 +14,7 @@ use crate::solver::Solver;
 use crate::table::{base_position, first_leader, stakes};
 
 /// How well a bot plays.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Level {

@@ -15,6 +15,7 @@ use crate::solver::{Position, Solver, Stakes};
 /// ```json
 /// {"game": {"kind": "tricks", "tricks": 3, "hand": true, "ruten": false}, "win": 0.62, "score": 1.4}
 /// ```
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Estimate {
     /// The game: tricks with its doubles (Hand, Ruten), or a Kieker.

@@ -20,6 +20,7 @@ use crate::solver::{Position, Solver, Stakes};
 ///             "options": []}],
 ///  "play": null, "durch": null}
 /// ```
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Review {
     /// The seat reviewed.
@@ -37,6 +38,7 @@ pub struct Review {
 }
 
 /// One call of the reviewed seat.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CallReview {
     /// The standing bid when he spoke.
@@ -54,6 +56,7 @@ pub struct CallReview {
 }
 
 /// One card the declarer played, with every card known.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlayReview {
     /// The trick, from 1.
@@ -73,6 +76,7 @@ pub struct PlayReview {
 }
 
 /// The declarer's choice between stopping and going on, with every card known.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DurchReview {
     /// He went on for Durch.

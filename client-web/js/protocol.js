@@ -23,6 +23,11 @@
  */
 
 /**
+ * One call of the reviewed seat.
+ * @typedef {{best: Call, best_score: number, call: Call, options: Array<Array<any>>, score: number, standing?: Bid | null}} CallReview
+ */
+
+/**
  * A card: suit letter (C, S, H, D) then rank (A K Q J 10 9 8 7). Of diamonds only D7 exists.
  * @typedef {string} Card
  */
@@ -39,7 +44,7 @@
 
 /**
  * What a client sends: one JSON object per WebSocket text frame, with a `type` field. The first message on a connection must be [`ClientMessage::Hello`].
- * @typedef {({client?: string | null, protocol: number, type: "hello"}) | {name: string, options?: RoomOptions, rules?: RuleSet, type: "create_room"} | {name: string, role?: Role, room: string, type: "join_room"} | ({last_seq?: number | null, room: string, token: string, type: "resume"}) | {seat: Seat, type: "take_seat"} | {type: "leave_seat"} | {type: "start"} | {public: boolean, type: "set_public"} | {action: Action, id: number, seq: number, type: "act"} | {type: "next_deal"} | {text: string, type: "chat"} | {type: "leave_room"} | {type: "lobby"} | {tokens: Array<string>, type: "my_rooms"} | {type: "ping"}} ClientMessage
+ * @typedef {({client?: string | null, protocol: number, type: "hello"}) | {name: string, options?: RoomOptions, rules?: RuleSet, type: "create_room"} | {name: string, role?: Role, room: string, type: "join_room"} | ({last_seq?: number | null, room: string, token: string, type: "resume"}) | {seat: Seat, type: "take_seat"} | {type: "leave_seat"} | {type: "start"} | {public: boolean, type: "set_public"} | {action: Action, id: number, seq: number, type: "act"} | {type: "next_deal"} | {text: string, type: "chat"} | {type: "leave_room"} | {type: "lobby"} | {tokens: Array<string>, type: "my_rooms"} | {type: "ping"} | {level: Level, seat: Seat, type: "add_bot"} | {seat: Seat, type: "remove_bot"} | {type: "review"}} ClientMessage
  */
 
 /**
@@ -50,6 +55,16 @@
 /**
  * A deal as one viewer sees it. Built only by [`Deal::view`].
  * @typedef {{calls: Array<CallRecord>, challenger?: Seat | null, contract?: Contract | null, dealer: Seat, declarer?: Seat | null, discards?: CardSet | null, game?: Game | null, hand?: CardSet | null, hand_sizes: Array<number>, holder?: Seat | null, kieker_hand?: CardSet | null, outcome?: Outcome | null, phase: Phase, prompt: Prompt, reveal?: Reveal | null, rules: RuleSet, scores?: Array<number> | null, skat?: CardSet | null, standing?: Bid | null, stock?: CardSet | null, trick: Array<Play>, tricks: Array<TrickView>, tricks_taken: TricksTaken, turn?: Seat | null, viewer?: Seat | null, vorhand: Seat}} DealView
+ */
+
+/**
+ * The declarer's choice between stopping and going on, with every card known.
+ * @typedef {{could_take_all: boolean, went_on: boolean}} DurchReview
+ */
+
+/**
+ * A game the bidder could play, with its estimated chance of winning and expected score.
+ * @typedef {{game: Bid, score: number, win: number}} Estimate
  */
 
 /**
@@ -70,6 +85,11 @@
 /**
  * Whom the winner of a Kieker auction shows his dealt hand to.
  * @typedef {"left_opponent" | "nobody"} KiekerShow
+ */
+
+/**
+ * How well a bot plays.
+ * @typedef {"easy" | "normal" | "strong"} Level
  */
 
 /**
@@ -102,6 +122,11 @@
  */
 
 /**
+ * One card the declarer played, with every card known.
+ * @typedef {{before: Array<Card>, best: Card, best_score: number, played: Card, score: number, trick: number, worse: boolean}} PlayReview
+ */
+
+/**
  * What the viewer may do now: the legal actions, gathered for a client to offer.
  * @typedef {{bids?: Array<Bid>, cards?: CardSet, discard?: number | null, give_up?: boolean, go_on?: boolean, hold?: boolean, kontra?: boolean, pass?: boolean, play_hand?: boolean, rekontra?: boolean, siebener_fips?: boolean, stop?: boolean, take_skat?: boolean, trumps?: Array<Suit>}} Prompt
  */
@@ -112,13 +137,18 @@
  */
 
 /**
+ * A seat's review of one finished deal.
+ * @typedef {{calls: Array<CallReview>, dealt: CardSet, durch?: DurchReview | null, estimates: Array<Estimate>, play?: Array<PlayReview> | null, seat: Seat}} Review
+ */
+
+/**
  * Whether one joins a room to play or to watch.
  * @typedef {"player" | "spectator"} Role
  */
 
 /**
  * How a room behaves, chosen by its host when creating it. Every field has a default.
- * @typedef {{grace_seconds?: number, next_deal_seconds?: number | null, public?: boolean, spectators_allowed?: boolean, title?: string}} RoomOptions
+ * @typedef {{bot_delay_ms?: number, bot_takeover?: Level | null, grace_seconds?: number, next_deal_seconds?: number | null, public?: boolean, spectators_allowed?: boolean, title?: string}} RoomOptions
  */
 
 /**
@@ -148,7 +178,7 @@
 
 /**
  * One seat at the table.
- * @typedef {{connected: boolean, host: boolean, name?: string | null, open: boolean, seat: Seat}} SeatInfo
+ * @typedef {{bot?: Level | null, connected: boolean, host: boolean, name?: string | null, open: boolean, seat: Seat, stand_in?: Level | null}} SeatInfo
  */
 
 /**
@@ -157,7 +187,7 @@
 
 /**
  * A room event with its sequence number. Numbers rise by one per event in a room.
- * @typedef {{seq: number} & ({event: Event, kind: "game"} | {kind: "seated", name: string, seat: Seat} | {kind: "left_seat", seat: Seat} | {kind: "connected", seat: Seat} | {kind: "disconnected", seat: Seat} | {kind: "seat_open", seat: Seat} | {count: number, kind: "spectators"} | {kind: "started"} | {kind: "public", public: boolean} | {kind: "next_deal_asked", seat: Seat} | ChatLine)} SeqEvent
+ * @typedef {{seq: number} & ({event: Event, kind: "game"} | {kind: "seated", name: string, seat: Seat} | {kind: "left_seat", seat: Seat} | {kind: "connected", seat: Seat} | {kind: "disconnected", seat: Seat} | {kind: "seat_open", seat: Seat} | {count: number, kind: "spectators"} | {kind: "started"} | {kind: "public", public: boolean} | {kind: "next_deal_asked", seat: Seat} | ChatLine | {kind: "bot_added", level: Level, name: string, seat: Seat} | {kind: "bot_removed", seat: Seat} | {kind: "stand_in", level: Level, seat: Seat} | {kind: "stand_in_ended", seat: Seat})} SeqEvent
  */
 
 /**
@@ -167,7 +197,7 @@
 
 /**
  * What the server sends: one JSON object per WebSocket text frame, with a `type` field.
- * @typedef {{max_message_bytes: number, protocol: number, server: string, type: "welcome"} | ({chat: Array<ChatLine>, game?: SeriesView | null, missed: Array<SeqEvent>, resync: boolean, room: RoomState, seq: number, type: "joined", you: You}) | ({events: Array<SeqEvent>, game?: SeriesView | null, room: RoomState, seq: number, type: "update"}) | {id: number, seq: number, type: "ack"} | ({code: "proto/malformed" | "proto/unknown_type" | "proto/version" | "proto/too_large" | "proto/handshake_required" | "proto/already_greeted" | "room/not_found" | "room/full" | "room/started" | "room/not_started" | "room/not_host" | "room/no_spectators" | "room/already_in" | "room/not_in" | "room/seats_not_full" | "seat/taken" | "seat/invalid" | "seat/not_seated" | "token/invalid" | "action/stale" | "action/id_reused" | "rate/limited" | "chat/too_long" | "chat/empty" | "name/invalid" | "rules/invalid" | "options/invalid" | "server/busy" | "server/storage" | "server/shutting_down" | "seat/unknown" | "deal/over" | "series/over" | "deal/not_over" | "turn/not_yours" | "phase/wrong" | "bid/invalid" | "bid/below_minimum" | "bid/too_low" | "bid/kieker_not_allowed" | "bid/hold_not_allowed" | "skat/hand_required" | "skat/kieker_no_hand" | "discard/wrong_count" | "card/not_in_hand" | "trumps/ruten_required" | "play/must_follow_suit" | "fips/not_held" | "fips/too_late" | "kieker/give_up_not_allowed", id?: number | null, message: string, type: "error"}) | {rooms: Array<LobbyRoom>, type: "lobby"} | {rooms: Array<MyRoom>, type: "my_rooms"} | {type: "left"} | {type: "pong"}} ServerMessage
+ * @typedef {{max_message_bytes: number, protocol: number, server: string, type: "welcome"} | ({chat: Array<ChatLine>, game?: SeriesView | null, missed: Array<SeqEvent>, resync: boolean, room: RoomState, seq: number, type: "joined", you: You}) | ({events: Array<SeqEvent>, game?: SeriesView | null, room: RoomState, seq: number, type: "update"}) | {id: number, seq: number, type: "ack"} | ({code: "proto/malformed" | "proto/unknown_type" | "proto/version" | "proto/too_large" | "proto/handshake_required" | "proto/already_greeted" | "room/not_found" | "room/full" | "room/started" | "room/not_started" | "room/not_host" | "room/no_spectators" | "room/already_in" | "room/not_in" | "room/seats_not_full" | "seat/taken" | "seat/invalid" | "seat/not_seated" | "token/invalid" | "action/stale" | "action/id_reused" | "rate/limited" | "chat/too_long" | "chat/empty" | "name/invalid" | "rules/invalid" | "options/invalid" | "server/busy" | "server/storage" | "server/shutting_down" | "bot/mid_deal" | "bot/not_a_bot" | "review/unavailable" | "review/busy" | "bot/standing_in" | "seat/unknown" | "deal/over" | "series/over" | "deal/not_over" | "turn/not_yours" | "phase/wrong" | "bid/invalid" | "bid/below_minimum" | "bid/too_low" | "bid/kieker_not_allowed" | "bid/hold_not_allowed" | "skat/hand_required" | "skat/kieker_no_hand" | "discard/wrong_count" | "card/not_in_hand" | "trumps/ruten_required" | "play/must_follow_suit" | "fips/not_held" | "fips/too_late" | "kieker/give_up_not_allowed", id?: number | null, message: string, type: "error"}) | {rooms: Array<LobbyRoom>, type: "lobby"} | {rooms: Array<MyRoom>, type: "my_rooms"} | {type: "left"} | {type: "pong"} | {deal: number, review: Review, type: "review"}} ServerMessage
  */
 
 /**

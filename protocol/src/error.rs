@@ -72,13 +72,23 @@ pub enum ErrorCode {
     Storage,
     /// The server is shutting down.
     ShuttingDown,
+    /// Bots are added and removed only before the series or between deals.
+    BotMidDeal,
+    /// No bot sits at that seat.
+    NotABot,
+    /// There is no finished deal of yours to review (wait until the deal is over).
+    ReviewUnavailable,
+    /// The server is computing too many reviews at once.
+    ReviewBusy,
+    /// A bot plays for this seat until the trick in progress is over.
+    BotStandingIn,
     /// The rules refuse the action; the code is the rules crate's own.
     Rule(RuleError),
 }
 
 impl ErrorCode {
     /// Every code that is not a rules code, in documentation order.
-    pub const SERVER: [ErrorCode; 30] = [
+    pub const SERVER: [ErrorCode; 35] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::Version,
@@ -109,6 +119,11 @@ impl ErrorCode {
         ErrorCode::ServerBusy,
         ErrorCode::Storage,
         ErrorCode::ShuttingDown,
+        ErrorCode::BotMidDeal,
+        ErrorCode::NotABot,
+        ErrorCode::ReviewUnavailable,
+        ErrorCode::ReviewBusy,
+        ErrorCode::BotStandingIn,
     ];
 
     /// The stable code, e.g. `room/not_found` or (from the rules) `turn/not_yours`.
@@ -144,6 +159,11 @@ impl ErrorCode {
             ErrorCode::ServerBusy => "server/busy",
             ErrorCode::Storage => "server/storage",
             ErrorCode::ShuttingDown => "server/shutting_down",
+            ErrorCode::BotMidDeal => "bot/mid_deal",
+            ErrorCode::NotABot => "bot/not_a_bot",
+            ErrorCode::ReviewUnavailable => "review/unavailable",
+            ErrorCode::ReviewBusy => "review/busy",
+            ErrorCode::BotStandingIn => "bot/standing_in",
             ErrorCode::Rule(rule) => rule.code(),
         }
     }
@@ -193,6 +213,11 @@ impl fmt::Display for ErrorCode {
             ErrorCode::ServerBusy => "the server is busy: try again later",
             ErrorCode::Storage => "the server could not store this; nothing was changed",
             ErrorCode::ShuttingDown => "the server is restarting: reconnect in a moment",
+            ErrorCode::BotMidDeal => "bots join or leave only before the series or between deals",
+            ErrorCode::NotABot => "no bot sits at that seat",
+            ErrorCode::ReviewUnavailable => "a review is ready once your deal is over",
+            ErrorCode::ReviewBusy => "the server is busy with other reviews: try again in a moment",
+            ErrorCode::BotStandingIn => "a bot plays for you until the trick in progress is over",
             ErrorCode::Rule(rule) => return fmt::Display::fmt(rule, f),
         };
         f.write_str(sentence)

@@ -1,5 +1,7 @@
 //! The two message types: what a client sends, and what the server sends.
 
+use fipsen_bots::Level;
+use fipsen_bots::review::Review;
 use fipsen_rules::{Action, RuleSet, Seat, SeriesView};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -159,11 +161,40 @@ pub enum ClientMessage {
     /// {"type": "ping"}
     /// ```
     Ping,
+    /// The host seats a bot of this level at a free seat (or at an open seat, whose absent
+    /// player then loses it), before the series or between deals.
+    ///
+    /// ```json
+    /// {"type": "add_bot", "seat": 3, "level": "normal"}
+    /// ```
+    AddBot {
+        /// The seat.
+        seat: Seat,
+        /// How well it plays: `easy`, `normal` or `strong`.
+        level: Level,
+    },
+    /// The host takes a bot off its seat, before the series or between deals.
+    ///
+    /// ```json
+    /// {"type": "remove_bot", "seat": 3}
+    /// ```
+    RemoveBot {
+        /// The bot's seat.
+        seat: Seat,
+    },
+    /// Asks for the review of your own hand in the deal that has just ended: what each game was
+    /// worth with it, your calls against the best ones, and (as declarer) your cards against
+    /// the best ones with every card known. Answered with `review`; only once the deal is over.
+    ///
+    /// ```json
+    /// {"type": "review"}
+    /// ```
+    Review,
 }
 
 impl ClientMessage {
     /// Every `type` a client may send.
-    pub const TYPES: [&'static str; 15] = [
+    pub const TYPES: [&'static str; 18] = [
         "hello",
         "create_room",
         "join_room",
@@ -179,6 +210,9 @@ impl ClientMessage {
         "lobby",
         "my_rooms",
         "ping",
+        "add_bot",
+        "remove_bot",
+        "review",
     ];
 
     /// Reads one frame's text, telling apart a frame that is not a JSON object with a string
@@ -203,7 +237,7 @@ impl ClientMessage {
 }
 
 /// What the server sends: one JSON object per WebSocket text frame, with a `type` field.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[allow(clippy::large_enum_variant)]
 pub enum ServerMessage {
@@ -326,6 +360,22 @@ pub enum ServerMessage {
     /// {"type": "pong"}
     /// ```
     Pong,
+    /// The answer to `review`: your hand in deal `deal`, reviewed.
+    ///
+    /// ```json
+    /// {"type": "review", "deal": 3, "review": {"seat": 1, "dealt": ["C7", "CA", "SK", "H10", "HA"],
+    ///  "estimates": [{"game": {"kind": "tricks", "tricks": 2}, "win": 0.81, "score": 1.9}],
+    ///  "calls": [{"standing": null, "call": {"call": "bid", "bid": {"kind": "tricks", "tricks": 2}},
+    ///             "score": 1.9, "best": {"call": "bid", "bid": {"kind": "tricks", "tricks": 3}},
+    ///             "best_score": 2.3, "options": []}],
+    ///  "play": null, "durch": null}}
+    /// ```
+    Review {
+        /// The deal's number in the series.
+        deal: u32,
+        /// The review.
+        review: Review,
+    },
 }
 
 impl ServerMessage {
@@ -382,6 +432,9 @@ mod tests {
             ClientMessage::Lobby,
             ClientMessage::MyRooms { tokens: vec!["t".into()] },
             ClientMessage::Ping,
+            ClientMessage::AddBot { seat: Seat(3), level: Level::Strong },
+            ClientMessage::RemoveBot { seat: Seat(3) },
+            ClientMessage::Review,
         ];
         assert_eq!(examples.len(), ClientMessage::TYPES.len());
         for (message, kind) in examples.iter().zip(ClientMessage::TYPES) {

@@ -1,5 +1,6 @@
 //! What a room is made of, as clients see it: its options, its state, and its numbered events.
 
+use fipsen_bots::Level;
 use fipsen_rules::{Event, RuleSet, Seat};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -10,12 +11,14 @@ pub const MAX_TITLE_CHARS: usize = 60;
 pub const MAX_GRACE_SECONDS: u32 = 86_400;
 /// The longest pause between deals.
 pub const MAX_NEXT_DEAL_SECONDS: u32 = 600;
+/// The longest pause a bot takes before acting, in milliseconds.
+pub const MAX_BOT_DELAY_MS: u32 = 5_000;
 
 /// How a room behaves, chosen by its host when creating it. Every field has a default.
 ///
 /// ```json
 /// {"title": "Friday table", "public": false, "spectators_allowed": true,
-///  "grace_seconds": 120, "next_deal_seconds": 10}
+///  "grace_seconds": 120, "next_deal_seconds": 10, "bot_takeover": "normal", "bot_delay_ms": 900}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
@@ -34,6 +37,14 @@ pub struct RoomOptions {
     /// The pause after a deal before the next one is dealt (0 to 600 s; 0 deals at once).
     /// `null`: only when every connected player asks with `next_deal`. Asking always shortens it.
     pub next_deal_seconds: Option<u32>,
+    /// A bot of this level plays for a seated player whose grace period has passed, until he
+    /// comes back (he gets his seat back between tricks). `null`: nobody plays for him; the seat
+    /// waits, and another player may take it over.
+    pub bot_takeover: Option<Level>,
+    /// How long a bot pauses before each action, in milliseconds (0 to 5000). Each pause varies
+    /// around this like a person's: shorter for an obvious card, longer at the start of a trick.
+    /// 0: bots act at once.
+    pub bot_delay_ms: u32,
 }
 
 impl Default for RoomOptions {
@@ -44,6 +55,8 @@ impl Default for RoomOptions {
             spectators_allowed: true,
             grace_seconds: 120,
             next_deal_seconds: Some(10),
+            bot_takeover: Some(Level::Normal),
+            bot_delay_ms: 900,
         }
     }
 }
@@ -54,6 +67,7 @@ impl RoomOptions {
         self.title.chars().count() <= MAX_TITLE_CHARS
             && self.grace_seconds <= MAX_GRACE_SECONDS
             && self.next_deal_seconds.is_none_or(|s| s <= MAX_NEXT_DEAL_SECONDS)
+            && self.bot_delay_ms <= MAX_BOT_DELAY_MS
     }
 }
 
@@ -85,7 +99,8 @@ pub enum RoomStatus {
 /// One seat at the table.
 ///
 /// ```json
-/// {"seat": 2, "name": "Hinnerk", "connected": true, "open": false, "host": false}
+/// {"seat": 2, "name": "Hinnerk", "connected": true, "open": false, "host": false,
+///  "bot": null, "stand_in": null}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SeatInfo {
@@ -99,6 +114,10 @@ pub struct SeatInfo {
     pub open: bool,
     /// Whether the seated player is the room's host.
     pub host: bool,
+    /// A bot of this level sits here (added by the host); `name` is the bot's.
+    pub bot: Option<Level>,
+    /// A bot of this level plays for the seated player while he is away past his grace period.
+    pub stand_in: Option<Level>,
 }
 
 /// A room as everyone in it sees it (it holds no cards).
@@ -216,6 +235,32 @@ pub enum RoomEvent {
     },
     /// A chat line.
     Chat(ChatLine),
+    /// The host seated a bot.
+    BotAdded {
+        /// The seat.
+        seat: Seat,
+        /// Its level.
+        level: Level,
+        /// Its name.
+        name: String,
+    },
+    /// The host took a bot off its seat; the seat is free.
+    BotRemoved {
+        /// The seat now free.
+        seat: Seat,
+    },
+    /// A bot plays for the player at this seat, who is away past his grace period.
+    StandIn {
+        /// The seat.
+        seat: Seat,
+        /// The bot's level.
+        level: Level,
+    },
+    /// The player at this seat is back and plays on himself.
+    StandInEnded {
+        /// The seat.
+        seat: Seat,
+    },
 }
 
 /// A room event with its sequence number. Numbers rise by one per event in a room.

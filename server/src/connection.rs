@@ -339,6 +339,9 @@ impl Reader {
             ClientMessage::Act { id, seq, action } => RoomRequest::Act { id, seq, action },
             ClientMessage::NextDeal => RoomRequest::NextDeal,
             ClientMessage::Chat { text } => RoomRequest::Chat(text),
+            ClientMessage::AddBot { seat, level } => RoomRequest::AddBot { seat, level },
+            ClientMessage::RemoveBot { seat } => RoomRequest::RemoveBot(seat),
+            ClientMessage::Review => RoomRequest::Review,
         };
         let id = match &request {
             RoomRequest::Act { id, .. } => Some(*id),

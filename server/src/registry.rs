@@ -43,7 +43,13 @@ pub struct Registry {
     instances: AtomicU64,
     /// Set only by `--insecure-fixed-seed` (tests): the master seed of every new room.
     fixed_master: Option<Seed>,
+    /// Bidding reviews being computed at once, across every room.
+    reviews: Arc<tokio::sync::Semaphore>,
 }
+
+/// How many bidding reviews are computed at the same time (each takes a blocking thread for up
+/// to a second or two); more requests get `review/busy`.
+const CONCURRENT_REVIEWS: usize = 2;
 
 /// Checks a player's name: 1 to 32 characters once trimmed, no control characters.
 pub fn clean_name(name: &str) -> Result<String, ErrorCode> {
@@ -63,7 +69,15 @@ impl Registry {
         idle: std::time::Duration,
         fixed_master: Option<Seed>,
     ) -> Arc<Registry> {
-        Arc::new(Registry { rooms: DashMap::new(), storage, metrics, idle, instances: AtomicU64::new(1), fixed_master })
+        Arc::new(Registry {
+            rooms: DashMap::new(),
+            storage,
+            metrics,
+            idle,
+            instances: AtomicU64::new(1),
+            fixed_master,
+            reviews: Arc::new(tokio::sync::Semaphore::new(CONCURRENT_REVIEWS)),
+        })
     }
 
     fn env(self: &Arc<Self>) -> RoomEnv {
@@ -72,6 +86,7 @@ impl Registry {
             metrics: self.metrics.clone(),
             registry: self.clone(),
             idle: self.idle,
+            reviews: self.reviews.clone(),
         }
     }
 

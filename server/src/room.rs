@@ -11,13 +11,16 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use fipsen_bots::Level;
+use fipsen_bots::review::review;
 use fipsen_protocol::{
     ChatLine, CloseCode, ErrorCode, LobbyRoom, MAX_CHAT_CHARS, MyRoom, Role, RoomEvent, RoomOptions, RoomState,
     RoomStatus, SeatInfo, SeqEvent, ServerMessage, You,
 };
-use fipsen_rules::{Action, RuleSet, Seat, Series};
+use fipsen_rules::{Action, Phase, RuleSet, Seat, Series};
 use serde::{Deserialize, Serialize};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{Semaphore, mpsc, oneshot, watch};
+use tokio::task::JoinHandle;
 use tracing::{debug, info, warn};
 
 use crate::metrics::{Metrics, inc};
@@ -142,6 +145,17 @@ pub enum RoomRequest {
     NextDeal,
     /// `chat`.
     Chat(String),
+    /// `add_bot`.
+    AddBot {
+        /// The seat.
+        seat: Seat,
+        /// Its level.
+        level: Level,
+    },
+    /// `remove_bot`.
+    RemoveBot(Seat),
+    /// `review`.
+    Review,
 }
 
 /// What a room task is told.
@@ -238,6 +252,29 @@ pub enum Record {
         /// The line.
         line: ChatLine,
     },
+    /// The host seated a bot (a participant of its own, without a token).
+    BotAdded {
+        /// The bot's participant number.
+        participant: u32,
+        /// Its seat.
+        seat: Seat,
+        /// Its level.
+        level: Level,
+        /// Its name.
+        name: String,
+    },
+    /// The host took the bot at this seat off it.
+    BotRemoved {
+        /// The seat.
+        seat: Seat,
+    },
+    /// A bot's game action, for a bot's seat or for an absent player's.
+    BotAct {
+        /// The seat it acted for.
+        seat: Seat,
+        /// The action.
+        action: Action,
+    },
 }
 
 #[derive(Debug)]
@@ -248,6 +285,8 @@ struct Participant {
     /// Recently accepted action ids and the sequence number after each.
     acked: VecDeque<(u64, u64)>,
     last_act_id: Option<u64>,
+    /// A bot's level; `None` for a person.
+    bot: Option<Level>,
 }
 
 #[derive(Debug)]
@@ -265,6 +304,20 @@ struct SeatHold {
     grace_until: Option<Instant>,
     /// The grace period has passed: another player may take the seat.
     open: bool,
+    /// A bot of this level plays for the absent occupant (until he is back, between tricks).
+    stand_in: Option<Level>,
+}
+
+/// A bot's next move: when it is due, and for which state of the game.
+#[derive(Debug)]
+struct BotTurn {
+    seat: Seat,
+    /// `last_game_seq` when it was planned: a later game event makes it stale.
+    game_seq: u64,
+    /// When it starts thinking.
+    at: Instant,
+    /// The decision, once it is being computed on a blocking thread.
+    thinking: Option<JoinHandle<Option<Action>>>,
 }
 
 /// Settings every room shares.
@@ -278,6 +331,8 @@ pub struct RoomEnv {
     pub registry: Arc<Registry>,
     /// How long a room with nobody connected stays in memory.
     pub idle: Duration,
+    /// Permits to compute a bidding review (shared by every room).
+    pub reviews: Arc<Semaphore>,
 }
 
 /// A room's state, owned by its task.
@@ -306,6 +361,9 @@ pub struct Room {
     next_deal_asked: BTreeSet<Seat>,
     next_deal_at: Option<Instant>,
     empty_since: Option<Instant>,
+    bot_turn: Option<BotTurn>,
+    /// The last finished deal once the next one is dealt (its number and the deal), for reviews.
+    previous_deal: Option<(u32, Box<fipsen_rules::Deal>)>,
     lobby: watch::Sender<Option<LobbyRoom>>,
     env: RoomEnv,
 }
@@ -358,6 +416,8 @@ impl Room {
             next_deal_asked: BTreeSet::new(),
             next_deal_at: None,
             empty_since: Some(Instant::now()),
+            bot_turn: None,
+            previous_deal: None,
             lobby,
             env,
         }
@@ -381,9 +441,9 @@ impl Room {
         room.history.clear();
         room.history_start = room.seq;
         let grace = Instant::now() + Duration::from_secs(u64::from(room.options.grace_seconds));
-        for (seat, hold) in room.holds.iter_mut().enumerate() {
-            if room.seats[seat].is_some() {
-                *hold = SeatHold { grace_until: Some(grace), open: false };
+        for seat in 0..room.seats.len() {
+            if room.seats[seat].is_some_and(|p| room.bot_level(p).is_none()) {
+                room.holds[seat] = SeatHold { grace_until: Some(grace), ..SeatHold::default() };
             }
         }
         room.schedule_next_deal();
@@ -399,6 +459,7 @@ impl Room {
     pub async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>) {
         self.publish_lobby();
         loop {
+            self.plan_bots();
             let wake = self.next_wake();
             tokio::select! {
                 command = rx.recv() => match command {
@@ -411,7 +472,11 @@ impl Room {
                         break;
                     }
                 }
+                decision = bot_decision(&mut self.bot_turn) => self.on_bot_decision(decision).await,
             }
+        }
+        if let Some(thinking) = self.bot_turn.take().and_then(|turn| turn.thinking) {
+            thinking.abort();
         }
         self.close(&mut rx).await;
     }
@@ -453,16 +518,24 @@ impl Room {
     fn next_wake(&self) -> Option<Instant> {
         let grace = self.holds.iter().filter_map(|h| h.grace_until).min();
         let idle = self.empty_since.map(|since| since + self.env.idle);
-        [grace, idle, self.next_deal_at].into_iter().flatten().min()
+        let bot = self.bot_turn.as_ref().filter(|turn| turn.thinking.is_none()).map(|turn| turn.at);
+        [grace, idle, self.next_deal_at, bot].into_iter().flatten().min()
     }
 
     async fn on_timer(&mut self) {
         let now = Instant::now();
         let mut events = Vec::new();
+        let takeover = self.options.bot_takeover.filter(|_| self.series.as_ref().is_some_and(|s| !s.is_over()));
         for seat in 0..self.holds.len() {
             if self.holds[seat].grace_until.is_some_and(|t| t <= now) {
-                self.holds[seat] = SeatHold { grace_until: None, open: true };
+                let already = self.holds[seat].stand_in;
+                let stand_in = already.or(takeover);
+                self.holds[seat] = SeatHold { grace_until: None, open: true, stand_in };
                 events.push(RoomEvent::SeatOpen { seat: Seat(seat as u8) });
+                if let (Some(level), None) = (stand_in, already) {
+                    info!(room = %self.code, seat, level = level.name(), "a bot stands in for an absent player");
+                    events.push(RoomEvent::StandIn { seat: Seat(seat as u8), level });
+                }
             }
         }
         if !events.is_empty() {
@@ -473,6 +546,7 @@ impl Room {
             self.next_deal_at = None;
             self.deal_next().await;
         }
+        self.start_thinking(now);
     }
 
     async fn handle(&mut self, command: RoomCommand) {
@@ -507,6 +581,7 @@ impl Room {
                 let _ = reply.send(self.summary(participant));
             }
         }
+        self.schedule_next_deal();
         self.publish_lobby();
     }
 
@@ -539,7 +614,7 @@ impl Room {
             }
             JoinKind::Resume { token, last_seq } => {
                 let hash = secrets::token_hash(&token);
-                let Some(p) = self.participants.iter().find(|p| p.token_hash == hash) else {
+                let Some(p) = self.participants.iter().find(|p| p.bot.is_none() && p.token_hash == hash) else {
                     return Err(ErrorCode::TokenInvalid);
                 };
                 let (id, name) = (p.id, p.name.clone());
@@ -561,7 +636,9 @@ impl Room {
         let mut events = Vec::new();
         if let Some(id) = participant {
             if let Some(seat) = self.seat_of(id) {
-                self.holds[seat.index()] = SeatHold::default();
+                // A bot standing in plays on until the trick in progress is over (`hand_back`).
+                let stand_in = self.holds[seat.index()].stand_in;
+                self.holds[seat.index()] = SeatHold { stand_in, ..SeatHold::default() };
                 events.push(RoomEvent::Connected { seat });
             }
         } else {
@@ -638,7 +715,9 @@ impl Room {
                 let still_here = self.members.values().any(|m| m.participant == Some(id));
                 if let (Some(seat), false) = (self.seat_of(id), still_here) {
                     let grace = Duration::from_secs(u64::from(self.options.grace_seconds));
-                    self.holds[seat.index()] = SeatHold { grace_until: Some(Instant::now() + grace), open: false };
+                    let stand_in = self.holds[seat.index()].stand_in;
+                    self.holds[seat.index()] =
+                        SeatHold { grace_until: Some(Instant::now() + grace), open: false, stand_in };
                     events.push(RoomEvent::Disconnected { seat });
                 }
             }
@@ -726,11 +805,7 @@ impl Room {
                     let events = self.number(vec![RoomEvent::NextDealAsked { seat }]);
                     self.broadcast(&events, None);
                 }
-                let connected: Vec<Seat> = (0..self.seats.len())
-                    .map(|s| Seat(s as u8))
-                    .filter(|s| self.seats[s.index()].is_some_and(|p| self.is_connected(p)))
-                    .collect();
-                if connected.iter().all(|s| self.next_deal_asked.contains(s)) {
+                if self.every_player_asked() && self.seats.iter().all(Option::is_some) {
                     self.deal_next().await;
                 }
             }
@@ -757,7 +832,87 @@ impl Room {
                 let events = self.commit(Record::Chat { line }, None).await?;
                 self.broadcast(&events, None);
             }
+            RoomRequest::AddBot { seat: target, level } => {
+                self.check_bot_change(participant, target)?;
+                let occupant = self.seats[target.index()];
+                if occupant.is_some() && !self.holds[target.index()].open {
+                    return Err(ErrorCode::SeatTaken);
+                }
+                let record = Record::BotAdded {
+                    participant: self.participants.len() as u32,
+                    seat: target,
+                    level,
+                    name: format!("Bot {}", target.0 + 1),
+                };
+                let events = self.commit(record, None).await?;
+                info!(room = %self.code, seat = target.0, level = level.name(), "bot added");
+                self.broadcast(&events, None);
+            }
+            RoomRequest::RemoveBot(target) => {
+                self.check_bot_change(participant, target)?;
+                if self.seats[target.index()].and_then(|p| self.bot_level(p)).is_none() {
+                    return Err(ErrorCode::NotABot);
+                }
+                let events = self.commit(Record::BotRemoved { seat: target }, None).await?;
+                info!(room = %self.code, seat = target.0, "bot removed");
+                self.broadcast(&events, None);
+            }
+            RoomRequest::Review => self.review(conn, seat)?,
         }
+        Ok(())
+    }
+
+    /// Whether `participant` may add or remove a bot at `seat` now: the host, a real seat,
+    /// before the series or between deals.
+    fn check_bot_change(&self, participant: Option<u32>, seat: Seat) -> Result<(), ErrorCode> {
+        if participant != Some(0) {
+            return Err(ErrorCode::NotHost);
+        }
+        if seat.index() >= self.seats.len() {
+            return Err(ErrorCode::SeatInvalid);
+        }
+        match &self.series {
+            None => Ok(()),
+            Some(series) if series.is_over() => Err(ErrorCode::Rule(fipsen_rules::RuleError::SeriesOver)),
+            Some(series) if series.deal().is_over() => Ok(()),
+            Some(_) => Err(ErrorCode::BotMidDeal),
+        }
+    }
+
+    /// Starts computing the review of `seat`'s hand in the last finished deal; the answer goes
+    /// straight to the connection's queue when it is ready.
+    fn review(&mut self, conn: ConnId, seat: Option<Seat>) -> Result<(), ErrorCode> {
+        let seat = seat.ok_or(ErrorCode::ReviewUnavailable)?;
+        let series = self.series.as_ref().ok_or(ErrorCode::ReviewUnavailable)?;
+        let (number, deal) = if series.deal().is_over() {
+            (series.number(), series.deal())
+        } else {
+            let (number, deal) = self.previous_deal.as_ref().ok_or(ErrorCode::ReviewUnavailable)?;
+            (*number, deal.as_ref())
+        };
+        let view = deal.view(Some(seat));
+        let link = self.members.get(&conn).ok_or(ErrorCode::NotInRoom)?.link.clone();
+        let permit = self.env.reviews.clone().try_acquire_owned().map_err(|_| ErrorCode::ReviewBusy)?;
+        let metrics = self.env.metrics.clone();
+        let seed = self.bot_seed(u64::from(number) << 8 | u64::from(seat.0));
+        let code = self.code.clone();
+        tokio::spawn(async move {
+            let computed = tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                review(&view, Level::Strong, seed)
+            })
+            .await;
+            let message = match computed {
+                Ok(Some(review)) => ServerMessage::Review { deal: number, review },
+                _ => {
+                    warn!(room = %code, "a review could not be computed");
+                    ServerMessage::error(ErrorCode::ReviewUnavailable, None)
+                }
+            };
+            if link.send(Arc::from(message.to_json()), &metrics) {
+                inc(&metrics.messages_out);
+            }
+        });
         Ok(())
     }
 
@@ -786,18 +941,26 @@ impl Room {
         if series.is_over() {
             return Err(ErrorCode::Rule(fipsen_rules::RuleError::SeriesOver));
         }
+        if self.holds[seat.index()].stand_in.is_some() {
+            return Err(ErrorCode::BotStandingIn);
+        }
         series.deal().check(seat, action).map_err(ErrorCode::Rule)?;
         let events = self.commit(Record::Act { participant, seat, id, action }, None).await?;
         inc(&self.env.metrics.actions);
         debug!(room = %self.code, seat = seat.0, kind = action_kind(&action), "action accepted");
         self.send_to(conn, &ServerMessage::Ack { id, seq: self.seq });
         self.broadcast(&events, None);
+        self.after_game_change().await;
+        Ok(())
+    }
+
+    /// After a game action: deals the next deal at once if the pause is zero.
+    async fn after_game_change(&mut self) {
         self.schedule_next_deal();
         if self.next_deal_at.is_some_and(|t| t <= Instant::now()) {
             self.next_deal_at = None;
             self.deal_next().await;
         }
-        Ok(())
     }
 
     /// After a deal ends: when the next one comes on its own.
@@ -808,15 +971,34 @@ impl Room {
             self.next_deal_asked.clear();
             return;
         }
-        if self.next_deal_at.is_none() {
+        if self.seats.iter().any(Option::is_none) {
+            // A seat emptied between deals (a bot taken off): the next deal waits for it.
+            self.next_deal_at = None;
+            return;
+        }
+        if self.every_player_asked() {
+            self.next_deal_at = Some(Instant::now());
+        } else if self.next_deal_at.is_none() {
             self.next_deal_at =
                 self.options.next_deal_seconds.map(|s| Instant::now() + Duration::from_secs(u64::from(s)));
         }
     }
 
+    /// Every connected seated person asked for the next deal (and at least one did; bots and
+    /// absent players never hold it up).
+    fn every_player_asked(&self) -> bool {
+        let mut connected = (0..self.seats.len())
+            .map(|s| Seat(s as u8))
+            .filter(|s| self.seats[s.index()].is_some_and(|p| self.is_connected(p)))
+            .peekable();
+        !self.next_deal_asked.is_empty()
+            && connected.peek().is_some()
+            && connected.all(|s| self.next_deal_asked.contains(&s))
+    }
+
     async fn deal_next(&mut self) {
         let between = self.series.as_ref().is_some_and(|s| s.deal().is_over() && !s.is_over());
-        if !between {
+        if !between || self.seats.iter().any(Option::is_none) {
             return;
         }
         match self.commit(Record::NextDeal, None).await {
@@ -825,6 +1007,131 @@ impl Room {
                 warn!(room = %self.code, code = code.code(), "cannot deal the next deal; retrying in a second");
                 self.next_deal_at = Some(Instant::now() + Duration::from_secs(1));
             }
+        }
+    }
+
+    // ----- bots -----
+
+    /// Hands seats back to returned players between tricks, and plans the next bot move: the
+    /// bot to act (the seat whose turn it is first, then any bot holding a Siebener Fips).
+    fn plan_bots(&mut self) {
+        self.hand_back();
+        if let Some(turn) = &self.bot_turn {
+            if turn.game_seq == self.last_game_seq && self.controller(turn.seat).is_some() {
+                return;
+            }
+            // The game moved on (or the seat changed hands): that plan is void.
+            if let Some(thinking) = self.bot_turn.take().and_then(|turn| turn.thinking) {
+                thinking.abort();
+            }
+        }
+        let Some(series) = &self.series else { return };
+        if series.is_over() || series.deal().is_over() {
+            return;
+        }
+        let deal = series.deal();
+        let seats = (0..self.seats.len()).map(|s| Seat(s as u8));
+        for seat in deal.turn().into_iter().chain(seats) {
+            if self.controller(seat).is_none() {
+                continue;
+            }
+            let legal = deal.legal_actions(seat);
+            if legal.is_empty() {
+                continue;
+            }
+            let leading = deal.phase() == Phase::Play && deal.current_trick().is_empty();
+            let pause = self.bot_pause(legal.len(), leading);
+            self.bot_turn =
+                Some(BotTurn { seat, game_seq: self.last_game_seq, at: Instant::now() + pause, thinking: None });
+            return;
+        }
+    }
+
+    /// How long a bot waits before acting: about `bot_delay_ms`, varied like a person's pause —
+    /// shorter when there is only one thing to do, longer when leading to a new trick.
+    fn bot_pause(&self, choices: usize, leading: bool) -> Duration {
+        let base = f64::from(self.options.bot_delay_ms);
+        if base == 0.0 {
+            return Duration::ZERO;
+        }
+        let spread = (self.bot_seed(self.seq) % 1000) as f64 / 1000.0;
+        let mut ms = base * (0.6 + 0.8 * spread);
+        if choices == 1 {
+            ms *= 0.5;
+        } else if leading {
+            ms *= 1.3;
+        }
+        Duration::from_secs_f64(ms / 1000.0)
+    }
+
+    /// Once a planned bot move is due, computes it on a blocking thread from that seat's view.
+    fn start_thinking(&mut self, now: Instant) {
+        let Some(turn) = &self.bot_turn else { return };
+        if turn.thinking.is_some() || turn.at > now {
+            return;
+        }
+        let (Some(series), Some(level)) = (&self.series, self.controller(turn.seat)) else { return };
+        let view = series.view(Some(turn.seat));
+        let seed = self.bot_seed(self.seq << 8 | u64::from(turn.seat.0));
+        let handle = tokio::task::spawn_blocking(move || fipsen_bots::Bot::new(level, seed).choose_in_series(&view));
+        if let Some(turn) = &mut self.bot_turn {
+            turn.thinking = Some(handle);
+        }
+    }
+
+    /// A bot's decision is ready: check it like a person's action, store it, apply it.
+    async fn on_bot_decision(&mut self, decision: Result<Option<Action>, tokio::task::JoinError>) {
+        let Some(turn) = self.bot_turn.take() else { return };
+        if turn.game_seq != self.last_game_seq || self.controller(turn.seat).is_none() {
+            return;
+        }
+        let Some(series) = &self.series else { return };
+        let seat = turn.seat;
+        let action = match decision {
+            Ok(Some(action)) if series.deal().check(seat, action).is_ok() => action,
+            other => {
+                // Never expected; the table must not stall, so the bot makes the first legal move.
+                warn!(room = %self.code, seat = seat.0, decision = ?other.ok(), "a bot chose no legal action");
+                match series.deal().legal_actions(seat).first() {
+                    Some(action) => *action,
+                    None => return,
+                }
+            }
+        };
+        match self.commit(Record::BotAct { seat, action }, None).await {
+            Ok(events) => {
+                inc(&self.env.metrics.actions);
+                debug!(room = %self.code, seat = seat.0, kind = action_kind(&action), "bot action");
+                self.broadcast(&events, None);
+                self.after_game_change().await;
+            }
+            Err(code) => {
+                warn!(room = %self.code, code = code.code(), "cannot store a bot action; retrying in a second");
+                let at = Instant::now() + Duration::from_secs(1);
+                self.bot_turn = Some(BotTurn { seat, game_seq: turn.game_seq, at, thinking: None });
+            }
+        }
+        self.publish_lobby();
+    }
+
+    /// A returned player takes his seat back from the bot standing in, once no trick is in
+    /// progress (at once during the auction or between deals).
+    fn hand_back(&mut self) {
+        let between_tricks = self.series.as_ref().is_none_or(|s| s.deal().current_trick().is_empty());
+        if !between_tricks {
+            return;
+        }
+        let mut events = Vec::new();
+        for seat in 0..self.seats.len() {
+            let back = self.seats[seat].is_some_and(|p| self.is_connected(p));
+            if back && self.holds[seat].stand_in.take().is_some() {
+                info!(room = %self.code, seat, "the player is back; the bot stands down");
+                events.push(RoomEvent::StandInEnded { seat: Seat(seat as u8) });
+            }
+        }
+        if !events.is_empty() {
+            let events = self.number(events);
+            self.broadcast(&events, None);
         }
     }
 
@@ -852,9 +1159,36 @@ impl Room {
                     token_hash: token_hash.clone(),
                     acked: VecDeque::new(),
                     last_act_id: None,
+                    bot: None,
                 });
                 if let Some(seat) = seat {
                     self.sit(*participant, *seat, &mut events);
+                }
+            }
+            Record::BotAdded { participant, seat, level, name } => {
+                self.participants.push(Participant {
+                    id: *participant,
+                    name: name.clone(),
+                    token_hash: String::new(),
+                    acked: VecDeque::new(),
+                    last_act_id: None,
+                    bot: Some(*level),
+                });
+                self.sit(*participant, *seat, &mut events);
+            }
+            Record::BotRemoved { seat } => {
+                if let Some(slot) = self.seats.get_mut(seat.index()) {
+                    *slot = None;
+                    self.holds[seat.index()] = SeatHold::default();
+                    events.push(RoomEvent::BotRemoved { seat: *seat });
+                }
+            }
+            Record::BotAct { seat, action } => {
+                if let Some(series) = &mut self.series {
+                    match series.apply(*seat, *action) {
+                        Ok(game) => events.extend(game.into_iter().map(|event| RoomEvent::Game { event })),
+                        Err(e) => warn!(room = %self.code, code = e.code(), "a stored bot action was refused"),
+                    }
                 }
             }
             Record::Seated { participant, seat } => self.sit(*participant, *seat, &mut events),
@@ -887,6 +1221,9 @@ impl Room {
             }
             Record::NextDeal => {
                 if let Some(series) = &mut self.series {
+                    if series.deal().is_over() {
+                        self.previous_deal = Some((series.number(), Box::new(series.deal().clone())));
+                    }
                     match series.next_deal() {
                         Ok(game) => events.extend(game.into_iter().map(|event| RoomEvent::Game { event })),
                         Err(e) => warn!(room = %self.code, code = e.code(), "a stored next deal was refused"),
@@ -930,8 +1267,11 @@ impl Room {
         }
         self.seats[seat.index()] = Some(participant);
         self.holds[seat.index()] = SeatHold::default();
-        let name = self.participants.get(participant as usize).map(|p| p.name.clone()).unwrap_or_default();
-        events.push(RoomEvent::Seated { seat, name });
+        let name = self.name_of(participant);
+        events.push(match self.bot_level(participant) {
+            Some(level) => RoomEvent::BotAdded { seat, level, name },
+            None => RoomEvent::Seated { seat, name },
+        });
     }
 
     /// Gives events their sequence numbers and keeps them for reconnecting clients.
@@ -959,6 +1299,23 @@ impl Room {
 
     fn seat_of(&self, participant: u32) -> Option<Seat> {
         self.seats.iter().position(|s| *s == Some(participant)).map(|s| Seat(s as u8))
+    }
+
+    fn bot_level(&self, participant: u32) -> Option<Level> {
+        self.participants.get(participant as usize).and_then(|p| p.bot)
+    }
+
+    /// The level of the bot that plays `seat`: a bot sitting there, or one standing in.
+    fn controller(&self, seat: Seat) -> Option<Level> {
+        let hold = self.holds.get(seat.index())?;
+        hold.stand_in.or_else(|| self.seats[seat.index()].and_then(|p| self.bot_level(p)))
+    }
+
+    /// A seed for a bot's choice, from the room's secret master seed and `salt`.
+    fn bot_seed(&self, salt: u64) -> u64 {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(&self.master.0[..8]);
+        splitmix(u64::from_le_bytes(bytes) ^ splitmix(salt))
     }
 
     fn is_connected(&self, participant: u32) -> bool {
@@ -990,9 +1347,11 @@ impl Room {
             .map(|(i, p)| SeatInfo {
                 seat: Seat(i as u8),
                 name: p.map(|p| self.name_of(p)),
-                connected: p.is_some_and(|p| self.is_connected(p)),
+                connected: p.is_some_and(|p| self.bot_level(p).is_some() || self.is_connected(p)),
                 open: self.holds[i].open,
                 host: *p == Some(0),
+                bot: p.and_then(|p| self.bot_level(p)),
+                stand_in: self.holds[i].stand_in,
             })
             .collect();
         let now = Instant::now();
@@ -1111,6 +1470,22 @@ fn redact(event: &SeqEvent, viewer: Option<Seat>) -> SeqEvent {
         }
         _ => event.clone(),
     }
+}
+
+/// The decision of the bot thinking now; never ready while none is.
+async fn bot_decision(turn: &mut Option<BotTurn>) -> Result<Option<Action>, tokio::task::JoinError> {
+    match turn.as_mut().and_then(|turn| turn.thinking.as_mut()) {
+        Some(thinking) => thinking.await,
+        None => std::future::pending().await,
+    }
+}
+
+/// A 64-bit mixing function (SplitMix64's finaliser).
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
 }
 
 async fn sleep_until(wake: Option<Instant>) {
