@@ -1,4 +1,6 @@
-//! A strong bot's decisions: the card at the first lead, and its first call in the auction.
+//! A strong bot's decisions: the card at the first lead, and its first call in the auction;
+//! and the bidding review of a finished deal for its declarer (what the server computes when a
+//! player asks).
 
 use std::hint::black_box;
 
@@ -25,6 +27,24 @@ fn first_leads(count: usize) -> Vec<DealView> {
         if deal.phase() == Phase::Play {
             let seat = deal.turn().expect("the leader");
             out.push(deal.view(Some(seat)));
+        }
+    }
+    out
+}
+
+/// Deals played to the end by normal bots; the declarer's view of each (everything revealed).
+fn finished_deals(count: usize) -> Vec<DealView> {
+    let mut rng = Rng::new(13);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let (mut deal, _) = Deal::new(RuleSet::prisdorf(), 1, Seat(3), Seed::from_u64(rng.next_u64()));
+        let mut bots: Vec<Bot> = (0..4).map(|s| Bot::new(Level::Normal, s as u64)).collect();
+        while let Some(seat) = deal.turn() {
+            let action = bots[seat.index()].choose(&deal.view(Some(seat))).expect("an action");
+            deal.apply(seat, action).expect("legal");
+        }
+        if let Some(declarer) = deal.declarer().filter(|_| deal.is_over()) {
+            out.push(deal.view(Some(declarer)));
         }
     }
     out
@@ -65,6 +85,14 @@ fn bench(c: &mut Criterion) {
             // A new bot each time: the bidding estimate is cached per hand.
             let mut bot = Bot::new(Level::Strong, i as u64);
             black_box(bot.choose(black_box(&calls[i % calls.len()])))
+        })
+    });
+    let finished = finished_deals(if measuring() { 32 } else { 2 });
+    let mut i = 0;
+    c.bench_function("strong_review_declarer", |b| {
+        b.iter(|| {
+            i += 1;
+            black_box(fipsen_bots::review::review(black_box(&finished[i % finished.len()]), Level::Strong, i as u64))
         })
     });
 }
