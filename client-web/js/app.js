@@ -6,7 +6,7 @@ import { Connection } from './conn.js';
 import { h, replaceKeepingFocus } from './dom.js';
 import { has, initLang, t } from './i18n.js';
 import { eventLines } from './log.js';
-import { S, api, forgetSeat, mySeat, saveSeat, seatFor } from './store.js';
+import { S, api, botStandsInForMe, forgetSeat, mySeat, saveSeat, seatFor } from './store.js';
 import { homeView, joinView } from './home.js';
 import { roomView } from './room.js';
 import { tableView } from './table.js';
@@ -73,6 +73,9 @@ function resetRoom() {
   S.ui.picked = null;
   S.ui.confirm = null;
   S.ui.dialog = null;
+  S.ui.botPicker = null;
+  S.review = { status: 'idle' };
+  S.practice = null;
 }
 
 api.go = (hash) => {
@@ -198,6 +201,7 @@ function onMessage(msg) {
         history.replaceState(null, '', `#/room/${code}`);
       }
       afterChange(wasTurn);
+      practiceStep();
       break;
     }
     case 'update': {
@@ -218,8 +222,14 @@ function onMessage(msg) {
       }
       if (S.route.name === 'room') saveSeat(S.route.code, { seq: S.seq });
       afterChange(wasTurn);
+      practiceStep();
       break;
     }
+    case 'review':
+      // The review of our own hand in a finished deal (asked for from the result panel).
+      S.review = { status: 'ready', deal: msg.deal, review: msg.review };
+      render();
+      break;
     case 'ack':
       // The update with the action's result follows the ack: keep the buttons off until then.
       if ((msg.seq ?? 0) > S.seq) {
@@ -253,6 +263,11 @@ function onMessage(msg) {
 function onError(msg) {
   S.waiting = false;
   const code = msg.code ?? '';
+  if (code.startsWith('review/') && S.review.status === 'loading') {
+    S.review = { status: 'failed', deal: S.review.deal, code };
+  }
+  // A practice table that cannot be set up is left as it is: the host sees the room.
+  if (S.practice && S.room) S.practice = null;
   const watching = S.route.name === 'room' && seatFor(S.route.code)?.watching;
   if ((code === 'token/invalid' || code === 'room/not_found' || watching) && S.route.name === 'room' && !S.room) {
     forgetSeat(S.route.code);
@@ -270,6 +285,31 @@ export function errorText(code, message) {
   return t('err.generic', { message: message || code });
 }
 
+/**
+ * Sets up a practice table step by step as the room answers: once we sit in the new room as its
+ * host, a bot at every free seat; once every seat is taken, the start.
+ */
+function practiceStep() {
+  const practice = S.practice;
+  const room = S.room;
+  if (!practice || !room || !S.you?.host) return;
+  if (room.status !== 'waiting') {
+    S.practice = null;
+    return;
+  }
+  const free = room.seats.map((seat, i) => (seat ? -1 : i)).filter((i) => i >= 0);
+  if (free.length === 0) {
+    S.practice = null;
+    api.send({ type: 'start' });
+    return;
+  }
+  if (practice.levels.length === 0) return; // the bots were asked for: wait for them
+  for (const seat of free) {
+    const level = practice.levels.shift();
+    if (level) api.send({ type: 'add_bot', seat, level });
+  }
+}
+
 /** When the server will deal the next deal by itself: a countdown on the result panel. */
 function noteNextDeal() {
   const ms = S.room?.next_deal_in_ms;
@@ -285,7 +325,7 @@ let countdown = 0;
 function myTurn() {
   const deal = S.game?.deal;
   const seat = mySeat();
-  if (!deal || seat === null) return false;
+  if (!deal || seat === null || botStandsInForMe()) return false;
   return deal.turn === seat && Object.keys(deal.prompt ?? {}).length > 0;
 }
 

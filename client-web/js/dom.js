@@ -124,3 +124,17 @@ export function eyeIcon() {
     s('circle', { cx: 12, cy: 12, r: 3.5, fill: 'currentColor' }),
   );
 }
+
+/** A small robot head drawn in SVG: the sign for bots. */
+export function robotIcon() {
+  return s(
+    'svg',
+    { viewBox: '0 0 24 24', width: '1.1em', height: '1.1em', class: 'robot', 'aria-hidden': 'true', focusable: 'false' },
+    s('path', { d: 'M12 2v3', stroke: 'currentColor', 'stroke-width': 2, 'stroke-linecap': 'round' }),
+    s('circle', { cx: 12, cy: 2.5, r: 1.6, fill: 'currentColor' }),
+    s('rect', { x: 4, y: 6, width: 16, height: 13, rx: 3.5, fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }),
+    s('circle', { cx: 9, cy: 12, r: 1.8, fill: 'currentColor' }),
+    s('circle', { cx: 15, cy: 12, r: 1.8, fill: 'currentColor' }),
+    s('path', { d: 'M9 16h6M2 11v4M22 11v4', stroke: 'currentColor', 'stroke-width': 2, 'stroke-linecap': 'round' }),
+  );
+}

@@ -3,6 +3,8 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { S, api, saveName, seats } from './store.js';
+import { BOT_DELAYS, LEVELS, botDelayText } from './room.js';
+import { robotIcon } from './dom.js';
 
 /** The rule set being chosen (kept across renders). Defaults are the rules crate's Prisdorf. */
 const draft = {
@@ -18,6 +20,14 @@ const draft = {
   next_deal: 'auto',
   /** Seconds a disconnected player's seat is held for him (the server's default). */
   grace: '120',
+  /** The level of the bot that plays for a player gone past the grace period, or 'off'. */
+  bot_takeover: 'normal',
+  /** A bot's pause before acting, in ms (the server's default). */
+  bot_delay: 900,
+  /** The practice table: the bots' level, the number of players, the bots' pause. */
+  practice_level: 'normal',
+  practice_players: 4,
+  practice_delay: 900,
   code: '',
   /** Whether the "rules of this table" section is open. */
   more: false,
@@ -101,6 +111,8 @@ function create() {
     spectators_allowed: draft.spectators_allowed,
     grace_seconds: grace,
     next_deal_seconds: draft.next_deal === 'auto' ? 10 : draft.next_deal === 'slow' ? 30 : null,
+    bot_takeover: draft.bot_takeover === 'off' ? null : /** @type {import('./protocol.js').Level} */ (draft.bot_takeover),
+    bot_delay_ms: draft.bot_delay,
   };
   if (api.send({ type: 'create_room', name: S.name.trim(), rules, options })) {
     S.waiting = true;
@@ -109,22 +121,48 @@ function create() {
 }
 
 /**
+ * A practice table in one click: a private room named "Practice" that deals the next deal only
+ * when asked (time to read the review), then a bot at every other seat, then the start (the
+ * app sends those as the room answers).
+ */
+function practise() {
+  if (needName()) return;
+  const players = draft.practice_players;
+  const rules = { players };
+  const options = {
+    title: t('practice.title'),
+    public: false,
+    next_deal_seconds: null,
+    bot_delay_ms: draft.practice_delay,
+  };
+  S.practice = { levels: Array.from({ length: players - 1 }, () => /** @type {import('./protocol.js').Level} */ (draft.practice_level)) };
+  if (api.send({ type: 'create_room', name: S.name.trim(), rules, options })) {
+    S.waiting = true;
+    api.render();
+  } else {
+    S.practice = null;
+  }
+}
+
+/**
  * One option: a legend with its default, an explaining sentence, and radio buttons.
  * @param {keyof typeof draft} key
  * @param {string} label
- * @param {[any, string][]} choices value and label
+ * @param {[any, string, string?][]} choices value, label and (optional) a line explaining it
+ * @param {string} [help] the explaining sentence (default: the text of `opt.<key>.help`)
  */
-function radioOption(key, label, choices) {
+function radioOption(key, label, choices, help = t(`opt.${key}.help`)) {
   const defaultLabel = choices.find(([v]) => v === DEFAULTS[key])?.[1] ?? '';
+  const explained = choices.some((c) => c[2]);
   return h(
     'fieldset',
-    { class: 'option' },
+    { class: `option${explained ? ' explained' : ''}` },
     h('legend', null, label, ' ', h('span', { class: 'default' }, t('opt.default', { value: defaultLabel }))),
-    h('p', { class: 'hint' }, t(`opt.${key}.help`)),
+    help ? h('p', { class: 'hint' }, help) : null,
     h(
       'div',
       { class: 'choices' },
-      choices.map(([value, text]) =>
+      choices.map(([value, text, line]) =>
         h(
           'label',
           { class: 'choice' },
@@ -138,9 +176,44 @@ function radioOption(key, label, choices) {
               api.render();
             },
           }),
-          h('span', null, text),
+          line ? h('span', { class: 'choice-text' }, h('strong', null, text), h('span', { class: 'hint' }, line)) : h('span', null, text),
         ),
       ),
+    ),
+  );
+}
+
+/** The bots' levels as choices, each with its one-line explanation. */
+function levelChoices() {
+  return LEVELS.map((level) => /** @type {[any, string, string]} */ ([level, t(`bot.level.${level}`), t(`bot.level.${level}.help`)]));
+}
+
+/** The bots' pauses as choices: "natural (0.9 s)". */
+function delayChoices() {
+  return BOT_DELAYS.map(([ms]) => /** @type {[any, string]} */ ([ms, botDelayText(ms)]));
+}
+
+function practiceSection() {
+  return h(
+    'section',
+    { class: 'panel practice', 'aria-labelledby': 'practice-title' },
+    h('h2', { id: 'practice-title' }, robotIcon(), ' ', t('practice.heading')),
+    h('p', { class: 'hint' }, t('practice.help')),
+    radioOption('practice_level', t('practice.level'), levelChoices(), ''),
+    radioOption(
+      'practice_players',
+      t('opt.players'),
+      [
+        [4, '4'],
+        [3, '3'],
+      ],
+      '',
+    ),
+    radioOption('practice_delay', t('opt.bot_delay'), delayChoices(), t('opt.bot_delay.help')),
+    h(
+      'button',
+      { type: 'button', class: 'primary big', 'data-key': 'practice', disabled: S.waiting || S.conn !== 'open', onclick: practise },
+      t('practice.button'),
     ),
   );
 }
@@ -262,6 +335,8 @@ function createSection() {
           h('span', { class: 'unit', 'aria-hidden': 'true' }, t('opt.seconds_unit')),
         ),
       ),
+      radioOption('bot_takeover', t('opt.bot_takeover'), [['off', t('opt.bot_takeover.off')], ...levelChoices()]),
+      radioOption('bot_delay', t('opt.bot_delay'), delayChoices()),
       checkOption('public', t('opt.public'), 'opt.public.help'),
       checkOption('spectators_allowed', t('opt.spectators'), 'opt.spectators.help'),
     ),
@@ -412,7 +487,7 @@ export function homeView() {
     h('p', { class: 'tagline' }, t('app.tagline')),
     nameField(),
     myRoomsSection(),
-    h('div', { class: 'home-grid' }, createSection(), h('div', { class: 'stack' }, joinSection(), lobbySection())),
+    h('div', { class: 'home-grid' }, createSection(), h('div', { class: 'stack' }, practiceSection(), joinSection(), lobbySection())),
     howToPlay(),
   );
 }

@@ -26,6 +26,14 @@ export function eventLines(ev) {
       return line(t('log.started'));
     case 'seat_open':
       return line(t('log.seat_open', { name: seatName(ev.seat) }));
+    case 'bot_added':
+      return line(t('log.bot_added', { name: ev.name ?? seatName(ev.seat), level: t(`bot.level.${ev.level}`) }));
+    case 'bot_removed':
+      return line(t('log.bot_removed', { name: seatName(ev.seat) }));
+    case 'stand_in':
+      return line(t('log.stand_in', { name: seatName(ev.seat), level: t(`bot.level.${ev.level}`) }));
+    case 'stand_in_ended':
+      return line(t('log.stand_in_ended', { name: seatName(ev.seat) }));
     case 'game':
       return gameLines(ev.event);
     default:

@@ -1,7 +1,7 @@
 // The room before the game: the invitation link, the seats, watchers, and the start button.
 
-import { eyeIcon, h } from './dom.js';
-import { t } from './i18n.js';
+import { eyeIcon, h, robotIcon } from './dom.js';
+import { lang, t } from './i18n.js';
 import { S, api, mySeat } from './store.js';
 
 export function inviteLink(code) {
@@ -70,8 +70,163 @@ export function optionsSummary(options) {
     { class: 'rules-summary' },
     row(t('opt.next_deal'), pause === null || pause === undefined ? t('opt.next_deal.ask') : t('opt.next_deal.seconds', { s: pause })),
     row(t('opt.grace'), t('opt.grace.value', { s: options.grace_seconds ?? 120 })),
+    row(t('opt.bot_takeover'), options.bot_takeover ? t(`bot.level.${options.bot_takeover}`) : t('opt.bot_takeover.off')),
+    row(t('opt.bot_delay'), botDelayText(options.bot_delay_ms ?? 900)),
     row(t('opt.spectators'), options.spectators_allowed ? t('opt.yes') : t('opt.no')),
     row(t('opt.public'), options.public ? t('opt.yes') : t('opt.no')),
+  );
+}
+
+/** The bots' levels, weakest first. */
+export const LEVELS = /** @type {import('./protocol.js').Level[]} */ (['easy', 'normal', 'strong']);
+
+/** The pauses a bot may take before acting, as the forms offer them (ms). */
+export const BOT_DELAYS = /** @type {[number, string][]} */ ([
+  [0, 'none'],
+  [400, 'quick'],
+  [900, 'natural'],
+  [1600, 'slow'],
+]);
+
+/** A bot's pause in words: "natural (0.9 s)". */
+export function botDelayText(ms) {
+  const seconds = t('opt.bot_delay.value', { s: (ms / 1000).toLocaleString(lang()) });
+  const named = BOT_DELAYS.find(([value]) => value === ms);
+  return named ? `${t(`opt.bot_delay.${named[1]}`)} (${seconds})` : seconds;
+}
+
+/**
+ * A small label for a seat a bot plays: a bot of its own, or one standing in for an absent
+ * player.
+ * @param {import('./protocol.js').SeatInfo|null} info
+ */
+export function botLabel(info) {
+  if (info?.bot) return h('span', { class: 'bot-tag', 'data-testid': 'bot-tag' }, robotIcon(), ' ', t('bot.tag', { level: t(`bot.level.${info.bot}`) }));
+  if (info?.stand_in) return h('span', { class: 'bot-tag stand-in', 'data-testid': 'stand-in' }, robotIcon(), ' ', t('bot.plays_for', { name: info.name }));
+  return null;
+}
+
+/** Whether the host may seat or take off bots now: before the series or between deals. */
+function botsChangeable(room) {
+  return room.status === 'waiting' || room.status === 'between_deals';
+}
+
+/** The choice of level for a bot about to be seated at `seat`. */
+function botPicker(seat) {
+  return h(
+    'div',
+    { class: 'bot-picker', role: 'group', 'aria-label': t('bot.choose_level') },
+    h('p', { class: 'hint' }, t('bot.choose_level')),
+    LEVELS.map((level) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'level-choice',
+          'data-key': `add-bot-${seat}-${level}`,
+          'aria-label': t('bot.add_level', { level: t(`bot.level.${level}`) }),
+          onclick: () => {
+            S.ui.botPicker = null;
+            api.send({ type: 'add_bot', seat, level });
+          },
+        },
+        h('strong', null, robotIcon(), ' ', t(`bot.level.${level}`)),
+        h('span', { class: 'hint' }, t(`bot.level.${level}.help`)),
+      ),
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'small',
+        'data-key': `add-bot-${seat}-cancel`,
+        onclick: () => {
+          S.ui.botPicker = null;
+          api.render();
+        },
+      },
+      t('bot.cancel'),
+    ),
+  );
+}
+
+/**
+ * The seats: who sits where, the bots with their level, free seats to sit at; for the host the
+ * controls to seat a bot at a free seat and to take a bot off (before the start and between
+ * deals).
+ */
+export function seatList() {
+  const room = S.room;
+  const me = mySeat();
+  const players = room.rules?.players ?? room.seats.length;
+  const isHost = Boolean(S.you?.host);
+  const waiting = room.status === 'waiting';
+  const between = room.status === 'between_deals';
+  const bots = isHost && botsChangeable(room);
+  return h(
+    'ol',
+    { class: 'seat-list', 'aria-label': t('room.seats') },
+    Array.from({ length: players }, (_, i) => {
+      const info = room.seats[i];
+      const mine = me === i;
+      const free = !info;
+      // An open seat's player stayed away past the grace period: a bot may take it over.
+      const botSeatable = bots && (free || (info.open && !info.bot && !mine));
+      return h(
+        'li',
+        { class: `seat-row${mine ? ' mine' : ''}${free ? ' free' : ''}${info?.bot ? ' bot' : ''}`, 'data-seat': i },
+        h('span', { class: 'seat-no', 'aria-hidden': 'true' }, String(i + 1)),
+        info
+          ? h(
+              'span',
+              { class: 'seat-name' },
+              h('strong', null, info.name),
+              mine ? h('span', { class: 'tag' }, t('room.you')) : null,
+              info.host ? h('span', { class: 'tag' }, t('room.host')) : null,
+              botLabel(info),
+              info.bot ? null : h('span', { class: `presence ${info.connected ? 'here' : 'away'}` }, info.connected ? t('room.online') : t('room.away')),
+            )
+          : h('span', { class: 'seat-name free' }, between ? t('room.free_waits') : t('room.free')),
+        free && me === null
+          ? h('button', { type: 'button', class: 'small', 'data-key': `take-${i}`, onclick: () => api.send({ type: 'take_seat', seat: i }) }, t('room.take_seat'))
+          : null,
+        mine && !isHost && waiting
+          ? h('button', { type: 'button', class: 'small', 'data-key': 'leave-seat', onclick: () => api.send({ type: 'leave_seat' }) }, t('room.leave_seat'))
+          : null,
+        botSeatable
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'small',
+                'data-key': `add-bot-${i}`,
+                'aria-expanded': String(S.ui.botPicker === i),
+                onclick: () => {
+                  S.ui.botPicker = S.ui.botPicker === i ? null : i;
+                  api.render();
+                },
+              },
+              robotIcon(),
+              ' ',
+              t('bot.add'),
+            )
+          : null,
+        bots && info?.bot
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'small',
+                'data-key': `remove-bot-${i}`,
+                'aria-label': t('bot.remove_label', { name: info.name }),
+                onclick: () => api.send({ type: 'remove_bot', seat: i }),
+              },
+              t('bot.remove'),
+            )
+          : null,
+        botSeatable && S.ui.botPicker === i ? botPicker(i) : null,
+      );
+    }),
   );
 }
 
@@ -82,35 +237,6 @@ export function roomView() {
   const seated = room.seats.filter(Boolean).length;
   const missing = Math.max(0, players - seated);
   const isHost = Boolean(S.you?.host);
-  const seatList = h(
-    'ol',
-    { class: 'seat-list', 'aria-label': t('room.seats') },
-    Array.from({ length: players }, (_, i) => {
-      const info = room.seats[i];
-      const mine = me === i;
-      return h(
-        'li',
-        { class: `seat-row${mine ? ' mine' : ''}${info ? '' : ' free'}`, 'data-seat': i },
-        h('span', { class: 'seat-no', 'aria-hidden': 'true' }, String(i + 1)),
-        info
-          ? h(
-              'span',
-              { class: 'seat-name' },
-              h('strong', null, info.name),
-              mine ? h('span', { class: 'tag' }, t('room.you')) : null,
-              info.host ? h('span', { class: 'tag' }, t('room.host')) : null,
-              h('span', { class: `presence ${info.connected ? 'here' : 'away'}` }, info.connected ? t('room.online') : t('room.away')),
-            )
-          : h('span', { class: 'seat-name free' }, t('room.free')),
-        !info && me === null
-          ? h('button', { type: 'button', class: 'small', 'data-key': `take-${i}`, onclick: () => api.send({ type: 'take_seat', seat: i }) }, t('room.take_seat'))
-          : null,
-        mine && !isHost
-          ? h('button', { type: 'button', class: 'small', 'data-key': 'leave-seat', onclick: () => api.send({ type: 'leave_seat' }) }, t('room.leave_seat'))
-          : null,
-      );
-    }),
-  );
   return h(
     'div',
     { class: 'room' },
@@ -120,7 +246,7 @@ export function roomView() {
       'section',
       { class: 'panel' },
       h('h2', null, t('room.seats')),
-      seatList,
+      seatList(),
       room.spectators ? h('p', { class: 'hint' }, eyeIcon(), ' ', t('room.spectators', { n: room.spectators })) : null,
       me === null ? h('p', { class: 'watching-banner', role: 'status' }, eyeIcon(), ' ', t('table.watching')) : null,
       isHost

@@ -31,8 +31,17 @@
  * @property {import('./protocol.js').MyRoom[]|null} myRooms
  * @property {{text: string, kind: 'error'|'info'}|null} toast
  * @property {boolean} waiting
+ * @property {ReviewState} review
+ * @property {{levels: import('./protocol.js').Level[]} | null} practice
  * @property {{selected: string[], picked: string|null, confirm: {what: string, action: import('./protocol.js').Action}|null,
- *   dialog: null|'sheet'|'settings'|'last_trick', chatOpen: boolean, chatDraft: string, copied: boolean, unread: number}} ui
+ *   dialog: null|'sheet'|'settings'|'last_trick'|'review', chatOpen: boolean, chatDraft: string, copied: boolean, unread: number,
+ *   botPicker: number|null}} ui
+ */
+
+/**
+ * The bidding review of a finished deal: asked for (`loading`), or the server's answer.
+ * @typedef {{status: 'idle'} | {status: 'loading', deal: number} | {status: 'failed', deal: number, code: string}
+ *   | {status: 'ready', deal: number, review: import('./protocol.js').Review}} ReviewState
  */
 
 /** @type {State} */
@@ -62,6 +71,10 @@ export const S = {
   toast: /** @type {{text: string, kind: 'error'|'info'}|null} */ (null),
   /** What we asked the server for while we wait for its answer. */
   waiting: false,
+  /** The bidding review asked for, or shown. */
+  review: /** @type {ReviewState} */ ({ status: 'idle' }),
+  /** A practice table being set up: the bots still to seat, then `start`. */
+  practice: /** @type {{levels: import('./protocol.js').Level[]} | null} */ (null),
   ui: {
     /** Cards picked to lay away. */
     selected: /** @type {string[]} */ ([]),
@@ -70,11 +83,13 @@ export const S = {
     /** An irrevocable call waiting for confirmation. */
     confirm: /** @type {{what: string, action: any}|null} */ (null),
     /** The open dialog. */
-    dialog: /** @type {null|'sheet'|'settings'|'last_trick'} */ (null),
+    dialog: /** @type {null|'sheet'|'settings'|'last_trick'|'review'} */ (null),
     chatOpen: false,
     chatDraft: '',
     copied: false,
     unread: 0,
+    /** The free seat whose "add a bot" choice of level is open. */
+    botPicker: /** @type {number|null} */ (null),
   },
 };
 
@@ -126,6 +141,15 @@ export function seatName(seat) {
   if (seat === null || seat === undefined) return '';
   const info = S.room?.seats?.[seat];
   return info?.name || `#${seat + 1}`;
+}
+
+/**
+ * Whether a bot stands in at the viewer's seat: he came back in the middle of a trick, and the
+ * bot finishes it before handing the seat back (the server refuses his actions until then).
+ */
+export function botStandsInForMe() {
+  const seat = mySeat();
+  return seat !== null && Boolean(S.room?.seats?.[seat]?.stand_in);
 }
 
 /** The viewer's seat, or null for a spectator. */

@@ -2,13 +2,15 @@
 // panel offering exactly what the server's prompt lists, your hand, the result, and the chat.
 
 import { cardBack, cardFace, cardName, cardShort, isTrump, sortHand, suitLetter } from './cards.js';
-import { eyeIcon, h, infoButton, s } from './dom.js';
+import { eyeIcon, h, infoButton, robotIcon, s } from './dom.js';
 import { t } from './i18n.js';
 import { bidText, callText, contractText, gameText, gameValue, points, suitName } from './format.js';
 import { outcomeSentence } from './log.js';
-import { S, api, mySeat, seatName } from './store.js';
+import { S, api, botStandsInForMe, mySeat, seatName } from './store.js';
 import { dialog } from './header.js';
 import { scoresheet } from './sheet.js';
+import { botLabel, seatList } from './room.js';
+import { reviewButton, reviewDialog } from './review.js';
 
 /** @typedef {'bottom'|'left'|'top'|'right'} Place */
 
@@ -36,7 +38,7 @@ function term(key) {
 }
 
 function isMyTurn(deal, me) {
-  return me !== null && deal.turn === me && Object.keys(deal.prompt ?? {}).length > 0;
+  return me !== null && deal.turn === me && Object.keys(deal.prompt ?? {}).length > 0 && !botStandsInForMe();
 }
 
 export function tableView() {
@@ -50,6 +52,7 @@ export function tableView() {
     'div',
     { class: `table-screen players-${n}${me === null ? ' spectating' : ''}${myTurn ? ' my-turn' : ''}`, 'data-phase': deal.phase },
     me === null ? watchingBanner() : null,
+    botStandsInForMe() ? standInBanner() : null,
     infoBar(game, deal),
     // Two columns on wide screens; on phones the wrappers dissolve and the parts stack.
     h(
@@ -76,7 +79,13 @@ export function tableView() {
     ),
     S.ui.dialog === 'sheet' ? dialog('sheet', t('sheet.title'), scoresheet(game)) : null,
     S.ui.dialog === 'last_trick' ? dialog('last_trick', t('table.last_trick'), lastTrick(deal, where)) : null,
+    S.ui.dialog === 'review' ? reviewDialog(game) : null,
   );
+}
+
+/** The viewer came back in the middle of a trick: a bot finishes it for him first. */
+function standInBanner() {
+  return h('div', { class: 'stand-in-banner', role: 'status', 'data-testid': 'stand-in-banner' }, robotIcon(), ' ', h('strong', null, t('bot.standing_in')));
 }
 
 function watchingBanner() {
@@ -195,9 +204,10 @@ function seatBox(deal, seat, place) {
       'div',
       { class: 'seat-head' },
       turn ? h('span', { class: 'turn-arrow', 'aria-hidden': 'true' }, '▶') : null,
-      h('strong', { class: 'seat-name' }, seatName(seat)),
+      info ? h('strong', { class: 'seat-name' }, seatName(seat)) : h('span', { class: 'seat-name free' }, t('room.free')),
       info && !info.connected ? h('span', { class: 'presence away' }, t('table.away')) : null,
     ),
+    botLabel(info),
     h('div', { class: 'chips' }, roleChips(deal, seat)),
     h(
       'div',
@@ -206,8 +216,9 @@ function seatBox(deal, seat, place) {
     ),
     h('span', { class: 'count' }, cardCount(count)),
     call ? h('span', { class: `bubble call-${call.call}`, 'data-testid': 'last-call' }, callText(call)) : null,
-    // A seat whose player stayed away past the grace period may be taken over by a watcher.
-    S.room?.seats?.[seat]?.open && mySeat() === null
+    // A seat whose player stayed away past the grace period, or one left free between deals,
+    // may be taken over by a watcher.
+    (!info || info.open) && !info?.bot && mySeat() === null
       ? h('button', { type: 'button', class: 'small', 'data-key': `take-open-${seat}`, onclick: () => api.send({ type: 'take_seat', seat }) }, t('room.take_seat'))
       : null,
   );
@@ -281,6 +292,8 @@ function statusLine(deal, me, myTurn) {
   if (myTurn) {
     const key = deal.phase === 'discard' ? 'do.discard' : `do.${deal.phase}`;
     text = `${t('table.your_turn')}: ${t(key, { n: deal.prompt.discard ?? 2 })}`;
+  } else if (me !== null && deal.turn === me && botStandsInForMe()) {
+    text = t('wait.bot_for_you');
   } else if (deal.turn !== null && deal.turn !== undefined) {
     text = t(`wait.${deal.phase}`, { name: seatName(deal.turn) });
   } else text = '';
@@ -353,7 +366,8 @@ function confirmBar() {
 }
 
 function actionPanel(deal, me) {
-  if (me === null) return null;
+  // While a bot finishes the trick for him, the server refuses his actions: offer none.
+  if (me === null || botStandsInForMe()) return null;
   const p = deal.prompt ?? {};
   const parts = [];
   if (S.ui.confirm) {
@@ -598,7 +612,7 @@ function handView(deal, me, myTurn) {
       cards.map((card) => {
         const trump = isTrump(card, trumps);
         const selected = discarding ? S.ui.selected.includes(card) : S.ui.picked === card;
-        const enabled = !S.waiting && (discarding || playable.has(card));
+        const enabled = !S.waiting && !botStandsInForMe() && (discarding || playable.has(card));
         return h(
           'button',
           {
@@ -701,7 +715,9 @@ function resultPanel(game, deal, me) {
           )
         : null,
       h('button', { type: 'button', class: 'big', 'data-key': 'result-sheet', onclick: () => openDialog('sheet') }, t('table.scoresheet')),
+      me !== null ? reviewButton(game) : null,
     ),
+    seatsBetweenDeals(),
     reveal
       ? h(
           'details',
@@ -720,6 +736,25 @@ function resultPanel(game, deal, me) {
       : null,
   );
 }
+
+/**
+ * Between deals: the seats, for the host to seat or take off bots, and for everyone to see a
+ * seat left free (the next deal waits for it). Open by itself when a seat is free.
+ */
+function seatsBetweenDeals() {
+  const room = S.room;
+  if (room?.status !== 'between_deals') return null;
+  const free = room.seats.some((seat) => !seat);
+  if (!free && !S.you?.host) return null;
+  return h(
+    'details',
+    { class: 'seats-between', open: free || S.ui.botPicker !== null || seatsOpen, ontoggle: (e) => (seatsOpen = e.target.open) },
+    h('summary', { 'data-key': 'seats-between' }, t('room.seats_bots')),
+    free ? h('p', { class: 'hint', role: 'status' }, t('room.next_deal_waits')) : null,
+    seatList(),
+  );
+}
+let seatsOpen = false;
 
 /** Who is ready for the next deal, and when it comes by itself. */
 function nextDealNote() {

@@ -102,7 +102,8 @@ export async function setName(page, name) {
 /**
  * Creates a room through the home screen and returns its invite code.
  * @param {any} client
- * @param {{players?: 3|4, nextDeal?: 'auto'|'slow'|'ask', title?: string, public?: boolean, kontra?: boolean, grace?: number, screenshot?: string}} opts
+ * @param {{players?: 3|4, nextDeal?: 'auto'|'slow'|'ask', title?: string, public?: boolean, kontra?: boolean, grace?: number,
+ *   botTakeover?: 'off'|'easy'|'normal'|'strong', botDelay?: 0|400|900|1600, screenshot?: string}} opts
  *   (`screenshot`: a full-page screenshot of the filled-in form under this name)
  */
 export async function createRoom(client, name, opts = {}) {
@@ -110,7 +111,10 @@ export async function createRoom(client, name, opts = {}) {
   await setName(page, name);
   if (opts.title) await page.locator('#opt-title').fill(opts.title);
   if (opts.players === 3) await page.locator('[data-key="opt-players-3"]').check();
-  if (opts.nextDeal || opts.public || opts.kontra || opts.grace !== undefined) await page.locator('.more-rules > summary').click();
+  const more = opts.nextDeal || opts.public || opts.kontra || opts.grace !== undefined || opts.botTakeover || opts.botDelay !== undefined;
+  if (more) await page.locator('.more-rules > summary').click();
+  if (opts.botTakeover) await page.locator(`[data-key="opt-bot_takeover-${opts.botTakeover}"]`).check();
+  if (opts.botDelay !== undefined) await page.locator(`[data-key="opt-bot_delay-${opts.botDelay}"]`).check();
   if (opts.nextDeal) await page.locator(`[data-key="opt-next_deal-${opts.nextDeal}"]`).check();
   if (opts.public) await page.locator('[data-key="opt-public"]').check();
   if (opts.kontra) await page.locator('[data-key="opt-kontra"]').check();
@@ -310,6 +314,61 @@ export function checkFrames(frames, known = []) {
     assert.deepEqual(leaked, [], `a frame holds hidden cards: ${text.slice(0, 300)}`);
   }
   return { shown, reveal };
+}
+
+/**
+ * Replays every frame a seated player received, over as many deals as there were: within a
+ * deal, each frame may hold only the cards this seat may know — its own dealt hand (the `dealt`
+ * event must hide every other hand), the skat, stock or thrown hand it picked up itself, a
+ * Kieker's hand shown to it — and the cards played face up so far (or laid down in a Siebener
+ * Fips). Once a deal is over everything of it may show, until the next deal is dealt. A
+ * `review` frame may show the cards of the finished deal it is about (and is skipped); any other
+ * review frame is checked like the rest. Frames before the first deal may hold no card at all.
+ * @param {string[]} frames
+ * @param {number} seat the viewer's seat
+ * @returns {{checked: number, reviewsSkipped: number, deals: number[]}}
+ */
+export function checkFramesOfSeat(frames, seat) {
+  /** @type {{number: number, shown: Set<string>, over: boolean}|null} */
+  let deal = null;
+  let checked = 0;
+  let reviewsSkipped = 0;
+  const deals = [];
+  for (const text of frames) {
+    const msg = JSON.parse(text);
+    if (msg.type === 'review' && deal && (msg.deal < deal.number || (msg.deal === deal.number && deal.over))) {
+      reviewsSkipped += 1;
+      continue;
+    }
+    let ended = false;
+    for (const e of gameEvents(msg)) {
+      if (e.event === 'dealt') {
+        const others = e.hands.filter((hand, i) => i !== seat && hand !== null);
+        assert.deepEqual(others, [], `deal ${e.number}: the dealt event shows seat ${seat} only its own hand`);
+        deal = { number: e.number, shown: new Set(e.hands[seat] ?? []), over: false };
+        deals.push(e.number);
+        continue;
+      }
+      if (!deal) continue;
+      if (e.event === 'card_played') deal.shown.add(e.card);
+      if (e.event === 'siebener_fips') for (const c of e.cards) deal.shown.add(c);
+      if ((e.event === 'skat_taken' || e.event === 'kieker_picked_up') && e.seat === seat) {
+        for (const c of [...(e.skat ?? []), ...(e.stock ?? []), ...(e.thrown ?? [])]) deal.shown.add(c);
+      }
+      if (e.event === 'kieker_shown' && e.to === seat) for (const c of e.hand ?? []) deal.shown.add(c);
+      if (e.event === 'deal_over') {
+        deal.over = true;
+        ended = true;
+      }
+    }
+    if (!deal && msg.game) throw new Error('checkFramesOfSeat needs the frames from before the first deal (no resumed deal)');
+    if (ended || deal?.over) continue;
+    const shown = deal?.shown ?? new Set();
+    const leaked = [...cardsIn(msg)].filter((c) => !shown.has(c));
+    assert.deepEqual(leaked, [], `a frame holds hidden cards: ${text.slice(0, 300)}`);
+    checked += 1;
+  }
+  return { checked, reviewsSkipped, deals };
 }
 
 /**

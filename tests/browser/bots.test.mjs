@@ -1,0 +1,234 @@
+// Bots in the web client: a practice game against three bots started from the home page in one
+// click (bot pause 0), a whole deal played by clicking, then the bidding review checked against
+// the `review` frame the page received, and every frame checked for hidden cards; in a normal
+// room the host seats a bot by clicking and takes it off again, and every page's seat list
+// shows it. Screenshots of the practice table and the review go to artifacts/.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import {
+  DESKTOP,
+  PHONE,
+  assertNoConsoleErrors,
+  checkFramesOfSeat,
+  createRoom,
+  handCards,
+  joinByLink,
+  launch,
+  openClient,
+  playDeal,
+  screenshot,
+  settle,
+} from './lib.mjs';
+
+let chrome;
+before(async () => {
+  chrome = await launch();
+});
+after(async () => {
+  await chrome?.close();
+});
+
+/** The client's state, as the page holds it. */
+function state(page, expr) {
+  return page.evaluate((e) => {
+    const S = /** @type {any} */ (window).fipsenDebug.S;
+    return new Function('S', `return (${e});`)(S);
+  }, expr);
+}
+
+/** Takes the screenshot at the desktop size too, then returns to the phone's. */
+async function phoneAndDesktop(client, name) {
+  await screenshot(client, `phone-${name}`);
+  await client.page.setViewportSize(DESKTOP.viewport);
+  await client.page.waitForTimeout(100);
+  await screenshot(client, `desktop-${name}`);
+  await client.page.setViewportSize(PHONE.viewport);
+  await client.page.waitForTimeout(100);
+}
+
+/** The key the review panel gives each game: "3hr", "kieker". */
+function gameKey(bid) {
+  return bid.kind === 'kieker' ? 'kieker' : `${bid.tricks}${bid.hand ? 'h' : ''}${bid.ruten ? 'r' : ''}`;
+}
+
+test('practice against bots in one click: a whole deal, then the bidding review of that deal', async () => {
+  const me = await openClient(chrome, 'practice', PHONE, 'en');
+  await me.page.locator('#name').fill('Hinnerk');
+  // The practice panel: the bots' level (normal by default) and their pause, set to none here.
+  assert.ok(await me.page.locator('[data-key="opt-practice_level-normal"]').isChecked(), 'normal bots by default');
+  assert.ok(await me.page.locator('[data-key="opt-practice_delay-900"]').isChecked(), 'a natural pause by default');
+  await me.page.locator('[data-key="opt-practice_delay-0"]').check();
+  await me.page.locator('.practice').scrollIntoViewIfNeeded();
+  await screenshot(me, 'phone-practice-home');
+  await me.page.locator('[data-key="practice"]').click();
+
+  // One click: the room is made, three bots sit down, the deal is dealt.
+  await me.page.locator('.table-screen').waitFor();
+  const room = await state(me.page, 'S.room');
+  assert.equal(room.title, 'Practice');
+  assert.equal(room.options.public, false);
+  assert.equal(room.options.next_deal_seconds, null, 'the next deal waits until asked');
+  assert.equal(room.options.bot_delay_ms, 0);
+  const seat = await state(me.page, 'S.you.seat');
+  assert.deepEqual(
+    room.seats.map((s) => (s.seat === seat ? 'me' : s.bot)),
+    room.seats.map((s) => (s.seat === seat ? 'me' : 'normal')),
+    'a normal bot at every other seat',
+  );
+  assert.equal(await me.page.locator('.felt .seat [data-testid="bot-tag"]').count(), 3, 'the three bots are marked as bots');
+  assert.match((await me.page.locator('.felt .seat [data-testid="bot-tag"]').first().textContent()) ?? '', /Bot · normal/);
+  const dealt = await handCards(me.page);
+  assert.equal(dealt.length, 5);
+
+  let shot = false;
+  await playDeal([me], async () => {
+    if (!shot && (await me.page.locator('.centre .played').count()) >= 2) {
+      await phoneAndDesktop(me, 'practice-play');
+      shot = true;
+    }
+  });
+  await me.page.locator('[data-testid="result"]').waitFor();
+  await settle(me.page);
+  const reveal = await state(me.page, 'S.game.deal.reveal');
+  assert.deepEqual([...reveal.dealt[seat]].sort(), [...dealt].sort(), 'the hand dealt is the one revealed');
+  // The next deal waits for the player (no countdown): time to read the review.
+  assert.equal(await state(me.page, 'S.room.next_deal_in_ms ?? null'), null);
+
+  // The review: asked for from the result panel, then shown from the server's answer.
+  await me.page.locator('[data-key="review-open"]').click();
+  await me.page.locator('dialog[open] [data-testid="review-loading"], dialog[open] [data-testid="review"]').first().waitFor();
+  await me.page.locator('dialog[open] [data-testid="review"]').waitFor();
+  const answer = me.frames.map((f) => JSON.parse(f)).find((m) => m.type === 'review');
+  assert.ok(answer, 'the page received a review frame');
+  const number = await state(me.page, 'S.game.number');
+  assert.equal(answer.deal, number, 'the review is about the deal just played');
+  const review = answer.review;
+  assert.equal(review.seat, seat);
+  assert.deepEqual([...review.dealt].sort(), [...dealt].sort(), 'the review is of the hand dealt');
+
+  const panel = me.page.locator('dialog[open] [data-testid="review"]');
+  const shownHand = await panel.locator('[data-testid="review-hand"] .small-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card')));
+  assert.deepEqual([...shownHand].sort(), [...review.dealt].sort(), 'the panel shows the dealt hand');
+  // One row per estimate, best first, the chance in whole percent.
+  const rows = panel.locator('[data-testid="review-estimates"] tbody tr');
+  assert.equal(await rows.count(), review.estimates.length, 'a row per estimate');
+  const sorted = [...review.estimates].sort((a, b) => b.score - a.score);
+  const shownOrder = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-game')));
+  assert.deepEqual(
+    shownOrder.map((key) => sorted.find((e) => gameKey(e.game) === key)?.score),
+    sorted.map((e) => e.score),
+    'sorted by expected score',
+  );
+  assert.equal(await rows.first().getAttribute('data-game'), gameKey(sorted[0].game));
+  assert.match((await rows.first().getAttribute('class')) ?? '', /\bbest\b/, 'the best game is highlighted');
+  assert.equal(await panel.locator('tr.best').count(), 1);
+  const firstCells = await rows.first().locator('td').allTextContents();
+  assert.equal(firstCells[0], `${Math.round(sorted[0].win * 100)}%`);
+  // The game he played (as declarer) or his highest bid is marked.
+  const outcome = await state(me.page, 'S.game.deal.outcome');
+  if (outcome?.declarer === seat) {
+    const g = outcome.game;
+    const key = g.kieker ? 'kieker' : `${g.tricks}${g.hand ? 'h' : ''}${g.trumps === 'diamonds' ? 'r' : ''}`;
+    assert.equal(await panel.locator('tr.yours').getAttribute('data-game'), key, 'the game he played is marked');
+  }
+  // One line per call, marked good exactly when it was as good as the best call.
+  const calls = panel.locator('[data-testid="review-calls"] li');
+  assert.equal(await calls.count(), review.calls.length, 'a line per call');
+  assert.ok(review.calls.length >= 1, 'he called at least once');
+  const marks = await calls.evaluateAll((els) => els.map((e) => e.className));
+  assert.deepEqual(
+    marks,
+    review.calls.map((c) => (c.score >= c.best_score - 1e-9 ? 'good' : 'worse')),
+  );
+  // The declarer's play trick by trick, the worse cards marked; the stop-or-Durch choice.
+  if (review.play?.length) {
+    const plays = panel.locator('[data-testid="review-play"] li');
+    assert.equal(await plays.count(), review.play.length, 'a line per card played');
+    assert.equal(await panel.locator('[data-testid="review-play"] li.worse').count(), review.play.filter((p) => p.worse).length);
+  } else {
+    assert.equal(await panel.locator('[data-testid="review-play"]').count(), 0);
+  }
+  assert.equal(await panel.locator('[data-testid="review-durch"]').count(), review.durch ? 1 : 0);
+  await phoneAndDesktop(me, 'review');
+  await panel.locator('[data-testid="review-calls"]').scrollIntoViewIfNeeded();
+  await screenshot(me, 'phone-review-calls');
+
+  // Closable with Escape, opened again from the keyboard without asking the server again.
+  await me.page.keyboard.press('Escape');
+  await me.page.locator('dialog[open]').waitFor({ state: 'detached' });
+  const reviewsAsked = me.frames.filter((f) => f.includes('"type":"review"')).length;
+  await me.page.locator('[data-key="review-open"]').focus();
+  await me.page.keyboard.press('Enter');
+  await me.page.locator('dialog[open] [data-testid="review"]').waitFor();
+  assert.equal(me.frames.filter((f) => f.includes('"type":"review"')).length, reviewsAsked, 'the review is shown again as it came');
+  await me.page.locator('[data-key="close-review"]').click();
+  await me.page.locator('dialog[open]').waitFor({ state: 'detached' });
+
+  // The next deal comes when he asks for it.
+  await me.page.locator('[data-key="next-deal"]').click();
+  await me.page.waitForFunction((n) => /** @type {any} */ (window).fipsenDebug.S.game?.number === n + 1, number);
+  await me.page.locator('.table-screen[data-phase="auction"], .table-screen[data-phase="play"]').first().waitFor();
+  await settle(me.page);
+
+  // Every frame of the page held only what this seat may see (the review of the finished deal
+  // aside, which may show that deal's cards).
+  const { checked, reviewsSkipped, deals } = checkFramesOfSeat(me.frames, seat);
+  assert.equal(reviewsSkipped, 1, 'the one review frame is about the finished deal');
+  assert.deepEqual(deals.slice(0, 2), [number, number + 1]);
+  assert.ok(checked > 20, `frames checked: ${checked}`);
+  assertNoConsoleErrors([me]);
+});
+
+test('the host seats a bot at a free seat and takes it off again; every page shows it', async () => {
+  const host = await openClient(chrome, 'bot-host', DESKTOP, 'en');
+  // The two bot options of the form, with their defaults; chosen otherwise here.
+  await host.page.locator('#name').fill('Antje');
+  await host.page.locator('.more-rules > summary').click();
+  assert.ok(await host.page.locator('[data-key="opt-bot_takeover-normal"]').isChecked(), 'a normal bot takes over by default');
+  assert.ok(await host.page.locator('[data-key="opt-bot_delay-900"]').isChecked(), 'a natural pause by default');
+  await host.page.locator('.more-rules > summary').click();
+  const { link } = await createRoom(host, 'Antje', { title: 'Bots welcome', botTakeover: 'strong', botDelay: 400 });
+  const options = await state(host.page, 'S.room.options');
+  assert.equal(options.bot_takeover, 'strong');
+  assert.equal(options.bot_delay_ms, 400);
+  const guest = await openClient(chrome, 'bot-guest', PHONE, 'de');
+  await joinByLink(guest, link, 'Hinnerk');
+  await host.page.locator('.seat-row[data-seat="1"]:not(.free)').waitFor();
+
+  // Only the host has the controls.
+  assert.equal(await guest.page.locator('[data-key^="add-bot-"]').count(), 0, 'the guest cannot seat bots');
+  assert.equal(await host.page.locator('[data-key^="add-bot-"]').count(), 2, 'an "add a bot" control on each free seat');
+
+  // The host picks a level for seat 3 (its explanation beside it) and seats the bot.
+  await host.page.locator('[data-key="add-bot-2"]').click();
+  await host.page.locator('[data-key="add-bot-2-strong"]').waitFor();
+  assert.equal(await host.page.locator('.bot-picker .level-choice').count(), 3, 'three levels to choose from');
+  await screenshot(host, 'desktop-room-bot-picker');
+  await host.page.locator('[data-key="add-bot-2-strong"]').click();
+  for (const c of [host, guest]) {
+    const row = c.page.locator('.seat-row[data-seat="2"]');
+    await row.locator('[data-testid="bot-tag"]').waitFor();
+    assert.match((await row.locator('[data-testid="bot-tag"]').textContent()) ?? '', c === host ? /Bot · strong/ : /Bot · stark/);
+    assert.equal(await state(c.page, 'S.room.seats[2].bot'), 'strong');
+  }
+  // With the keyboard: a normal bot at seat 4.
+  await host.page.locator('[data-key="add-bot-3"]').focus();
+  await host.page.keyboard.press('Enter');
+  await host.page.locator('[data-key="add-bot-3-normal"]').focus();
+  await host.page.keyboard.press('Enter');
+  await guest.page.locator('.seat-row[data-seat="3"] [data-testid="bot-tag"]').waitFor();
+  await screenshot(guest, 'phone-room-bots-de');
+  assert.equal(await host.page.locator('[data-key="start"]:not([disabled])').count(), 1, 'the bots fill the table: it may start');
+
+  // Taken off again: the seat is free on every page.
+  await host.page.locator('[data-key="remove-bot-2"]').click();
+  for (const c of [host, guest]) {
+    await c.page.locator('.seat-row.free[data-seat="2"]').waitFor();
+    assert.equal(await c.page.locator('.seat-row[data-seat="2"] [data-testid="bot-tag"]').count(), 0);
+  }
+  assert.equal(await host.page.locator('[data-key="start"][disabled]').count(), 1, 'a free seat again: no start');
+  assert.equal(await guest.page.locator('[data-key^="remove-bot-"]').count(), 0, 'the guest cannot take bots off');
+  await screenshot(host, 'desktop-room-bot-removed');
+  assertNoConsoleErrors([host, guest]);
+});
