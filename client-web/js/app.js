@@ -226,7 +226,9 @@ function onMessage(msg) {
       break;
     }
     case 'review':
-      // The review of our own hand in a finished deal (asked for from the result panel).
+      // The review of our own hand in a finished deal, asked for from the result panel (an
+      // answer that comes after leaving the room is dropped).
+      if (S.review.status !== 'loading' || !S.room) break;
       S.review = { status: 'ready', deal: msg.deal, review: msg.review };
       render();
       break;
@@ -382,11 +384,15 @@ function renderNow() {
   const toast = S.toast
     ? h('div', { class: `toast toast-${S.toast.kind}`, role: S.toast.kind === 'error' ? 'alert' : 'status' }, S.toast.text)
     : null;
+  // An open dialog is drawn anew with each update: it keeps where the person had scrolled to.
+  const before = root.querySelector('dialog[data-open]');
+  const scrolled = before ? { name: before.className, top: before.scrollTop } : null;
   replaceKeepingFocus(root, [headerView(conn), h('main', { id: 'main' }, main), toast].filter(Boolean), () => {
     // Dialogs rendered open need showModal() once they are in the document.
     for (const dialog of root.querySelectorAll('dialog[data-open]')) {
       const d = /** @type {HTMLDialogElement} */ (dialog);
       if (!d.open) d.showModal();
+      if (scrolled && d.className === scrolled.name) d.scrollTop = scrolled.top;
     }
   });
   const log = root.querySelector('.chat-log');

@@ -161,7 +161,6 @@ export function seatList() {
   const players = room.rules?.players ?? room.seats.length;
   const isHost = Boolean(S.you?.host);
   const waiting = room.status === 'waiting';
-  const between = room.status === 'between_deals';
   const bots = isHost && botsChangeable(room);
   return h(
     'ol',
@@ -186,7 +185,7 @@ export function seatList() {
               botLabel(info),
               info.bot ? null : h('span', { class: `presence ${info.connected ? 'here' : 'away'}` }, info.connected ? t('room.online') : t('room.away')),
             )
-          : h('span', { class: 'seat-name free' }, between ? t('room.free_waits') : t('room.free')),
+          : h('span', { class: 'seat-name free' }, t('room.free')),
         free && me === null
           ? h('button', { type: 'button', class: 'small', 'data-key': `take-${i}`, onclick: () => api.send({ type: 'take_seat', seat: i }) }, t('room.take_seat'))
           : null,
@@ -266,6 +265,7 @@ export function roomView() {
         ? h('button', { type: 'button', class: 'primary big', 'data-key': 'start', disabled: missing > 0 || S.waiting, onclick: () => api.send({ type: 'start' }) }, t('room.start'))
         : null,
       h('p', { class: 'hint', role: 'status' }, missing > 0 ? t('room.waiting', { n: missing }) : t('room.host_starts')),
+      isHost && missing > 0 ? h('p', { class: 'hint' }, robotIcon(), ' ', t('room.or_bots')) : null,
     ),
     h('details', { class: 'panel', open: true }, h('summary', null, t('room.rules')), rulesSummary(room.rules), optionsSummary(room.options)),
     h('p', null, h('a', { href: '#/', 'data-key': 'leave-room' }, '← ', t('room.leave'))),

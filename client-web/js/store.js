@@ -1,6 +1,8 @@
 // The client's whole state, the browser storage it keeps, and the actions views may call.
 // The server's `room` and `game` are shown as they come; nothing here decides a rule.
 
+import { t } from './i18n.js';
+
 /** @typedef {{kind: 'chat'|'event', text: string, from?: string}} LogLine */
 
 /**
@@ -136,11 +138,11 @@ export function forgetSeat(code) {
   localStorage.setItem('fipsen.seats', JSON.stringify(all));
 }
 
-/** Name of the player in `seat`, or "Seat n". */
+/** Name of the player in `seat`, or "Seat n" for a free seat. */
 export function seatName(seat) {
   if (seat === null || seat === undefined) return '';
   const info = S.room?.seats?.[seat];
-  return info?.name || `#${seat + 1}`;
+  return info?.name || t('room.seat_label', { n: seat + 1 });
 }
 
 /**

@@ -12,13 +12,16 @@ import {
   assertNoConsoleErrors,
   checkFramesOfSeat,
   createRoom,
+  dealOver,
   handCards,
   joinByLink,
   launch,
   openClient,
   playDeal,
+  playIfAsked,
   screenshot,
   settle,
+  stepIfAsked,
 } from './lib.mjs';
 
 let chrome;
@@ -82,12 +85,37 @@ test('practice against bots in one click: a whole deal, then the bidding review 
   assert.equal(dealt.length, 5);
 
   let shot = false;
+  let standIn = false;
   await playDeal([me], async () => {
     if (!shot && (await me.page.locator('.centre .played').count()) >= 2) {
       await phoneAndDesktop(me, 'practice-play');
       shot = true;
     }
+    if (!standIn && (await me.page.locator('.my-turn .hand .hand-card.playable:not([disabled])').count()) > 0) {
+      // The room as the server sends it while a bot finishes the trick for a returned player:
+      // the banner, and nothing offered (the server would refuse it).
+      await me.page.evaluate(() => {
+        const debug = /** @type {any} */ (window).fipsenDebug;
+        const s = debug.S.you.seat;
+        debug.S.room.seats[s] = { ...debug.S.room.seats[s], stand_in: 'normal' };
+        debug.render();
+      });
+      await me.page.locator('[data-testid="stand-in-banner"]').waitFor();
+      assert.equal(await me.page.locator('.table-screen.my-turn').count(), 0, 'not his turn while the bot plays');
+      assert.equal(await me.page.locator('main .actions').count(), 0, 'nothing offered');
+      assert.equal(await me.page.locator('.hand .hand-card:not([disabled])').count(), 0, 'no card to play');
+      await screenshot(me, 'phone-stand-in-banner');
+      await me.page.evaluate(() => {
+        const debug = /** @type {any} */ (window).fipsenDebug;
+        const s = debug.S.you.seat;
+        debug.S.room.seats[s] = { ...debug.S.room.seats[s], stand_in: null };
+        debug.render();
+      });
+      await me.page.locator('[data-testid="stand-in-banner"]').waitFor({ state: 'detached' });
+      standIn = true;
+    }
   });
+  assert.ok(standIn, 'the stand-in banner was shown during the play');
   await me.page.locator('[data-testid="result"]').waitFor();
   await settle(me.page);
   const reveal = await state(me.page, 'S.game.deal.reveal');
@@ -153,6 +181,15 @@ test('practice against bots in one click: a whole deal, then the bidding review 
   await phoneAndDesktop(me, 'review');
   await panel.locator('[data-testid="review-calls"]').scrollIntoViewIfNeeded();
   await screenshot(me, 'phone-review-calls');
+  // An update draws the page anew: the dialog stays where he scrolled to.
+  const [scrolled, kept] = await me.page.evaluate(async () => {
+    const top = /** @type {HTMLElement} */ (document.querySelector('dialog[open]')).scrollTop;
+    /** @type {any} */ (window).fipsenDebug.render();
+    await new Promise((r) => setTimeout(r, 50));
+    return [top, /** @type {HTMLElement} */ (document.querySelector('dialog[open]')).scrollTop];
+  });
+  assert.ok(scrolled > 0, 'the review was scrolled');
+  assert.equal(kept, scrolled, 'the review keeps its scroll position');
 
   // Closable with Escape, opened again from the keyboard without asking the server again.
   await me.page.keyboard.press('Escape');
@@ -165,9 +202,21 @@ test('practice against bots in one click: a whole deal, then the bidding review 
   await me.page.locator('[data-key="close-review"]').click();
   await me.page.locator('dialog[open]').waitFor({ state: 'detached' });
 
-  // The next deal comes when he asks for it.
+  // Between deals the host takes a bot off: the seat is free and the next deal waits for it,
+  // even once he asked for it; a bot seated again there lets it come.
+  await me.page.locator('[data-key="seats-between"]').click();
+  await me.page.locator('.seats-between [data-key="remove-bot-1"]').click();
+  await me.page.locator('.seats-between .seat-row.free[data-seat="1"]').waitFor();
+  await me.page.locator('.seats-between [role="status"]', { hasText: 'The next deal waits until every seat is taken again.' }).waitFor();
+  await me.page.locator('.felt .seat[data-seat="1"] .seat-name.free').waitFor();
+  await screenshot(me, 'phone-between-deals-free-seat');
   await me.page.locator('[data-key="next-deal"]').click();
+  await me.page.waitForFunction((s) => /** @type {any} */ (window).fipsenDebug.S.room.next_deal_asked.includes(s), seat);
+  assert.equal(await state(me.page, 'S.game.number'), number, 'the next deal waits for the free seat');
+  await me.page.locator('.seats-between [data-key="add-bot-1"]').click();
+  await me.page.locator('.seats-between [data-key="add-bot-1-strong"]').click();
   await me.page.waitForFunction((n) => /** @type {any} */ (window).fipsenDebug.S.game?.number === n + 1, number);
+  assert.equal(await state(me.page, 'S.room.seats[1].bot'), 'strong');
   await me.page.locator('.table-screen[data-phase="auction"], .table-screen[data-phase="play"]').first().waitFor();
   await settle(me.page);
 
@@ -231,4 +280,87 @@ test('the host seats a bot at a free seat and takes it off again; every page sho
   assert.equal(await guest.page.locator('[data-key^="remove-bot-"]').count(), 0, 'the guest cannot take bots off');
   await screenshot(host, 'desktop-room-bot-removed');
   assertNoConsoleErrors([host, guest]);
+});
+
+/**
+ * Plays through the UI (every deal to the next) until `done()` holds; the pages ask for the next
+ * deal whenever one is over.
+ */
+async function playUntil(clients, done) {
+  for (let step = 0; step < 600; step++) {
+    if (await done()) return;
+    let acted = null;
+    for (const c of clients) {
+      if (await dealOver(c.page)) {
+        const next = c.page.locator('[data-key="next-deal"]:not([disabled])');
+        if (await next.count()) {
+          await next.click();
+          acted = 'next deal';
+          break;
+        }
+        continue;
+      }
+      acted = (await stepIfAsked(c.page)) ?? (await playIfAsked(c.page));
+      if (acted) {
+        await settle(c.page);
+        break;
+      }
+    }
+    if (!acted) await clients[0].page.waitForTimeout(50);
+  }
+  throw new Error('the wanted moment did not come');
+}
+
+test('a player who drops mid-trick: a bot stands in; back before the trick ends, he sees a banner and may not act until it is over', async () => {
+  // Seats: Antje (host) 0, two bots 1 and 2, Bea 3 — so Bea plays just before Antje in most
+  // tricks. The seat is held for 0 s: the bot stands in as soon as her connection drops.
+  const antje = await openClient(chrome, 'standin-host', DESKTOP, 'en');
+  const { link } = await createRoom(antje, 'Antje', { grace: 0, botDelay: 0, nextDeal: 'ask' });
+  for (const s of [1, 2]) {
+    await antje.page.locator(`[data-key="add-bot-${s}"]`).click();
+    await antje.page.locator(`[data-key="add-bot-${s}-normal"]`).click();
+    await antje.page.locator(`.seat-row[data-seat="${s}"] [data-testid="bot-tag"]`).waitFor();
+  }
+  const bea = await openClient(chrome, 'standin-bea', PHONE, 'ja');
+  await joinByLink(bea, link, 'Bea');
+  assert.equal(await state(bea.page, 'S.you.seat'), 3);
+  await antje.page.locator('[data-key="start"]:not([disabled])').click();
+  for (const c of [antje, bea]) await c.page.locator('.table-screen').waitFor();
+
+  // The moment: Antje to play, Bea's card already in the trick (the trick waits for Antje).
+  await playUntil([antje, bea], () =>
+    state(antje.page, "S.game.deal.phase === 'play' && S.game.deal.turn === 0 && S.game.deal.trick.some((p) => p.seat === 3) && !S.waiting"),
+  );
+  // Bea's connection drops and stays down until the bot has taken her seat.
+  await bea.page.evaluate(() => {
+    const conn = /** @type {any} */ (window).fipsenDebug.conn;
+    conn.reconnect = conn.connect;
+    conn.connect = () => {};
+    conn.ws.close();
+  });
+  await antje.page.locator('.felt .seat[data-seat="3"] [data-testid="stand-in"]').waitFor();
+  assert.equal(await state(antje.page, 'S.room.seats[3].stand_in'), 'normal');
+  assert.match((await antje.page.locator('.felt .seat[data-seat="3"] [data-testid="stand-in"]').textContent()) ?? '', /Bot plays for Bea/);
+  await screenshot(antje, 'desktop-stand-in-seat');
+  // Bea is back while the trick is in progress: the bot finishes it; she sees why she waits.
+  await bea.page.evaluate(() => {
+    const conn = /** @type {any} */ (window).fipsenDebug.conn;
+    conn.connect = conn.reconnect;
+    conn.connect();
+  });
+  await bea.page.locator('[data-conn="open"]').waitFor();
+  await bea.page.locator('[data-testid="stand-in-banner"]').waitFor();
+  await settle(bea.page);
+  assert.equal(await bea.page.locator('main .actions').count(), 0, 'nothing offered while the bot stands in');
+  assert.equal(await bea.page.locator('.hand .hand-card:not([disabled])').count(), 0, 'no card to play');
+  await screenshot(bea, 'phone-stand-in-banner-ja');
+  // Antje plays; the trick ends; Bea has her seat back.
+  await playIfAsked(antje.page);
+  await bea.page.locator('[data-testid="stand-in-banner"]').waitFor({ state: 'detached' });
+  await antje.page.locator('.felt .seat[data-seat="3"] [data-testid="stand-in"]').waitFor({ state: 'detached' });
+  assert.equal(await state(bea.page, 'S.room.seats[3].stand_in ?? null'), null);
+  // She plays on by herself to the end of the deal.
+  await playUntil([antje, bea], () => dealOver(bea.page));
+  for (const [seat, c] of [[0, antje], [3, bea]]) checkFramesOfSeat(c.frames, /** @type {number} */ (seat));
+  assertNoConsoleErrors([antje, bea]);
 });
