@@ -15,6 +15,20 @@ pub enum LogFormat {
     Json,
 }
 
+/// How far a commit is pushed to the disk before an action is acknowledged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum SyncMode {
+    /// Every commit is on the disk (fsync) before the action is acknowledged: nothing
+    /// acknowledged is lost, even if the machine loses power.
+    #[default]
+    Full,
+    /// Commits reach the operating system, not the disk; the log is synced at checkpoints (a few
+    /// times a second). Nothing acknowledged is lost when the server process crashes or is killed,
+    /// but the last acknowledged actions can be lost when the machine loses power or the
+    /// operating system crashes.
+    Normal,
+}
+
 /// The authoritative Fipsen server: serves the web client, `/healthz`, `/metrics` and the
 /// WebSocket `/ws` on one port, and keeps every room in a SQLite file.
 #[derive(Debug, Clone, Parser)]
@@ -27,6 +41,11 @@ pub struct Config {
     /// The SQLite database file (created if missing).
     #[arg(long, env = "FIPSEN_DB", default_value = "fipsen.sqlite3")]
     pub db: PathBuf,
+
+    /// How commits reach the disk: `full` (fsync before every acknowledgement) or `normal`
+    /// (survives a crash of the server, not a power cut or an operating-system crash).
+    #[arg(long, env = "FIPSEN_SYNC", value_enum, default_value = "full")]
+    pub sync: SyncMode,
 
     /// Most simultaneous WebSocket connections; more are refused with close code 1013.
     #[arg(long, env = "FIPSEN_MAX_CONNECTIONS", default_value_t = 10_000)]

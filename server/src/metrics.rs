@@ -69,6 +69,14 @@ pub struct Metrics {
     pub commit_latency: Histogram,
     /// Writes per storage transaction, summed (with `commits` gives the group size).
     pub committed_writes: AtomicU64,
+    /// Frames in the write-ahead log at the last checkpoint.
+    pub wal_frames: AtomicU64,
+    /// Frames of the write-ahead log copied to the database file by the last checkpoint.
+    pub wal_copied: AtomicU64,
+    /// Checkpoints run beside the writer.
+    pub checkpoint_latency: Histogram,
+    /// Checkpoints run with the writer held (so that the log can start over).
+    pub checkpoint_held_latency: Histogram,
 }
 
 impl Metrics {
@@ -83,6 +91,15 @@ impl Metrics {
     pub fn observe_commit(&self, elapsed: Duration, writes: usize) {
         self.commit_latency.observe(elapsed);
         self.committed_writes.fetch_add(writes as u64, Ordering::Relaxed);
+    }
+
+    /// Records a checkpoint; `held`: the writer waited for it.
+    pub fn observe_checkpoint(&self, elapsed: Duration, held: bool) {
+        if held {
+            self.checkpoint_held_latency.observe(elapsed);
+        } else {
+            self.checkpoint_latency.observe(elapsed);
+        }
     }
 
     /// The Prometheus text exposition.
@@ -125,6 +142,20 @@ impl Metrics {
             "counter",
             &self.committed_writes,
         );
+        gauge(
+            &mut out,
+            "fipsen_storage_wal_frames",
+            "Frames in the write-ahead log at the last checkpoint.",
+            "gauge",
+            &self.wal_frames,
+        );
+        gauge(
+            &mut out,
+            "fipsen_storage_wal_copied_frames",
+            "Frames of the write-ahead log the last checkpoint had copied to the database file.",
+            "gauge",
+            &self.wal_copied,
+        );
         let _ = writeln!(out, "# HELP fipsen_errors_total Error frames and error closes, by code.");
         let _ = writeln!(out, "# TYPE fipsen_errors_total counter");
         if let Ok(errors) = self.errors.lock() {
@@ -141,6 +172,16 @@ impl Metrics {
             &mut out,
             "fipsen_storage_commit_seconds",
             "One storage transaction (group commit).",
+        );
+        self.checkpoint_latency.render(
+            &mut out,
+            "fipsen_storage_checkpoint_seconds",
+            "One checkpoint of the write-ahead log, beside the writer.",
+        );
+        self.checkpoint_held_latency.render(
+            &mut out,
+            "fipsen_storage_checkpoint_held_seconds",
+            "One checkpoint with the writer held, so that the write-ahead log starts over.",
         );
         out
     }
