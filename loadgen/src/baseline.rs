@@ -25,13 +25,13 @@ pub struct BaselineConfig {
     /// The size to pad every `update` frame to, in bytes (the real server's mean).
     pub update_bytes: usize,
     /// Each connection's WebSocket read buffer (allocated up front), bytes. The real server
-    /// uses 8 KiB.
+    /// uses 1 KiB.
     pub read_buffer_bytes: usize,
 }
 
 impl Default for BaselineConfig {
     fn default() -> Self {
-        BaselineConfig { update_bytes: DEFAULT_UPDATE_BYTES, read_buffer_bytes: 8 * 1024 }
+        BaselineConfig { update_bytes: DEFAULT_UPDATE_BYTES, read_buffer_bytes: 1024 }
     }
 }
 

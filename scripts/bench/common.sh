@@ -37,6 +37,13 @@ BASELINE_PORT="${BASELINE_PORT:-19100}"
 # The rate limit protects the server from abusive clients; the generator's players may send
 # faster than people do, so it is lifted for the benchmarks.
 SERVER_FLAGS=(--rate 1000000 --burst 1000000 --max-connections 19900 --log warn)
+# SYNC=normal runs the server with --sync normal (default: the server's default, full).
+if [ -n "${SYNC:-}" ]; then SERVER_FLAGS+=(--sync "$SYNC"); fi
+# The baseline's WebSocket read buffer: the same as the server's (listener.rs).
+BASELINE_READ_BUFFER="${BASELINE_READ_BUFFER:-1024}"
+# BEFORE_BIN=path/to/an/older/fipsen-server: the scenarios also measure that build ("before"),
+# in the same run, with the same flags (except --sync).
+BEFORE_BIN="${BEFORE_BIN:-}"
 
 # One process holds up to ~19,900 connections: raise the soft limit to the hard one (20,000).
 ulimit -n "$(ulimit -Hn)"
@@ -60,11 +67,22 @@ start_server() {
   wait_listening "$out"
 }
 
+# start_before DB_FILE: starts the older build BEFORE_BIN like start_server (without --sync).
+start_before() {
+  local db="$1"
+  local out="$DB_DIR/server.out"
+  local flags=(--rate 1000000 --burst 1000000 --max-connections 19900 --log warn)
+  "${PRIO[@]}" taskset -c "$SERVER_CPU" "$BEFORE_BIN" --addr "127.0.0.1:$SERVER_PORT" --db "$db" "${flags[@]}" \
+    >"$out" 2>"$DB_DIR/server.err" &
+  PID=$!
+  wait_listening "$out"
+}
+
 # start_baseline: starts the baseline on SERVER_CPU; sets PID.
 start_baseline() {
   local out="$DB_DIR/baseline.out"
   "${PRIO[@]}" taskset -c "$SERVER_CPU" "$BIN/baseline" --addr "127.0.0.1:$BASELINE_PORT" \
-    --update-bytes "${UPDATE_BYTES:-2400}" \
+    --update-bytes "${UPDATE_BYTES:-2400}" --read-buffer-bytes "$BASELINE_READ_BUFFER" \
     >"$out" 2>"$DB_DIR/baseline.err" &
   PID=$!
   wait_listening "$out"
@@ -117,4 +135,6 @@ describe() {
   echo "priority: $CURRENT_PRIORITY (${PRIO[*]:-default}); server on core $SERVER_CPU, generator on core $LOADGEN_CPU"
   echo "database: $DB_DIR ($(df -h "$DB_DIR" | awk 'NR==2 {print $1}'))"
   echo "commit: ${COMMIT:-$(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
+  echo "server flags: ${SERVER_FLAGS[*]}; baseline read buffer: $BASELINE_READ_BUFFER bytes"
+  if [ -n "$BEFORE_BIN" ]; then echo "before: $BEFORE_BIN${BEFORE_COMMIT:+ ($BEFORE_COMMIT)}"; fi
 }

@@ -204,7 +204,9 @@ impl Reader {
             }
             match ClientMessage::parse(text.as_str()) {
                 Ok(message) => {
-                    if let Flow::Close(code) = self.handle(message).await {
+                    // Boxed: handling a message (joining a room, reading storage) needs a large
+                    // future, ~2.4 KB; inline it would stay allocated for every idle connection.
+                    if let Flow::Close(code) = Box::pin(self.handle(message)).await {
                         break Flow::Close(code);
                     }
                 }

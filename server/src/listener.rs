@@ -17,6 +17,9 @@ use crate::metrics::{Metrics, inc};
 use crate::registry::Registry;
 use crate::static_files;
 
+/// Each WebSocket's read buffer, allocated for the connection's whole life.
+pub const READ_BUFFER_BYTES: usize = 1024;
+
 /// What every request handler shares.
 #[derive(Debug)]
 pub struct AppState {
@@ -57,10 +60,12 @@ async fn websocket(State(state): State<Arc<AppState>>, headers: HeaderMap, upgra
     if *state.shutdown.borrow() {
         return (StatusCode::SERVICE_UNAVAILABLE, "restarting\n").into_response();
     }
-    // Small buffers: a frame is at most 16 KiB, and the write buffer is capped so that a client
-    // that does not read holds little memory before it is dropped.
+    // Small buffers: every connection keeps its read buffer for its whole life, client frames are
+    // small (an action is about 100 bytes) and the buffer grows for a larger one (at most 16 KiB);
+    // the write buffer is capped so that a client that does not read holds little memory before
+    // it is dropped.
     let upgrade = upgrade
-        .read_buffer_size(8 * 1024)
+        .read_buffer_size(READ_BUFFER_BYTES)
         .write_buffer_size(16 * 1024)
         .max_write_buffer_size(256 * 1024)
         .max_message_size(2 * MAX_MESSAGE_BYTES)

@@ -16,8 +16,8 @@ struct Args {
     /// Pad every `update` frame to this many bytes (the real server's mean frame).
     #[arg(long, default_value_t = DEFAULT_UPDATE_BYTES)]
     update_bytes: usize,
-    /// Each connection's WebSocket read buffer, bytes (the Fipsen server uses 8 KiB).
-    #[arg(long, default_value_t = 8 * 1024)]
+    /// Each connection's WebSocket read buffer, bytes (the Fipsen server uses 1 KiB).
+    #[arg(long, default_value_t = 1024)]
     read_buffer_bytes: usize,
 }
 
