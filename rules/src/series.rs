@@ -192,17 +192,28 @@ impl Series {
 
     /// What `viewer` may see (`None`: a spectator).
     pub fn view(&self, viewer: Option<Seat>) -> SeriesView {
-        let mut deal = self.deal.view(viewer);
-        if self.is_over() {
-            deal.prompt = Default::default();
-        }
         SeriesView {
             number: self.dealt,
             counted: self.counted,
-            deal,
+            deal: self.deal_view(viewer),
             scoresheet: self.sheet.clone(),
             totals: self.totals.clone(),
             over: self.is_over(),
         }
+    }
+
+    /// The current deal as `viewer` may see it: [`SeriesView::deal`] alone (a server that
+    /// sends the same scoresheet to every viewer builds the rest once).
+    pub fn deal_view(&self, viewer: Option<Seat>) -> DealView {
+        let mut deal = self.deal.view(viewer);
+        if self.is_over() {
+            deal.prompt = Default::default();
+        }
+        deal
+    }
+
+    /// Deals finished that count towards the limit (thrown-in deals do not).
+    pub fn counted(&self) -> u32 {
+        self.counted
     }
 }

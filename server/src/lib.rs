@@ -10,6 +10,7 @@
 
 pub mod config;
 pub mod connection;
+pub mod frames;
 pub mod listener;
 pub mod metrics;
 pub mod registry;

@@ -23,6 +23,7 @@ use tokio::sync::{Semaphore, mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tracing::{debug, info, warn};
 
+use crate::frames::{UpdateFrames, redact};
 use crate::metrics::{Metrics, inc};
 use crate::registry::Registry;
 use crate::secrets;
@@ -408,10 +409,12 @@ impl Room {
             series: None,
             seq: 0,
             last_game_seq: 0,
-            history: VecDeque::with_capacity(HISTORY),
+            // Grown as events come: most rooms in memory are quiet, and a reserved ring of
+            // HISTORY events would cost tens of KiB each.
+            history: VecDeque::new(),
             history_start: 0,
             records: 0,
-            chat: VecDeque::with_capacity(CHAT_LINES),
+            chat: VecDeque::new(),
             members: HashMap::new(),
             next_deal_asked: BTreeSet::new(),
             next_deal_at: None,
@@ -1425,50 +1428,22 @@ impl Room {
             return;
         }
         let room = self.state();
-        let mut frames: Vec<(Option<Seat>, Arc<str>)> = Vec::with_capacity(5);
+        let mut frames = UpdateFrames::new(self.seq, events, &room, self.series.as_ref());
         let mut dropped = Vec::new();
-        let members: Vec<(ConnId, Option<Seat>)> = self
-            .members
-            .iter()
-            .filter(|(c, _)| Some(**c) != except)
-            .map(|(c, m)| (*c, m.participant.and_then(|p| self.seat_of(p))))
-            .collect();
-        for (conn, viewer) in members {
-            let frame = match frames.iter().find(|(v, _)| *v == viewer) {
-                Some((_, frame)) => frame.clone(),
-                None => {
-                    let update = ServerMessage::Update {
-                        seq: self.seq,
-                        events: events.iter().map(|e| redact(e, viewer)).collect(),
-                        room: room.clone(),
-                        game: self.series.as_ref().map(|s| s.view(viewer)),
-                    };
-                    let frame: Arc<str> = Arc::from(update.to_json());
-                    frames.push((viewer, frame.clone()));
-                    frame
-                }
-            };
-            if let Some(member) = self.members.get(&conn) {
-                if member.link.send(frame, &self.env.metrics) {
-                    self.env.metrics.messages_out.fetch_add(1, Ordering::Relaxed);
-                } else {
-                    dropped.push(conn);
-                }
+        for (conn, member) in &self.members {
+            if Some(*conn) == except {
+                continue;
+            }
+            let viewer = member.participant.and_then(|p| self.seat_of(p));
+            if member.link.send(frames.frame(viewer), &self.env.metrics) {
+                self.env.metrics.messages_out.fetch_add(1, Ordering::Relaxed);
+            } else {
+                dropped.push(*conn);
             }
         }
         for conn in dropped {
             self.leave(conn);
         }
-    }
-}
-
-/// An event as `viewer` may see it.
-fn redact(event: &SeqEvent, viewer: Option<Seat>) -> SeqEvent {
-    match &event.event {
-        RoomEvent::Game { event: game } => {
-            SeqEvent { seq: event.seq, event: RoomEvent::Game { event: game.for_viewer(viewer) } }
-        }
-        _ => event.clone(),
     }
 }
 

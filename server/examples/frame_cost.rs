@@ -1,0 +1,95 @@
+//! Builds the five `update` frames of one move (four seats and the spectators) `N` times, the
+//! old way (each viewer's whole message serialised) or with `UpdateFrames` (shared parts once),
+//! so that an instruction counter can compare the two without the machine's noise:
+//!
+//! ```sh
+//! cargo build --release -p fipsen-server --example frame_cost
+//! valgrind --tool=callgrind target/release/examples/frame_cost whole 20 1000
+//! valgrind --tool=callgrind target/release/examples/frame_cost shared 20 1000
+//! ```
+//! (arguments: the way, the deals played before the move, the repetitions; run with 0
+//! repetitions to count the set-up alone).
+
+use fipsen_protocol::{RoomEvent, RoomOptions, RoomState, RoomStatus, SeatInfo, SeqEvent, ServerMessage};
+use fipsen_rules::{RuleSet, Seat, Seed, Series};
+use fipsen_server::frames::{UpdateFrames, redact};
+
+const VIEWERS: [Option<Seat>; 5] = [Some(Seat(0)), Some(Seat(1)), Some(Seat(2)), Some(Seat(3)), None];
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let way = args.get(1).map_or("shared", String::as_str);
+    let deals: u32 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(0);
+    let repeat: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1000);
+    let (series, events) = position(deals);
+    let state = room();
+    let mut bytes = 0;
+    for _ in 0..repeat {
+        bytes += match way {
+            "whole" => VIEWERS
+                .iter()
+                .map(|&viewer| {
+                    let update = ServerMessage::Update {
+                        seq: 101,
+                        events: events.iter().map(|e| redact(e, viewer)).collect(),
+                        room: state.clone(),
+                        game: Some(series.view(viewer)),
+                    };
+                    update.to_json().len()
+                })
+                .sum::<usize>(),
+            _ => {
+                let mut frames = UpdateFrames::new(101, &events, &state, Some(&series));
+                VIEWERS.iter().map(|&viewer| frames.frame(viewer).len()).sum::<usize>()
+            }
+        };
+    }
+    println!("{way}: {repeat} moves after {deals} deals, {} bytes per move", bytes / repeat.max(1));
+}
+
+/// A series after `deals` whole deals, stopped after two tricks of the next; its last events.
+fn position(deals: u32) -> (Series, Vec<SeqEvent>) {
+    let (mut series, _) = Series::new(RuleSet::default(), Seed::from_u64(3)).expect("rules");
+    let mut step = 0usize;
+    let mut last = Vec::new();
+    loop {
+        let deal = series.deal();
+        if deal.is_over() {
+            series.next_deal().expect("next deal");
+            continue;
+        }
+        if series.number() > deals && deal.trick_winners().len() >= 2 {
+            break;
+        }
+        let seat = deal.turn().expect("a turn");
+        let legal = series.legal_actions(seat);
+        step += 1;
+        last = series.apply(seat, legal[step % legal.len()]).expect("legal");
+    }
+    let events = last.into_iter().enumerate();
+    (series, events.map(|(i, event)| SeqEvent { seq: 100 + i as u64, event: RoomEvent::Game { event } }).collect())
+}
+
+fn room() -> RoomState {
+    let seat = |s: u8| SeatInfo {
+        seat: Seat(s),
+        name: Some(format!("Player {s}")),
+        connected: true,
+        open: false,
+        host: s == 0,
+        bot: None,
+        stand_in: None,
+    };
+    RoomState {
+        room: "k3JX9a2LqP0vWm4Zb7Ya".into(),
+        title: "Friday table".into(),
+        host: "Player 0".into(),
+        rules: RuleSet::default(),
+        options: RoomOptions::default(),
+        seats: (0..4).map(seat).collect(),
+        spectators: 2,
+        status: RoomStatus::Playing,
+        next_deal_asked: vec![],
+        next_deal_in_ms: None,
+    }
+}

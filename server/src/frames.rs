@@ -1,0 +1,164 @@
+//! The `update` frames of one change in a room: one per distinct viewer (each seat, and every
+//! spectator alike), with the parts every viewer shares — the room, the scoresheet, the totals —
+//! serialised once instead of once per viewer.
+//!
+//! The text is exactly what serde makes of [`ServerMessage::Update`](fipsen_protocol::ServerMessage)
+//! (a test holds the two side by side), so clients see no difference.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use fipsen_protocol::{RoomEvent, RoomState, SeqEvent};
+use fipsen_rules::{Seat, Series};
+
+/// An event as `viewer` may see it: game events are redacted by the rules crate.
+pub fn redact(event: &SeqEvent, viewer: Option<Seat>) -> SeqEvent {
+    match &event.event {
+        RoomEvent::Game { event: game } => {
+            SeqEvent { seq: event.seq, event: RoomEvent::Game { event: game.for_viewer(viewer) } }
+        }
+        _ => event.clone(),
+    }
+}
+
+/// Builds the `update` frames of one change, each viewer's at most once.
+#[derive(Debug)]
+pub struct UpdateFrames<'a> {
+    seq: u64,
+    events: &'a [SeqEvent],
+    series: Option<&'a Series>,
+    room: String,
+    /// `"scoresheet":[…],"totals":[…],"over":…}` — the end of every viewer's `game`.
+    game_tail: String,
+    built: Vec<(Option<Seat>, Arc<str>)>,
+}
+
+impl<'a> UpdateFrames<'a> {
+    /// Serialises the shared parts of the update for `events` (numbered up to `seq`).
+    pub fn new(seq: u64, events: &'a [SeqEvent], room: &RoomState, series: Option<&'a Series>) -> UpdateFrames<'a> {
+        let room = json(room);
+        let game_tail = series.map_or_else(String::new, |s| {
+            format!(
+                r#","scoresheet":{},"totals":{},"over":{}}}"#,
+                json(&s.scoresheet()),
+                json(&s.totals()),
+                s.is_over()
+            )
+        });
+        UpdateFrames { seq, events, series, room, game_tail, built: Vec::with_capacity(5) }
+    }
+
+    /// The frame for `viewer` (a seat, or `None` for spectators and seatless players).
+    pub fn frame(&mut self, viewer: Option<Seat>) -> Arc<str> {
+        if let Some((_, frame)) = self.built.iter().find(|(v, _)| *v == viewer) {
+            return frame.clone();
+        }
+        let frame: Arc<str> = Arc::from(self.build(viewer));
+        self.built.push((viewer, frame.clone()));
+        frame
+    }
+
+    fn build(&self, viewer: Option<Seat>) -> String {
+        let events: Vec<SeqEvent> = self.events.iter().map(|e| redact(e, viewer)).collect();
+        let events = json(&events);
+        let mut out = String::with_capacity(events.len() + self.room.len() + self.game_tail.len() + 1024);
+        let _ = write!(out, r#"{{"type":"update","seq":{},"events":{events},"room":{},"game":"#, self.seq, self.room);
+        match self.series {
+            None => out.push_str("null"),
+            Some(series) => {
+                let deal = json(&series.deal_view(viewer));
+                let _ = write!(out, r#"{{"number":{},"counted":{},"deal":{deal}"#, series.number(), series.counted());
+                out.push_str(&self.game_tail);
+            }
+        }
+        out.push('}');
+        out
+    }
+}
+
+fn json<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    // These types serialise without failing: every map key is a string.
+    serde_json::to_string(value).unwrap_or_else(|_| String::from("null"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fipsen_protocol::{RoomOptions, RoomStatus, SeatInfo, ServerMessage};
+    use fipsen_rules::{RuleSet, Seed};
+
+    fn room(series: Option<&Series>) -> RoomState {
+        RoomState {
+            room: "k3JX9a2LqP0vWm4Zb7Ya".into(),
+            title: "Friday \"table\"".into(),
+            host: "Antje".into(),
+            rules: RuleSet::default(),
+            options: RoomOptions::default(),
+            seats: (0..4)
+                .map(|s| SeatInfo {
+                    seat: Seat(s),
+                    name: Some(format!("P{s}")),
+                    connected: s != 2,
+                    open: false,
+                    host: s == 0,
+                    bot: None,
+                    stand_in: None,
+                })
+                .collect(),
+            spectators: 2,
+            status: if series.is_some() { RoomStatus::Playing } else { RoomStatus::Waiting },
+            next_deal_asked: vec![],
+            next_deal_in_ms: Some(1234),
+        }
+    }
+
+    /// Every frame equals serde's text of the same `update`, at every step of a series,
+    /// for every viewer.
+    #[test]
+    fn frames_are_exactly_the_serialised_update() {
+        let rules = RuleSet { deals: Some(3), ..RuleSet::default() };
+        let (mut series, dealt) = Series::new(rules, Seed::from_u64(7)).unwrap();
+        let mut seq = 0;
+        let mut number = |events: Vec<fipsen_rules::Event>| -> Vec<SeqEvent> {
+            events
+                .into_iter()
+                .map(|event| {
+                    seq += 1;
+                    SeqEvent { seq, event: RoomEvent::Game { event } }
+                })
+                .collect()
+        };
+        let mut pending = number(dealt);
+        let mut checked = 0;
+        for step in 0..2000 {
+            let state = room(Some(&series));
+            let mut frames = UpdateFrames::new(step, &pending, &state, Some(&series));
+            for viewer in [None, Some(Seat(0)), Some(Seat(1)), Some(Seat(2)), Some(Seat(3))] {
+                let expected = ServerMessage::Update {
+                    seq: step,
+                    events: pending.iter().map(|e| redact(e, viewer)).collect(),
+                    room: state.clone(),
+                    game: Some(series.view(viewer)),
+                };
+                assert_eq!(&*frames.frame(viewer), expected.to_json(), "step {step}, viewer {viewer:?}");
+                checked += 1;
+            }
+            if series.is_over() {
+                break;
+            }
+            let events = if series.deal().is_over() {
+                series.next_deal().unwrap()
+            } else {
+                let seat = series.deal().turn().unwrap();
+                let action = series.legal_actions(seat)[step as usize % series.legal_actions(seat).len()];
+                series.apply(seat, action).unwrap()
+            };
+            pending = number(events);
+        }
+        assert!(series.is_over(), "the series was played to its end");
+        assert!(checked > 100);
+        let waiting = room(None);
+        let expected = ServerMessage::Update { seq: 1, events: vec![], room: waiting.clone(), game: None };
+        assert_eq!(&*UpdateFrames::new(1, &[], &waiting, None).frame(None), expected.to_json());
+    }
+}
