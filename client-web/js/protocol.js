@@ -187,7 +187,7 @@
 
 /**
  * A room event with its sequence number. Numbers rise by one per event in a room.
- * @typedef {{seq: number} & ({event: Event, kind: "game"} | {kind: "seated", name: string, seat: Seat} | {kind: "left_seat", seat: Seat} | {kind: "connected", seat: Seat} | {kind: "disconnected", seat: Seat} | {kind: "seat_open", seat: Seat} | {count: number, kind: "spectators"} | {kind: "started"} | {kind: "public", public: boolean} | {kind: "next_deal_asked", seat: Seat} | ChatLine | {kind: "bot_added", level: Level, name: string, seat: Seat} | {kind: "bot_removed", seat: Seat} | {kind: "stand_in", level: Level, seat: Seat} | {kind: "stand_in_ended", seat: Seat})} SeqEvent
+ * @typedef {{seq: number} & ({event: Event, kind: "game"} | {kind: "seated", name: string, seat: Seat} | {kind: "left_seat", seat: Seat} | {kind: "connected", seat: Seat} | {kind: "disconnected", seat: Seat} | {kind: "seat_open", seat: Seat} | {count: number, kind: "spectators"} | {kind: "started"} | {kind: "public", public: boolean} | {kind: "next_deal_asked", seat: Seat} | ChatLine | {kind: "bot_added", level: Level, name: string, seat: Seat} | {kind: "bot_removed", seat: Seat} | {kind: "stand_in", level: Level, seat: Seat} | {kind: "stand_in_ended", seat: Seat} | ({kind: "host_changed", name: string, seat?: Seat | null}))} SeqEvent
  */
 
 /**

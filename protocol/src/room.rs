@@ -261,6 +261,14 @@ pub enum RoomEvent {
         /// The seat.
         seat: Seat,
     },
+    /// The host was gone past his grace period; this player is the host now (he starts the
+    /// series, seats bots, lists the room).
+    HostChanged {
+        /// The new host's name.
+        name: String,
+        /// His seat, if he sits.
+        seat: Option<Seat>,
+    },
 }
 
 /// A room event with its sequence number. Numbers rise by one per event in a room.

@@ -269,6 +269,11 @@ pub enum Record {
         /// The seat.
         seat: Seat,
     },
+    /// The host was gone past his grace period: another player is host now.
+    HostChanged {
+        /// The new host.
+        participant: u32,
+    },
     /// A bot's game action, for a bot's seat or for an absent player's.
     BotAct {
         /// The seat it acted for.
@@ -346,6 +351,8 @@ pub struct Room {
     options: RoomOptions,
     master: fipsen_rules::Seed,
     participants: Vec<Participant>,
+    /// The host's participant number: the creator, until he is gone past his grace period.
+    host: u32,
     seats: Vec<Option<u32>>,
     holds: Vec<SeatHold>,
     series: Option<Series>,
@@ -404,6 +411,7 @@ impl Room {
             options: meta.options,
             master: meta.master,
             participants: Vec::new(),
+            host: 0,
             seats: vec![None; n],
             holds: vec![SeatHold::default(); n],
             series: None,
@@ -462,6 +470,7 @@ impl Room {
     pub async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>) {
         self.publish_lobby();
         loop {
+            self.pass_host_if_gone().await;
             self.plan_bots();
             let wake = self.next_wake();
             tokio::select! {
@@ -694,7 +703,7 @@ impl Room {
             name: self.members.get(&conn).map(|m| m.name.clone()).unwrap_or_default(),
             role: if participant.is_some() { Role::Player } else { Role::Spectator },
             seat: viewer,
-            host: participant == Some(0),
+            host: participant == Some(self.host),
             token,
             last_act_id: participant.and_then(|p| self.participants.get(p as usize)).and_then(|p| p.last_act_id),
         };
@@ -771,7 +780,7 @@ impl Room {
                 self.broadcast(&events, None);
             }
             RoomRequest::Start => {
-                if participant != Some(0) {
+                if participant != Some(self.host) {
                     return Err(ErrorCode::NotHost);
                 }
                 if self.series.is_some() {
@@ -785,7 +794,7 @@ impl Room {
                 self.broadcast(&events, None);
             }
             RoomRequest::SetPublic(public) => {
-                if participant != Some(0) {
+                if participant != Some(self.host) {
                     return Err(ErrorCode::NotHost);
                 }
                 let events = self.commit(Record::Public { public }, None).await?;
@@ -868,7 +877,7 @@ impl Room {
     /// Whether `participant` may add or remove a bot at `seat` now: the host, a real seat,
     /// before the series or between deals.
     fn check_bot_change(&self, participant: Option<u32>, seat: Seat) -> Result<(), ErrorCode> {
-        if participant != Some(0) {
+        if participant != Some(self.host) {
             return Err(ErrorCode::NotHost);
         }
         if seat.index() >= self.seats.len() {
@@ -1010,6 +1019,40 @@ impl Room {
                 warn!(room = %self.code, code = code.code(), "cannot deal the next deal; retrying in a second");
                 self.next_deal_at = Some(Instant::now() + Duration::from_secs(1));
             }
+        }
+    }
+
+    // ----- the host -----
+
+    /// Passes the host's part to another player once the host is gone: disconnected past his
+    /// grace period (or disconnected without a seat to hold). The first connected player by seat
+    /// takes it (a seatless one if nobody sits); the old host does not get it back by returning.
+    async fn pass_host_if_gone(&mut self) {
+        if self.participants.is_empty() || self.is_connected(self.host) {
+            return;
+        }
+        let gone = match self.seat_of(self.host) {
+            Some(seat) => self.holds[seat.index()].open,
+            None => true,
+        };
+        if !gone {
+            return;
+        }
+        let seated = self.seats.iter().flatten().copied();
+        let everyone = self.participants.iter().map(|p| p.id);
+        let Some(next) =
+            seated.chain(everyone).find(|&p| p != self.host && self.bot_level(p).is_none() && self.is_connected(p))
+        else {
+            return;
+        };
+        match self.commit(Record::HostChanged { participant: next }, None).await {
+            Ok(events) => {
+                info!(room = %self.code, participant = next, "the host is gone; another player is host now");
+                self.broadcast(&events, None);
+                // Each connection learns from `room.host` and its own `you.host`; tell the new host.
+                self.publish_lobby();
+            }
+            Err(code) => warn!(room = %self.code, code = code.code(), "cannot store the new host"),
         }
     }
 
@@ -1178,6 +1221,11 @@ impl Room {
                     bot: Some(*level),
                 });
                 self.sit(*participant, *seat, &mut events);
+            }
+            Record::HostChanged { participant } => {
+                self.host = *participant;
+                let seat = self.seat_of(*participant);
+                events.push(RoomEvent::HostChanged { name: self.name_of(*participant), seat });
             }
             Record::BotRemoved { seat } => {
                 if let Some(slot) = self.seats.get_mut(seat.index()) {
@@ -1352,7 +1400,7 @@ impl Room {
                 name: p.map(|p| self.name_of(p)),
                 connected: p.is_some_and(|p| self.bot_level(p).is_some() || self.is_connected(p)),
                 open: self.holds[i].open,
-                host: *p == Some(0),
+                host: *p == Some(self.host),
                 bot: p.and_then(|p| self.bot_level(p)),
                 stand_in: self.holds[i].stand_in,
             })
@@ -1361,7 +1409,7 @@ impl Room {
         RoomState {
             room: self.code.to_string(),
             title: self.title.clone(),
-            host: self.name_of(0),
+            host: self.name_of(self.host),
             rules: self.rules,
             options: RoomOptions { title: self.title.clone(), ..self.options.clone() },
             seats,
