@@ -88,6 +88,8 @@ window.addEventListener('hashchange', onRoute);
 // ---- connection ----
 
 function onReady() {
+  // A review asked for on a connection that broke is not coming: offer to ask again.
+  if (S.review.status === 'loading') S.review = { status: 'failed', deal: S.review.deal, code: '' };
   if (S.route.name === 'room') enterRoom();
   else askHome();
 }

@@ -209,7 +209,12 @@ function practiceSection() {
       ],
       '',
     ),
-    radioOption('practice_delay', t('opt.bot_delay'), delayChoices(), t('opt.bot_delay.help')),
+    h(
+      'details',
+      { class: 'practice-more', open: practiceMore, ontoggle: (e) => (practiceMore = e.target.open) },
+      h('summary', { 'data-key': 'practice-more' }, h('span', null, t('opt.bot_delay'), ': ', h('span', { class: 'default' }, botDelayText(draft.practice_delay)))),
+      radioOption('practice_delay', t('opt.bot_delay'), delayChoices(), t('opt.bot_delay.help')),
+    ),
     h(
       'button',
       { type: 'button', class: 'primary big', 'data-key': 'practice', disabled: S.waiting || S.conn !== 'open', onclick: practise },
@@ -217,6 +222,7 @@ function practiceSection() {
     ),
   );
 }
+let practiceMore = false;
 
 function checkOption(key, label, helpKey) {
   return h(
@@ -487,7 +493,8 @@ export function homeView() {
     h('p', { class: 'tagline' }, t('app.tagline')),
     nameField(),
     myRoomsSection(),
-    h('div', { class: 'home-grid' }, createSection(), h('div', { class: 'stack' }, practiceSection(), joinSection(), lobbySection())),
+    practiceSection(),
+    h('div', { class: 'home-grid' }, createSection(), h('div', { class: 'stack' }, joinSection(), lobbySection())),
     howToPlay(),
   );
 }

@@ -59,11 +59,12 @@ test('practice against bots in one click: a whole deal, then the bidding review 
   const me = await openClient(chrome, 'practice', PHONE, 'en');
   await me.page.locator('#name').fill('Hinnerk');
   // The practice panel: the bots' level (normal by default) and their pause, set to none here.
+  await me.page.locator('[data-key="practice-more"]').click();
   assert.ok(await me.page.locator('[data-key="opt-practice_level-normal"]').isChecked(), 'normal bots by default');
   assert.ok(await me.page.locator('[data-key="opt-practice_delay-900"]').isChecked(), 'a natural pause by default');
   await me.page.locator('[data-key="opt-practice_delay-0"]').check();
   await me.page.locator('.practice').scrollIntoViewIfNeeded();
-  await screenshot(me, 'phone-practice-home');
+  await phoneAndDesktop(me, 'practice-home');
   await me.page.locator('[data-key="practice"]').click();
 
   // One click: the room is made, three bots sit down, the deal is dealt.
