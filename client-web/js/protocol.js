@@ -104,7 +104,7 @@
 
 /**
  * How a deal ended.
- * @typedef {{result: "thrown_in"} | {result: "siebener_fips", seat: Seat} | {declarer: Seat, game: Game, result: "given_up"} | {declarer: Seat, game: Game, result: "won", tricks: number} | {declarer: Seat, game: Game, result: "lost", tricks: number}} Outcome
+ * @typedef {{result: "thrown_in"} | {cards: CardSet, result: "siebener_fips", seat: Seat} | {declarer: Seat, game: Game, result: "given_up"} | {declarer: Seat, game: Game, result: "won", tricks: number} | {declarer: Seat, game: Game, result: "lost", tricks: number}} Outcome
  */
 
 /**

@@ -75,7 +75,10 @@ pub enum Action {
     Kontra,
     /// The declarer doubles again after a Kontra.
     Rekontra,
-    /// A Kieker declarer gives up before the first card is led (−5).
+    /// A Kieker declarer gives up before the first card is led (−5). He may do so at each of
+    /// his own turns until then: after discarding, when naming trumps, when answering a Kontra,
+    /// and at his own first lead. Not out of turn: between naming trumps and the first lead he
+    /// learns nothing new except a Kontra, which gives him a turn anyway.
     GiveUp,
     /// Four sevens and an ace: +30, the deal ends. May be announced out of turn.
     SiebenerFips,
@@ -183,6 +186,8 @@ pub enum Outcome {
     SiebenerFips {
         /// Who announced it.
         seat: Seat,
+        /// The five cards he showed: the four sevens and his highest ace.
+        cards: CardSet,
     },
     /// A Kieker declarer gave up: −5.
     GivenUp {
@@ -216,7 +221,7 @@ impl Outcome {
     pub fn score(&self) -> Option<(Seat, i32)> {
         match *self {
             Outcome::ThrownIn => None,
-            Outcome::SiebenerFips { seat } => Some((seat, 30)),
+            Outcome::SiebenerFips { seat, .. } => Some((seat, 30)),
             Outcome::GivenUp { declarer, .. } => Some((declarer, -5)),
             Outcome::Won { declarer, game, .. } => Some((declarer, game.value())),
             Outcome::Lost { declarer, game, .. } => Some((declarer, -2 * game.value())),
@@ -735,8 +740,9 @@ impl Deal {
             Action::SiebenerFips => {
                 let hand = self.hands[seat.index()];
                 let ace = hand.intersection(CardSet::ACES).highest().map_or(CardSet::EMPTY, Card::set);
-                out.push(Event::SiebenerFips { seat, cards: CardSet::SEVENS.union(ace) });
-                self.finish(Outcome::SiebenerFips { seat }, out);
+                let cards = CardSet::SEVENS.union(ace);
+                out.push(Event::SiebenerFips { seat, cards });
+                self.finish(Outcome::SiebenerFips { seat, cards }, out);
             }
             Action::Play { card } => self.play(seat, card, out),
             Action::Stop => {

@@ -147,7 +147,7 @@ impl Series {
             self.counted += 1;
         }
         let declarer = match outcome {
-            Outcome::SiebenerFips { seat } => Some(seat),
+            Outcome::SiebenerFips { seat, .. } => Some(seat),
             _ => self.deal.declarer(),
         };
         let row = ScoreRow {

@@ -260,7 +260,7 @@ fn siebener_fips_scores_30_and_nothing_else() {
     assert!(events.iter().any(|e| matches!(e, fipsen_rules::Event::SiebenerFips { seat: Seat(2), cards }
         if *cards == common::cards("C7 S7 H7 D7 SA"))));
     let (outcome, score) = result(&deal);
-    assert_eq!(outcome, Outcome::SiebenerFips { seat: Seat(2) });
+    assert_eq!(outcome, Outcome::SiebenerFips { seat: Seat(2), cards: common::cards("C7 S7 H7 D7 SA") });
     assert_eq!(score, 30);
     assert_eq!(outcome.scores(4), vec![0, 0, 30, 0]);
 }
