@@ -6,7 +6,7 @@ import { Connection } from './conn.js';
 import { h, replaceKeepingFocus } from './dom.js';
 import { has, initLang, t } from './i18n.js';
 import { eventLines } from './log.js';
-import { S, api, botStandsInForMe, forgetSeat, mySeat, saveSeat, seatFor } from './store.js';
+import { S, amHost, api, botStandsInForMe, forgetSeat, mySeat, saveSeat, seatFor } from './store.js';
 import { homeView, joinView } from './home.js';
 import { roomView } from './room.js';
 import { tableView } from './table.js';
@@ -296,7 +296,7 @@ export function errorText(code, message) {
 function practiceStep() {
   const practice = S.practice;
   const room = S.room;
-  if (!practice || !room || !S.you?.host) return;
+  if (!practice || !room || !amHost()) return;
   if (room.status !== 'waiting') {
     S.practice = null;
     return;

@@ -34,6 +34,8 @@ export function eventLines(ev) {
       return line(t('log.stand_in', { name: seatName(ev.seat), level: t(`bot.level.${ev.level}`) }));
     case 'stand_in_ended':
       return line(t('log.stand_in_ended', { name: seatName(ev.seat) }));
+    case 'host_changed':
+      return line(t('log.host_changed', { name: ev.name ?? seatName(ev.seat) }));
     case 'game':
       return gameLines(ev.event);
     default:

@@ -2,7 +2,7 @@
 
 import { eyeIcon, h, robotIcon } from './dom.js';
 import { lang, t } from './i18n.js';
-import { S, api, mySeat } from './store.js';
+import { S, amHost, api, mySeat } from './store.js';
 
 export function inviteLink(code) {
   return `${location.origin}${location.pathname}#/room/${code}`;
@@ -159,7 +159,7 @@ export function seatList() {
   const room = S.room;
   const me = mySeat();
   const players = room.rules?.players ?? room.seats.length;
-  const isHost = Boolean(S.you?.host);
+  const isHost = amHost();
   const waiting = room.status === 'waiting';
   const bots = isHost && botsChangeable(room);
   return h(
@@ -235,7 +235,7 @@ export function roomView() {
   const players = room.rules?.players ?? room.seats.length;
   const seated = room.seats.filter(Boolean).length;
   const missing = Math.max(0, players - seated);
-  const isHost = Boolean(S.you?.host);
+  const isHost = amHost();
   return h(
     'div',
     { class: 'room' },

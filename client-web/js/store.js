@@ -154,6 +154,16 @@ export function botStandsInForMe() {
   return seat !== null && Boolean(S.room?.seats?.[seat]?.stand_in);
 }
 
+/**
+ * Whether the viewer is the room's host now: the seat's flag follows the room (the host's part
+ * passes on when he is gone past his grace period); `you` says it for a host without a seat.
+ */
+export function amHost() {
+  const seat = mySeat();
+  if (seat !== null && S.room?.seats?.[seat]) return Boolean(S.room.seats[seat].host);
+  return Boolean(S.you?.host);
+}
+
 /** The viewer's seat, or null for a spectator. */
 export function mySeat() {
   const seat = S.you?.seat;

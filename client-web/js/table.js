@@ -6,7 +6,7 @@ import { eyeIcon, h, infoButton, robotIcon, s } from './dom.js';
 import { t } from './i18n.js';
 import { bidText, callText, contractText, gameText, gameValue, points, suitName } from './format.js';
 import { outcomeSentence } from './log.js';
-import { S, api, botStandsInForMe, mySeat, seatName } from './store.js';
+import { S, amHost, api, botStandsInForMe, mySeat, seatName } from './store.js';
 import { dialog } from './header.js';
 import { scoresheet } from './sheet.js';
 import { botLabel, seatList } from './room.js';
@@ -745,7 +745,7 @@ function seatsBetweenDeals() {
   const room = S.room;
   if (room?.status !== 'between_deals') return null;
   const free = room.seats.some((seat) => !seat);
-  if (!free && !S.you?.host) return null;
+  if (!free && !amHost()) return null;
   return h(
     'details',
     { class: 'seats-between', open: free || S.ui.botPicker !== null || seatsOpen, ontoggle: (e) => (seatsOpen = e.target.open) },

@@ -2,7 +2,9 @@
 // click (bot pause 0), a whole deal played by clicking, then the bidding review checked against
 // the `review` frame the page received, and every frame checked for hidden cards; in a normal
 // room the host seats a bot by clicking and takes it off again, and every page's seat list
-// shows it. Screenshots of the practice table and the review go to artifacts/.
+// shows it (and a host gone for good hands the controls on); a player who drops mid-trick
+// finds a bot finishing the trick for him when he is back. Screenshots of the practice table
+// and the review go to artifacts/.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -238,7 +240,7 @@ test('the host seats a bot at a free seat and takes it off again; every page sho
   assert.ok(await host.page.locator('[data-key="opt-bot_takeover-normal"]').isChecked(), 'a normal bot takes over by default');
   assert.ok(await host.page.locator('[data-key="opt-bot_delay-900"]').isChecked(), 'a natural pause by default');
   await host.page.locator('.more-rules > summary').click();
-  const { link } = await createRoom(host, 'Antje', { title: 'Bots welcome', botTakeover: 'strong', botDelay: 400 });
+  const { link } = await createRoom(host, 'Antje', { title: 'Bots welcome', botTakeover: 'strong', botDelay: 400, grace: 0 });
   const options = await state(host.page, 'S.room.options');
   assert.equal(options.bot_takeover, 'strong');
   assert.equal(options.bot_delay_ms, 400);
@@ -281,6 +283,14 @@ test('the host seats a bot at a free seat and takes it off again; every page sho
   assert.equal(await guest.page.locator('[data-key^="remove-bot-"]').count(), 0, 'the guest cannot take bots off');
   await screenshot(host, 'desktop-room-bot-removed');
   assertNoConsoleErrors([host, guest]);
+
+  // The host goes for good (his seat is held 0 s): Hinnerk is the host now and has the controls.
+  await host.context.close();
+  await guest.page.locator('[data-key="add-bot-2"]').waitFor();
+  assert.equal(await guest.page.locator('[data-key="remove-bot-3"]').count(), 1);
+  assert.equal(await guest.page.locator('[data-key="start"]').count(), 1);
+  await guest.page.locator('.seat-row[data-seat="1"] .tag', { hasText: 'Gastgeber' }).waitFor();
+  assertNoConsoleErrors([guest]);
 });
 
 /**
