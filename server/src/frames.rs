@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use fipsen_protocol::{RoomEvent, RoomState, SeqEvent};
-use fipsen_rules::{Seat, Series};
+use fipsen_rules::{Prompt, Seat, Series};
 
 /// An event as `viewer` may see it: game events are redacted by the rules crate.
 pub fn redact(event: &SeqEvent, viewer: Option<Seat>) -> SeqEvent {
@@ -30,6 +30,8 @@ pub struct UpdateFrames<'a> {
     room: String,
     /// `"scoresheet":[…],"totals":[…],"over":…}` — the end of every viewer's `game`.
     game_tail: String,
+    /// Seats whose own view offers no action (a bot plays for them for now).
+    no_prompt: Vec<Seat>,
     built: Vec<(Option<Seat>, Arc<str>)>,
 }
 
@@ -45,7 +47,13 @@ impl<'a> UpdateFrames<'a> {
                 s.is_over()
             )
         });
-        UpdateFrames { seq, events, series, room, game_tail, built: Vec::with_capacity(5) }
+        UpdateFrames { seq, events, series, room, game_tail, no_prompt: Vec::new(), built: Vec::with_capacity(5) }
+    }
+
+    /// These seats' frames show their view without a prompt: a bot acts for them meanwhile.
+    pub fn without_prompt(mut self, seats: &[Seat]) -> UpdateFrames<'a> {
+        self.no_prompt = seats.to_vec();
+        self
     }
 
     /// The frame for `viewer` (a seat, or `None` for spectators and seatless players).
@@ -66,7 +74,11 @@ impl<'a> UpdateFrames<'a> {
         match self.series {
             None => out.push_str("null"),
             Some(series) => {
-                let deal = json(&series.deal_view(viewer));
+                let mut deal = series.deal_view(viewer);
+                if viewer.is_some_and(|v| self.no_prompt.contains(&v)) {
+                    deal.prompt = Prompt::default();
+                }
+                let deal = json(&deal);
                 let _ = write!(out, r#"{{"number":{},"counted":{},"deal":{deal}"#, series.number(), series.counted());
                 out.push_str(&self.game_tail);
             }

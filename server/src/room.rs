@@ -17,7 +17,7 @@ use fipsen_protocol::{
     ChatLine, CloseCode, ErrorCode, LobbyRoom, MAX_CHAT_CHARS, MyRoom, Role, RoomEvent, RoomOptions, RoomState,
     RoomStatus, SeatInfo, SeqEvent, ServerMessage, You,
 };
-use fipsen_rules::{Action, Phase, RuleSet, Seat, Series};
+use fipsen_rules::{Action, Phase, Prompt, RuleSet, Seat, Series};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Semaphore, mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
@@ -370,6 +370,10 @@ pub struct Room {
     next_deal_at: Option<Instant>,
     empty_since: Option<Instant>,
     bot_turn: Option<BotTurn>,
+    /// Reviews computed off the room's task come back here, so that a connection gets its
+    /// answer only while it is still in the room (never after its `left`).
+    reviews_tx: mpsc::UnboundedSender<(ConnId, ServerMessage)>,
+    reviews_rx: mpsc::UnboundedReceiver<(ConnId, ServerMessage)>,
     /// The last finished deal once the next one is dealt (its number and the deal), for reviews.
     previous_deal: Option<(u32, Box<fipsen_rules::Deal>)>,
     lobby: watch::Sender<Option<LobbyRoom>>,
@@ -403,6 +407,7 @@ impl Room {
     /// A new, empty room (already stored by the caller).
     pub fn new(meta: RoomMeta, instance: u64, lobby: watch::Sender<Option<LobbyRoom>>, env: RoomEnv) -> Room {
         let n = usize::from(meta.rules.players.count());
+        let (reviews_tx, reviews_rx) = mpsc::unbounded_channel();
         Room {
             code: Arc::from(meta.code.as_str()),
             instance,
@@ -428,6 +433,8 @@ impl Room {
             next_deal_at: None,
             empty_since: Some(Instant::now()),
             bot_turn: None,
+            reviews_tx,
+            reviews_rx,
             previous_deal: None,
             lobby,
             env,
@@ -485,6 +492,11 @@ impl Room {
                     }
                 }
                 decision = bot_decision(&mut self.bot_turn) => self.on_bot_decision(decision).await,
+                Some((conn, review)) = self.reviews_rx.recv() => {
+                    if self.members.contains_key(&conn) {
+                        self.send_to(conn, &review);
+                    }
+                }
             }
         }
         if let Some(thinking) = self.bot_turn.take().and_then(|turn| turn.thinking) {
@@ -711,7 +723,13 @@ impl Room {
             room: self.state(),
             you,
             seq: self.seq,
-            game: self.series.as_ref().map(|s| s.view(viewer)),
+            game: self.series.as_ref().map(|s| {
+                let mut view = s.view(viewer);
+                if viewer.is_some_and(|v| self.holds[v.index()].stand_in.is_some()) {
+                    view.deal.prompt = Prompt::default();
+                }
+                view
+            }),
             missed,
             resync,
             chat: self.chat.iter().cloned().collect(),
@@ -903,11 +921,9 @@ impl Room {
             (*number, deal.as_ref())
         };
         let view = deal.view(Some(seat));
-        let link = self.members.get(&conn).ok_or(ErrorCode::NotInRoom)?.link.clone();
         let permit = self.env.reviews.clone().try_acquire_owned().map_err(|_| ErrorCode::ReviewBusy)?;
-        let metrics = self.env.metrics.clone();
         let seed = self.bot_seed(u64::from(number) << 8 | u64::from(seat.0));
-        let code = self.code.clone();
+        let (code, answer) = (self.code.clone(), self.reviews_tx.clone());
         tokio::spawn(async move {
             let computed = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
@@ -921,9 +937,8 @@ impl Room {
                     ServerMessage::error(ErrorCode::ReviewUnavailable, None)
                 }
             };
-            if link.send(Arc::from(message.to_json()), &metrics) {
-                inc(&metrics.messages_out);
-            }
+            // The room may have closed meanwhile: then nobody is left to answer.
+            let _ = answer.send((conn, message));
         });
         Ok(())
     }
@@ -1476,7 +1491,9 @@ impl Room {
             return;
         }
         let room = self.state();
-        let mut frames = UpdateFrames::new(self.seq, events, &room, self.series.as_ref());
+        let stood_in: Vec<Seat> =
+            (0..self.seats.len()).filter(|&s| self.holds[s].stand_in.is_some()).map(|s| Seat(s as u8)).collect();
+        let mut frames = UpdateFrames::new(self.seq, events, &room, self.series.as_ref()).without_prompt(&stood_in);
         let mut dropped = Vec::new();
         for (conn, member) in &self.members {
             if Some(*conn) == except {

@@ -181,6 +181,15 @@ async fn one_person_and_three_bots_play_a_whole_series() {
     assert!(check_frames(Some(0), &mine, &watcher.frames) > 0);
     assert!(check_frames(None, &watcher.frames, &watcher.frames) > 0);
 
+    // A review asked for just before leaving never follows `left`.
+    me.send(json!({"type": "review"})).await;
+    me.send(json!({"type": "leave_room"})).await;
+    me.recv_type("left").await;
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    me.send(json!({"type": "ping"})).await;
+    let next = me.recv().await.unwrap();
+    assert_eq!(next["type"], "pong", "nothing of the room after `left`: {next}");
+
     // The bots' moves are stored like anyone's: after a crash the series is the same.
     let token = me.token();
     let before = me.game.clone();
@@ -224,7 +233,9 @@ async fn a_bot_stands_in_for_a_dropped_player_and_gives_the_seat_back_between_tr
     loop {
         until_my_move(&mut a).await;
         let trick = a.deal()["trick"].as_array().map_or(0, Vec::len);
-        if a.deal()["phase"] == "play" && trick > 0 && a.deal()["turn"] == 0 {
+        let seat_1_played = a.deal()["trick"].as_array().into_iter().flatten().any(|p| p["seat"] == 1);
+        if a.deal()["phase"] == "play" && trick > 0 && a.deal()["turn"] == 0 && !seat_1_played {
+            // Seat 1 plays right after Antje in this trick: the bot will, for him.
             break;
         }
         if a.deal()["phase"] == "over" {
@@ -248,12 +259,19 @@ async fn a_bot_stands_in_for_a_dropped_player_and_gives_the_seat_back_between_tr
 
     let action = random_action(a.deal(), &mut rng).unwrap();
     assert_eq!(a.act(&action).await["type"], "ack");
+    let mut his_turn_seen = false;
     let handed_back = loop {
         let v = b.recv_type("update").await;
         if v["events"].as_array().unwrap().iter().any(|e| e["kind"] == "stand_in_ended" && e["seat"] == 1) {
             break v;
         }
+        if v["game"]["deal"]["turn"] == 1 {
+            // His turn while the bot stands in: his view offers him nothing.
+            his_turn_seen = true;
+            assert!(!may_act(&v["game"]["deal"]), "no prompt while the bot plays for him: {v}");
+        }
     };
+    assert!(his_turn_seen, "the bot played seat 1's card in the trick");
     assert!(handed_back["room"]["seats"][1]["stand_in"].is_null());
     let deal = &handed_back["game"]["deal"];
     assert!(deal["phase"] != "play" || deal["trick"].as_array().unwrap().is_empty(), "between tricks: {deal}");
