@@ -260,10 +260,10 @@ function centre(deal, where) {
       { class: 'centre shown', 'data-testid': 'trick' },
       h('section', { class: 'kieker-shown' }, h('h2', { class: 'centre-caption' }, t('table.kieker_hand', { name: seatName(deal.declarer) })), cardRow(deal.kieker_hand, trumps)),
     );
-  } else if (deal.outcome?.result === 'siebener_fips' && deal.reveal) {
-    // The four sevens and the ace laid down on the table: the sevens and aces of that hand.
+  } else if (deal.outcome?.result === 'siebener_fips') {
+    // The four sevens and the ace laid down on the table, as the outcome names them.
     const seat = deal.outcome.seat;
-    const laid = (deal.reveal.hands[seat] ?? []).filter((c) => c.endsWith('7') || c.endsWith('A'));
+    const laid = deal.outcome.cards;
     return h(
       'div',
       { class: 'centre shown', 'data-testid': 'trick' },
