@@ -679,12 +679,21 @@ impl Room {
     /// open seat after it.
     fn free_seat_for_newcomer(&self) -> Result<Option<Seat>, ErrorCode> {
         let started = self.series.is_some();
-        let free = (0..self.seats.len()).find(|&s| self.seats[s].is_none() || (started && self.holds[s].open));
+        let free = (0..self.seats.len())
+            .find(|&s| self.seats[s].is_none() || (started && self.holds[s].open))
+            .or_else(|| (0..self.seats.len()).find(|&s| self.bot_gives_way(Seat(s as u8))));
         match (free, started) {
             (Some(s), _) => Ok(Some(Seat(s as u8))),
             (None, true) => Err(ErrorCode::RoomStarted),
             (None, false) => Err(ErrorCode::RoomFull),
         }
+    }
+
+    /// A bot sits at `seat` and would give it up to a person now: before the series or between
+    /// deals (bots fill seats until people come).
+    fn bot_gives_way(&self, seat: Seat) -> bool {
+        let mid_deal = self.series.as_ref().is_some_and(|s| !s.deal().is_over());
+        !mid_deal && self.seats[seat.index()].is_some_and(|p| self.bot_level(p).is_some())
     }
 
     /// Adds a connection and sends it the snapshot.
@@ -777,7 +786,7 @@ impl Room {
                 if occupant == Some(id) {
                     return Err(ErrorCode::SeatTaken);
                 }
-                if occupant.is_some() && !self.holds[target.index()].open {
+                if occupant.is_some() && !self.holds[target.index()].open && !self.bot_gives_way(target) {
                     return Err(ErrorCode::SeatTaken);
                 }
                 if started && seat.is_some() {
@@ -1327,9 +1336,13 @@ impl Room {
             events.push(RoomEvent::LeftSeat { seat: old });
         }
         if let Some(previous) = slot {
+            if self.bot_level(previous).is_some() {
+                // A person takes a bot's seat: the bot leaves the table.
+                events.push(RoomEvent::BotRemoved { seat });
+            }
             // An open seat taken over: its former player keeps his token but no seat; his
             // connections now watch as he may (a seatless player sees what a spectator sees).
-            debug!(room = %self.code, seat = seat.0, previous, "open seat taken over");
+            debug!(room = %self.code, seat = seat.0, previous, "seat taken over");
         }
         self.seats[seat.index()] = Some(participant);
         self.holds[seat.index()] = SeatHold::default();

@@ -297,3 +297,71 @@ async fn a_bot_stands_in_for_a_dropped_player_and_gives_the_seat_back_between_tr
         assert!(b.room["seats"][1]["stand_in"].is_null(), "the bot does not come back while he is here");
     }
 }
+
+/// Two people play on (bots play the other seats) until the current deal is over.
+async fn play_out_the_deal(a: &mut Client, b: &mut Client, rng: &mut Rng) {
+    loop {
+        a.sync(b.seq).await;
+        b.sync(a.seq).await;
+        if a.deal()["phase"] == "over" {
+            return;
+        }
+        let mover = if may_act(a.deal()) {
+            &mut *a
+        } else if may_act(b.deal()) {
+            &mut *b
+        } else {
+            // A bot is thinking.
+            a.recv().await.expect("the room goes on");
+            continue;
+        };
+        let action = random_action(mover.deal(), rng).unwrap();
+        let answer = mover.act(&action).await;
+        assert!(answer["type"] == "ack" || answer["code"] == "action/stale", "{answer}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_who_comes_takes_a_bots_seat_before_the_series_or_between_deals() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &[]);
+    let mut a = Client::greeted(&server).await;
+    let room = a.create("Antje", json!({"players": 3}), json!({"bot_delay_ms": 0, "next_deal_seconds": null})).await;
+    for seat in [1, 2] {
+        expect_event(&mut a, json!({"type": "add_bot", "seat": seat, "level": "easy"}), "bot_added").await;
+    }
+
+    // Before the series: a newcomer takes the first bot's seat.
+    let mut b = Client::greeted(&server).await;
+    let joined = b.join(&room, "Hinnerk", "player").await;
+    assert_eq!(joined["you"]["seat"], 1, "{joined}");
+    assert!(joined["room"]["seats"][1]["bot"].is_null());
+    let update = a.recv_type("update").await;
+    let kinds: Vec<&str> = update["events"].as_array().unwrap().iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["bot_removed", "seated"], "{update}");
+    assert_eq!(update["room"]["seats"][2]["bot"], "easy", "the other bot stays");
+
+    // During a deal bots keep their seats.
+    a.send(json!({"type": "start"})).await;
+    while a.game.is_null() {
+        a.recv_type("update").await;
+    }
+    let mut late = Client::greeted(&server).await;
+    assert_eq!(late.join(&room, "Fiete", "player").await["code"], "room/started");
+
+    // Between deals the next newcomer takes the remaining bot's seat, and plays from there.
+    let mut rng = Rng(8);
+    play_out_the_deal(&mut a, &mut b, &mut rng).await;
+    let mut c = Client::greeted(&server).await;
+    let joined = c.join(&room, "Fiete", "player").await;
+    assert_eq!(joined["you"]["seat"], 2, "{joined}");
+    assert!(joined["room"]["seats"].as_array().unwrap().iter().all(|s| s["bot"].is_null()), "{joined}");
+    for client in [&mut a, &mut b, &mut c] {
+        client.send(json!({"type": "next_deal"})).await;
+    }
+    let number = joined["game"]["number"].as_u64().unwrap();
+    while c.game["number"].as_u64() == Some(number) {
+        c.recv_type("update").await;
+    }
+    assert_eq!(c.deal()["hand"].as_array().map(Vec::len), Some(5), "Fiete was dealt a hand");
+}
