@@ -209,9 +209,9 @@ export async function playIfAsked(page) {
     if (!card) continue;
     const button = page.locator(`.hand .hand-card[data-card="${card}"]`);
     try {
-      await button.click({ timeout: 3000 });
-      await page.locator(`.hand .hand-card[data-card="${card}"].selected`).waitFor({ timeout: 3000 });
-      await button.click({ timeout: 3000 });
+      await button.click({ timeout: 10_000 });
+      await page.locator(`.hand .hand-card[data-card="${card}"].selected`).waitFor({ timeout: 10_000 });
+      await button.click({ timeout: 10_000 });
       return `play ${card}`;
     } catch (e) {
       failure = e;
@@ -400,13 +400,19 @@ export async function callAndConfirm(page, selector) {
 export async function playCard(page, card) {
   const button = page.locator(`.my-turn .hand .hand-card.playable[data-card="${card}"]:not([disabled])`);
   let failure = null;
-  // A message arriving between the taps re-renders the hand: try again then.
+  const inHand = page.locator(`.hand .hand-card[data-card="${card}"]`);
+  // A message arriving between the taps re-renders the hand: try again then. On a loaded
+  // machine a step may outlast its wait although the card went out: then it is done.
   for (let attempt = 0; attempt < 4; attempt++) {
+    if (attempt > 0 && (await inHand.count()) === 0) {
+      await settle(page);
+      return;
+    }
     try {
-      await button.click({ timeout: attempt === 0 ? STEP_TIMEOUT : 3000 });
-      await page.locator(`.hand .hand-card[data-card="${card}"].selected`).waitFor({ timeout: 3000 });
-      await page.locator(`.hand .hand-card[data-card="${card}"]`).click({ timeout: 3000 });
-      await page.locator(`.hand .hand-card[data-card="${card}"]`).waitFor({ state: 'detached' });
+      await button.click({ timeout: attempt === 0 ? STEP_TIMEOUT : 10_000 });
+      await page.locator(`.hand .hand-card[data-card="${card}"].selected`).waitFor({ timeout: 10_000 });
+      await inHand.click({ timeout: 10_000 });
+      await inHand.waitFor({ state: 'detached' });
       await settle(page);
       return;
     } catch (e) {
