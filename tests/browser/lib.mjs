@@ -281,6 +281,16 @@ export function cardsIn(value, out = new Set()) {
   return out;
 }
 
+/**
+ * The cards a frame shows of the deal in play: everything but the scoresheet, whose rows are
+ * about finished deals (all their cards revealed; a Siebener Fips row names its five cards).
+ * @param {any} msg
+ */
+function cardsOfPlay(msg) {
+  const game = msg.game ? { ...msg.game, scoresheet: [] } : msg.game;
+  return cardsIn({ ...msg, game });
+}
+
 /** The game events of a server frame (update or joined). */
 function gameEvents(msg) {
   const events = msg.type === 'update' ? msg.events : msg.type === 'joined' ? msg.missed : [];
@@ -310,7 +320,7 @@ export function checkFrames(frames, known = []) {
       reveal = over?.reveal ?? msg.game.deal.reveal;
       break;
     }
-    const leaked = [...cardsIn(msg)].filter((c) => !shown.has(c));
+    const leaked = [...cardsOfPlay(msg)].filter((c) => !shown.has(c));
     assert.deepEqual(leaked, [], `a frame holds hidden cards: ${text.slice(0, 300)}`);
   }
   return { shown, reveal };
@@ -364,7 +374,7 @@ export function checkFramesOfSeat(frames, seat) {
     if (!deal && msg.game) throw new Error('checkFramesOfSeat needs the frames from before the first deal (no resumed deal)');
     if (ended || deal?.over) continue;
     const shown = deal?.shown ?? new Set();
-    const leaked = [...cardsIn(msg)].filter((c) => !shown.has(c));
+    const leaked = [...cardsOfPlay(msg)].filter((c) => !shown.has(c));
     assert.deepEqual(leaked, [], `a frame holds hidden cards: ${text.slice(0, 300)}`);
     checked += 1;
   }
