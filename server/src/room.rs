@@ -187,11 +187,6 @@ pub enum RoomCommand {
         /// Answered once the connection is out of the room: no frame of the room follows.
         reply: Option<oneshot::Sender<()>>,
     },
-    /// Answered once every command before it is handled (used when shutting down).
-    Flush {
-        /// The answer.
-        reply: oneshot::Sender<()>,
-    },
     /// A player's summary of the room, for `my_rooms`.
     Summary {
         /// The participant.
@@ -518,9 +513,6 @@ impl Room {
                 RoomCommand::Join { reply, .. } => {
                     let _ = reply.send(Err(JoinRefusal::Closed));
                 }
-                RoomCommand::Flush { reply } => {
-                    let _ = reply.send(());
-                }
                 RoomCommand::Summary { participant, reply } => {
                     let _ = reply.send(self.summary(participant));
                 }
@@ -597,9 +589,6 @@ impl Room {
                 if let Some(reply) = reply {
                     let _ = reply.send(());
                 }
-            }
-            RoomCommand::Flush { reply } => {
-                let _ = reply.send(());
             }
             RoomCommand::Summary { participant, reply } => {
                 let _ = reply.send(self.summary(participant));
@@ -844,7 +833,7 @@ impl Room {
                     let events = self.number(vec![RoomEvent::NextDealAsked { seat }]);
                     self.broadcast(&events, None);
                 }
-                if self.every_player_asked() && self.seats.iter().all(Option::is_some) {
+                if self.every_player_asked() {
                     self.deal_next().await;
                 }
             }
