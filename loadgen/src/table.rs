@@ -215,7 +215,7 @@ impl Table {
         for i in 1..self.conns.len() {
             let role = if self.conns[i].player { Role::Player } else { Role::Spectator };
             let name = format!("t{}{}{i}", self.index, if role == Role::Player { "p" } else { "s" });
-            self.send(i, &ClientMessage::JoinRoom { room: self.room.clone(), name, role }).await?;
+            self.send(i, &ClientMessage::JoinRoom { room: self.room.clone(), name, role, token: None }).await?;
         }
         self.wait_until("every join", |t| t.conns.iter().all(|c| c.joined)).await?;
         let seats: Vec<Option<Seat>> = self.conns.iter().filter(|c| c.player).map(|c| c.seat).collect();

@@ -40,6 +40,7 @@ impl Server {
             // players may send faster than people do.
             config.rate_per_sec = 1000;
             config.rate_burst = 1000;
+            config.rooms_per_address = 0;
             let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
             let thread = std::thread::spawn(move || {
                 let runtime =

@@ -82,13 +82,20 @@ pub enum ErrorCode {
     ReviewBusy,
     /// A bot plays for this seat until the trick in progress is over.
     BotStandingIn,
+    /// A nudge came too early: the turn has not lasted 15 s, or the last nudge in the room was
+    /// less than 30 s ago.
+    NudgeTooSoon,
+    /// Nobody is to be nudged: no turn is waiting for another person.
+    NudgeNobody,
+    /// Too many rooms were created from this connection or this address in a short time.
+    TooManyRooms,
     /// The rules refuse the action; the code is the rules crate's own.
     Rule(RuleError),
 }
 
 impl ErrorCode {
     /// Every code that is not a rules code, in documentation order.
-    pub const SERVER: [ErrorCode; 35] = [
+    pub const SERVER: [ErrorCode; 38] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::Version,
@@ -124,6 +131,9 @@ impl ErrorCode {
         ErrorCode::ReviewUnavailable,
         ErrorCode::ReviewBusy,
         ErrorCode::BotStandingIn,
+        ErrorCode::NudgeTooSoon,
+        ErrorCode::NudgeNobody,
+        ErrorCode::TooManyRooms,
     ];
 
     /// The stable code, e.g. `room/not_found` or (from the rules) `turn/not_yours`.
@@ -164,6 +174,9 @@ impl ErrorCode {
             ErrorCode::ReviewUnavailable => "review/unavailable",
             ErrorCode::ReviewBusy => "review/busy",
             ErrorCode::BotStandingIn => "bot/standing_in",
+            ErrorCode::NudgeTooSoon => "nudge/too_soon",
+            ErrorCode::NudgeNobody => "nudge/nobody",
+            ErrorCode::TooManyRooms => "room/too_many",
             ErrorCode::Rule(rule) => rule.code(),
         }
     }
@@ -218,6 +231,9 @@ impl fmt::Display for ErrorCode {
             ErrorCode::ReviewUnavailable => "a review is ready once your deal is over",
             ErrorCode::ReviewBusy => "the server is busy with other reviews: try again in a moment",
             ErrorCode::BotStandingIn => "a bot plays for you until the trick in progress is over",
+            ErrorCode::NudgeTooSoon => "give the player a little more time before nudging",
+            ErrorCode::NudgeNobody => "nobody is keeping the table waiting",
+            ErrorCode::TooManyRooms => "too many rooms were opened from here: try again later",
             ErrorCode::Rule(rule) => return fmt::Display::fmt(rule, f),
         };
         f.write_str(sentence)

@@ -22,8 +22,9 @@ pub use close::CloseCode;
 pub use error::{ErrorCode, every_rule_error};
 pub use message::{ClientMessage, ServerMessage};
 pub use room::{
-    ChatLine, LobbyRoom, MAX_GRACE_SECONDS, MAX_NEXT_DEAL_SECONDS, MAX_TITLE_CHARS, MyRoom, Role, RoomEvent,
-    RoomOptions, RoomState, RoomStatus, SeatInfo, SeqEvent, You,
+    ChatLine, LOBBY_PAGE, LobbyRoom, MAX_GRACE_SECONDS, MAX_MOVE_SECONDS, MAX_NEXT_DEAL_SECONDS, MAX_READING_SECONDS,
+    MAX_TITLE_CHARS, MIN_MOVE_SECONDS, MyRoom, NUDGE_AFTER_SECONDS, NUDGE_EVERY_SECONDS, Role, RoomEvent, RoomOptions,
+    RoomState, RoomStatus, SeatInfo, SeqEvent, TurnClock, You,
 };
 
 /// The protocol version this crate describes. It changes when a message changes incompatibly.

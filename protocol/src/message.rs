@@ -44,6 +44,8 @@ pub enum ClientMessage {
     },
     /// Joins a room by its invite code, as a player (taking the first free seat) or a spectator.
     ///
+    /// A name already used in the room gets a number (`Anna (2)`): `you.name` says which.
+    ///
     /// ```json
     /// {"type": "join_room", "room": "k3JX9a2LqP0vWm4Z", "name": "Hinnerk", "role": "player"}
     /// ```
@@ -55,6 +57,11 @@ pub enum ClientMessage {
         /// Player (default) or spectator.
         #[serde(default)]
         role: Role,
+        /// A seat token this client already holds for this room (from another tab, say): the
+        /// server then gives that player back (as `resume` does) instead of a second seat.
+        /// One participant, one seat.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
     },
     /// Comes back to a room with a seat token after a lost connection or a server restart.
     ///
@@ -139,12 +146,26 @@ pub enum ClientMessage {
     /// {"type": "leave_room"}
     /// ```
     LeaveRoom,
-    /// Asks for the list of public rooms.
+    /// Asks for the list of public rooms, newest first, 50 at a time from `offset`.
     ///
     /// ```json
-    /// {"type": "lobby"}
+    /// {"type": "lobby", "offset": 0}
     /// ```
-    Lobby,
+    Lobby {
+        /// How many of the newest rooms to skip.
+        #[serde(default)]
+        offset: u32,
+    },
+    /// Asks what the room of an invite code is (its title, host, game, seats and status),
+    /// without joining it: for the invitation page. Answered with `room_info`.
+    ///
+    /// ```json
+    /// {"type": "peek", "room": "k3JX9a2LqP0vWm4Z"}
+    /// ```
+    Peek {
+        /// The invite code.
+        room: String,
+    },
     /// Asks which rooms these seat tokens belong to (a client keeps its tokens, the server
     /// keeps no accounts).
     ///
@@ -190,11 +211,29 @@ pub enum ClientMessage {
     /// {"type": "review"}
     /// ```
     Review,
+    /// Reminds the player whose turn it is (a seated player, once that turn has lasted 15 s; at
+    /// most once every 30 s in a room). Everyone gets the event `nudged`.
+    ///
+    /// ```json
+    /// {"type": "nudge"}
+    /// ```
+    Nudge,
+    /// Between deals: a seated player reads the result or his review (`true`), or is done
+    /// (`false`). While anyone reads, the countdown to the next deal stands still, at most 120 s
+    /// per reader; `next_deal` also ends one's reading.
+    ///
+    /// ```json
+    /// {"type": "reading", "reading": true}
+    /// ```
+    Reading {
+        /// Reading now or not.
+        reading: bool,
+    },
 }
 
 impl ClientMessage {
     /// Every `type` a client may send.
-    pub const TYPES: [&'static str; 18] = [
+    pub const TYPES: [&'static str; 21] = [
         "hello",
         "create_room",
         "join_room",
@@ -213,6 +252,9 @@ impl ClientMessage {
         "add_bot",
         "remove_bot",
         "review",
+        "peek",
+        "nudge",
+        "reading",
     ];
 
     /// Reads one frame's text, telling apart a frame that is not a JSON object with a string
@@ -329,13 +371,29 @@ pub enum ServerMessage {
     /// The public rooms.
     ///
     /// ```json
-    /// {"type": "lobby", "rooms": [{"room": "k3JX9a2LqP0vWm4Z", "title": "Friday table",
-    ///  "players": ["Antje", null, null, null], "spectators": 0, "spectators_allowed": true,
-    ///  "status": "waiting", "rules": {"players": 4, "...": "see RuleSet"}}]}
+    /// {"type": "lobby", "total": 1, "offset": 0, "rooms": [{"room": "k3JX9a2LqP0vWm4Z",
+    ///  "title": "Friday table", "host": "Antje", "players": ["Antje", null, null, null],
+    ///  "spectators": 0, "spectators_allowed": true, "status": "waiting",
+    ///  "rules": {"players": 4, "...": "see RuleSet"}}]}
     /// ```
     Lobby {
-        /// Public rooms, newest first.
+        /// How many public rooms there are in all.
+        total: u32,
+        /// The position of the first room listed among them.
+        offset: u32,
+        /// Public rooms, newest first: at most 50 from `offset`.
         rooms: Vec<LobbyRoom>,
+    },
+    /// The answer to `peek`: the room of that invite code, as the lobby would list it (whether
+    /// it is public or not).
+    ///
+    /// ```json
+    /// {"type": "room_info", "room": {"room": "k3JX9a2LqP0vWm4Z", "title": "Friday table",
+    ///  "host": "Antje", "...": "see LobbyRoom"}}
+    /// ```
+    RoomInfo {
+        /// The room.
+        room: LobbyRoom,
     },
     /// The rooms of the tokens sent with `my_rooms` (unknown tokens are left out).
     ///
@@ -412,6 +470,13 @@ mod tests {
         assert_eq!(ClientMessage::parse(r#"{"type":"take_seat","seat":"x"}"#).unwrap_err().0, ErrorCode::Malformed);
         assert_eq!(ClientMessage::parse(r#"{"type":"ping"}"#), Ok(ClientMessage::Ping));
         assert_eq!(ClientMessage::parse(r#"{"type":"leave_seat"}"#), Ok(ClientMessage::LeaveSeat));
+        // Fields added later are optional: the older forms still read.
+        assert_eq!(ClientMessage::parse(r#"{"type":"lobby"}"#), Ok(ClientMessage::Lobby { offset: 0 }));
+        let join = ClientMessage::parse(r#"{"type":"join_room","room":"r","name":"A"}"#);
+        assert_eq!(
+            join,
+            Ok(ClientMessage::JoinRoom { room: "r".into(), name: "A".into(), role: Role::Player, token: None })
+        );
     }
 
     #[test]
@@ -419,7 +484,7 @@ mod tests {
         let examples = vec![
             ClientMessage::Hello { protocol: 1, client: None },
             ClientMessage::CreateRoom { name: "A".into(), rules: RuleSet::default(), options: RoomOptions::default() },
-            ClientMessage::JoinRoom { room: "r".into(), name: "B".into(), role: Role::Spectator },
+            ClientMessage::JoinRoom { room: "r".into(), name: "B".into(), role: Role::Spectator, token: None },
             ClientMessage::Resume { room: "r".into(), token: "t".into(), last_seq: Some(3) },
             ClientMessage::TakeSeat { seat: Seat(2) },
             ClientMessage::LeaveSeat,
@@ -429,12 +494,15 @@ mod tests {
             ClientMessage::NextDeal,
             ClientMessage::Chat { text: "hi".into() },
             ClientMessage::LeaveRoom,
-            ClientMessage::Lobby,
+            ClientMessage::Lobby { offset: 50 },
             ClientMessage::MyRooms { tokens: vec!["t".into()] },
             ClientMessage::Ping,
             ClientMessage::AddBot { seat: Seat(3), level: Level::Strong },
             ClientMessage::RemoveBot { seat: Seat(3) },
             ClientMessage::Review,
+            ClientMessage::Peek { room: "r".into() },
+            ClientMessage::Nudge,
+            ClientMessage::Reading { reading: true },
         ];
         assert_eq!(examples.len(), ClientMessage::TYPES.len());
         for (message, kind) in examples.iter().zip(ClientMessage::TYPES) {

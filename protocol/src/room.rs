@@ -13,12 +13,25 @@ pub const MAX_GRACE_SECONDS: u32 = 86_400;
 pub const MAX_NEXT_DEAL_SECONDS: u32 = 600;
 /// The longest pause a bot takes before acting, in milliseconds.
 pub const MAX_BOT_DELAY_MS: u32 = 5_000;
+/// The shortest move clock, in seconds per decision.
+pub const MIN_MOVE_SECONDS: u32 = 10;
+/// The longest move clock, in seconds per decision.
+pub const MAX_MOVE_SECONDS: u32 = 600;
+/// How long a turn must have lasted before another player may `nudge`, in seconds.
+pub const NUDGE_AFTER_SECONDS: u32 = 15;
+/// The shortest time between two nudges in a room, in seconds.
+pub const NUDGE_EVERY_SECONDS: u32 = 30;
+/// How long one player's `reading` may hold the next deal back, in seconds.
+pub const MAX_READING_SECONDS: u32 = 120;
+/// How many rooms one `lobby` answer lists at most.
+pub const LOBBY_PAGE: u32 = 50;
 
 /// How a room behaves, chosen by its host when creating it. Every field has a default.
 ///
 /// ```json
 /// {"title": "Friday table", "public": false, "spectators_allowed": true,
-///  "grace_seconds": 120, "next_deal_seconds": 10, "bot_takeover": "normal", "bot_delay_ms": 900}
+///  "grace_seconds": 120, "next_deal_seconds": 10, "bot_takeover": "normal", "bot_delay_ms": 900,
+///  "move_seconds": null}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
@@ -45,6 +58,11 @@ pub struct RoomOptions {
     /// around this like a person's: shorter for an obvious card, longer at the start of a trick.
     /// 0: bots act at once.
     pub bot_delay_ms: u32,
+    /// The move clock: seconds a player has for each decision (10 to 600). When they run out, a
+    /// bot (of the `bot_takeover` level, or normal) makes that one move for him. With the clock
+    /// on, a pause between deals that waits for every player (`next_deal_seconds: null`) also
+    /// ends after this time. `null`: no clock (other players can still `nudge`).
+    pub move_seconds: Option<u32>,
 }
 
 impl Default for RoomOptions {
@@ -57,6 +75,7 @@ impl Default for RoomOptions {
             next_deal_seconds: Some(10),
             bot_takeover: Some(Level::Normal),
             bot_delay_ms: 900,
+            move_seconds: None,
         }
     }
 }
@@ -68,6 +87,7 @@ impl RoomOptions {
             && self.grace_seconds <= MAX_GRACE_SECONDS
             && self.next_deal_seconds.is_none_or(|s| s <= MAX_NEXT_DEAL_SECONDS)
             && self.bot_delay_ms <= MAX_BOT_DELAY_MS
+            && self.move_seconds.is_none_or(|s| (MIN_MOVE_SECONDS..=MAX_MOVE_SECONDS).contains(&s))
     }
 }
 
@@ -129,7 +149,8 @@ pub struct SeatInfo {
 ///  "options": {"title": "Friday table", "public": false, "spectators_allowed": true,
 ///              "grace_seconds": 120, "next_deal_seconds": 10},
 ///  "seats": [{"seat": 0, "name": "Antje", "connected": true, "open": false, "host": true}],
-///  "spectators": 1, "status": "playing", "next_deal_asked": [], "next_deal_in_ms": null}
+///  "spectators": 1, "status": "playing", "turn": {"seat": 2, "waited_ms": 4200, "left_ms": null},
+///  "next_deal_asked": [], "next_deal_in_ms": null, "next_deal_paused": false, "reading": []}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RoomState {
@@ -149,23 +170,49 @@ pub struct RoomState {
     pub spectators: u32,
     /// Where the series stands.
     pub status: RoomStatus,
+    /// During a deal: whose turn it is and for how long (as of this frame).
+    pub turn: Option<TurnClock>,
     /// Between deals: the seats that asked for the next deal.
     pub next_deal_asked: Vec<Seat>,
-    /// Between deals: milliseconds until the next deal is dealt on its own, if it will be.
+    /// Between deals: milliseconds until the next deal is dealt on its own, if it will be
+    /// (while `next_deal_paused`, the time that will be left when the pause ends).
     pub next_deal_in_ms: Option<u64>,
+    /// Between deals: the countdown to the next deal stands still while someone reads.
+    pub next_deal_paused: bool,
+    /// Between deals: the seats reading the result or their review (see `reading`).
+    pub reading: Vec<Seat>,
+}
+
+/// Whose turn it is, how long it has lasted and how long the move clock leaves, in
+/// milliseconds as of the frame that carries it.
+///
+/// ```json
+/// {"seat": 2, "waited_ms": 4200, "left_ms": 25800}
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TurnClock {
+    /// The seat to act.
+    pub seat: Seat,
+    /// How long this turn has lasted.
+    pub waited_ms: u64,
+    /// The time left on the move clock; `null` when the room has no clock.
+    pub left_ms: Option<u64>,
 }
 
 /// A line of table chat. Kept with the room; the last lines come with `joined`.
 ///
 /// ```json
-/// {"from": "Antje", "seat": 0, "text": "Moin!", "at": 1767225600000}
+/// {"from": "Antje", "seat": 0, "role": "player", "text": "Moin!", "at": 1767225600000}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ChatLine {
-    /// The writer's name.
+    /// The writer's name (unique in the room).
     pub from: String,
     /// The writer's seat; `null` for a spectator or a player without a seat.
     pub seat: Option<Seat>,
+    /// Whether the writer plays or watches.
+    #[serde(default)]
+    pub role: Role,
     /// The text (at most 300 characters).
     pub text: String,
     /// When it was said: milliseconds since 1970 (UTC).
@@ -269,6 +316,28 @@ pub enum RoomEvent {
         /// His seat, if he sits.
         seat: Option<Seat>,
     },
+    /// A player reminded the player whose turn it is.
+    Nudged {
+        /// The seat reminded.
+        seat: Seat,
+        /// The seat of the player who nudged.
+        by: Seat,
+    },
+    /// The move clock of this seat ran out: a bot of this level makes this one move for it.
+    ClockRanOut {
+        /// The seat.
+        seat: Seat,
+        /// The bot's level.
+        level: Level,
+    },
+    /// A player started or stopped reading the result or his review; while anyone reads, the
+    /// countdown to the next deal stands still (at most 120 s per reader).
+    Reading {
+        /// The seat.
+        seat: Seat,
+        /// Reading now or not.
+        reading: bool,
+    },
 }
 
 /// A room event with its sequence number. Numbers rise by one per event in a room.
@@ -314,9 +383,10 @@ pub struct You {
 /// A public room, as the lobby lists it.
 ///
 /// ```json
-/// {"room": "k3JX9a2LqP0vWm4Z", "title": "Friday table", "players": ["Antje", null, null, null],
-///  "spectators": 0, "spectators_allowed": true, "status": "waiting", "rules": {"players": 4,
-///  "min_bid": 2, "kontra": false, "first_lead": "forehand", "kieker_show": "left_opponent", "deals": null}}
+/// {"room": "k3JX9a2LqP0vWm4Z", "title": "Friday table", "host": "Antje",
+///  "players": ["Antje", null, null, null], "spectators": 0, "spectators_allowed": true,
+///  "status": "waiting", "rules": {"players": 4, "min_bid": 2, "kontra": false,
+///  "first_lead": "forehand", "kieker_show": "left_opponent", "deals": null}}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct LobbyRoom {
@@ -324,6 +394,8 @@ pub struct LobbyRoom {
     pub room: String,
     /// The title.
     pub title: String,
+    /// The host's name.
+    pub host: String,
     /// The name at each seat; `null` for a free seat.
     pub players: Vec<Option<String>>,
     /// How many watch.

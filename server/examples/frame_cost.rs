@@ -89,7 +89,10 @@ fn room() -> RoomState {
         seats: (0..4).map(seat).collect(),
         spectators: 2,
         status: RoomStatus::Playing,
+        turn: None,
         next_deal_asked: vec![],
         next_deal_in_ms: None,
+        next_deal_paused: false,
+        reading: vec![],
     }
 }

@@ -76,6 +76,11 @@ pub struct Config {
     #[arg(long, env = "FIPSEN_ALLOWED_ORIGINS", value_delimiter = ',')]
     pub allowed_origins: Vec<String>,
 
+    /// Rooms one address may create in a burst; it earns one more every minute. 0: no limit
+    /// (for load tests). Each connection may also create at most 5 in a burst.
+    #[arg(long, env = "FIPSEN_ROOMS_PER_ADDRESS", default_value_t = 30)]
+    pub rooms_per_address: u32,
+
     /// Log format.
     #[arg(long, env = "FIPSEN_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,

@@ -5,6 +5,7 @@
 //! room; the writer owns the sending half and drains the connection's bounded outbound queue.
 //! Whoever closes first tells the other through the kick switch.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -21,7 +22,7 @@ use tracing::{Instrument, debug, info_span};
 
 use crate::listener::AppState;
 use crate::metrics::{dec, inc};
-use crate::registry::{RoomHandle, clean_name};
+use crate::registry::{Bucket, ROOMS_PER_CONNECTION_BURST, RoomHandle, clean_name};
 use crate::room::{ConnLink, JoinKind, JoinRefusal, Outgoing, RoomCommand, RoomRequest};
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
@@ -57,7 +58,7 @@ impl RateLimit {
 }
 
 /// Runs a connection to its end.
-pub async fn serve(socket: WebSocket, state: Arc<AppState>, permit: tokio::sync::OwnedSemaphorePermit) {
+pub async fn serve(socket: WebSocket, state: Arc<AppState>, permit: tokio::sync::OwnedSemaphorePermit, peer: IpAddr) {
     let id = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let metrics = state.metrics.clone();
     inc(&metrics.connections);
@@ -70,7 +71,14 @@ pub async fn serve(socket: WebSocket, state: Arc<AppState>, permit: tokio::sync:
         let link = ConnLink { id, tx, kick: Arc::new(kick) };
         let writer =
             tokio::spawn(write_loop(sink, rx, kicked.clone(), link.kick.clone(), state.clone()).in_current_span());
-        let mut reader = Reader { state: state.clone(), link, room: None, greeted: false };
+        let mut reader = Reader {
+            state: state.clone(),
+            link,
+            room: None,
+            greeted: false,
+            peer,
+            rooms_quota: Bucket::with_burst(ROOMS_PER_CONNECTION_BURST, Instant::now()),
+        };
         reader.run(stream, kicked).await;
         drop(reader);
         let _ = writer.await;
@@ -143,6 +151,10 @@ struct Reader {
     link: ConnLink,
     room: Option<RoomHandle>,
     greeted: bool,
+    /// The client's address.
+    pub peer: IpAddr,
+    /// Rooms this connection may still create.
+    rooms_quota: Bucket,
 }
 
 /// What to do after a frame.
@@ -286,8 +298,16 @@ impl Reader {
                 self.send(&ServerMessage::Pong);
                 return Flow::Continue;
             }
-            ClientMessage::Lobby => {
-                self.send(&ServerMessage::Lobby { rooms: self.state.registry.lobby() });
+            ClientMessage::Lobby { offset } => {
+                let (total, rooms) = self.state.registry.lobby(offset);
+                self.send(&ServerMessage::Lobby { total, offset, rooms });
+                return Flow::Continue;
+            }
+            ClientMessage::Peek { room } => {
+                match self.state.registry.peek(&room).await {
+                    Ok(room) => self.send(&ServerMessage::RoomInfo { room }),
+                    Err(code) => self.refuse(code, code.to_string()),
+                }
                 return Flow::Continue;
             }
             ClientMessage::MyRooms { tokens } => {
@@ -301,19 +321,28 @@ impl Reader {
                     Ok(name) => name,
                     Err(code) => return self.fail(code),
                 };
+                let quota = self.state.config.rooms_per_address > 0;
+                if quota && (!self.rooms_quota.take(Instant::now()) || !self.state.registry.may_create_room(self.peer))
+                {
+                    self.state.metrics.error(ErrorCode::TooManyRooms.code());
+                    tracing::info!(peer = %self.peer, "room creation refused: too many rooms from here");
+                    return self.fail(ErrorCode::TooManyRooms);
+                }
                 match self.state.registry.create(&name, rules, options).await {
-                    Ok(handle) => self.enter(Some(handle), String::new(), JoinKind::Player { name }).await,
+                    Ok(handle) => {
+                        self.enter(Some(handle), String::new(), JoinKind::Player { name, token: None }).await;
+                    }
                     Err((code, sentence)) => self.refuse(code, sentence),
                 }
                 return Flow::Continue;
             }
-            ClientMessage::JoinRoom { room, name, role } => {
+            ClientMessage::JoinRoom { room, name, role, token } => {
                 let name = match self.newcomer(&name) {
                     Ok(name) => name,
                     Err(code) => return self.fail(code),
                 };
                 let kind = match role {
-                    Role::Player => JoinKind::Player { name },
+                    Role::Player => JoinKind::Player { name, token },
                     Role::Spectator => JoinKind::Spectator { name },
                 };
                 self.enter(None, room, kind).await;
@@ -344,6 +373,8 @@ impl Reader {
             ClientMessage::AddBot { seat, level } => RoomRequest::AddBot { seat, level },
             ClientMessage::RemoveBot { seat } => RoomRequest::RemoveBot(seat),
             ClientMessage::Review => RoomRequest::Review,
+            ClientMessage::Nudge => RoomRequest::Nudge,
+            ClientMessage::Reading { reading } => RoomRequest::Reading(reading),
         };
         let id = match &request {
             RoomRequest::Act { id, .. } => Some(*id),

@@ -119,8 +119,11 @@ mod tests {
                 .collect(),
             spectators: 2,
             status: if series.is_some() { RoomStatus::Playing } else { RoomStatus::Waiting },
+            turn: None,
             next_deal_asked: vec![],
             next_deal_in_ms: Some(1234),
+            next_deal_paused: false,
+            reading: vec![],
         }
     }
 

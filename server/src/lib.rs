@@ -46,7 +46,8 @@ pub async fn run(
     if config.insecure_fixed_seed.is_some() {
         warn!("--insecure-fixed-seed is set: every new room's deals are known in advance; for tests only");
     }
-    let registry = Registry::new(storage, metrics.clone(), config.room_idle(), config.insecure_fixed_seed);
+    let registry = Registry::new(storage, metrics.clone(), config.room_idle(), config.insecure_fixed_seed)
+        .with_room_quota(config.rooms_per_address);
     let restored = registry.restore_active().await?;
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
@@ -69,7 +70,8 @@ pub async fn run(
         }
     });
     let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<()>();
-    let server = axum::serve(listener, listener::router(state)).with_graceful_shutdown(async move {
+    let app = listener::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
         let _ = stopped_rx.await;
     });
     let server = tokio::spawn(async move { server.await });

@@ -1,10 +1,11 @@
 //! The one port: HTTP routes, the WebSocket upgrade, the connection cap and the Origin check.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::State;
 use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -49,7 +50,12 @@ async fn metrics(State(state): State<Arc<AppState>>) -> Response {
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], state.metrics.render()).into_response()
 }
 
-async fn websocket(State(state): State<Arc<AppState>>, headers: HeaderMap, upgrade: WebSocketUpgrade) -> Response {
+async fn websocket(
+    State(state): State<Arc<AppState>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Response {
     if !state.config.allowed_origins.is_empty() {
         let origin = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()).unwrap_or("");
         if !state.config.allowed_origins.iter().any(|allowed| allowed == origin) {
@@ -71,7 +77,7 @@ async fn websocket(State(state): State<Arc<AppState>>, headers: HeaderMap, upgra
         .max_message_size(2 * MAX_MESSAGE_BYTES)
         .max_frame_size(2 * MAX_MESSAGE_BYTES);
     match state.connections.clone().try_acquire_owned() {
-        Ok(permit) => upgrade.on_upgrade(move |socket| connection::serve(socket, state, permit)),
+        Ok(permit) => upgrade.on_upgrade(move |socket| connection::serve(socket, state, permit, peer.ip())),
         Err(_) => {
             inc(&state.metrics.connections_refused);
             state.metrics.error(ErrorCode::ServerBusy.code());

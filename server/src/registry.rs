@@ -1,13 +1,14 @@
 //! The rooms in memory: a map from invite code to the room task's handle, and nothing else.
 //! No map guard is ever held across an `.await`: handles are cloned out first.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
-use fipsen_protocol::{ErrorCode, LobbyRoom, MAX_NAME_CHARS, MyRoom, RoomOptions};
+use fipsen_protocol::{ErrorCode, LOBBY_PAGE, LobbyRoom, MAX_NAME_CHARS, MyRoom, RoomOptions};
 use fipsen_rules::{RuleSet, Seed};
 use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{info, warn};
@@ -19,6 +20,45 @@ use crate::storage::{RoomMeta, Storage, StoredRoom};
 
 /// Commands queued for one room before senders wait.
 const ROOM_QUEUE: usize = 256;
+/// Rooms one connection may create at once; then one more every [`ROOM_REFILL`].
+pub const ROOMS_PER_CONNECTION_BURST: f64 = 5.0;
+/// How long it takes to earn one more room.
+pub const ROOM_REFILL: Duration = Duration::from_secs(60);
+/// Addresses remembered for the room quota before full buckets are forgotten.
+const QUOTA_ENTRIES: usize = 10_000;
+
+/// A bucket of rooms to create: full at the burst, refilled by one every [`ROOM_REFILL`].
+#[derive(Debug, Clone, Copy)]
+pub struct Bucket {
+    level: f64,
+    at: Instant,
+    burst: f64,
+}
+
+impl Bucket {
+    /// A full bucket of `burst` rooms.
+    pub fn with_burst(burst: f64, now: Instant) -> Bucket {
+        Bucket { level: burst, at: now, burst }
+    }
+
+    /// The level now.
+    pub fn level(&self, now: Instant) -> f64 {
+        let earned = now.saturating_duration_since(self.at).as_secs_f64() / ROOM_REFILL.as_secs_f64();
+        (self.level + earned).min(self.burst)
+    }
+
+    /// Takes one room from the bucket, if there is one.
+    pub fn take(&mut self, now: Instant) -> bool {
+        self.level = self.level(now);
+        self.at = now;
+        if self.level >= 1.0 {
+            self.level -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
 
 /// A room task's handle.
 #[derive(Debug, Clone)]
@@ -39,36 +79,84 @@ pub struct Registry {
     rooms: DashMap<Arc<str>, RoomHandle>,
     storage: Storage,
     metrics: Arc<Metrics>,
-    idle: std::time::Duration,
+    idle: Duration,
     instances: AtomicU64,
     /// Set only by `--insecure-fixed-seed` (tests): the master seed of every new room.
     fixed_master: Option<Seed>,
     /// Bidding reviews being computed at once, across every room.
     reviews: Arc<tokio::sync::Semaphore>,
+    /// Rooms each address may still create.
+    room_quota: DashMap<IpAddr, Bucket>,
+    /// Rooms one address may create in a burst (0: no limit).
+    rooms_per_address: u32,
 }
 
 /// How many bidding reviews are computed at the same time (each takes a blocking thread for up
 /// to a second or two); more requests get `review/busy`.
 const CONCURRENT_REVIEWS: usize = 2;
 
-/// Checks a player's name: 1 to 32 characters once trimmed, no control characters.
+/// Checks a player's name: 1 to 32 characters once trimmed, with at least one visible
+/// character and no control, invisible or text-direction characters (which could make one
+/// name look like another, or turn the text around it).
 pub fn clean_name(name: &str) -> Result<String, ErrorCode> {
     let name = name.trim();
     let count = name.chars().count();
-    if count == 0 || count > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+    if count == 0
+        || count > MAX_NAME_CHARS
+        || name.chars().any(|c| c.is_control() || is_invisible(c))
+        || !name.chars().any(|c| !c.is_whitespace())
+    {
         return Err(ErrorCode::NameInvalid);
     }
-    Ok(name.to_string())
+    // Runs of spaces would make two names look alike.
+    Ok(name.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// Free text from a person (chat, titles): control, invisible and text-direction characters
+/// removed, line breaks and tabs turned into spaces, trimmed.
+pub fn clean_text(text: &str) -> String {
+    let cleaned: String = text
+        .chars()
+        .filter_map(|c| match c {
+            '\n' | '\r' | '\t' => Some(' '),
+            c if c.is_control() || is_invisible(c) => None,
+            c => Some(c),
+        })
+        .collect();
+    cleaned.trim().to_string()
+}
+
+/// Characters that show nothing or change the direction of the text around them: Unicode's
+/// format characters (zero-width spaces and joiners, direction marks, embeddings, overrides
+/// and isolates, the byte-order mark, tags) and the blank fillers that look like nothing.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{061C}'
+            | '\u{115F}'
+            | '\u{1160}'
+            | '\u{17B4}'
+            | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{2028}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{2800}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF0}'..='\u{FFFB}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}'
+    )
 }
 
 impl Registry {
     /// An empty registry. `fixed_master`, for tests only, deals every new room from one seed.
-    pub fn new(
-        storage: Storage,
-        metrics: Arc<Metrics>,
-        idle: std::time::Duration,
-        fixed_master: Option<Seed>,
-    ) -> Arc<Registry> {
+    pub fn new(storage: Storage, metrics: Arc<Metrics>, idle: Duration, fixed_master: Option<Seed>) -> Arc<Registry> {
         Arc::new(Registry {
             rooms: DashMap::new(),
             storage,
@@ -77,7 +165,19 @@ impl Registry {
             instances: AtomicU64::new(1),
             fixed_master,
             reviews: Arc::new(tokio::sync::Semaphore::new(CONCURRENT_REVIEWS)),
+            room_quota: DashMap::new(),
+            rooms_per_address: 0,
         })
+    }
+
+    /// The same registry, letting each address create `burst` rooms at once and one more
+    /// every [`ROOM_REFILL`] (0: no limit). Call before sharing it.
+    #[must_use]
+    pub fn with_room_quota(mut self: Arc<Self>, burst: u32) -> Arc<Self> {
+        if let Some(registry) = Arc::get_mut(&mut self) {
+            registry.rooms_per_address = burst;
+        }
+        self
     }
 
     fn env(self: &Arc<Self>) -> RoomEnv {
@@ -104,9 +204,9 @@ impl Registry {
         if !options.is_valid() {
             return Err((ErrorCode::OptionsInvalid, ErrorCode::OptionsInvalid.to_string()));
         }
-        let title = match options.title.trim() {
-            "" => format!("{host}'s table"),
-            title => title.to_string(),
+        let title = match clean_text(&options.title) {
+            title if title.is_empty() => format!("{host}'s table"),
+            title => title,
         };
         let meta = RoomMeta {
             code: secrets::invite_code(),
@@ -208,16 +308,61 @@ impl Registry {
         Ok(restored)
     }
 
-    /// The public rooms.
-    /// Newest first: rooms opened later (created, or reopened after a rest) come first.
-    pub fn lobby(&self) -> Vec<LobbyRoom> {
-        let mut rooms: Vec<(u64, LobbyRoom)> = self
+    /// One page of the public rooms: how many there are, and at most [`LOBBY_PAGE`] of them
+    /// from `offset` on. Newest first: rooms opened later (created, or reopened after a rest)
+    /// come first. A page is bounded, so the answer stays small however many rooms are public.
+    pub fn lobby(&self, offset: u32) -> (u32, Vec<LobbyRoom>) {
+        let mut public: Vec<(u64, watch::Receiver<Option<LobbyRoom>>)> = self
             .rooms
             .iter()
-            .filter_map(|entry| entry.value().lobby.borrow().clone().map(|room| (entry.value().instance, room)))
+            .filter(|entry| entry.value().lobby.borrow().is_some())
+            .map(|entry| (entry.value().instance, entry.value().lobby.clone()))
             .collect();
-        rooms.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
-        rooms.into_iter().map(|(_, room)| room).collect()
+        public.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
+        let total = u32::try_from(public.len()).unwrap_or(u32::MAX);
+        let page = public
+            .into_iter()
+            .skip(offset as usize)
+            .filter_map(|(_, lobby)| lobby.borrow().clone())
+            .take(LOBBY_PAGE as usize)
+            .collect();
+        (total, page)
+    }
+
+    /// The room of an invite code as the lobby would show it, public or not (for the
+    /// invitation page).
+    ///
+    /// # Errors
+    /// `room/not_found`, or `server/storage`.
+    pub async fn peek(self: &Arc<Self>, code: &str) -> Result<LobbyRoom, ErrorCode> {
+        for _attempt in 0..2 {
+            let handle = self.open(code).await?;
+            let (reply, answer) = oneshot::channel();
+            if handle.tx.send(RoomCommand::Peek { reply }).await.is_err() {
+                self.forget_handle(&handle);
+                continue;
+            }
+            if let Ok(info) = answer.await {
+                return Ok(info);
+            }
+        }
+        Err(ErrorCode::RoomNotFound)
+    }
+
+    /// Whether `addr` may create another room now: each address has a bucket of
+    /// `--rooms-per-address` rooms that refills by one every [`ROOM_REFILL`].
+    pub fn may_create_room(&self, addr: IpAddr) -> bool {
+        if self.rooms_per_address == 0 {
+            return true;
+        }
+        let burst = f64::from(self.rooms_per_address);
+        let now = Instant::now();
+        if self.room_quota.len() > QUOTA_ENTRIES {
+            // Full buckets say nothing: forget them, so the map stays small.
+            self.room_quota.retain(|_, bucket| bucket.level(now) < burst);
+        }
+        let mut bucket = self.room_quota.entry(addr).or_insert_with(|| Bucket::with_burst(burst, now));
+        bucket.take(now)
     }
 
     /// The rooms these seat tokens belong to.

@@ -6,7 +6,7 @@
 //! then applied, acknowledged and broadcast. Replaying the stored records rebuilds the room, so
 //! a restarted server continues exactly where the last acknowledged action left it.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -14,8 +14,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use fipsen_bots::Level;
 use fipsen_bots::review::review;
 use fipsen_protocol::{
-    ChatLine, CloseCode, ErrorCode, LobbyRoom, MAX_CHAT_CHARS, MyRoom, Role, RoomEvent, RoomOptions, RoomState,
-    RoomStatus, SeatInfo, SeqEvent, ServerMessage, You,
+    ChatLine, CloseCode, ErrorCode, LobbyRoom, MAX_CHAT_CHARS, MAX_READING_SECONDS, MyRoom, NUDGE_AFTER_SECONDS,
+    NUDGE_EVERY_SECONDS, Role, RoomEvent, RoomOptions, RoomState, RoomStatus, SeatInfo, SeqEvent, ServerMessage,
+    TurnClock, You,
 };
 use fipsen_rules::{Action, Phase, Prompt, RuleSet, Seat, Series};
 use serde::{Deserialize, Serialize};
@@ -25,7 +26,7 @@ use tracing::{debug, info, warn};
 
 use crate::frames::{UpdateFrames, redact};
 use crate::metrics::{Metrics, inc};
-use crate::registry::Registry;
+use crate::registry::{Registry, clean_text};
 use crate::secrets;
 use crate::storage::{RoomMeta, Storage, StoredRoom};
 
@@ -38,6 +39,13 @@ const HISTORY: usize = 512;
 const CHAT_LINES: usize = 50;
 /// Recent action ids remembered per player, to acknowledge a resent action again.
 const ACKED_IDS: usize = 32;
+/// The most chat text a `joined` frame carries, in bytes: the newest lines that fit.
+const CHAT_JOIN_BYTES: usize = 16 * 1024;
+/// The most missed events a `joined` frame carries, in bytes of JSON; a longer gap is answered
+/// with a snapshot (`resync`) instead.
+const MISSED_BYTES: usize = 64 * 1024;
+/// The least time left on the countdown to the next deal when the last reader is done.
+const RESUME_AFTER_READING: Duration = Duration::from_secs(3);
 /// Chat lines a connection may send per [`CHAT_WINDOW`].
 const CHAT_BURST: f64 = 5.0;
 const CHAT_WINDOW: Duration = Duration::from_secs(10);
@@ -98,6 +106,9 @@ pub enum JoinKind {
     Player {
         /// The player's name.
         name: String,
+        /// A seat token the client holds for this room: if it is valid, the player comes back
+        /// as with `Resume` instead of taking a second seat.
+        token: Option<String>,
     },
     /// As a spectator.
     Spectator {
@@ -157,6 +168,10 @@ pub enum RoomRequest {
     RemoveBot(Seat),
     /// `review`.
     Review,
+    /// `nudge`.
+    Nudge,
+    /// `reading`.
+    Reading(bool),
 }
 
 /// What a room task is told.
@@ -193,6 +208,11 @@ pub enum RoomCommand {
         participant: u32,
         /// The answer.
         reply: oneshot::Sender<Option<MyRoom>>,
+    },
+    /// The room as the lobby would list it, for `peek`.
+    Peek {
+        /// The answer.
+        reply: oneshot::Sender<LobbyRoom>,
     },
 }
 
@@ -363,6 +383,17 @@ pub struct Room {
     members: HashMap<ConnId, Member>,
     next_deal_asked: BTreeSet<Seat>,
     next_deal_at: Option<Instant>,
+    /// While someone reads between deals: the time the countdown to the next deal has left.
+    next_deal_left: Option<Duration>,
+    /// Seats reading the result or their review, and until when their reading may hold the
+    /// next deal back.
+    reading: BTreeMap<Seat, Instant>,
+    /// When the last game event happened: the turn to act began then.
+    turn_since: Instant,
+    /// The move clock of this seat ran out at this game state: a bot of this level makes the move.
+    clock_move: Option<(Seat, u64, Level)>,
+    /// When the last nudge was sent.
+    last_nudge: Option<Instant>,
     empty_since: Option<Instant>,
     bot_turn: Option<BotTurn>,
     /// Reviews computed off the room's task come back here, so that a connection gets its
@@ -426,6 +457,11 @@ impl Room {
             members: HashMap::new(),
             next_deal_asked: BTreeSet::new(),
             next_deal_at: None,
+            next_deal_left: None,
+            reading: BTreeMap::new(),
+            turn_since: Instant::now(),
+            clock_move: None,
+            last_nudge: None,
             empty_since: Some(Instant::now()),
             bot_turn: None,
             reviews_tx,
@@ -516,6 +552,9 @@ impl Room {
                 RoomCommand::Summary { participant, reply } => {
                     let _ = reply.send(self.summary(participant));
                 }
+                RoomCommand::Peek { reply } => {
+                    let _ = reply.send(self.info());
+                }
                 RoomCommand::Leave { reply, .. } => {
                     if let Some(reply) = reply {
                         let _ = reply.send(());
@@ -534,8 +573,26 @@ impl Room {
     fn next_wake(&self) -> Option<Instant> {
         let grace = self.holds.iter().filter_map(|h| h.grace_until).min();
         let idle = self.empty_since.map(|since| since + self.env.idle);
+        if self.members.is_empty() {
+            // Nobody is here: the game waits (bots play only while a person is in the room).
+            return [grace, idle].into_iter().flatten().min();
+        }
         let bot = self.bot_turn.as_ref().filter(|turn| turn.thinking.is_none()).map(|turn| turn.at);
-        [grace, idle, self.next_deal_at, bot].into_iter().flatten().min()
+        let clock = self.clock_deadline().map(|(_, at)| at);
+        let reading = self.reading.values().min().copied();
+        [grace, idle, self.next_deal_at, bot, clock, reading].into_iter().flatten().min()
+    }
+
+    /// The seat whose move clock runs now, and when it runs out: a person's turn in a room
+    /// with a clock, unless a bot already makes that move.
+    fn clock_deadline(&self) -> Option<(Seat, Instant)> {
+        let seconds = self.options.move_seconds?;
+        let series = self.series.as_ref().filter(|s| !s.is_over() && !s.deal().is_over())?;
+        let seat = series.deal().turn()?;
+        if self.controller(seat).is_some() {
+            return None;
+        }
+        Some((seat, self.turn_since + Duration::from_secs(u64::from(seconds))))
     }
 
     async fn on_timer(&mut self) {
@@ -554,14 +611,36 @@ impl Room {
                 }
             }
         }
+        if self.members.is_empty() {
+            if !events.is_empty() {
+                let events = self.number(events);
+                self.broadcast(&events, None);
+            }
+            return;
+        }
+        if let Some((seat, at)) = self.clock_deadline()
+            && at <= now
+        {
+            let level = self.options.bot_takeover.unwrap_or(Level::Normal);
+            info!(room = %self.code, seat = seat.0, "the move clock ran out: a bot makes the move");
+            self.clock_move = Some((seat, self.last_game_seq, level));
+            events.push(RoomEvent::ClockRanOut { seat, level });
+        }
+        let done: Vec<Seat> = self.reading.iter().filter(|(_, until)| **until <= now).map(|(s, _)| *s).collect();
+        for seat in done {
+            self.reading.remove(&seat);
+            events.push(RoomEvent::Reading { seat, reading: false });
+        }
+        self.schedule_next_deal();
         if !events.is_empty() {
             let events = self.number(events);
             self.broadcast(&events, None);
         }
-        if self.next_deal_at.is_some_and(|t| t <= now) {
+        if self.next_deal_at.is_some_and(|t| t <= Instant::now()) {
             self.next_deal_at = None;
             self.deal_next().await;
         }
+        self.plan_bots();
         self.start_thinking(now);
     }
 
@@ -593,6 +672,9 @@ impl Room {
             RoomCommand::Summary { participant, reply } => {
                 let _ = reply.send(self.summary(participant));
             }
+            RoomCommand::Peek { reply } => {
+                let _ = reply.send(self.info());
+            }
         }
         self.schedule_next_deal();
         self.publish_lobby();
@@ -602,14 +684,27 @@ impl Room {
 
     async fn join(&mut self, link: ConnLink, kind: JoinKind) -> Result<(), ErrorCode> {
         let conn = link.id;
+        // One participant, one seat: a player joining with a token he already holds here comes
+        // back as that participant instead of taking a second seat.
+        let kind = match kind {
+            JoinKind::Player { name, token: Some(token) } => {
+                if self.token_holder(&token).is_some() {
+                    JoinKind::Resume { token, last_seq: None }
+                } else {
+                    JoinKind::Player { name, token: None }
+                }
+            }
+            kind => kind,
+        };
         let (participant, name, missed) = match kind {
             JoinKind::Spectator { name } => {
                 if !self.options.spectators_allowed {
                     return Err(ErrorCode::NoSpectators);
                 }
-                (None, name, None)
+                (None, self.unique_name(&name), None)
             }
-            JoinKind::Player { name } => {
+            JoinKind::Player { name, .. } => {
+                let name = self.unique_name(&name);
                 let seat = self.free_seat_for_newcomer()?;
                 let token = secrets::seat_token();
                 let id = self.participants.len() as u32;
@@ -626,11 +721,10 @@ impl Room {
                 return Ok(());
             }
             JoinKind::Resume { token, last_seq } => {
-                let hash = secrets::token_hash(&token);
-                let Some(p) = self.participants.iter().find(|p| p.bot.is_none() && p.token_hash == hash) else {
+                let Some(id) = self.token_holder(&token) else {
                     return Err(ErrorCode::TokenInvalid);
                 };
-                let (id, name) = (p.id, p.name.clone());
+                let name = self.name_of(id);
                 // The same player on an older connection (another tab, a dead socket): replaced.
                 let older: Vec<ConnId> =
                     self.members.iter().filter(|(_, m)| m.participant == Some(id)).map(|(c, _)| *c).collect();
@@ -662,6 +756,26 @@ impl Room {
         self.admit(link, participant, name, token, last_seq);
         self.broadcast(&events, Some(conn));
         Ok(())
+    }
+
+    /// The person (never a bot) whose seat token this is.
+    fn token_holder(&self, token: &str) -> Option<u32> {
+        let hash = secrets::token_hash(token);
+        self.participants.iter().find(|p| p.bot.is_none() && p.token_hash == hash).map(|p| p.id)
+    }
+
+    /// `name`, or `name (2)`, `name (3)`, … if someone in the room (a player, a bot or a
+    /// spectator here now) already goes by it, so that nobody can pass for another.
+    fn unique_name(&self, name: &str) -> String {
+        let taken = |candidate: &str| {
+            let candidate = candidate.to_lowercase();
+            self.participants.iter().any(|p| p.name.to_lowercase() == candidate)
+                || self.members.values().any(|m| m.name.to_lowercase() == candidate)
+        };
+        if !taken(name) {
+            return name.to_string();
+        }
+        (2..).map(|n| format!("{name} ({n})")).find(|candidate| !taken(candidate)).unwrap_or_else(|| name.to_string())
     }
 
     /// The seat a newly joining player takes: the first free seat before the start, the first
@@ -703,8 +817,12 @@ impl Room {
             None => (Vec::new(), false),
             Some(last) if last == self.seq => (Vec::new(), false),
             Some(last) if last >= self.history_start && last < self.seq => {
-                let missed = self.history.iter().filter(|e| e.seq > last).map(|e| redact(e, viewer)).collect();
-                (missed, false)
+                let missed: Vec<SeqEvent> =
+                    self.history.iter().filter(|e| e.seq > last).map(|e| redact(e, viewer)).collect();
+                // A long gap (a chatty table, a long absence) is answered with the snapshot
+                // alone, so that the frame stays small.
+                let bytes: usize = missed.iter().map(|e| serde_json::to_string(e).map_or(0, |j| j.len())).sum();
+                if bytes > MISSED_BYTES { (Vec::new(), true) } else { (missed, false) }
             }
             Some(_) => (Vec::new(), true),
         };
@@ -730,9 +848,26 @@ impl Room {
             }),
             missed,
             resync,
-            chat: self.chat.iter().cloned().collect(),
+            chat: self.recent_chat(),
         };
         self.send_to(conn, &joined);
+    }
+
+    /// The newest chat lines whose text fits in [`CHAT_JOIN_BYTES`], oldest first.
+    fn recent_chat(&self) -> Vec<ChatLine> {
+        let mut bytes = 0;
+        let mut lines: Vec<ChatLine> = self
+            .chat
+            .iter()
+            .rev()
+            .take_while(|line| {
+                bytes += line.text.len() + line.from.len();
+                bytes <= CHAT_JOIN_BYTES
+            })
+            .cloned()
+            .collect();
+        lines.reverse();
+        lines
     }
 
     fn leave(&mut self, conn: ConnId) {
@@ -830,7 +965,11 @@ impl Room {
                     return Err(ErrorCode::Rule(fipsen_rules::RuleError::DealNotOver));
                 }
                 if self.next_deal_asked.insert(seat) {
-                    let events = self.number(vec![RoomEvent::NextDealAsked { seat }]);
+                    let mut events = vec![RoomEvent::NextDealAsked { seat }];
+                    if self.reading.remove(&seat).is_some() {
+                        events.push(RoomEvent::Reading { seat, reading: false });
+                    }
+                    let events = self.number(events);
                     self.broadcast(&events, None);
                 }
                 if self.every_player_asked() {
@@ -838,7 +977,7 @@ impl Room {
                 }
             }
             RoomRequest::Chat(text) => {
-                let text = text.trim().to_string();
+                let text = clean_text(&text);
                 if text.is_empty() {
                     return Err(ErrorCode::ChatEmpty);
                 }
@@ -856,7 +995,8 @@ impl Room {
                     member.chat_tokens -= 1.0;
                 }
                 let from = self.members.get(&conn).map(|m| m.name.clone()).unwrap_or_default();
-                let line = ChatLine { from, seat, text, at: now_ms() };
+                let role = if participant.is_some() { Role::Player } else { Role::Spectator };
+                let line = ChatLine { from, seat, role, text, at: now_ms() };
                 let events = self.commit(Record::Chat { line }, None).await?;
                 self.broadcast(&events, None);
             }
@@ -870,7 +1010,7 @@ impl Room {
                     participant: self.participants.len() as u32,
                     seat: target,
                     level,
-                    name: format!("Bot {}", target.0 + 1),
+                    name: self.unique_name(&format!("Bot {}", target.0 + 1)),
                 };
                 let events = self.commit(record, None).await?;
                 info!(room = %self.code, seat = target.0, level = level.name(), "bot added");
@@ -886,6 +1026,56 @@ impl Room {
                 self.broadcast(&events, None);
             }
             RoomRequest::Review => self.review(conn, seat)?,
+            RoomRequest::Nudge => self.nudge(seat)?,
+            RoomRequest::Reading(reading) => self.set_reading(seat, reading)?,
+        }
+        Ok(())
+    }
+
+    /// A seated player reminds the person whose turn it is, once that turn has lasted a while.
+    fn nudge(&mut self, by: Option<Seat>) -> Result<(), ErrorCode> {
+        let by = by.ok_or(ErrorCode::NotSeated)?;
+        let series = self.series.as_ref().filter(|s| !s.is_over() && !s.deal().is_over());
+        let seat = series
+            .and_then(|s| s.deal().turn())
+            .filter(|&seat| seat != by && self.controller(seat).is_none())
+            .ok_or(ErrorCode::NudgeNobody)?;
+        let now = Instant::now();
+        let too_early = now.duration_since(self.turn_since) < Duration::from_secs(u64::from(NUDGE_AFTER_SECONDS));
+        let too_often = self
+            .last_nudge
+            .is_some_and(|last| now.duration_since(last) < Duration::from_secs(u64::from(NUDGE_EVERY_SECONDS)));
+        if too_early || too_often {
+            return Err(ErrorCode::NudgeTooSoon);
+        }
+        self.last_nudge = Some(now);
+        let events = self.number(vec![RoomEvent::Nudged { seat, by }]);
+        self.broadcast(&events, None);
+        Ok(())
+    }
+
+    /// A seated player starts or stops reading between deals; the countdown to the next deal
+    /// stands still while anyone reads ([`Room::schedule_next_deal`]).
+    fn set_reading(&mut self, seat: Option<Seat>, reading: bool) -> Result<(), ErrorCode> {
+        let seat = seat.ok_or(ErrorCode::NotSeated)?;
+        let changed = if reading {
+            let Some(series) = &self.series else { return Err(ErrorCode::RoomNotStarted) };
+            if series.is_over() {
+                return Err(ErrorCode::Rule(fipsen_rules::RuleError::SeriesOver));
+            }
+            if !series.deal().is_over() {
+                return Err(ErrorCode::Rule(fipsen_rules::RuleError::DealNotOver));
+            }
+            let until = Instant::now() + Duration::from_secs(u64::from(MAX_READING_SECONDS));
+            self.reading.insert(seat, until).is_none()
+        } else {
+            // Done reading: harmless when the next deal has come meanwhile.
+            self.reading.remove(&seat).is_some()
+        };
+        if changed {
+            self.schedule_next_deal();
+            let events = self.number(vec![RoomEvent::Reading { seat, reading }]);
+            self.broadcast(&events, None);
         }
         Ok(())
     }
@@ -989,11 +1179,16 @@ impl Room {
     }
 
     /// After a deal ends: when the next one comes on its own.
+    /// The countdown runs from the end of the deal; it stands still while anyone reads (and
+    /// goes on with at least [`RESUME_AFTER_READING`] left). Without a pause of its own the
+    /// room waits for every player, but no longer than the move clock when there is one.
     fn schedule_next_deal(&mut self) {
         let between = self.series.as_ref().is_some_and(|s| s.deal().is_over() && !s.is_over());
         if !between {
             self.next_deal_at = None;
+            self.next_deal_left = None;
             self.next_deal_asked.clear();
+            self.reading.clear();
             return;
         }
         if self.seats.iter().any(Option::is_none) {
@@ -1001,11 +1196,26 @@ impl Room {
             self.next_deal_at = None;
             return;
         }
+        let now = Instant::now();
         if self.every_player_asked() {
-            self.next_deal_at = Some(Instant::now());
+            self.next_deal_at = Some(self.next_deal_at.map_or(now, |at| at.min(now)));
+            self.next_deal_left = None;
+            return;
+        }
+        let pause =
+            self.options.next_deal_seconds.or(self.options.move_seconds).map(|s| Duration::from_secs(u64::from(s)));
+        if !self.reading.is_empty() {
+            if let Some(at) = self.next_deal_at.take() {
+                self.next_deal_left = Some(at.saturating_duration_since(now));
+            } else if self.next_deal_left.is_none() {
+                self.next_deal_left = pause;
+            }
+            return;
+        }
+        if let Some(left) = self.next_deal_left.take() {
+            self.next_deal_at = Some(now + left.max(RESUME_AFTER_READING));
         } else if self.next_deal_at.is_none() {
-            self.next_deal_at =
-                self.options.next_deal_seconds.map(|s| Instant::now() + Duration::from_secs(u64::from(s)));
+            self.next_deal_at = pause.map(|pause| now + pause);
         }
     }
 
@@ -1075,6 +1285,14 @@ impl Room {
     /// bot to act (the seat whose turn it is first, then any bot holding a Siebener Fips).
     fn plan_bots(&mut self) {
         self.hand_back();
+        if self.members.is_empty() {
+            // Bots play only while a person (a player or a spectator) is in the room: a table
+            // of bots that nobody watches would only burn the server's time.
+            if let Some(thinking) = self.bot_turn.take().and_then(|turn| turn.thinking) {
+                thinking.abort();
+            }
+            return;
+        }
         if let Some(turn) = &self.bot_turn {
             if turn.game_seq == self.last_game_seq && self.controller(turn.seat).is_some() {
                 return;
@@ -1099,25 +1317,26 @@ impl Room {
                 continue;
             }
             let leading = deal.phase() == Phase::Play && deal.current_trick().is_empty();
-            let pause = self.bot_pause(legal.len(), leading);
+            // A move the clock gave to a bot has been waited for long enough.
+            let clocked = self.clock_move.is_some_and(|(s, game_seq, _)| s == seat && game_seq == self.last_game_seq);
+            let pause = if clocked { Duration::ZERO } else { self.bot_pause(leading) };
             self.bot_turn =
                 Some(BotTurn { seat, game_seq: self.last_game_seq, at: Instant::now() + pause, thinking: None });
             return;
         }
     }
 
-    /// How long a bot waits before acting: about `bot_delay_ms`, varied like a person's pause —
-    /// shorter when there is only one thing to do, longer when leading to a new trick.
-    fn bot_pause(&self, choices: usize, leading: bool) -> Duration {
+    /// How long a bot waits before acting: about `bot_delay_ms`, varied like a person's pause,
+    /// longer when leading to a new trick. It depends on nothing hidden (not on the bot's cards
+    /// nor on how many of them it may play), so it tells the table nothing.
+    fn bot_pause(&self, leading: bool) -> Duration {
         let base = f64::from(self.options.bot_delay_ms);
         if base == 0.0 {
             return Duration::ZERO;
         }
         let spread = (self.bot_seed(self.seq) % 1000) as f64 / 1000.0;
         let mut ms = base * (0.6 + 0.8 * spread);
-        if choices == 1 {
-            ms *= 0.5;
-        } else if leading {
+        if leading {
             ms *= 1.3;
         }
         Duration::from_secs_f64(ms / 1000.0)
@@ -1350,6 +1569,7 @@ impl Room {
                 self.seq += 1;
                 if matches!(event, RoomEvent::Game { .. }) {
                     self.last_game_seq = self.seq;
+                    self.turn_since = Instant::now();
                 }
                 let numbered = SeqEvent { seq: self.seq, event };
                 if self.history.len() == HISTORY
@@ -1373,10 +1593,15 @@ impl Room {
         self.participants.get(participant as usize).and_then(|p| p.bot)
     }
 
-    /// The level of the bot that plays `seat`: a bot sitting there, or one standing in.
+    /// The level of the bot that plays `seat`: a bot sitting there, one standing in, or one
+    /// making this one move because the seat's move clock ran out.
     fn controller(&self, seat: Seat) -> Option<Level> {
         let hold = self.holds.get(seat.index())?;
-        hold.stand_in.or_else(|| self.seats[seat.index()].and_then(|p| self.bot_level(p)))
+        let clocked = self
+            .clock_move
+            .filter(|(s, game_seq, _)| *s == seat && *game_seq == self.last_game_seq)
+            .map(|(_, _, level)| level);
+        hold.stand_in.or_else(|| self.seats[seat.index()].and_then(|p| self.bot_level(p))).or(clocked)
     }
 
     /// A seed for a bot's choice, from the room's secret master seed and `salt`.
@@ -1423,6 +1648,12 @@ impl Room {
             })
             .collect();
         let now = Instant::now();
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        let turn = self.series.as_ref().filter(|s| !s.is_over() && !s.deal().is_over()).and_then(|s| {
+            let seat = s.deal().turn()?;
+            let left_ms = self.clock_deadline().map(|(_, at)| ms(at.saturating_duration_since(now)));
+            Some(TurnClock { seat, waited_ms: ms(now.saturating_duration_since(self.turn_since)), left_ms })
+        });
         RoomState {
             room: self.code.to_string(),
             title: self.title.clone(),
@@ -1432,10 +1663,14 @@ impl Room {
             seats,
             spectators: self.spectator_count(),
             status: self.status(),
+            turn,
             next_deal_asked: self.next_deal_asked.iter().copied().collect(),
-            next_deal_in_ms: self
-                .next_deal_at
-                .map(|t| u64::try_from(t.saturating_duration_since(now).as_millis()).unwrap_or(u64::MAX)),
+            next_deal_in_ms: match self.next_deal_left {
+                Some(left) => Some(ms(left)),
+                None => self.next_deal_at.map(|t| ms(t.saturating_duration_since(now))),
+            },
+            next_deal_paused: self.next_deal_left.is_some(),
+            reading: self.reading.keys().copied().collect(),
         }
     }
 
@@ -1457,16 +1692,22 @@ impl Room {
         })
     }
 
-    fn publish_lobby(&self) {
-        let entry = self.options.public.then(|| LobbyRoom {
+    /// The room as the lobby lists it.
+    fn info(&self) -> LobbyRoom {
+        LobbyRoom {
             room: self.code.to_string(),
             title: self.title.clone(),
+            host: self.name_of(self.host),
             players: self.players(),
             spectators: self.spectator_count(),
             spectators_allowed: self.options.spectators_allowed,
             status: self.status(),
             rules: self.rules,
-        });
+        }
+    }
+
+    fn publish_lobby(&self) {
+        let entry = self.options.public.then(|| self.info());
         self.lobby.send_if_modified(|current| {
             if *current == entry {
                 false

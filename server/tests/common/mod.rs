@@ -34,7 +34,7 @@ impl Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_fipsen-server"))
             .args(["--addr", "127.0.0.1:0", "--db"])
             .arg(db)
-            .args(["--log", "warn", "--rate", "2000", "--burst", "2000"])
+            .args(["--log", "warn", "--rate", "2000", "--burst", "2000", "--rooms-per-address", "0"])
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
