@@ -1326,20 +1326,9 @@ impl Room {
         }
     }
 
-    /// How long a bot waits before acting: about `bot_delay_ms`, varied like a person's pause,
-    /// longer when leading to a new trick. It depends on nothing hidden (not on the bot's cards
-    /// nor on how many of them it may play), so it tells the table nothing.
+    /// How long a bot waits before acting ([`bot_pause`]).
     fn bot_pause(&self, leading: bool) -> Duration {
-        let base = f64::from(self.options.bot_delay_ms);
-        if base == 0.0 {
-            return Duration::ZERO;
-        }
-        let spread = (self.bot_seed(self.seq) % 1000) as f64 / 1000.0;
-        let mut ms = base * (0.6 + 0.8 * spread);
-        if leading {
-            ms *= 1.3;
-        }
-        Duration::from_secs_f64(ms / 1000.0)
+        bot_pause(self.options.bot_delay_ms, self.bot_seed(self.seq), leading)
     }
 
     /// Once a planned bot move is due, computes it on a blocking thread from that seat's view.
@@ -1733,6 +1722,8 @@ impl Room {
         if events.is_empty() {
             return;
         }
+        // The frame tells when the next deal comes as soon as a deal ends.
+        self.schedule_next_deal();
         let room = self.state();
         let stood_in: Vec<Seat> =
             (0..self.seats.len()).filter(|&s| self.holds[s].stand_in.is_some()).map(|s| Seat(s as u8)).collect();
@@ -1763,6 +1754,22 @@ async fn bot_decision(turn: &mut Option<BotTurn>) -> Result<Option<Action>, toki
     }
 }
 
+/// How long a bot waits before acting: about `base_ms`, varied like a person's pause by
+/// `seed` (0.6 to 1.4 times), 1.3 times longer when leading to a new trick. Every input is
+/// public or secret to everyone alike, never the bot's cards nor how many of them it may play,
+/// so the pause tells the table nothing about its hand.
+fn bot_pause(base_ms: u32, seed: u64, leading: bool) -> Duration {
+    if base_ms == 0 {
+        return Duration::ZERO;
+    }
+    let spread = (seed % 1000) as f64 / 1000.0;
+    let mut ms = f64::from(base_ms) * (0.6 + 0.8 * spread);
+    if leading {
+        ms *= 1.3;
+    }
+    Duration::from_secs_f64(ms / 1000.0)
+}
+
 /// A 64-bit mixing function (SplitMix64's finaliser).
 fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -1775,5 +1782,24 @@ async fn sleep_until(wake: Option<Instant>) {
     match wake {
         Some(t) => tokio::time::sleep_until(t.into()).await,
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bots_pause_varies_like_a_persons_and_depends_on_public_facts_only() {
+        assert_eq!(bot_pause(0, 7, true), Duration::ZERO);
+        let pauses: Vec<Duration> = (0..1000).map(|i| bot_pause(1000, splitmix(i), false)).collect();
+        let (min, max) = (pauses.iter().min().unwrap(), pauses.iter().max().unwrap());
+        assert!(*min >= Duration::from_millis(600) && *max <= Duration::from_millis(1400), "{min:?}..{max:?}");
+        assert!(*max - *min > Duration::from_millis(600), "the pauses vary");
+        for i in 0..100 {
+            let seed = splitmix(i);
+            let ratio = bot_pause(1000, seed, true).as_secs_f64() / bot_pause(1000, seed, false).as_secs_f64();
+            assert!((ratio - 1.3).abs() < 1e-9);
+        }
     }
 }
