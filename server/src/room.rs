@@ -394,6 +394,8 @@ pub struct Room {
     clock_move: Option<(Seat, u64, Level)>,
     /// When the last nudge was sent.
     last_nudge: Option<Instant>,
+    /// A bot chose to do nothing out of turn at this game state.
+    passed_out_of_turn: Option<(Seat, u64)>,
     empty_since: Option<Instant>,
     bot_turn: Option<BotTurn>,
     /// Reviews computed off the room's task come back here, so that a connection gets its
@@ -462,6 +464,7 @@ impl Room {
             turn_since: Instant::now(),
             clock_move: None,
             last_nudge: None,
+            passed_out_of_turn: None,
             empty_since: Some(Instant::now()),
             bot_turn: None,
             reviews_tx,
@@ -1313,7 +1316,7 @@ impl Room {
                 continue;
             }
             let legal = deal.legal_actions(seat);
-            if legal.is_empty() {
+            if legal.is_empty() || self.passed_out_of_turn == Some((seat, self.last_game_seq)) {
                 continue;
             }
             let leading = deal.phase() == Phase::Play && deal.current_trick().is_empty();
@@ -1356,6 +1359,12 @@ impl Room {
         let seat = turn.seat;
         let action = match decision {
             Ok(Some(action)) if series.deal().check(seat, action).is_ok() => action,
+            Ok(None) if series.deal().turn() != Some(seat) => {
+                // Out of turn (a Siebener Fips or a Kieker give-up on offer) doing nothing is a
+                // choice: ask again only once the game has moved on.
+                self.passed_out_of_turn = Some((seat, turn.game_seq));
+                return;
+            }
             other => {
                 // Never expected; the table must not stall, so the bot makes the first legal move.
                 warn!(room = %self.code, seat = seat.0, decision = ?other.ok(), "a bot chose no legal action");
@@ -1788,6 +1797,88 @@ async fn sleep_until(wake: Option<Instant>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::SyncMode;
+
+    /// A room of four bots (`Room::new`, as the registry makes it) with one watcher and the
+    /// series started, on a throw-away database.
+    fn room_of_bots(dir: &std::path::Path, master: u8) -> Room {
+        let metrics = Arc::new(Metrics::default());
+        let (storage, _writer) =
+            Storage::open_with(&dir.join("db.sqlite3"), metrics.clone(), SyncMode::Normal).unwrap();
+        let registry = Registry::new(storage.clone(), metrics.clone(), Duration::from_secs(60), None);
+        let options = RoomOptions { bot_delay_ms: 1000, ..RoomOptions::default() };
+        let meta = RoomMeta {
+            code: "k3JX9a2LqP0vWm4Zb7Ya".into(),
+            created_at: 0,
+            title: "Bots".into(),
+            rules: RuleSet::default(),
+            options,
+            master: fipsen_rules::Seed([master; 32]),
+        };
+        let env =
+            RoomEnv { storage, metrics, registry, idle: Duration::from_secs(60), reviews: Arc::new(Semaphore::new(1)) };
+        let (lobby, _) = watch::channel(None);
+        let mut room = Room::new(meta, 1, lobby, env);
+        for seat in 0..4u8 {
+            let record = Record::BotAdded {
+                participant: u32::from(seat),
+                seat: Seat(seat),
+                level: Level::Easy,
+                name: format!("Bot {seat}"),
+            };
+            room.apply(&record);
+        }
+        room.apply(&Record::Started);
+        let (tx, _rx) = mpsc::channel(4);
+        let (kick, _) = watch::channel(None);
+        let link = ConnLink { id: 1, tx, kick: Arc::new(kick) };
+        let member =
+            Member { link, participant: None, name: "Oma".into(), chat_tokens: 0.0, chat_refill: Instant::now() };
+        room.members.insert(1, member);
+        room
+    }
+
+    /// Bots' pauses before following to a trick, over many deals, split by whether the bot
+    /// could play one card only (a fact hidden from the table) or several: the two must not
+    /// differ, or the pause tells everyone what the bot holds.
+    #[test]
+    fn a_bots_pause_does_not_tell_whether_it_had_a_choice() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut forced, mut free) = (Vec::new(), Vec::new());
+        for master in 1..=12u8 {
+            let mut room = room_of_bots(dir.path(), master);
+            let mut pick = u64::from(master);
+            for _step in 0..2000 {
+                let Some(series) = &room.series else { break };
+                if series.is_over() {
+                    break;
+                }
+                if series.deal().is_over() {
+                    let events = room.apply(&Record::NextDeal);
+                    assert!(!events.is_empty());
+                    continue;
+                }
+                let deal = series.deal();
+                let Some(seat) = deal.turn() else { break };
+                let legal = deal.legal_actions(seat);
+                let following = deal.phase() == Phase::Play && !deal.current_trick().is_empty();
+                room.plan_bots();
+                let turn = room.bot_turn.as_ref().expect("a bot plans its move");
+                assert_eq!(turn.seat, seat);
+                let pause = turn.at.saturating_duration_since(Instant::now()).as_secs_f64();
+                if following {
+                    if legal.len() == 1 { forced.push(pause) } else { free.push(pause) }
+                }
+                pick = splitmix(pick);
+                let action = legal[(pick % legal.len() as u64) as usize];
+                room.apply(&Record::BotAct { seat, action });
+            }
+        }
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        assert!(forced.len() >= 100 && free.len() >= 100, "{} forced, {} free", forced.len(), free.len());
+        let ratio = mean(&forced) / mean(&free);
+        assert!((0.85..1.15).contains(&ratio), "forced {:.3} s, free {:.3} s", mean(&forced), mean(&free));
+    }
 
     #[test]
     fn a_bots_pause_varies_like_a_persons_and_depends_on_public_facts_only() {
