@@ -145,13 +145,15 @@ impl Bot {
     }
 
     /// The bot's action, or `None` if the viewer may do nothing now. A Siebener Fips is always
-    /// announced as soon as it may be, even out of turn.
+    /// announced as soon as it may be, even out of turn. Otherwise the bot acts only at its own
+    /// turns: a Kieker it may give up out of turn too, but it weighs that at its own turns
+    /// (after the pick-up, naming trumps, at its own lead), so out of turn it answers `None`.
     pub fn choose(&mut self, view: &DealView) -> Option<Action> {
         let prompt = &view.prompt;
         if prompt.siebener_fips {
             return Some(Action::SiebenerFips);
         }
-        if prompt.is_empty() {
+        if prompt.is_empty() || view.viewer.is_none() || view.turn != view.viewer {
             return None;
         }
         let mut rng = Rng::new(decision_seed(self.seed, view));

@@ -166,3 +166,50 @@ fn a_siebener_fips_is_always_announced() {
         assert_eq!(Bot::new(level, 1).choose(&deal.view(Some(Seat(0)))), Some(Action::SiebenerFips));
     }
 }
+
+#[test]
+fn a_kieker_declarer_gives_up_at_his_own_turns_only() {
+    // Seat 3 deals, has no court card and takes a hopeless Kieker: every ace and court card is
+    // against him. Seat 0 (Vorhand) acts next, in the Kontra round and then at the first lead;
+    // the give-up is on offer to seat 3 all along, out of turn. A bot weighs it at its own
+    // turns (here: naming trumps), where it has just reckoned with its game, and out of turn
+    // does nothing.
+    let hands = [
+        ["CA", "CK", "CQ", "CJ", "C10"],
+        ["SA", "SK", "SQ", "SJ", "S10"],
+        ["HA", "HK", "HQ", "HJ", "H10"],
+        ["C7", "S7", "H7", "S8", "H8"],
+    ];
+    for kontra in [true, false] {
+        let rules = RuleSet { kontra, ..RuleSet::prisdorf() };
+        let mut deal = arranged(rules, &hands, ["C8", "S9"]);
+        for s in 0..3 {
+            deal.apply(Seat(s), Action::Pass).unwrap();
+        }
+        deal.apply(Seat(3), Action::Bid { bid: Bid::Kieker }).unwrap();
+        let away = ["S7", "S8", "S9", "H7", "H8"].into_iter().map(card).collect();
+        deal.apply(Seat(3), Action::Discard { cards: away }).unwrap();
+        // His own turn: the bots that weigh their game give it up.
+        assert_eq!(deal.phase(), Phase::Trumps);
+        let view = deal.view(Some(Seat(3)));
+        for level in [Level::Normal, Level::Strong] {
+            assert_eq!(Bot::new(level, 3).choose(&view), Some(Action::GiveUp), "{level:?} at his own turn");
+        }
+        deal.apply(Seat(3), Action::NameTrumps { suit: fipsen_rules::Suit::Diamonds }).unwrap();
+        let mut moments = 0;
+        while deal.plays().is_empty() {
+            assert_ne!(deal.turn(), Some(Seat(3)));
+            assert_eq!(deal.legal_actions(Seat(3)), vec![Action::GiveUp], "in {:?}", deal.phase());
+            let view = deal.view(Some(Seat(3)));
+            for level in Level::ALL {
+                assert_eq!(Bot::new(level, 3).choose(&view), None, "{level:?} out of turn in {:?}", deal.phase());
+            }
+            let turn = deal.turn().expect("a turn");
+            let action = if deal.phase() == Phase::Kontra { Action::Pass } else { Action::Play { card: card("CA") } };
+            deal.apply(turn, action).unwrap();
+            moments += 1;
+        }
+        assert_eq!(moments, if kontra { 4 } else { 1 });
+        assert!(!deal.view(Some(Seat(3))).prompt.give_up);
+    }
+}

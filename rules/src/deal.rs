@@ -75,10 +75,9 @@ pub enum Action {
     Kontra,
     /// The declarer doubles again after a Kontra.
     Rekontra,
-    /// A Kieker declarer gives up before the first card is led (−5). He may do so at each of
-    /// his own turns until then: after discarding, when naming trumps, when answering a Kontra,
-    /// and at his own first lead. Not out of turn: between naming trumps and the first lead he
-    /// learns nothing new except a Kontra, which gives him a turn anyway.
+    /// A Kieker declarer gives up (−5), whatever the trumps. He may do so at any moment from
+    /// taking up skat and stock until the first card is led, out of turn too: while the
+    /// opponents consider Kontra and while another player is about to lead.
     GiveUp,
     /// Four sevens and an ace: +30, the deal ends. May be announced out of turn.
     SiebenerFips,
@@ -520,16 +519,18 @@ impl Deal {
         Suit::ALL.into_iter().filter(move |&suit| self.contract.is_some_and(|c| c.allows(hand, suit == Suit::Diamonds)))
     }
 
+    /// Whether `seat` may give up now: the Kieker's declarer, from the pick-up until the first
+    /// card is led, whoever's turn it is.
     fn may_give_up(&self, seat: Seat) -> bool {
         self.contract.is_some_and(Contract::is_kieker)
             && self.declarer == Some(seat)
-            && self.turn == Some(seat)
             && self.before_first_lead()
-            && matches!(self.phase, Phase::Discard | Phase::Trumps | Phase::Rekontra | Phase::Play)
+            && matches!(self.phase, Phase::Discard | Phase::Trumps | Phase::Kontra | Phase::Rekontra | Phase::Play)
     }
 
-    /// Every action `seat` may take now. Empty when it is not the seat's turn, except that a
-    /// Siebener Fips is listed whenever it may be announced.
+    /// Every action `seat` may take now. Empty when it is not the seat's turn, except for the
+    /// two actions allowed out of turn, listed whenever they may be taken: a Kieker's give-up
+    /// (for its declarer) and a Siebener Fips.
     pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
         let mut out = Vec::new();
         self.legal_actions_into(seat, &mut out);
@@ -571,9 +572,9 @@ impl Deal {
                 Phase::DurchChoice => out.extend([Action::Stop, Action::GoOn]),
                 Phase::Over => {}
             }
-            if self.may_give_up(seat) {
-                out.push(Action::GiveUp);
-            }
+        }
+        if self.may_give_up(seat) {
+            out.push(Action::GiveUp);
         }
         if self.before_first_lead() && self.hands[seat.index()].has_siebener_fips() {
             out.push(Action::SiebenerFips);
@@ -584,7 +585,9 @@ impl Deal {
         if self.contract.is_some_and(Contract::is_kieker) { 5 } else { 2 }
     }
 
-    /// Checks an action without applying it: phase, seat, turn, then the action's content.
+    /// Checks an action without applying it: phase, seat, turn, then the action's content. The
+    /// two actions allowed out of turn, a Siebener Fips and a Kieker's give-up, are judged
+    /// before the turn.
     ///
     /// # Errors
     /// The [`RuleError`] that [`Deal::apply`] would return.
@@ -603,6 +606,9 @@ impl Deal {
                 return Err(RuleError::NoSiebenerFips);
             }
             return Ok(());
+        }
+        if action == Action::GiveUp {
+            return if self.may_give_up(seat) { Ok(()) } else { Err(RuleError::GiveUpNotAllowed) };
         }
         if self.turn != Some(seat) {
             return Err(RuleError::NotYourTurn);
@@ -650,13 +656,6 @@ impl Deal {
                 }
             }
             (Phase::DurchChoice, Action::Stop | Action::GoOn) => Ok(()),
-            (_, Action::GiveUp) => {
-                if self.may_give_up(seat) {
-                    Ok(())
-                } else {
-                    Err(RuleError::GiveUpNotAllowed)
-                }
-            }
             (phase, _) => Err(RuleError::WrongPhase(phase_hint(phase))),
         }
     }

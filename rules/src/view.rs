@@ -68,7 +68,8 @@ pub struct Prompt {
     /// He may go on for Durch.
     #[serde(default, skip_serializing_if = "is_false")]
     pub go_on: bool,
-    /// He may give up his Kieker (−5).
+    /// He may give up his Kieker (−5): from the pick-up until the first card is led, out of turn
+    /// too.
     #[serde(default, skip_serializing_if = "is_false")]
     pub give_up: bool,
     /// He may announce a Siebener Fips (+30).

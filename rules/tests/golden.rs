@@ -136,23 +136,42 @@ fn first_difference(expected: &[serde_json::Value], actual: &[serde_json::Value]
     Some(out)
 }
 
-/// Plays a deal with the varied random policy.
-fn random_deal(rules: RuleSet, dealer: Seat, seed: Seed, policy: u64) -> (Vec<(Seat, Action)>, Vec<Event>) {
+/// Plays a deal with the varied random policy, acting for the seat whose turn it is; with
+/// `give_up_out_of_turn`, a Kieker declarer offered to give up while another seat is to act
+/// does so half the time. Also tells whether the deal ended so.
+fn random_deal(
+    rules: RuleSet,
+    dealer: Seat,
+    seed: Seed,
+    policy: u64,
+    give_up_out_of_turn: bool,
+) -> (Vec<(Seat, Action)>, Vec<Event>, bool) {
     let (mut deal, first) = Deal::new(rules, 1, dealer, seed);
     let mut rng = Rng(policy);
     let mut events = vec![first];
     let mut actions = Vec::new();
-    while let Some(seat) = deal.turn() {
-        let legal = deal.legal_actions(seat);
-        // Half the time, play the highest playable card: strong hands then make their games.
-        let action = match legal.iter().rev().find(|a| matches!(a, Action::Play { .. })) {
-            Some(high) if rng.chance(50) => *high,
-            _ => choose(&legal, &mut rng),
+    let mut gave_up_out_of_turn = false;
+    while let Some(turn) = deal.turn() {
+        let declarer = deal.declarer().filter(|&d| d != turn);
+        let (seat, action) = match declarer {
+            Some(d) if give_up_out_of_turn && deal.legal_actions(d).contains(&Action::GiveUp) && rng.chance(50) => {
+                gave_up_out_of_turn = true;
+                (d, Action::GiveUp)
+            }
+            _ => {
+                let legal = deal.legal_actions(turn);
+                // Half the time, play the highest playable card: strong hands then make their games.
+                let action = match legal.iter().rev().find(|a| matches!(a, Action::Play { .. })) {
+                    Some(high) if rng.chance(50) => *high,
+                    _ => choose(&legal, &mut rng),
+                };
+                (turn, action)
+            }
         };
         events.extend(deal.apply(seat, action).expect("legal"));
         actions.push((seat, action));
     }
-    (actions, events)
+    (actions, events, gave_up_out_of_turn)
 }
 
 fn outcome(events: &[Event]) -> Option<Outcome> {
@@ -269,13 +288,23 @@ fn generate() {
             has(e, |x| matches!(x, Event::AuctionWon { contract, .. } if contract.bid.height() == 12))
         }),
     ];
+    // Only the last of these gives up out of turn: the others replay exactly as they were found.
+    let out_of_turn: Vec<Wanted> =
+        vec![("kieker-given-up-out-of-turn", "a Kieker gives up while an opponent considers Kontra", kontra, |e| {
+            // One or two of the three opponents have declined Kontra: the next one is to call.
+            let declined = e.iter().filter(|x| matches!(x, Event::Declined { .. })).count();
+            matches!(outcome(e), Some(Outcome::GivenUp { .. }))
+                && (1..3).contains(&declined)
+                && !has(e, |x| matches!(x, Event::Kontra { .. }))
+        })];
+    let all = wanted.into_iter().map(|w| (w, false)).chain(out_of_turn.into_iter().map(|w| (w, true)));
     std::fs::create_dir_all(golden_dir()).expect("create dir");
-    for (i, (name, about, rules, wanted)) in wanted.into_iter().enumerate() {
+    for (i, ((name, about, rules, wanted), give_up_out_of_turn)) in all.enumerate() {
         let found = (0u64..2_000_000).find_map(|n| {
             let dealer = Seat((n % u64::from(rules.players.count())) as u8);
             let seed = Seed::from_u64(n * 7919 + i as u64);
-            let (actions, events) = random_deal(rules, dealer, seed, n);
-            wanted(&events).then_some((dealer, seed, actions, events))
+            let (actions, events, gave_up) = random_deal(rules, dealer, seed, n, give_up_out_of_turn);
+            (wanted(&events) && gave_up == give_up_out_of_turn).then_some((dealer, seed, actions, events))
         });
         let Some((dealer, seed, actions, events)) = found else { panic!("no deal found for {name}") };
         let golden = Golden {

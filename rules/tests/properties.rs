@@ -220,7 +220,13 @@ fn play_checked(
             let seat = Seat(seat);
             let listed = deal.legal_actions(seat);
             if Some(seat) != deal.turn() {
-                assert!(listed.iter().all(|a| *a == Action::SiebenerFips), "only Siebener Fips out of turn");
+                assert!(
+                    listed.iter().all(|a| matches!(a, Action::SiebenerFips | Action::GiveUp)),
+                    "out of turn only a Siebener Fips or a Kieker's give-up: {listed:?}"
+                );
+            }
+            if listed.contains(&Action::GiveUp) {
+                assert!(deal.declarer() == Some(seat) && deal.before_first_lead(), "only the Kieker, before the lead");
             }
             for action in candidates(&deal, seat, &mut rng) {
                 let accepted = deal.check(seat, action).is_ok();
@@ -243,10 +249,14 @@ fn play_checked(
             let back: Deal = serde_json::from_str(&json).expect("round trip");
             assert!(back == deal, "JSON round trip");
         }
-        // Sometimes a Siebener Fips comes out of turn.
-        let fips = (0..n).map(Seat).find(|s| *s != turn && deal.legal_actions(*s).contains(&Action::SiebenerFips));
-        let (seat, action) = match fips {
-            Some(seat) if rng.chance(50) => (seat, Action::SiebenerFips),
+        // Sometimes a Siebener Fips or a Kieker's give-up comes out of turn.
+        let out_of_turn =
+            |action: Action| (0..n).map(Seat).find(|s| *s != turn && deal.legal_actions(*s).contains(&action));
+        let fips = out_of_turn(Action::SiebenerFips);
+        let give_up = out_of_turn(Action::GiveUp);
+        let (seat, action) = match (fips, give_up) {
+            (Some(seat), _) if rng.chance(50) => (seat, Action::SiebenerFips),
+            (_, Some(seat)) if rng.chance(25) => (seat, Action::GiveUp),
             _ => (turn, choose(&legal, &mut rng)),
         };
         let events = deal.apply(seat, action).expect("a legal action is accepted");

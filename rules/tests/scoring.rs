@@ -235,10 +235,10 @@ fn kieker_given_up_scores_minus_5_at_any_of_his_moments_before_the_lead() {
     run(&mut deal, &["0 pass", "1 pass", "2 pass", "3 kieker", "3 discard S9 H9 H8 S8 S7", "3 trumps D", "3 give_up"]);
     assert_eq!(result(&deal).1, -5);
 
-    // After the first card, giving up is no longer possible.
+    // After the first card, giving up is no longer possible, in turn or out of it.
     let mut deal = layout_kieker(false);
     run(&mut deal, &["0 pass", "1 pass", "2 pass", "3 kieker", "3 discard S9 H9 H8 S8 S7", "3 trumps C", "0 play SA"]);
-    assert_eq!(deal.check(Seat(3), fipsen_rules::Action::GiveUp), Err(fipsen_rules::RuleError::NotYourTurn));
+    assert_eq!(deal.check(Seat(3), fipsen_rules::Action::GiveUp), Err(fipsen_rules::RuleError::GiveUpNotAllowed));
     run(&mut deal, &["1 play S10", "2 play H7", "3 play C10"]);
     assert_eq!(deal.check(Seat(3), fipsen_rules::Action::GiveUp), Err(fipsen_rules::RuleError::GiveUpNotAllowed));
 }
