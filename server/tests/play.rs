@@ -112,23 +112,94 @@ async fn no_frame_of_300_random_games_shows_a_viewer_a_card_it_may_not_see() {
     eprintln!("checked {frames} frames of {deals} deals");
 }
 
+/// With this master seed every room's first deal (four players) gives seat 3 the four sevens
+/// and the ace of clubs while seat 0, Vorhand, is to bid.
+const SIEBENER_FIPS_SEED: &str = "000000000000030c000000000000000000000000000000000000000000000000";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_siebener_fips_offered_out_of_turn_never_leaves_the_random_table_without_a_move() {
+    let master = fipsen_rules::Seed::from_hex(SIEBENER_FIPS_SEED).unwrap();
+    let (series, _) = fipsen_rules::Series::new(fipsen_rules::RuleSet::prisdorf(), master).unwrap();
+    assert!(series.deal().hand(fipsen_rules::Seat(3)).has_siebener_fips());
+    assert_eq!(series.deal().turn(), Some(fipsen_rules::Seat(0)));
+
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &["--insecure-fixed-seed", SIEBENER_FIPS_SEED]);
+    let mut announced = 0;
+    for seed in 0..8 {
+        let mut table =
+            Table::open(&server, json!({"players": 4, "deals": 1}), json!({"next_deal_seconds": 0}), 1).await;
+        table.play_series(&mut Rng(seed), false).await;
+        let sheet = table.seats[0].game["scoresheet"].clone();
+        announced += usize::from(sheet[0]["outcome"]["result"] == "siebener_fips");
+        let spectator = table.spectators[0].frames.clone();
+        for (seat, client) in table.seats.iter().enumerate() {
+            check_frames(Some(seat as u8), &client.frames, &spectator);
+        }
+        for client in table.seats.into_iter().chain(table.spectators) {
+            client.close().await;
+        }
+    }
+    assert!(announced > 0, "the Siebener Fips was never announced");
+}
+
+/// A spectator's record of two short deals: deal 1 (seqs 1–2) and deal 2 (seqs 3–4).
+fn two_deals() -> Vec<String> {
+    let game = |seq: u64, event: Value| json!({"seq": seq, "kind": "game", "event": event});
+    let frame = |seq: u64, number: u32, event: Value| {
+        json!({"type": "update", "seq": seq, "game": {"number": number}, "events": [game(seq, event)]}).to_string()
+    };
+    let over = |dealt: Value| json!({"event": "deal_over", "reveal": {"dealt": dealt, "skat": [], "stock": [], "discards": []}});
+    vec![
+        frame(1, 1, json!({"event": "dealt", "number": 1})),
+        frame(2, 1, over(json!([["CA"], ["SA"], ["HA"], ["D7"]]))),
+        frame(3, 2, json!({"event": "dealt", "number": 2})),
+        frame(4, 2, over(json!([["C7"], ["S7"], ["H7"], ["CK"]]))),
+    ]
+}
+
+fn leaks(viewer: Option<u8>, frame: Value) -> bool {
+    let frames = vec![frame.to_string()];
+    std::panic::catch_unwind(|| check_frames(viewer, &frames, &two_deals())).is_err()
+}
+
 #[test]
 fn the_check_catches_a_leak() {
     // A spectator frame showing a hand in the middle of a deal must fail the check.
-    let spectator = vec![
-        json!({"type": "update", "seq": 1, "game": {"number": 1},
-               "events": [{"seq": 1, "kind": "game", "event": {"event": "dealt", "number": 1}}]})
-        .to_string(),
-        json!({"type": "update", "seq": 2, "game": {"number": 1},
-               "events": [{"seq": 2, "kind": "game", "event": {"event": "deal_over", "reveal": {
-                   "dealt": [["CA"], ["SA"], ["HA"], ["D7"]], "skat": [], "stock": [], "discards": []}}}]})
-        .to_string(),
-    ];
-    let leak = vec![json!({"type": "update", "seq": 1, "game": {"number": 1, "deal": {"hand": ["SA"]}}}).to_string()];
-    let own = leak.clone();
-    assert!(std::panic::catch_unwind(|| check_frames(None, &leak, &spectator)).is_err());
-    assert_eq!(check_frames(Some(1), &own, &spectator), 1);
-    let after: Vec<String> = vec![json!({"seq": 2, "game": {"number": 1}, "x": ["SA", "HA"]}).to_string()];
-    assert_eq!(check_frames(None, &after, &spectator), 1);
-    let _: Value = Value::Null;
+    assert!(leaks(None, json!({"type": "update", "seq": 1, "game": {"number": 1, "deal": {"hand": ["SA"]}}})));
+    // Its own hand a seat may see; after the deal, everybody sees everything.
+    assert!(!leaks(Some(1), json!({"type": "update", "seq": 1, "game": {"number": 1, "deal": {"hand": ["SA"]}}})));
+    assert!(!leaks(None, json!({"seq": 2, "game": {"number": 1}, "x": ["SA", "HA"]})));
+    // An event showing another seat's hand.
+    let dealt = json!({"event": "dealt", "number": 1, "hands": [["CA"], ["SA"], null, null]});
+    assert!(leaks(
+        Some(0),
+        json!({"seq": 1, "game": {"number": 1}, "events": [{"seq": 1, "kind": "game", "event": dealt}]})
+    ));
+    // An event is judged as of its own sequence number, even in a frame sent later.
+    let later = json!({"seq": 2, "game": {"number": 1}, "events": [{"seq": 1, "kind": "game", "event": dealt}]});
+    assert!(leaks(Some(0), later.clone()));
+    assert!(!leaks(Some(0), json!({"seq": 2, "game": {"number": 1}, "x": ["CA", "SA"]})));
+    // A game event no spectator saw cannot be judged: that fails too.
+    let unknown = json!({"seq": 9, "kind": "game", "event": {"event": "card_played", "card": "CA"}});
+    assert!(leaks(None, json!({"seq": 9, "game": {"number": 2}, "events": [unknown]})));
+}
+
+#[test]
+fn a_frame_that_carries_the_end_of_one_deal_and_the_start_of_the_next_is_judged_event_by_event() {
+    // The reveal of deal 1 and the start of deal 2 in one frame (a resume's `missed` list, or
+    // updates sent together): the reveal is judged by deal 1, where it is public.
+    let over = two_deals()[1].clone();
+    let over: Value = serde_json::from_str(&over).unwrap();
+    let start = json!({"seq": 3, "kind": "game", "event": {"event": "dealt", "number": 2, "hands": [["C7"], null, null, null]}});
+    let both = json!({"type": "update", "seq": 3, "game": {"number": 2, "deal": {"hand": ["C7"]}},
+                      "events": [over["events"][0].clone(), start]});
+    assert!(!leaks(Some(0), both.clone()));
+    let mut missed = both.clone();
+    missed["missed"] = missed["events"].take();
+    assert!(!leaks(Some(0), missed));
+    // But deal 2's own part of the frame may show only deal 2's cards as of seq 3.
+    let mut leaking = both;
+    leaking["game"]["deal"]["hand"] = json!(["C7", "S7"]);
+    assert!(leaks(Some(0), leaking));
 }

@@ -295,7 +295,9 @@ impl Rng {
 }
 
 /// A random legal action from a seat's prompt (`game.deal.prompt`), or `None` if it has none.
-/// Passing is preferred in the auction so that deals get played.
+/// Passing is preferred in the auction so that deals get played. A prompt that offers only what
+/// may be done out of turn (a Siebener Fips, a Kieker's give-up) gets one of those: whoever
+/// calls this for a seat whose prompt is not empty always gets a move.
 pub fn random_action(deal: &Value, rng: &mut Rng) -> Option<Value> {
     let prompt = &deal["prompt"];
     let mut options: Vec<Value> = Vec::new();
@@ -341,10 +343,23 @@ pub fn random_action(deal: &Value, rng: &mut Rng) -> Option<Value> {
         options.push(json!({"action": "play", "card": card}));
     }
     if options.is_empty() {
-        return None;
+        // Nothing but out-of-turn moves on offer (or the rolls above said no to them).
+        return out_of_turn_moves(prompt).into_iter().next();
     }
     let i = rng.below(options.len());
     Some(options.swap_remove(i))
+}
+
+/// The moves a prompt offers that may be made out of turn.
+fn out_of_turn_moves(prompt: &Value) -> Vec<Value> {
+    let mut moves = Vec::new();
+    if prompt["siebener_fips"] == true {
+        moves.push(json!({"action": "siebener_fips"}));
+    }
+    if prompt["give_up"] == true {
+        moves.push(json!({"action": "give_up"}));
+    }
+    moves
 }
 
 /// A table: one client per seat and some spectators, all in one room, started.
@@ -414,16 +429,26 @@ impl Table {
 
     /// Plays one random legal action; returns false when no seat may act.
     pub async fn step(&mut self, rng: &mut Rng) -> bool {
-        let turn = self.view()["turn"].as_u64();
-        // A Siebener Fips may come from any seat, out of turn.
-        let fips = (0..self.seats.len()).find(|&s| self.seats[s].deal()["prompt"]["siebener_fips"] == true);
-        let seat = match (fips, turn) {
-            (Some(s), _) if rng.chance(70) => s,
-            (_, Some(t)) => t as usize,
-            (Some(s), None) => s,
+        let turn = self.view()["turn"].as_u64().map(|t| t as usize);
+        // Out of turn a seat may announce a Siebener Fips (often) or give up its Kieker (now and
+        // then); the seat picked then makes that very move, so a move is always made.
+        let mut out_of_turn = None;
+        for seat in (0..self.seats.len()).filter(|&s| Some(s) != turn) {
+            for action in out_of_turn_moves(&self.seats[seat].deal()["prompt"]) {
+                let percent = if action["action"] == "siebener_fips" { 70 } else { 15 };
+                if out_of_turn.is_none() && rng.chance(percent) {
+                    out_of_turn = Some((seat, action));
+                }
+            }
+        }
+        let (seat, action) = match (out_of_turn, turn) {
+            (Some(chosen), _) => chosen,
+            (None, Some(t)) => match random_action(self.seats[t].deal(), rng) {
+                Some(action) => (t, action),
+                None => return false,
+            },
             (None, None) => return false,
         };
-        let Some(action) = random_action(self.seats[seat].deal(), rng) else { return false };
         let answer = self.seats[seat].act(&action).await;
         assert_eq!(answer["type"], "ack", "seat {seat} {action}: {answer}");
         let parsed: Action = serde_json::from_value(action).unwrap();
@@ -522,10 +547,18 @@ struct Truth {
     timeline: Vec<(u64, Value)>,
 }
 
+/// Every deal's truth by number, and the number of the deal each game event belongs to by its
+/// sequence number.
+struct Truths {
+    deals: HashMap<u32, Truth>,
+    deal_of_event: HashMap<u64, u32>,
+}
+
 /// Gathers each deal's truth: the reveal at its end and the public order of its events, from
 /// a spectator's frames (a spectator gets every event).
-fn truths(spectator_frames: &[String]) -> HashMap<u32, Truth> {
+fn truths(spectator_frames: &[String]) -> Truths {
     let mut deals: HashMap<u32, Truth> = HashMap::new();
+    let mut deal_of_event = HashMap::new();
     let mut current = 0u32;
     for frame in spectator_frames {
         let v: Value = serde_json::from_str(frame).unwrap();
@@ -537,8 +570,10 @@ fn truths(spectator_frames: &[String]) -> HashMap<u32, Truth> {
             if event["event"] == "dealt" {
                 current = event["number"].as_u64().unwrap() as u32;
             }
+            let seq = e["seq"].as_u64().unwrap();
+            deal_of_event.insert(seq, current);
             let truth = deals.entry(current).or_default();
-            truth.timeline.push((e["seq"].as_u64().unwrap(), event.clone()));
+            truth.timeline.push((seq, event.clone()));
             if event["event"] == "deal_over" {
                 let reveal = &event["reveal"];
                 let set = |v: &Value| serde_json::from_value::<CardSet>(v.clone()).unwrap();
@@ -549,7 +584,7 @@ fn truths(spectator_frames: &[String]) -> HashMap<u32, Truth> {
             }
         }
     }
-    deals
+    Truths { deals, deal_of_event }
 }
 
 /// What `viewer` may know of deal `truth` as of sequence number `seq`, worked out from the
@@ -594,30 +629,64 @@ fn allowed(truth: &Truth, viewer: Option<u8>, seq: u64) -> CardSet {
 
 /// Checks every frame one viewer received: no card it may not see at that moment.
 /// Returns the number of frames checked.
+///
+/// Each game event a frame carries (in `events` or `missed`) is judged by the deal it belongs
+/// to, as of its own sequence number: a frame may carry the end of one deal and the start of
+/// the next, and what the last deal revealed is no secret of the next. The rest of the frame
+/// (the room and `game`) is judged by the deal `game.number` names, as of the frame's `seq`;
+/// scoresheet rows are about finished deals and left out.
 pub fn check_frames(viewer: Option<u8>, frames: &[String], spectator_frames: &[String]) -> usize {
-    let deals = truths(spectator_frames);
+    let truths = truths(spectator_frames);
     let mut checked = 0;
     for frame in frames {
         let mut v: Value = serde_json::from_str(frame).unwrap();
+        checked += 1;
+        for list in ["events", "missed"] {
+            let Some(events) = v.get_mut(list).map(Value::take) else { continue };
+            let mut room_events = Vec::new();
+            for e in events.as_array().into_iter().flatten() {
+                if e["kind"] != "game" {
+                    room_events.push(e.clone());
+                    continue;
+                }
+                let shown = cards_in(&e.to_string());
+                if shown.is_empty() {
+                    continue;
+                }
+                let seq = e["seq"].as_u64().unwrap_or(0);
+                let Some(number) = truths.deal_of_event.get(&seq) else {
+                    panic!("viewer {viewer:?}: game event at seq {seq} that no spectator saw: {frame}");
+                };
+                let leaked = shown.difference(may_see(&truths, *number, viewer, seq));
+                assert!(leaked.is_empty(), "viewer {viewer:?} was shown {leaked:?} by the event at seq {seq}: {frame}");
+            }
+            // Room events speak of the room as the frame leaves it: checked with the rest.
+            v[list] = Value::Array(room_events);
+        }
         // Scoresheet rows are about finished deals, all of whose cards were revealed (a Siebener
         // Fips row names its five cards): only the rest speaks of the deal in play.
         if let Some(sheet) = v.get_mut("game").and_then(|g| g.get_mut("scoresheet")) {
             sheet.take();
         }
         let shown = cards_in(&v.to_string());
-        checked += 1;
         if shown.is_empty() {
             continue;
         }
-        let number = v["game"]["number"].as_u64().map(|n| n as u32);
         let seq = v["seq"].as_u64().unwrap_or(0);
-        let Some(truth) = number.and_then(|n| deals.get(&n)) else {
+        let Some(number) = v["game"]["number"].as_u64().map(|n| n as u32) else {
             panic!("viewer {viewer:?}: cards {shown:?} in a frame outside any deal: {frame}");
         };
-        assert!(!truth.dealt.is_empty(), "deal {number:?} did not end; cannot check");
-        let may = allowed(truth, viewer, seq);
-        let leaked = shown.difference(may);
+        let leaked = shown.difference(may_see(&truths, number, viewer, seq));
         assert!(leaked.is_empty(), "viewer {viewer:?} was shown {leaked:?} at seq {seq}: {frame}");
     }
     checked
+}
+
+/// What `viewer` may see of deal `number` as of `seq`.
+fn may_see(truths: &Truths, number: u32, viewer: Option<u8>, seq: u64) -> CardSet {
+    let Some(truth) = truths.deals.get(&number) else {
+        panic!("deal {number} is not among the spectator's deals; cannot check");
+    };
+    assert!(!truth.dealt.is_empty(), "deal {number} did not end; cannot check");
+    allowed(truth, viewer, seq)
 }
