@@ -212,7 +212,8 @@ pub enum ClientMessage {
     /// ```
     Review,
     /// Reminds the player whose turn it is (a seated player, once that turn has lasted 15 s; at
-    /// most once every 30 s in a room). Everyone gets the event `nudged`.
+    /// most once every 30 s in a room); between deals, 15 s after the deal ended, the connected
+    /// players who have not asked for the next deal. Everyone gets the event `nudged`.
     ///
     /// ```json
     /// {"type": "nudge"}

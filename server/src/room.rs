@@ -1035,14 +1035,24 @@ impl Room {
         Ok(())
     }
 
-    /// A seated player reminds the person whose turn it is, once that turn has lasted a while.
+    /// A seated player reminds the person whose turn it is, once that turn has lasted a while;
+    /// between deals, the connected players who have not asked for the next deal yet.
     fn nudge(&mut self, by: Option<Seat>) -> Result<(), ErrorCode> {
         let by = by.ok_or(ErrorCode::NotSeated)?;
-        let series = self.series.as_ref().filter(|s| !s.is_over() && !s.deal().is_over());
-        let seat = series
-            .and_then(|s| s.deal().turn())
-            .filter(|&seat| seat != by && self.controller(seat).is_none())
-            .ok_or(ErrorCode::NudgeNobody)?;
+        let series = self.series.as_ref().filter(|s| !s.is_over()).ok_or(ErrorCode::NudgeNobody)?;
+        let person = |seat: Seat| seat != by && self.controller(seat).is_none();
+        let targets: Vec<Seat> = if series.deal().is_over() {
+            (0..self.seats.len())
+                .map(|s| Seat(s as u8))
+                .filter(|&s| person(s) && !self.next_deal_asked.contains(&s))
+                .filter(|s| self.seats[s.index()].is_some_and(|p| self.is_connected(p)))
+                .collect()
+        } else {
+            series.deal().turn().filter(|&seat| person(seat)).into_iter().collect()
+        };
+        if targets.is_empty() {
+            return Err(ErrorCode::NudgeNobody);
+        }
         let now = Instant::now();
         let too_early = now.duration_since(self.turn_since) < Duration::from_secs(u64::from(NUDGE_AFTER_SECONDS));
         let too_often = self
@@ -1052,7 +1062,7 @@ impl Room {
             return Err(ErrorCode::NudgeTooSoon);
         }
         self.last_nudge = Some(now);
-        let events = self.number(vec![RoomEvent::Nudged { seat, by }]);
+        let events = self.number(targets.into_iter().map(|seat| RoomEvent::Nudged { seat, by }).collect());
         self.broadcast(&events, None);
         Ok(())
     }
@@ -1317,6 +1327,11 @@ impl Room {
             }
             let legal = deal.legal_actions(seat);
             if legal.is_empty() || self.passed_out_of_turn == Some((seat, self.last_game_seq)) {
+                continue;
+            }
+            // Out of turn, bots consider only a Siebener Fips (a Kieker is weighed at their own
+            // turns), so nobody waits for a bot that will do nothing.
+            if deal.turn() != Some(seat) && !legal.contains(&Action::SiebenerFips) {
                 continue;
             }
             let leading = deal.phase() == Phase::Play && deal.current_trick().is_empty();

@@ -376,3 +376,51 @@ async fn rooms_created_are_limited_per_connection_and_per_address() {
     let mut three = Client::greeted(&server).await;
     assert_eq!(make(&mut three).await, "room/too_many");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn between_deals_a_nudge_reminds_the_players_who_are_not_ready() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &[]);
+    let mut a = Client::greeted(&server).await;
+    let options = json!({"bot_delay_ms": 0, "next_deal_seconds": null});
+    let room = a.create("Antje", json!({"players": 4}), options).await;
+    let mut b = Client::greeted(&server).await;
+    b.join(&room, "Hinnerk", "player").await;
+    for seat in 2..4 {
+        a.send(json!({"type": "add_bot", "seat": seat, "level": "easy"})).await;
+    }
+    a.send(json!({"type": "start"})).await;
+    while a.game.is_null() {
+        a.recv_type("update").await;
+    }
+    // Both play the deal out.
+    let mut rng = Rng(11);
+    loop {
+        b.sync(a.seq).await;
+        a.sync(b.seq).await;
+        if a.deal()["phase"] == "over" {
+            break;
+        }
+        let mut acted = false;
+        for c in [&mut a, &mut b] {
+            if c.room["turn"]["seat"] == c.you["seat"]
+                && let Some(action) = random_action(c.deal(), &mut rng)
+            {
+                c.act(&action).await;
+                acted = true;
+            }
+        }
+        if !acted {
+            a.recv_type("update").await;
+        }
+    }
+    b.send(json!({"type": "next_deal"})).await;
+    until_event(&mut a, "next_deal_asked").await;
+    assert_eq!(refused(&mut b, json!({"type": "nudge"})).await, "nudge/too_soon");
+    tokio::time::sleep(Duration::from_millis(15_300)).await;
+    b.send(json!({"type": "nudge"})).await;
+    let nudged = until_event(&mut a, "nudged").await;
+    let targets: Vec<&Value> = events(&nudged, "nudged").iter().map(|e| &e["seat"]).collect();
+    assert_eq!(targets, [&json!(0)], "only the player who is not ready, never a bot");
+    assert_eq!(a.game["number"], 1, "still between deals");
+}
