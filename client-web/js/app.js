@@ -1,13 +1,14 @@
 // The client's entry point: the connection, routing, the messages from the server, and
 // rendering the screen for the current state.
 
-import { installCardSprite } from './cards.js';
+import { cardShort, installCardSprite } from './cards.js';
 import { Connection } from './conn.js';
 import { h, replaceKeepingFocus } from './dom.js';
 import { has, initLang, t } from './i18n.js';
 import { eventLines } from './log.js';
-import { S, amHost, api, botStandsInForMe, forgetSeat, mySeat, saveSeat, seatFor } from './store.js';
-import { homeView, joinView } from './home.js';
+import { callText, countdownText, suitName } from './format.js';
+import { NUDGE_AFTER_MS, S, amHost, api, botStandsInForMe, forgetSeat, loadLog, mySeat, saveLog, saveSeat, seatFor } from './store.js';
+import { homeView, inviteTitle, joinView } from './home.js';
 import { roomView } from './room.js';
 import { tableView } from './table.js';
 import { headerView } from './header.js';
@@ -70,12 +71,17 @@ function resetRoom() {
   S.waiting = false;
   awaitSeq = 0;
   S.ui.selected = [];
-  S.ui.picked = null;
   S.ui.confirm = null;
   S.ui.dialog = null;
   S.ui.botPicker = null;
+  S.ui.reading = false;
+  S.ui.held = null;
+  S.nudged = null;
+  S.away = null;
+  S.peek = null;
   S.review = { status: 'idle' };
   S.practice = null;
+  sentReading = false;
 }
 
 api.go = (hash) => {
@@ -90,6 +96,8 @@ window.addEventListener('hashchange', onRoute);
 function onReady() {
   // A review asked for on a connection that broke is not coming: offer to ask again.
   if (S.review.status === 'loading') S.review = { status: 'failed', deal: S.review.deal, code: '' };
+  // The new connection is in no room yet: whether we read is told again once back in it.
+  sentReading = false;
   if (S.route.name === 'room') enterRoom();
   else askHome();
 }
@@ -110,18 +118,27 @@ function readSeats() {
   }
 }
 
-/** Resumes our seat in the routed room if this browser holds one. */
+/**
+ * Resumes our seat in the routed room if this browser holds one; otherwise asks what room the
+ * invitation is for (`peek`), to show it before joining.
+ */
 function enterRoom() {
   if (S.route.name !== 'room') return;
   const code = S.route.code;
   const held = seatFor(code);
   if (held?.token) {
     S.waiting = true;
-    conn.send({ type: 'resume', room: code, token: held.token, last_seq: S.room?.code === code ? S.seq : 0 });
+    // From where this tab's log ends (a reload), or from the last event this browser saw at the
+    // seat (a return): the server sends what happened since in `missed`.
+    const since = S.room?.code === code ? S.seq : (loadLog(code)?.seq ?? held.seq ?? 0);
+    conn.send({ type: 'resume', room: code, token: held.token, last_seq: since });
   } else if (held?.watching && held.name) {
     // A watcher has no seat token: he simply watches again.
     S.waiting = true;
     conn.send({ type: 'join_room', room: code, name: held.name, role: 'spectator' });
+  } else {
+    S.peek = { code, info: null, error: null };
+    conn.send({ type: 'peek', room: code });
   }
 }
 
@@ -133,6 +150,8 @@ api.send = (msg) => {
 
 api.act = (action) => {
   if (S.waiting || S.route.name !== 'room') return;
+  // Playing a card shows it at once: the trick just taken has been seen.
+  if (action.action === 'play') endHold();
   const code = S.route.code;
   const held = seatFor(code);
   const id = Math.max(held?.nextId ?? 1, (S.you?.last_act_id ?? 0) + 1);
@@ -182,47 +201,76 @@ function onMessage(msg) {
       S.waiting = false;
       awaitSeq = 0;
       const wasTurn = myTurn();
-      const fresh = S.room?.code !== msg.room?.room || msg.resync;
+      const before = S.game;
+      const fresh = S.room?.code !== msg.room?.room;
       S.room = normaliseRoom(msg.room);
+      S.roomAt = Date.now();
       S.you = msg.you;
       S.game = msg.game ?? null;
+      S.peek = null;
       const code = S.room.code;
+      const missed = msg.missed ?? [];
       if (fresh) {
-        S.log = (msg.chat ?? []).map((line) => ({ kind: 'chat', text: line.text, from: line.from }));
-      } else {
-        for (const ev of msg.missed ?? []) S.log.push(...eventLines(ev));
+        // A reload: this tab's log goes on where it ended. Elsewhere: the room's last chat lines.
+        const kept = loadLog(code);
+        if (kept) S.log = kept.lines;
+        else {
+          S.log = (msg.chat ?? []).map(chatLine);
+          const said = new Set((msg.chat ?? []).map((c) => `${c.at}|${c.from}|${c.text}`));
+          missed.splice(0, missed.length, ...missed.filter((ev) => ev.kind !== 'chat' || !said.has(`${ev.at}|${ev.from}|${ev.text}`)));
+        }
+      }
+      for (const ev of missed) S.log.push(...eventLines(ev));
+      const away = awaySummary(missed, msg.you?.seat ?? null);
+      if (away) {
+        S.away = away;
+        S.log.push({ kind: 'event', text: `${t('away.title')} ${away.lines.join(' ')}` });
       }
       S.seq = msg.seq ?? S.seq;
-      noteNextDeal();
+      if (!fresh) noteTrick(before);
+      noteRoom();
       const held = seatFor(code);
       const nextId = Math.max(held?.nextId ?? 1, (msg.you?.last_act_id ?? 0) + 1);
       if (msg.you?.token) saveSeat(code, { token: msg.you.token, seq: S.seq, name: msg.you.name, nextId, watching: false });
       else if (msg.you?.role === 'spectator') saveSeat(code, { watching: true, name: msg.you.name });
+      saveLog(code, S.seq, S.log);
       if (S.route.name !== 'room' || S.route.code !== code) {
         S.route = { name: 'room', code };
         history.replaceState(null, '', `#/room/${code}`);
       }
+      // A room just created or joined from further down the home page: its top (the invitation
+      // link) is what to see first.
+      if (fresh) queueMicrotask(() => window.scrollTo({ top: 0 }));
       afterChange(wasTurn);
       practiceStep();
       break;
     }
     case 'update': {
       const wasTurn = myTurn();
+      const before = S.game;
       for (const ev of msg.events ?? []) {
         if ((ev.seq ?? 0) <= S.seq) continue;
         S.log.push(...eventLines(ev));
         if (ev.kind === 'chat' && !S.ui.chatOpen) S.ui.unread += 1;
+        if (ev.kind === 'nudged' && ev.seat === mySeat()) nudged(ev.by);
       }
       S.seq = Math.max(S.seq, msg.seq ?? 0);
-      if (msg.room) S.room = normaliseRoom(msg.room);
+      if (msg.room) {
+        S.room = normaliseRoom(msg.room);
+        S.roomAt = Date.now();
+      }
       if ('game' in msg) S.game = msg.game ?? null;
-      noteNextDeal();
+      noteTrick(before);
+      noteRoom();
       if (msg.you) S.you = msg.you;
       if (S.seq >= awaitSeq) {
         S.waiting = false;
         clearTimeout(awaitTimer);
       }
-      if (S.route.name === 'room') saveSeat(S.route.code, { seq: S.seq });
+      if (S.route.name === 'room') {
+        saveSeat(S.route.code, { seq: S.seq });
+        saveLog(S.route.code, S.seq, S.log);
+      }
       afterChange(wasTurn);
       practiceStep();
       break;
@@ -249,9 +297,23 @@ function onMessage(msg) {
     case 'error':
       onError(msg);
       break;
-    case 'lobby':
-      S.lobby = msg.rooms ?? [];
+    case 'lobby': {
+      // The lobby comes in pages: a later page adds to those shown.
+      const rooms = msg.rooms ?? [];
+      if ((msg.offset ?? 0) > 0 && S.lobby) {
+        const shown = new Set(S.lobby.map((r) => r.room));
+        S.lobby = [...S.lobby, ...rooms.filter((r) => !shown.has(r.room))];
+      } else S.lobby = rooms;
+      S.lobbyTotal = msg.total ?? S.lobby.length;
       render();
+      break;
+    }
+    case 'room_info':
+      // The room of the invitation link being looked at.
+      if (S.peek && !S.room && S.peek.code === msg.room?.room) {
+        S.peek = { code: S.peek.code, info: msg.room, error: null };
+        render();
+      }
       break;
     case 'my_rooms':
       S.myRooms = msg.rooms ?? [];
@@ -265,8 +327,14 @@ function onMessage(msg) {
 }
 
 function onError(msg) {
-  S.waiting = false;
   const code = msg.code ?? '';
+  // The answer to `peek`: the invitation page says it instead of the join buttons.
+  if (S.peek && !S.peek.info && !S.peek.error && !S.waiting && !S.room && code.startsWith('room/')) {
+    S.peek = { ...S.peek, error: code };
+    render();
+    return;
+  }
+  S.waiting = false;
   if (code.startsWith('review/') && S.review.status === 'loading') {
     S.review = { status: 'failed', deal: S.review.deal, code };
   }
@@ -278,6 +346,12 @@ function onError(msg) {
     S.room = null;
     S.you = null;
     S.game = null;
+    // The invitation page instead: what the room is, or that there is none.
+    if (code === 'room/not_found') S.peek = { code: S.route.code, info: null, error: code };
+    else if (conn.ready) {
+      S.peek = { code: S.route.code, info: null, error: null };
+      conn.send({ type: 'peek', room: S.route.code });
+    }
   }
   api.toast(errorText(code, msg.message), 'error');
 }
@@ -314,14 +388,183 @@ function practiceStep() {
   }
 }
 
-/** When the server will deal the next deal by itself: a countdown on the result panel. */
-function noteNextDeal() {
+/**
+ * The room's clocks, counted from when its state arrived: when the next deal comes by itself (a
+ * countdown on the result panel), and when the turn will have lasted long enough to nudge.
+ */
+function noteRoom() {
   const ms = S.room?.next_deal_in_ms;
-  S.nextDealAt = typeof ms === 'number' ? Date.now() + ms : null;
-  clearInterval(countdown);
-  if (S.nextDealAt) countdown = window.setInterval(() => (S.nextDealAt && S.nextDealAt > Date.now() ? render() : clearInterval(countdown)), 1000);
+  S.nextDealAt = typeof ms === 'number' ? S.roomAt + ms : null;
+  clearTimeout(nudgeTimer);
+  const turn = S.room?.turn;
+  if (turn && turn.waited_ms < NUDGE_AFTER_MS) nudgeTimer = window.setTimeout(render, NUDGE_AFTER_MS - turn.waited_ms + 100);
+  // Between deals: when this viewer first saw the deal over (the others may nudge after 15 s).
+  const over = S.game?.deal?.phase === 'over' ? S.game.number : null;
+  if (over !== S.overDeal) {
+    S.overDeal = over;
+    S.overAt = S.roomAt;
+    if (over !== null) nudgeTimer = window.setTimeout(render, NUDGE_AFTER_MS + 100);
+  }
+  // A call to this player is over once it is someone else's turn, or once he is ready.
+  const me = mySeat();
+  const wanted = S.room?.status === 'between_deals' ? !(S.room.next_deal_asked ?? []).includes(me) : turn?.seat === me;
+  if (S.nudged && !wanted) S.nudged = null;
 }
-let countdown = 0;
+let nudgeTimer = 0;
+
+/** Another player waits for this one: a chime, a vibration and a banner. */
+function nudged(by) {
+  S.nudged = { by, at: Date.now() };
+  if (S.settings.sound) beep();
+  if (navigator.userActivation?.hasBeenActive) navigator.vibrate?.([80, 60, 80]);
+}
+
+/**
+ * The countdowns on the page (`data-deadline`, ms since 1970) are counted down in place, without
+ * drawing the page anew: the next deal, the move clock.
+ */
+function tick() {
+  const now = Date.now();
+  for (const el of document.querySelectorAll('[data-deadline]')) {
+    const left = Math.max(0, Math.ceil((Number(/** @type {HTMLElement} */ (el).dataset.deadline) - now) / 1000));
+    const format = /** @type {HTMLElement} */ (el).dataset.format ?? '';
+    const text = countdownText(format, left);
+    if (el.textContent !== text) el.textContent = text;
+    // The last ten seconds of a move clock show in red.
+    if (format === 'clock') el.parentElement?.classList.toggle('low', left <= 10);
+  }
+}
+window.setInterval(tick, 250);
+
+// ---- the trick just taken ----
+
+/** How long a taken trick stays on the table, and how long it takes to sweep it away (ms). */
+const HOLD_MS = 1500;
+const SWEEP_MS = 450;
+let holdTimer = 0;
+
+/**
+ * After a trick is taken it stays on the table a moment, whatever comes next (the next lead of a
+ * quick player or a bot waits on the screen, not in the game), then moves toward its winner.
+ * @param {import('./protocol.js').SeriesView|null} before the series before this message
+ */
+function noteTrick(before) {
+  const deal = S.game?.deal;
+  if (!deal || !before || before.number !== S.game?.number || deal.phase === 'over') return;
+  const taken = deal.tricks.length;
+  if (taken <= (before.deal?.tricks?.length ?? 0)) return;
+  S.ui.held = { deal: S.game.number, index: taken - 1, trick: deal.tricks[taken - 1], phase: 'hold' };
+  clearTimeout(holdTimer);
+  holdTimer = window.setTimeout(sweepHeld, HOLD_MS);
+}
+
+function sweepHeld() {
+  if (!S.ui.held) return;
+  if (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) {
+    endHold();
+    return;
+  }
+  S.ui.held = { ...S.ui.held, phase: 'sweep' };
+  render();
+  holdTimer = window.setTimeout(endHold, SWEEP_MS);
+}
+
+function endHold() {
+  clearTimeout(holdTimer);
+  if (!S.ui.held) return;
+  S.ui.held = null;
+  render();
+}
+
+// ---- reading between deals ----
+
+/** Whether the server was told that this player reads (so the next deal waits). */
+let sentReading = false;
+
+/**
+ * Between deals a player who reads holds the countdown to the next deal: with "Wait — I'm
+ * reading", or while the review or the scoresheet is open. Tells the server when that changes.
+ */
+function syncReading() {
+  const room = S.room;
+  const me = mySeat();
+  const between = room?.status === 'between_deals' && S.game?.deal?.phase === 'over' && !S.game.over;
+  if (!between || me === null || !conn.ready) {
+    // The server forgets who read once the next deal is dealt.
+    if (!between) sentReading = false;
+    return;
+  }
+  const asked = (room.next_deal_asked ?? []).includes(me);
+  const reading = !asked && (S.ui.reading || S.ui.dialog === 'review' || S.ui.dialog === 'sheet');
+  if (reading !== sentReading && conn.send({ type: 'reading', reading })) sentReading = reading;
+}
+
+/** Ready for the next deal: done reading too. */
+api.ready = () => {
+  S.ui.reading = false;
+  if (api.send({ type: 'next_deal' })) sentReading = false;
+  render();
+};
+
+// ---- a player back at his seat ----
+
+/** Game events that are a player's own move (not what follows from it). */
+const MOVES = new Set(['called', 'card_played', 'skat_taken', 'hand_chosen', 'discarded', 'trumps_named', 'kontra', 'rekontra', 'declined', 'gave_up', 'stopped', 'went_on', 'siebener_fips', 'kieker_picked_up']);
+
+/**
+ * What happened at the viewer's seat while he was away (`missed` of a resume): the moves a bot
+ * made for him, standing in or when his clock ran out, and how many moves the others made.
+ * @param {any[]} missed
+ * @param {number|null} seat
+ * @returns {{lines: string[]}|null}
+ */
+function awaySummary(missed, seat) {
+  if (seat === null || missed.length === 0) return null;
+  let level = null;
+  let stoodIn = false;
+  let clock = 0;
+  let others = 0;
+  const mine = [];
+  for (const ev of missed) {
+    if (ev.kind === 'stand_in' && ev.seat === seat) {
+      stoodIn = true;
+      level = ev.level;
+    } else if (ev.kind === 'clock_ran_out' && ev.seat === seat) {
+      clock += 1;
+      level = ev.level;
+    } else if (ev.kind === 'game' && MOVES.has(ev.event?.event)) {
+      if (ev.event.seat !== seat) others += 1;
+      else mine.push(moveText(ev.event));
+    }
+  }
+  if (mine.length === 0 && !stoodIn && clock === 0) return null;
+  const bot = t(`bot.level.${level ?? S.room?.options?.bot_takeover ?? 'normal'}`);
+  const lines = [mine.length ? t('away.bot_played', { level: bot, moves: mine.join(', ') }) : t('away.bot_stood_in', { level: bot })];
+  if (clock) lines.push(t('away.clock', { n: clock }));
+  if (others) lines.push(t('away.others', { n: others }));
+  return { lines };
+}
+
+/** A move in a few words: "♠8", "Pass", "Trumps: Hearts". */
+function moveText(e) {
+  switch (e.event) {
+    case 'card_played':
+      return cardShort(e.card);
+    case 'called':
+      return callText(e.call);
+    case 'trumps_named':
+      return `${t('table.trumps')}: ${suitName(e.suit, true)}`;
+    default:
+      return eventLines({ kind: 'game', event: e })
+        .map((line) => line.text)
+        .join(' ');
+  }
+}
+
+/** @param {import('./protocol.js').ChatLine} line @returns {import('./store.js').LogLine} */
+function chatLine(line) {
+  return { kind: 'chat', text: line.text, from: line.from, role: line.role };
+}
 
 // ---- turn signals ----
 
@@ -336,9 +579,9 @@ function myTurn() {
 function afterChange(wasTurn) {
   const turn = myTurn();
   if (S.game?.deal?.phase !== 'discard') S.ui.selected = [];
+  if (S.room?.status !== 'between_deals') S.ui.reading = false;
   render();
   if (turn && !wasTurn) {
-    S.ui.picked = null;
     S.ui.confirm = null;
     if (S.settings.sound) beep();
     // Vibrating is allowed only after the person has touched the page.
@@ -348,9 +591,33 @@ function afterChange(wasTurn) {
   }
 }
 
+/**
+ * With the option on, the only card the server allows is played by itself — after a pause like a
+ * person's (1 to 2.5 s), so that the speed of the play does not tell at once that there was no
+ * choice. Anything that changes meanwhile (another prompt, a card played by hand) cancels it.
+ */
+function autoPlayForced() {
+  const deal = S.game?.deal;
+  const cards = deal?.prompt?.cards ?? [];
+  const wanted = S.settings.autoForced && myTurn() && deal?.phase === 'play' && cards.length === 1 ? `${S.game?.number}|${deal.tricks.length}|${deal.trick.length}|${cards[0]}` : null;
+  if (wanted === forced.key) return;
+  clearTimeout(forced.timer);
+  forced.key = wanted;
+  if (!wanted) return;
+  const card = cards[0];
+  forced.timer = window.setTimeout(() => {
+    const now = S.game?.deal;
+    if (forced.key !== wanted || !myTurn() || !(now?.prompt?.cards ?? []).includes(card)) return;
+    forced.key = null;
+    api.act({ action: 'play', card });
+  }, 1000 + Math.random() * 1500);
+}
+const forced = { key: /** @type {string|null} */ (null), timer: 0 };
+
 function updateTitle() {
   let title = 'Fipsen';
   if (S.route.name === 'room') title = `${S.room?.title || t('room.title', { code: S.route.code })} — Fipsen`;
+  if (S.route.name === 'room' && !S.room && S.peek?.info) title = `${inviteTitle(S.peek.info)} — Fipsen`;
   if (myTurn()) title = `▶ ${t('table.your_turn')} — Fipsen`;
   if (document.title !== title) document.title = title;
 }
@@ -399,7 +666,10 @@ function renderNow() {
   });
   const log = root.querySelector('.chat-log');
   if (log) log.scrollTop = log.scrollHeight;
+  tick();
   updateTitle();
+  syncReading();
+  autoPlayForced();
 }
 
 conn.connect();

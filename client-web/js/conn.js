@@ -3,7 +3,11 @@
 
 export const PROTOCOL_VERSION = 1;
 
-/** @typedef {'connecting'|'open'|'offline'|'failed'} ConnState */
+/**
+ * `idle`: the server closed a connection that sat in no room saying nothing (4005); it comes back
+ * by itself at the next tap or key, or when the page is looked at again.
+ * @typedef {'connecting'|'open'|'offline'|'failed'|'idle'} ConnState
+ */
 
 export class Connection {
   /**
@@ -25,18 +29,32 @@ export class Connection {
     /** @type {ConnState} */
     this.state = 'connecting';
     this.ready = false;
+    /** Messages sent while coming back from `idle`: sent once the new connection is ready. */
+    this.pending = /** @type {any[]} */ ([]);
     const wake = () => this.wake();
     window.addEventListener('online', wake);
     window.addEventListener('pageshow', wake);
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') wake();
     });
+    // Back from idle at the person's next action, before its click handler sends anything.
+    for (const type of ['pointerdown', 'keydown']) {
+      window.addEventListener(type, () => this.state === 'idle' && this.resumeFromIdle(), { capture: true });
+    }
+  }
+
+  /** Connects again after an idle close, quietly. */
+  resumeFromIdle() {
+    this.idleWake = true;
+    this.attempt = 0;
+    this.connect();
   }
 
   connect() {
     clearTimeout(this.retryTimer);
     if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)) return;
-    this.setState('connecting');
+    // Coming back from idle is not news: the header keeps its calm state until the line is up.
+    if (!this.idleWake) this.setState('connecting');
     this.ready = false;
     let ws;
     try {
@@ -62,9 +80,11 @@ export class Connection {
       if (!this.ready && msg.type === 'welcome') {
         this.ready = true;
         this.attempt = 0;
+        this.idleWake = false;
         this.setState('open');
         this.startHeartbeat();
         this.handlers.ready();
+        for (const queued of this.pending.splice(0)) this.rawSend(queued);
         return;
       }
       if (msg.type === 'pong') return;
@@ -75,6 +95,14 @@ export class Connection {
       this.ws = null;
       this.ready = false;
       clearInterval(this.pingTimer);
+      // 4005: idle in no room. Nothing is lost: connect again only when the person is back.
+      if (e.code === 4005) {
+        this.idleWake = false;
+        this.setState('idle');
+        return;
+      }
+      // A reconnection after idle that failed is an ordinary lost connection.
+      this.idleWake = false;
       // 4001: this page speaks an old protocol; 4003: another tab resumed our seat.
       if (e.code === 4001 || e.code === 4003) {
         this.setState('failed');
@@ -101,6 +129,10 @@ export class Connection {
   /** After sleep or a network change: check the line at once, reconnect if it is dead. */
   wake(force = false) {
     if (this.state === 'failed' && !force) return;
+    if (this.state === 'idle') {
+      this.resumeFromIdle();
+      return;
+    }
     if (!this.ws) {
       this.attempt = 0;
       this.connect();
@@ -144,7 +176,15 @@ export class Connection {
 
   /** Sends now, or returns false if the line is down (the caller re-renders from the next state). */
   send(msg) {
-    if (!this.ready) return false;
+    if (!this.ready) {
+      // After an idle close the person's action brings the line back: his message follows it.
+      if (this.state === 'idle' || this.idleWake) {
+        this.pending.push(msg);
+        if (this.state === 'idle') this.resumeFromIdle();
+        return true;
+      }
+      return false;
+    }
     return this.rawSend(msg);
   }
 

@@ -138,3 +138,23 @@ export function robotIcon() {
     s('path', { d: 'M9 16h6M2 11v4M22 11v4', stroke: 'currentColor', 'stroke-width': 2, 'stroke-linecap': 'round' }),
   );
 }
+
+/** A small alarm clock drawn in SVG: the move clock and a nudge. */
+export function clockIcon() {
+  return s(
+    'svg',
+    { viewBox: '0 0 24 24', width: '1.1em', height: '1.1em', class: 'clock-icon', 'aria-hidden': 'true', focusable: 'false' },
+    s('circle', { cx: 12, cy: 13, r: 8, fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }),
+    s('path', { d: 'M12 9v4l2.5 2.5M4 5.5 7 3M20 5.5 17 3', fill: 'none', stroke: 'currentColor', 'stroke-width': 2, 'stroke-linecap': 'round' }),
+  );
+}
+
+/** Two bars: something stands still. */
+export function pauseIcon() {
+  return s(
+    'svg',
+    { viewBox: '0 0 24 24', width: '1em', height: '1em', class: 'pause-icon', 'aria-hidden': 'true', focusable: 'false' },
+    s('rect', { x: 6, y: 4, width: 4, height: 16, rx: 1, fill: 'currentColor' }),
+    s('rect', { x: 14, y: 4, width: 4, height: 16, rx: 1, fill: 'currentColor' }),
+  );
+}

@@ -58,3 +58,15 @@ export function points(n) {
   if (n < 0) return `−${Math.abs(n)}`;
   return '0';
 }
+
+/**
+ * The words of a countdown with `s` seconds left: the next deal ("Next deal in 7 s") or a move
+ * clock ("12 s", "1:30").
+ * @param {string} format 'next' or 'clock'
+ * @param {number} s
+ */
+export function countdownText(format, s) {
+  if (format === 'next') return t('next.in', { s });
+  if (format === 'clock') return s >= 60 ? `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}` : t('clock.seconds', { s });
+  return String(s);
+}

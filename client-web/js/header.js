@@ -16,7 +16,9 @@ export function headerView(conn) {
         ? t('conn.offline', { s: S.retryIn })
         : state === 'failed'
           ? t('conn.failed')
-          : t('conn.connecting');
+          : state === 'idle'
+            ? t('conn.idle')
+            : t('conn.connecting');
   return h(
     'header',
     { class: 'top' },
@@ -67,26 +69,33 @@ export function headerView(conn) {
 }
 
 function settingsDialog() {
-  const toggle = (key, label) =>
+  const toggle = (key, label, help = '') =>
     h(
-      'label',
-      { class: 'check' },
-      h('input', {
-        type: 'checkbox',
-        'data-key': `set-${key}`,
-        checked: S.settings[key],
-        onchange: (e) => {
-          S.settings[key] = e.target.checked;
-          saveSettings();
-          api.render();
-        },
-      }),
-      h('span', null, label),
+      'div',
+      { class: 'setting' },
+      h(
+        'label',
+        { class: 'check' },
+        h('input', {
+          type: 'checkbox',
+          'data-key': `set-${key}`,
+          checked: S.settings[key],
+          'aria-describedby': help ? `set-${key}-help` : null,
+          onchange: (e) => {
+            S.settings[key] = e.target.checked;
+            saveSettings();
+            api.render();
+          },
+        }),
+        h('span', null, label),
+      ),
+      help ? h('p', { class: 'hint', id: `set-${key}-help` }, help) : null,
     );
   return dialog('settings', t('settings.title'), [
     toggle('fourColour', t('settings.four_colour')),
     toggle('sound', t('settings.sound')),
-    toggle('quickPlay', t('settings.quick_play')),
+    toggle('confirmCalls', t('settings.confirm_calls'), t('settings.confirm_calls.help')),
+    toggle('autoForced', t('settings.auto_forced'), t('settings.auto_forced.help')),
   ]);
 }
 

@@ -1,10 +1,10 @@
 // The home screen: your name, a new table with its rules, joining by code, the open tables.
 
 import { h } from './dom.js';
-import { t } from './i18n.js';
-import { S, api, saveName, seats } from './store.js';
-import { BOT_DELAYS, LEVELS, botDelayText } from './room.js';
-import { robotIcon } from './dom.js';
+import { has, t } from './i18n.js';
+import { S, api, saveName, seatFor, seats } from './store.js';
+import { BOT_DELAYS, LEVELS, botDelayText, moveSecondsText } from './room.js';
+import { eyeIcon, robotIcon } from './dom.js';
 
 /** The rule set being chosen (kept across renders). Defaults are the rules crate's Prisdorf. */
 const draft = {
@@ -24,6 +24,8 @@ const draft = {
   bot_takeover: 'normal',
   /** A bot's pause before acting, in ms (the server's default). */
   bot_delay: 900,
+  /** The move clock: seconds per move, or 'off' (the server's default). */
+  move: /** @type {'off'|number} */ ('off'),
   /** The practice table: the bots' level, the number of players, the bots' pause. */
   practice_level: 'normal',
   practice_players: 4,
@@ -34,6 +36,8 @@ const draft = {
 };
 
 const DEFAULTS = { ...draft };
+/** The move clocks the form offers, in seconds. */
+const MOVE_SECONDS = [20, 30, 60, 120];
 const DEFAULT_GRACE = 120;
 /** The longest seat-holding time the server accepts: one day. */
 const MAX_GRACE = 86_400;
@@ -71,7 +75,9 @@ export function join(code, role) {
   const fromLink = code.match(/#\/room\/([A-Za-z0-9_-]+)/);
   const room = fromLink ? fromLink[1] : code.trim();
   if (!room) return;
-  if (api.send({ type: 'join_room', room, name: S.name.trim(), role })) {
+  // One person, one seat: a browser that already sits at this table gets that seat back.
+  const token = role === 'player' ? seatFor(room)?.token || null : null;
+  if (api.send({ type: 'join_room', room, name: S.name.trim(), role, ...(token ? { token } : {}) })) {
     S.waiting = true;
     api.render();
   }
@@ -113,6 +119,7 @@ function create() {
     next_deal_seconds: draft.next_deal === 'auto' ? 10 : draft.next_deal === 'slow' ? 30 : null,
     bot_takeover: draft.bot_takeover === 'off' ? null : /** @type {import('./protocol.js').Level} */ (draft.bot_takeover),
     bot_delay_ms: draft.bot_delay,
+    move_seconds: draft.move === 'off' ? null : draft.move,
   };
   if (api.send({ type: 'create_room', name: S.name.trim(), rules, options })) {
     S.waiting = true;
@@ -341,6 +348,10 @@ function createSection() {
           h('span', { class: 'unit', 'aria-hidden': 'true' }, t('opt.seconds_unit')),
         ),
       ),
+      radioOption('move', t('opt.move'), [
+        ['off', t('opt.move.off')],
+        ...MOVE_SECONDS.map((seconds) => /** @type {[any, string]} */ ([seconds, moveSecondsText(seconds)])),
+      ]),
       radioOption('bot_takeover', t('opt.bot_takeover'), [['off', t('opt.bot_takeover.off')], ...levelChoices()]),
       radioOption('bot_delay', t('opt.bot_delay'), delayChoices()),
       checkOption('public', t('opt.public'), 'opt.public.help'),
@@ -390,6 +401,7 @@ function joinSection() {
 
 function lobbySection() {
   const rooms = S.lobby ?? [];
+  const more = S.lobbyTotal > rooms.length;
   return h(
     'section',
     { class: 'panel lobby', 'aria-labelledby': 'lobby-title' },
@@ -438,6 +450,14 @@ function lobbySection() {
             );
           }),
         ),
+    more
+      ? h(
+          'div',
+          { class: 'row lobby-more' },
+          h('span', { class: 'hint' }, t('home.lobby_shown', { n: rooms.length, total: S.lobbyTotal })),
+          h('button', { type: 'button', 'data-key': 'lobby-more', onclick: () => api.send({ type: 'lobby', offset: rooms.length }) }, t('home.lobby_more')),
+        )
+      : null,
   );
 }
 
@@ -499,23 +519,83 @@ export function homeView() {
   );
 }
 
-/** Someone opened an invitation link: ask for the name, then sit down or watch. */
+/**
+ * The name of an invited table: "Friday table — hosted by Antje" ("Antje's table" when it is named
+ * after its host).
+ * @param {import('./protocol.js').LobbyRoom} info
+ */
+export function inviteTitle(info) {
+  if (!info.title || info.title === info.host) return t('invite.table_of', { host: info.host });
+  return t('invite.hosted', { title: info.title, host: info.host });
+}
+
+/** What the invitation is for, as the server describes the room (`room_info`). */
+function inviteInfo(info) {
+  const players = info.players ?? [];
+  const seated = players.filter((p) => p !== null);
+  const rules = info.rules ?? {};
+  const game = [t('invite.players', { n: rules.players ?? players.length }), rules.deals ? t('invite.deals', { n: rules.deals }) : t('invite.deals_open')];
+  if (rules.kontra) game.push(t('opt.kontra'));
+  return h(
+    'div',
+    { class: 'invite-info', 'data-testid': 'invite-info' },
+    h('p', { class: 'invite-game' }, game.join(' · ')),
+    h('p', { class: 'invite-status', 'data-testid': 'invite-status' }, t(`invite.status.${info.status}`)),
+    h(
+      'ul',
+      { class: 'invite-seats', 'aria-label': t('room.seats') },
+      players.map((name, i) =>
+        h(
+          'li',
+          { class: name === null ? 'free' : null },
+          h('span', { class: 'seat-no', 'aria-hidden': 'true' }, String(i + 1)),
+          ' ',
+          name ?? h('span', { class: 'hint' }, t('room.free')),
+        ),
+      ),
+    ),
+    h(
+      'p',
+      { class: 'hint' },
+      t('home.lobby_row', { seated: seated.length, players: players.length }),
+      info.spectators ? [' · ', eyeIcon(), ' ', t('home.lobby_watchers', { n: info.spectators })] : null,
+    ),
+  );
+}
+
+/**
+ * Someone opened an invitation link: the table it is for (its name, host, game, players and
+ * status, as the server describes it), then the name, then sit down or watch.
+ */
 export function joinView(code) {
+  const peek = S.peek?.code === code ? S.peek : null;
+  const info = peek?.info ?? null;
+  const error = peek?.error ?? null;
+  const off = S.waiting || S.conn !== 'open';
   return h(
     'div',
     { class: 'home invited' },
     h(
       'section',
       { class: 'panel', 'aria-labelledby': 'invite-title' },
-      h('h1', { id: 'invite-title' }, t('room.title', { code })),
-      h('p', { class: 'tagline' }, t('app.tagline')),
-      nameField(),
-      h(
-        'div',
-        { class: 'row' },
-        h('button', { type: 'button', class: 'primary big', 'data-key': 'invite-sit', disabled: S.waiting || S.conn !== 'open', onclick: () => join(code, 'player') }, t('home.join_button')),
-        h('button', { type: 'button', class: 'big', 'data-key': 'invite-watch', disabled: S.waiting || S.conn !== 'open', onclick: () => join(code, 'spectator') }, t('home.watch_button')),
-      ),
+      h('p', { class: 'invite-kicker' }, t('invite.kicker')),
+      h('h1', { id: 'invite-title', 'data-testid': 'invite-title' }, info ? inviteTitle(info) : t('room.title', { code })),
+      error
+        ? h('p', { class: 'invite-error', role: 'alert', 'data-testid': 'invite-error' }, has(`err.${error}`) ? t(`err.${error}`) : t('err.generic', { message: error }))
+        : info
+          ? inviteInfo(info)
+          : h('p', { class: 'hint', role: 'status' }, t('conn.connecting')),
+      error ? null : nameField(),
+      error
+        ? null
+        : h(
+            'div',
+            { class: 'row' },
+            h('button', { type: 'button', class: 'primary big', 'data-key': 'invite-sit', disabled: off, onclick: () => join(code, 'player') }, t('home.join_button')),
+            info?.spectators_allowed === false
+              ? null
+              : h('button', { type: 'button', class: 'big', 'data-key': 'invite-watch', disabled: off, onclick: () => join(code, 'spectator') }, t('home.watch_button')),
+          ),
       h('p', null, h('a', { href: '#/' }, '← Fipsen')),
     ),
     howToPlay(),

@@ -13,7 +13,7 @@ export function eventLines(ev) {
   const line = (text) => [{ kind: 'event', text }];
   switch (ev?.kind) {
     case 'chat':
-      return [{ kind: 'chat', text: String(ev.text ?? ''), from: String(ev.from ?? '') }];
+      return [{ kind: 'chat', text: String(ev.text ?? ''), from: String(ev.from ?? ''), role: ev.role === 'spectator' ? 'spectator' : 'player' }];
     case 'seated':
       return line(t('log.seated', { name: ev.name ?? seatName(ev.seat) }));
     case 'left_seat':
@@ -34,6 +34,10 @@ export function eventLines(ev) {
       return line(t('log.stand_in', { name: seatName(ev.seat), level: t(`bot.level.${ev.level}`) }));
     case 'stand_in_ended':
       return line(t('log.stand_in_ended', { name: seatName(ev.seat) }));
+    case 'nudged':
+      return line(t('log.nudged', { by: seatName(ev.by), name: seatName(ev.seat) }));
+    case 'clock_ran_out':
+      return line(t('log.clock_ran_out', { name: seatName(ev.seat), level: t(`bot.level.${ev.level}`) }));
     case 'host_changed':
       return line(t('log.host_changed', { name: ev.name ?? seatName(ev.seat) }));
     case 'game':

@@ -39,12 +39,12 @@
 
 /**
  * A line of table chat. Kept with the room; the last lines come with `joined`.
- * @typedef {{at: number, from: string, seat?: Seat | null, text: string}} ChatLine
+ * @typedef {{at: number, from: string, role?: Role, seat?: Seat | null, text: string}} ChatLine
  */
 
 /**
  * What a client sends: one JSON object per WebSocket text frame, with a `type` field. The first message on a connection must be [`ClientMessage::Hello`].
- * @typedef {({client?: string | null, protocol: number, type: "hello"}) | {name: string, options?: RoomOptions, rules?: RuleSet, type: "create_room"} | {name: string, role?: Role, room: string, type: "join_room"} | ({last_seq?: number | null, room: string, token: string, type: "resume"}) | {seat: Seat, type: "take_seat"} | {type: "leave_seat"} | {type: "start"} | {public: boolean, type: "set_public"} | {action: Action, id: number, seq: number, type: "act"} | {type: "next_deal"} | {text: string, type: "chat"} | {type: "leave_room"} | {type: "lobby"} | {tokens: Array<string>, type: "my_rooms"} | {type: "ping"} | {level: Level, seat: Seat, type: "add_bot"} | {seat: Seat, type: "remove_bot"} | {type: "review"}} ClientMessage
+ * @typedef {({client?: string | null, protocol: number, type: "hello"}) | {name: string, options?: RoomOptions, rules?: RuleSet, type: "create_room"} | ({name: string, role?: Role, room: string, token?: string | null, type: "join_room"}) | ({last_seq?: number | null, room: string, token: string, type: "resume"}) | {seat: Seat, type: "take_seat"} | {type: "leave_seat"} | {type: "start"} | {public: boolean, type: "set_public"} | {action: Action, id: number, seq: number, type: "act"} | {type: "next_deal"} | {text: string, type: "chat"} | {type: "leave_room"} | {offset?: number, type: "lobby"} | {room: string, type: "peek"} | {tokens: Array<string>, type: "my_rooms"} | {type: "ping"} | {level: Level, seat: Seat, type: "add_bot"} | {seat: Seat, type: "remove_bot"} | {type: "review"} | {type: "nudge"} | {reading: boolean, type: "reading"}} ClientMessage
  */
 
 /**
@@ -94,7 +94,7 @@
 
 /**
  * A public room, as the lobby lists it.
- * @typedef {{players: Array<string | null>, room: string, rules: RuleSet, spectators: number, spectators_allowed: boolean, status: RoomStatus, title: string}} LobbyRoom
+ * @typedef {{host: string, players: Array<string | null>, room: string, rules: RuleSet, spectators: number, spectators_allowed: boolean, status: RoomStatus, title: string}} LobbyRoom
  */
 
 /**
@@ -148,12 +148,12 @@
 
 /**
  * How a room behaves, chosen by its host when creating it. Every field has a default.
- * @typedef {{bot_delay_ms?: number, bot_takeover?: Level | null, grace_seconds?: number, next_deal_seconds?: number | null, public?: boolean, spectators_allowed?: boolean, title?: string}} RoomOptions
+ * @typedef {{bot_delay_ms?: number, bot_takeover?: Level | null, grace_seconds?: number, move_seconds?: number | null, next_deal_seconds?: number | null, public?: boolean, spectators_allowed?: boolean, title?: string}} RoomOptions
  */
 
 /**
  * A room as everyone in it sees it (it holds no cards).
- * @typedef {{host: string, next_deal_asked: Array<Seat>, next_deal_in_ms?: number | null, options: RoomOptions, room: string, rules: RuleSet, seats: Array<SeatInfo>, spectators: number, status: RoomStatus, title: string}} RoomState
+ * @typedef {{host: string, next_deal_asked: Array<Seat>, next_deal_in_ms?: number | null, next_deal_paused: boolean, options: RoomOptions, reading: Array<Seat>, room: string, rules: RuleSet, seats: Array<SeatInfo>, spectators: number, status: RoomStatus, title: string, turn?: TurnClock | null}} RoomState
  */
 
 /**
@@ -187,7 +187,7 @@
 
 /**
  * A room event with its sequence number. Numbers rise by one per event in a room.
- * @typedef {{seq: number} & ({event: Event, kind: "game"} | {kind: "seated", name: string, seat: Seat} | {kind: "left_seat", seat: Seat} | {kind: "connected", seat: Seat} | {kind: "disconnected", seat: Seat} | {kind: "seat_open", seat: Seat} | {count: number, kind: "spectators"} | {kind: "started"} | {kind: "public", public: boolean} | {kind: "next_deal_asked", seat: Seat} | ChatLine | {kind: "bot_added", level: Level, name: string, seat: Seat} | {kind: "bot_removed", seat: Seat} | {kind: "stand_in", level: Level, seat: Seat} | {kind: "stand_in_ended", seat: Seat} | ({kind: "host_changed", name: string, seat?: Seat | null}))} SeqEvent
+ * @typedef {{seq: number} & ({event: Event, kind: "game"} | {kind: "seated", name: string, seat: Seat} | {kind: "left_seat", seat: Seat} | {kind: "connected", seat: Seat} | {kind: "disconnected", seat: Seat} | {kind: "seat_open", seat: Seat} | {count: number, kind: "spectators"} | {kind: "started"} | {kind: "public", public: boolean} | {kind: "next_deal_asked", seat: Seat} | ChatLine | {kind: "bot_added", level: Level, name: string, seat: Seat} | {kind: "bot_removed", seat: Seat} | {kind: "stand_in", level: Level, seat: Seat} | {kind: "stand_in_ended", seat: Seat} | ({kind: "host_changed", name: string, seat?: Seat | null}) | {by: Seat, kind: "nudged", seat: Seat} | {kind: "clock_ran_out", level: Level, seat: Seat} | {kind: "reading", reading: boolean, seat: Seat})} SeqEvent
  */
 
 /**
@@ -197,7 +197,7 @@
 
 /**
  * What the server sends: one JSON object per WebSocket text frame, with a `type` field.
- * @typedef {{max_message_bytes: number, protocol: number, server: string, type: "welcome"} | ({chat: Array<ChatLine>, game?: SeriesView | null, missed: Array<SeqEvent>, resync: boolean, room: RoomState, seq: number, type: "joined", you: You}) | ({events: Array<SeqEvent>, game?: SeriesView | null, room: RoomState, seq: number, type: "update"}) | {id: number, seq: number, type: "ack"} | ({code: "proto/malformed" | "proto/unknown_type" | "proto/version" | "proto/too_large" | "proto/handshake_required" | "proto/already_greeted" | "room/not_found" | "room/full" | "room/started" | "room/not_started" | "room/not_host" | "room/no_spectators" | "room/already_in" | "room/not_in" | "room/seats_not_full" | "seat/taken" | "seat/invalid" | "seat/not_seated" | "token/invalid" | "action/stale" | "action/id_reused" | "rate/limited" | "chat/too_long" | "chat/empty" | "name/invalid" | "rules/invalid" | "options/invalid" | "server/busy" | "server/storage" | "server/shutting_down" | "bot/mid_deal" | "bot/not_a_bot" | "review/unavailable" | "review/busy" | "bot/standing_in" | "seat/unknown" | "deal/over" | "series/over" | "deal/not_over" | "turn/not_yours" | "phase/wrong" | "bid/invalid" | "bid/below_minimum" | "bid/too_low" | "bid/kieker_not_allowed" | "bid/hold_not_allowed" | "skat/hand_required" | "skat/kieker_no_hand" | "discard/wrong_count" | "card/not_in_hand" | "trumps/ruten_required" | "play/must_follow_suit" | "fips/not_held" | "fips/too_late" | "kieker/give_up_not_allowed", id?: number | null, message: string, type: "error"}) | {rooms: Array<LobbyRoom>, type: "lobby"} | {rooms: Array<MyRoom>, type: "my_rooms"} | {type: "left"} | {type: "pong"} | {deal: number, review: Review, type: "review"}} ServerMessage
+ * @typedef {{max_message_bytes: number, protocol: number, server: string, type: "welcome"} | ({chat: Array<ChatLine>, game?: SeriesView | null, missed: Array<SeqEvent>, resync: boolean, room: RoomState, seq: number, type: "joined", you: You}) | ({events: Array<SeqEvent>, game?: SeriesView | null, room: RoomState, seq: number, type: "update"}) | {id: number, seq: number, type: "ack"} | ({code: "proto/malformed" | "proto/unknown_type" | "proto/version" | "proto/too_large" | "proto/handshake_required" | "proto/already_greeted" | "room/not_found" | "room/full" | "room/started" | "room/not_started" | "room/not_host" | "room/no_spectators" | "room/already_in" | "room/not_in" | "room/seats_not_full" | "seat/taken" | "seat/invalid" | "seat/not_seated" | "token/invalid" | "action/stale" | "action/id_reused" | "rate/limited" | "chat/too_long" | "chat/empty" | "name/invalid" | "rules/invalid" | "options/invalid" | "server/busy" | "server/storage" | "server/shutting_down" | "bot/mid_deal" | "bot/not_a_bot" | "review/unavailable" | "review/busy" | "bot/standing_in" | "nudge/too_soon" | "nudge/nobody" | "room/too_many" | "seat/unknown" | "deal/over" | "series/over" | "deal/not_over" | "turn/not_yours" | "phase/wrong" | "bid/invalid" | "bid/below_minimum" | "bid/too_low" | "bid/kieker_not_allowed" | "bid/hold_not_allowed" | "skat/hand_required" | "skat/kieker_no_hand" | "discard/wrong_count" | "card/not_in_hand" | "trumps/ruten_required" | "play/must_follow_suit" | "fips/not_held" | "fips/too_late" | "kieker/give_up_not_allowed", id?: number | null, message: string, type: "error"}) | {offset: number, rooms: Array<LobbyRoom>, total: number, type: "lobby"} | {room: LobbyRoom, type: "room_info"} | {rooms: Array<MyRoom>, type: "my_rooms"} | {type: "left"} | {type: "pong"} | {deal: number, review: Review, type: "review"}} ServerMessage
  */
 
 /**
@@ -213,6 +213,11 @@
 /**
  * A finished trick.
  * @typedef {{cards: Array<Play>, winner: Seat}} TrickView
+ */
+
+/**
+ * Whose turn it is, how long it has lasted and how long the move clock leaves, in milliseconds as of the frame that carries it.
+ * @typedef {{left_ms?: number | null, seat: Seat, waited_ms: number}} TurnClock
  */
 
 /**

@@ -72,9 +72,15 @@ export function optionsSummary(options) {
     row(t('opt.grace'), t('opt.grace.value', { s: options.grace_seconds ?? 120 })),
     row(t('opt.bot_takeover'), options.bot_takeover ? t(`bot.level.${options.bot_takeover}`) : t('opt.bot_takeover.off')),
     row(t('opt.bot_delay'), botDelayText(options.bot_delay_ms ?? 900)),
+    row(t('opt.move'), options.move_seconds ? moveSecondsText(options.move_seconds) : t('opt.move.off')),
     row(t('opt.spectators'), options.spectators_allowed ? t('opt.yes') : t('opt.no')),
     row(t('opt.public'), options.public ? t('opt.yes') : t('opt.no')),
   );
+}
+
+/** A move clock in words: "30 seconds per move". @param {number} seconds */
+export function moveSecondsText(seconds) {
+  return t('opt.move.value', { s: seconds });
 }
 
 /** The bots' levels, weakest first. */

@@ -3,7 +3,11 @@
 
 import { t } from './i18n.js';
 
-/** @typedef {{kind: 'chat'|'event', text: string, from?: string}} LogLine */
+/**
+ * A line of the table log: a chat line (with its writer and whether he plays or watches), or a
+ * sentence about an event.
+ * @typedef {{kind: 'chat'|'event', text: string, from?: string, role?: import('./protocol.js').Role}} LogLine
+ */
 
 /**
  * @typedef {Omit<import('./protocol.js').RoomState, 'seats'> & {code: string, seats: Array<import('./protocol.js').SeatInfo|null>}} Room
@@ -13,7 +17,8 @@ import { t } from './i18n.js';
  * @typedef {object} Settings
  * @property {boolean} fourColour
  * @property {boolean} sound
- * @property {boolean} quickPlay
+ * @property {boolean} confirmCalls ask "are you sure?" before a bid or another irrevocable call
+ * @property {boolean} autoForced play the only card the prompt allows by itself, after a pause
  */
 
 /**
@@ -28,6 +33,14 @@ import { t } from './i18n.js';
  * @property {import('./protocol.js').SeriesView|null} game
  * @property {number} seq
  * @property {number|null} nextDealAt
+ * @property {number} roomAt when the last room state arrived (ms since 1970): its clocks count from then
+ * @property {{by: number, at: number}|null} nudged another player is waiting for this viewer
+ * @property {{lines: string[]}|null} away what happened at this viewer's seat while he was away
+ * @property {{code: string, info: import('./protocol.js').LobbyRoom|null, error: string|null}|null} peek
+ *   the room of the invitation link, as the server described it (`room_info`) or its error
+ * @property {number} lobbyTotal how many public rooms there are (the lobby comes in pages)
+ * @property {number|null} overDeal the deal this viewer saw end
+ * @property {number} overAt when he saw it end (ms since 1970)
  * @property {LogLine[]} log
  * @property {import('./protocol.js').LobbyRoom[]|null} lobby
  * @property {import('./protocol.js').MyRoom[]|null} myRooms
@@ -35,9 +48,15 @@ import { t } from './i18n.js';
  * @property {boolean} waiting
  * @property {ReviewState} review
  * @property {{levels: import('./protocol.js').Level[]} | null} practice
- * @property {{selected: string[], picked: string|null, confirm: {what: string, action: import('./protocol.js').Action}|null,
+ * @property {{selected: string[], confirm: {what: string, action: import('./protocol.js').Action}|null,
  *   dialog: null|'sheet'|'settings'|'last_trick'|'review', chatOpen: boolean, chatDraft: string, copied: boolean, unread: number,
- *   botPicker: number|null}} ui
+ *   botPicker: number|null, reading: boolean, held: HeldTrick|null}} ui
+ */
+
+/**
+ * A finished trick kept on the table a moment after it was taken (`hold`), then swept toward its
+ * winner (`sweep`), whatever came after it meanwhile.
+ * @typedef {{deal: number, index: number, trick: import('./protocol.js').TrickView, phase: 'hold'|'sweep'}} HeldTrick
  */
 
 /**
@@ -55,7 +74,7 @@ export const S = {
   retryIn: 0,
   name: localStorage.getItem('fipsen.name') || '',
   /** @type {Settings} */
-  settings: { fourColour: false, sound: true, quickPlay: false, ...readJson('fipsen.settings', {}) },
+  settings: readSettings(),
   /** The room as the server last sent it, with the invite code as `code` and free seats `null`. */
   room: /** @type {Room|null} */ (null),
   /** Who we are in the room. */
@@ -65,6 +84,17 @@ export const S = {
   seq: 0,
   /** When the next deal comes by itself (ms since 1970), if the server said so. */
   nextDealAt: /** @type {number|null} */ (null),
+  roomAt: 0,
+  /** Someone nudged this player: the banner "Anna is waiting for you". */
+  nudged: /** @type {{by: number, at: number}|null} */ (null),
+  /** "While you were away": what a bot or the clock did at this seat. */
+  away: /** @type {{lines: string[]}|null} */ (null),
+  /** The room of an invitation link, before joining it. */
+  peek: /** @type {{code: string, info: any, error: string|null}|null} */ (null),
+  lobbyTotal: 0,
+  /** The deal this viewer saw end, and when (between deals the others may be nudged 15 s later). */
+  overDeal: /** @type {number|null} */ (null),
+  overAt: 0,
   /** Chat lines and table log, oldest first. */
   log: /** @type {LogLine[]} */ ([]),
   lobby: /** @type {any[]|null} */ (null),
@@ -80,8 +110,6 @@ export const S = {
   ui: {
     /** Cards picked to lay away. */
     selected: /** @type {string[]} */ ([]),
-    /** A card picked to play (tap again to play it). */
-    picked: /** @type {string|null} */ (null),
     /** An irrevocable call waiting for confirmation. */
     confirm: /** @type {{what: string, action: any}|null} */ (null),
     /** The open dialog. */
@@ -92,8 +120,21 @@ export const S = {
     unread: 0,
     /** The free seat whose "add a bot" choice of level is open. */
     botPicker: /** @type {number|null} */ (null),
+    /** "Wait — I'm reading" switched on between deals. */
+    reading: false,
+    /** The trick just taken, kept on the table a moment. */
+    held: /** @type {HeldTrick|null} */ (null),
   },
 };
+
+/** The settings kept in this browser; one tap plays a card, calls are confirmed by default. */
+function readSettings() {
+  const saved = readJson('fipsen.settings', {});
+  // Before one tap played a card, "quick play" also skipped the confirmation of calls.
+  if (saved.confirmCalls === undefined && saved.quickPlay) saved.confirmCalls = false;
+  delete saved.quickPlay;
+  return { fourColour: false, sound: true, confirmCalls: true, autoForced: false, ...saved };
+}
 
 function readJson(key, fallback) {
   try {
@@ -130,6 +171,38 @@ export function saveSeat(code, patch) {
   const all = seats();
   all[code] = { token: '', seq: 0, nextId: 1, ...all[code], ...patch };
   localStorage.setItem('fipsen.seats', JSON.stringify(all));
+}
+
+/** How many lines of the table log a tab keeps per room (in sessionStorage, for a reload). */
+export const LOG_LINES = 200;
+
+/**
+ * Keeps the table log of a room for this tab, with the seq it is complete up to.
+ * @param {string} code
+ * @param {number} seq
+ * @param {LogLine[]} lines
+ */
+export function saveLog(code, seq, lines) {
+  try {
+    sessionStorage.setItem(`fipsen.log.${code}`, JSON.stringify({ seq, lines: lines.slice(-LOG_LINES) }));
+  } catch {
+    /* storage full or unavailable: the log is only a convenience */
+  }
+}
+
+/**
+ * The table log this tab kept for a room, if any.
+ * @param {string} code
+ * @returns {{seq: number, lines: LogLine[]}|null}
+ */
+export function loadLog(code) {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(`fipsen.log.${code}`) || 'null');
+    if (saved && Array.isArray(saved.lines) && typeof saved.seq === 'number') return saved;
+  } catch {
+    /* unreadable: start afresh */
+  }
+  return null;
 }
 
 export function forgetSeat(code) {
@@ -170,8 +243,13 @@ export function mySeat() {
   return seat === undefined ? null : seat;
 }
 
+/** How long a person's turn lasts before the others may nudge him (the server's rule), in ms. */
+export const NUDGE_AFTER_MS = 15_000;
+
 /** Hooks filled in by app.js, so views can act without importing the app. */
 export const api = {
+  /** Ready for the next deal (and done reading). @type {() => void} */
+  ready: () => {},
   /** @type {(action: any) => void} */
   act: () => {},
   /** @type {(msg: any) => boolean} */

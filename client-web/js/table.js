@@ -1,12 +1,12 @@
 // The table during a series: the players around it, the trick in the middle, the auction, the
 // panel offering exactly what the server's prompt lists, your hand, the result, and the chat.
 
-import { cardBack, cardFace, cardName, cardShort, isTrump, sortHand, suitLetter } from './cards.js';
-import { eyeIcon, h, infoButton, robotIcon, s } from './dom.js';
+import { cardBack, cardFace, cardName, isTrump, sortHand, suitLetter } from './cards.js';
+import { clockIcon, eyeIcon, h, infoButton, pauseIcon, robotIcon, s } from './dom.js';
 import { t } from './i18n.js';
-import { bidText, callText, contractText, gameText, gameValue, points, suitName } from './format.js';
+import { bidText, callText, contractText, countdownText, gameText, gameValue, points, suitName } from './format.js';
 import { outcomeSentence } from './log.js';
-import { S, amHost, api, botStandsInForMe, mySeat, seatName } from './store.js';
+import { NUDGE_AFTER_MS, S, amHost, api, botStandsInForMe, mySeat, seatName } from './store.js';
 import { dialog } from './header.js';
 import { scoresheet } from './sheet.js';
 import { botLabel, seatList } from './room.js';
@@ -51,8 +51,7 @@ export function tableView() {
   return h(
     'div',
     { class: `table-screen players-${n}${me === null ? ' spectating' : ''}${myTurn ? ' my-turn' : ''}`, 'data-phase': deal.phase },
-    me === null ? watchingBanner() : null,
-    botStandsInForMe() ? standInBanner() : null,
+    banners(me, myTurn),
     infoBar(game, deal),
     // Two columns on wide screens; on phones the wrappers dissolve and the parts stack.
     h(
@@ -83,9 +82,60 @@ export function tableView() {
   );
 }
 
+/** What the viewer should know first: watching, a bot playing for him, someone waiting, what he missed. */
+function banners(me, myTurn) {
+  const shown = [
+    me === null ? watchingBanner() : null,
+    botStandsInForMe() ? standInBanner() : null,
+    S.nudged && (myTurn || notReady(me)) ? nudgedBanner() : null,
+    S.away ? awayBanner() : null,
+  ].filter(Boolean);
+  return shown.length ? h('div', { class: 'banners' }, shown) : null;
+}
+
 /** The viewer came back in the middle of a trick: a bot finishes it for him first. */
 function standInBanner() {
   return h('div', { class: 'stand-in-banner', role: 'status', 'data-testid': 'stand-in-banner' }, robotIcon(), ' ', h('strong', null, t('bot.standing_in')));
+}
+
+/** Between deals: this viewer sits and has not said he is ready for the next deal. */
+function notReady(me) {
+  return me !== null && S.room?.status === 'between_deals' && !(S.room.next_deal_asked ?? []).includes(me);
+}
+
+/** Another player nudged this one: it is his turn (or the next deal), and they wait. */
+function nudgedBanner() {
+  return h(
+    'div',
+    { class: 'nudged-banner', role: 'alert', 'data-testid': 'nudged' },
+    clockIcon(),
+    ' ',
+    h('strong', null, t('nudge.waiting_for_you', { name: seatName(S.nudged?.by) })),
+  );
+}
+
+/** Back at the seat: what a bot (or the move clock) did for him meanwhile. */
+function awayBanner() {
+  return h(
+    'div',
+    { class: 'away-banner', role: 'status', 'data-testid': 'away' },
+    robotIcon(),
+    h('p', null, h('strong', null, t('away.title')), ' ', S.away?.lines.join(' ')),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'icon-button',
+        'data-key': 'away-close',
+        'aria-label': t('table.close'),
+        onclick: () => {
+          S.away = null;
+          api.render();
+        },
+      },
+      '✕',
+    ),
+  );
 }
 
 function watchingBanner() {
@@ -94,7 +144,7 @@ function watchingBanner() {
     { class: 'watching-banner', role: 'status' },
     eyeIcon(),
     ' ',
-    h('strong', null, t('table.watching')),
+    h('strong', null, S.you?.name ? t('table.watching_as', { name: S.you.name }) : t('table.watching')),
     ' ',
     h('span', { class: 'hint' }, t('table.watching_help')),
   );
@@ -207,6 +257,7 @@ function seatBox(deal, seat, place) {
       info ? h('strong', { class: 'seat-name' }, seatName(seat)) : h('span', { class: 'seat-name free' }, t('room.free')),
       info && !info.connected ? h('span', { class: 'presence away' }, t('table.away')) : null,
     ),
+    moveClock(seat),
     botLabel(info),
     h('div', { class: 'chips' }, roleChips(deal, seat)),
     h(
@@ -224,6 +275,36 @@ function seatBox(deal, seat, place) {
   );
 }
 
+/**
+ * The time left on the move clock of the seat whose turn it is (counted down in place, from the
+ * room state as it came).
+ */
+function moveClock(seat) {
+  const turn = S.room?.turn;
+  if (!turn || turn.seat !== seat || typeof turn.left_ms !== 'number') return null;
+  const deadline = S.roomAt + turn.left_ms;
+  const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+  return h(
+    'span',
+    { class: `move-clock${left <= 10 ? ' low' : ''}`, 'data-testid': 'move-clock', title: t('clock.title') },
+    clockIcon(),
+    ' ',
+    h('span', { 'data-deadline': deadline, 'data-format': 'clock' }, countdownText('clock', left)),
+  );
+}
+
+/**
+ * Whether this viewer may nudge now: he sits, a person's turn (not his, not a bot's) has lasted
+ * long enough.
+ */
+function nudgeable(me) {
+  const turn = S.room?.turn;
+  if (me === null || !turn || turn.seat === me) return false;
+  const info = S.room?.seats?.[turn.seat];
+  if (!info || info.bot || info.stand_in) return false;
+  return turn.waited_ms + (Date.now() - S.roomAt) >= NUDGE_AFTER_MS;
+}
+
 function cardCount(n) {
   return n === 1 ? t('table.one_card') : t('table.cards', { n });
 }
@@ -237,22 +318,88 @@ function roleChips(deal, seat) {
 }
 
 function playedCard(play, place, trumps, winner) {
+  const label = `${seatName(play.seat)}: ${cardName(play.card)}${winner ? ` — ${t('table.takes_trick', { name: seatName(play.seat) })}` : ''}`;
   return h(
     'div',
-    { class: `played place-${place}${winner ? ' winner' : ''}`, 'data-card': play.card, role: 'img', 'aria-label': `${seatName(play.seat)}: ${cardName(play.card)}` },
+    { class: `played place-${place}${winner ? ' winner' : ''}`, 'data-card': play.card, 'data-seat': play.seat, role: 'img', 'aria-label': label },
     cardFace(play.card, { trump: isTrump(play.card, trumps) }),
+    // The winner's mark: a ribbon across the top, unlike the trump's star in the corner.
+    winner ? h('span', { class: 'win-badge', 'aria-hidden': 'true' }, '✔ ', t('table.wins')) : null,
   );
+}
+
+/**
+ * The auction in the middle of the table: the highest bid and who made it (and who holds it),
+ * and the duel being fought — who challenges whom, with the calls of this duel.
+ */
+function auctionCaption(deal) {
+  const calls = deal.calls ?? [];
+  /** Each call with the highest bid before it (to say what a hold held). */
+  let standing = null;
+  let bidder = null;
+  let heldBy = null;
+  const said = calls.map((record) => {
+    const before = standing;
+    if (record.call.call === 'bid') {
+      standing = record.call.bid;
+      bidder = record.seat;
+      heldBy = null;
+    } else if (record.call.call === 'hold') heldBy = record.seat;
+    return { seat: record.seat, text: record.call.call === 'hold' && before ? t('act.hold', { bid: bidText(before) }) : callText(record.call) };
+  });
+  const parts = [];
+  if (deal.standing && bidder !== null) {
+    parts.push(
+      h(
+        'p',
+        { class: 'centre-caption standing', 'data-testid': 'standing', 'data-bidder': bidder },
+        t('table.standing_by', { bid: bidText(deal.standing), name: seatName(bidder) }),
+        heldBy !== null ? ` · ${t('table.held_by', { name: seatName(heldBy) })}` : '',
+      ),
+    );
+  } else parts.push(h('p', { class: 'centre-caption standing', 'data-testid': 'standing' }, t('table.no_bid')));
+  const holder = deal.holder;
+  const challenger = deal.challenger;
+  if (holder !== null && holder !== undefined && challenger !== null && challenger !== undefined) {
+    // The duel began when the challenger came in: his calls and the holder's since, after the
+    // call of the holder's he has to beat.
+    let entry = calls.findIndex((r) => r.seat === challenger);
+    if (entry < 0) entry = calls.length;
+    const opening = said.slice(0, entry).findLastIndex((r, i) => r.seat === holder && calls[i].call.call !== 'pass');
+    const duel = [...(opening >= 0 ? [said[opening]] : []), ...said.slice(entry)];
+    parts.push(
+      h(
+        'p',
+        { class: 'centre-caption duel', 'data-testid': 'duel', 'data-holder': holder, 'data-challenger': challenger },
+        h('strong', null, t('table.duel', { a: seatName(holder), b: seatName(challenger) })),
+        duel.length ? h('span', { class: 'duel-calls' }, duel.map((r) => `${seatName(r.seat)}: ${r.text}`).join(' · ')) : null,
+      ),
+    );
+  }
+  return parts;
 }
 
 function centre(deal, where) {
   const trumps = deal.game?.trumps;
   let content = [];
   let caption = null;
+  const held = S.ui.held && S.ui.held.deal === S.game?.number && deal.phase !== 'over' ? S.ui.held : null;
   if (deal.phase === 'auction') {
-    caption = deal.standing
-      ? t('table.standing', { bid: bidText(deal.standing), name: seatName(deal.holder) })
-      : t('table.no_bid');
+    caption = auctionCaption(deal);
     content = [h('div', { class: 'skat', 'aria-label': t('table.skat') }, cardBack(), cardBack())];
+  } else if (held) {
+    // The trick just taken stays a moment (what came after it waits), then goes to its winner.
+    const { trick } = held;
+    return h(
+      'div',
+      {
+        class: `centre settled held${held.phase === 'sweep' ? ` sweep sweep-${where[trick.winner]}` : ''}`,
+        'data-testid': 'trick',
+        'data-held': held.index,
+      },
+      h('div', { class: 'trick-area' }, trick.cards.map((p) => playedCard(p, where[p.seat], trumps, p.seat === trick.winner))),
+      h('p', { class: 'centre-caption' }, t('table.takes_trick', { name: seatName(trick.winner) })),
+    );
   } else if (shownKieker(deal, mySeat()) && beforeFirstCard(deal)) {
     // Laying away and naming trumps leave the middle free: the shown hand goes there.
     return h(
@@ -271,18 +418,22 @@ function centre(deal, where) {
     );
   } else if (deal.trick.length > 0) {
     content = deal.trick.map((p) => playedCard(p, where[p.seat], trumps, false));
-  } else if (deal.tricks.length > 0) {
+  } else if (deal.tricks.length > 0 && deal.phase === 'over') {
     const last = deal.tricks[deal.tricks.length - 1];
     content = last.cards.map((p) => playedCard(p, where[p.seat], trumps, p.seat === last.winner));
     caption = t('table.takes_trick', { name: seatName(last.winner) });
+  } else if (deal.tricks.length > 0) {
+    // The trick taken has gone to its winner, who leads the next.
+    const last = deal.tricks[deal.tricks.length - 1];
+    caption = t('table.took_trick', { name: seatName(last.winner) });
   } else if (deal.declarer !== null && deal.declarer !== undefined) {
     caption = `${seatName(deal.declarer)}: ${deal.game ? gameText(deal.game) : contractText(deal.contract)}`;
   }
   return h(
     'div',
-    { class: `centre${deal.trick.length === 0 && deal.tricks.length > 0 ? ' settled' : ''}`, 'data-testid': 'trick' },
+    { class: `centre${deal.phase === 'auction' ? ' auction' : ''}${deal.trick.length === 0 && deal.tricks.length > 0 ? ' settled' : ''}`, 'data-testid': 'trick' },
     h('div', { class: 'trick-area' }, content),
-    caption ? h('p', { class: 'centre-caption' }, caption) : null,
+    Array.isArray(caption) ? caption : caption ? h('p', { class: 'centre-caption' }, caption) : null,
   );
 }
 
@@ -297,7 +448,21 @@ function statusLine(deal, me, myTurn) {
   } else if (deal.turn !== null && deal.turn !== undefined) {
     text = t(`wait.${deal.phase}`, { name: seatName(deal.turn) });
   } else text = '';
-  return h('p', { class: `status${myTurn ? ' status-turn' : ''}`, role: 'status', 'aria-live': 'polite', 'data-testid': 'status' }, text);
+  const line = h('p', { class: `status${myTurn ? ' status-turn' : ''}`, role: 'status', 'aria-live': 'polite', 'data-testid': 'status' }, text);
+  if (!nudgeable(me)) return line;
+  const turn = S.room?.turn?.seat ?? 0;
+  return h(
+    'div',
+    { class: 'status-row' },
+    line,
+    h(
+      'button',
+      { type: 'button', class: 'small nudge', 'data-key': 'nudge', title: t('nudge.help'), onclick: () => api.send({ type: 'nudge' }) },
+      clockIcon(),
+      ' ',
+      t('nudge.button', { name: seatName(turn) }),
+    ),
+  );
 }
 
 // ---- the action panel ----
@@ -326,7 +491,7 @@ function callButton(label, action, key, cls = '', ariaLabel = undefined, what = 
 }
 
 function ask(what, action) {
-  if (S.settings.quickPlay) {
+  if (!S.settings.confirmCalls) {
     api.act(action);
     return;
   }
@@ -403,20 +568,6 @@ function actionPanel(deal, me) {
     );
   }
   parts.push(...simpleRows(p));
-  if (p.cards?.length && S.ui.picked && p.cards.includes(S.ui.picked)) {
-    parts.push(
-      h(
-        'div',
-        { class: 'row' },
-        h(
-          'button',
-          { type: 'button', class: 'primary big', 'data-key': 'play-picked', disabled: S.waiting, onclick: () => api.act({ action: 'play', card: S.ui.picked }) },
-          t('act.play_card', { card: cardShort(S.ui.picked) }),
-        ),
-        h('span', { class: 'hint' }, t('act.tap_again')),
-      ),
-    );
-  }
   if (parts.length === 0) return null;
   return h('section', { class: 'actions', 'aria-label': t('do.auction') }, parts);
 }
@@ -599,6 +750,7 @@ function handView(deal, me, myTurn) {
       { class: `me-bar${myTurn ? ' turn' : ''}` },
       h('strong', { class: 'seat-name' }, seatName(me)),
       h('span', { class: 'hint' }, `(${t('room.you')})`),
+      moveClock(me),
       roleChips(deal, me),
       deal.phase === 'auction' && lastCalls(deal)[me]
         ? h('span', { class: `bubble inline call-${lastCalls(deal)[me].call}` }, callText(lastCalls(deal)[me]))
@@ -611,7 +763,7 @@ function handView(deal, me, myTurn) {
       { class: `hand-cards${cards.length > 7 ? ' many' : ''}`, role: 'list', style: `--cols:${Math.ceil(cards.length / 2)}` },
       cards.map((card) => {
         const trump = isTrump(card, trumps);
-        const selected = discarding ? S.ui.selected.includes(card) : S.ui.picked === card;
+        const selected = discarding && S.ui.selected.includes(card);
         const enabled = !S.waiting && !botStandsInForMe() && (discarding || playable.has(card));
         return h(
           'button',
@@ -623,7 +775,7 @@ function handView(deal, me, myTurn) {
             'data-key': `card-${card}`,
             'data-group': 'hand',
             'aria-label': `${cardName(card)}${trump ? `, ${t('table.trump')}` : ''}${pickedUp.has(card) ? `, ${t('table.from_skat')}` : ''}`,
-            'aria-pressed': discarding || S.ui.picked ? String(selected) : null,
+            'aria-pressed': discarding ? String(selected) : null,
             disabled: !enabled,
             onclick: () => clickCard(card, discarding, p.discard),
           },
@@ -643,13 +795,8 @@ function clickCard(card, discarding, k) {
     api.render();
     return;
   }
-  if (S.settings.quickPlay || S.ui.picked === card) {
-    S.ui.picked = null;
-    api.act({ action: 'play', card });
-    return;
-  }
-  S.ui.picked = card;
-  api.render();
+  // One tap plays a card the server allows: a card is not a call to take back.
+  api.act({ action: 'play', card });
 }
 
 function kiekerShown(deal) {
@@ -697,24 +844,11 @@ function resultPanel(game, deal, me) {
       ),
     ),
     game.over ? h('p', { class: 'series-over' }, t('result.series_over')) : null,
-    game.over ? null : nextDealNote(),
+    game.over ? null : nextDealPanel(me),
     h(
       'div',
       { class: 'row' },
-      me !== null && !game.over
-        ? h(
-            'button',
-            {
-              type: 'button',
-              class: 'primary big',
-              'data-key': 'next-deal',
-              disabled: S.waiting || (S.room?.next_deal_asked ?? []).includes(me),
-              onclick: () => api.send({ type: 'next_deal' }),
-            },
-            t('act.next_deal'),
-          )
-        : null,
-      h('button', { type: 'button', class: 'big', 'data-key': 'result-sheet', onclick: () => openDialog('sheet') }, t('table.scoresheet')),
+      h('button', { type: 'button', class: 'big', 'data-key': 'result-sheet', 'aria-haspopup': 'dialog', onclick: () => openDialog('sheet') }, t('table.scoresheet')),
       me !== null ? reviewButton(game) : null,
     ),
     seatsBetweenDeals(),
@@ -756,15 +890,81 @@ function seatsBetweenDeals() {
 }
 let seatsOpen = false;
 
-/** Who is ready for the next deal, and when it comes by itself. */
-function nextDealNote() {
+/**
+ * Between deals: when the next deal comes by itself (counting down, or standing still while
+ * someone reads), who is ready, "Ready" and "Wait — I'm reading".
+ */
+function nextDealPanel(me) {
   const room = S.room;
   const asked = room?.next_deal_asked ?? [];
-  const players = room?.seats?.length ?? 0;
-  const parts = [];
-  if (asked.length) parts.push(t('result.ready', { n: asked.length, k: players }));
-  if (S.nextDealAt) parts.push(t('result.next_in', { s: Math.max(0, Math.ceil((S.nextDealAt - Date.now()) / 1000)) }));
-  return parts.length ? h('p', { class: 'hint', role: 'status' }, parts.join(' · ')) : null;
+  // The next deal waits for the people at the table who are connected (not bots, not the absent).
+  const people = (room?.seats ?? []).filter((seat) => seat && !seat.bot && seat.connected);
+  const ready = people.filter((seat) => asked.includes(seat.seat)).length;
+  const paused = Boolean(room?.next_deal_paused);
+  const mine = me !== null && asked.includes(me);
+  let when = null;
+  if (paused) {
+    const reading = room?.reading ?? [];
+    const others = reading.filter((seat) => seat !== me).map((seat) => seatName(seat));
+    const text = others.length ? t('next.paused', { names: others.join(', ') }) : t('next.paused_you');
+    when = h('span', { class: 'paused' }, pauseIcon(), ' ', text);
+  } else if (S.nextDealAt) {
+    const left = Math.max(0, Math.ceil((S.nextDealAt - Date.now()) / 1000));
+    when = h('span', { 'data-deadline': S.nextDealAt, 'data-format': 'next' }, countdownText('next', left));
+  } else when = h('span', null, t('next.when_ready'));
+  return h(
+    'div',
+    { class: `next-deal${paused ? ' paused' : ''}`, 'data-testid': 'next-deal' },
+    h('p', { class: 'next-when', role: 'status', 'data-testid': 'next-when' }, when),
+    h('p', { class: 'hint', 'data-testid': 'ready-count' }, t('next.ready', { n: ready, k: people.length })),
+    me !== null
+      ? h(
+          'div',
+          { class: 'row' },
+          h(
+            'button',
+            { type: 'button', class: 'primary big', 'data-key': 'next-deal', disabled: S.waiting || mine, onclick: () => api.ready() },
+            mine ? `✔ ${t('next.ready_done')}` : t('next.ready_button'),
+          ),
+          mine && othersToNudge(me)
+            ? h(
+                'button',
+                { type: 'button', class: 'nudge', 'data-key': 'nudge', title: t('nudge.help'), onclick: () => api.send({ type: 'nudge' }) },
+                clockIcon(),
+                ' ',
+                t('nudge.others'),
+              )
+            : null,
+          mine
+            ? null
+            : h(
+                'label',
+                { class: 'check reading-toggle' },
+                h('input', {
+                  type: 'checkbox',
+                  'data-key': 'reading',
+                  checked: S.ui.reading,
+                  onchange: (e) => {
+                    S.ui.reading = e.target.checked;
+                    api.render();
+                  },
+                }),
+                h('span', null, t('next.reading')),
+              ),
+        )
+      : null,
+  );
+}
+
+/**
+ * Between deals, once this player is ready: whether others keep the table waiting long enough
+ * (15 s after the deal ended) to remind them.
+ */
+function othersToNudge(me) {
+  const room = S.room;
+  const asked = room?.next_deal_asked ?? [];
+  const waiting = (room?.seats ?? []).some((seat) => seat && seat.seat !== me && !seat.bot && seat.connected && !asked.includes(seat.seat));
+  return waiting && Date.now() - S.overAt >= NUDGE_AFTER_MS;
 }
 
 function lastTrick(deal, where) {
@@ -773,9 +973,13 @@ function lastTrick(deal, where) {
   return h(
     'div',
     { class: 'last-trick' },
-    h('div', { class: 'trick-area' }, last.cards.map((p) => playedCard(p, where[p.seat], deal.game?.trumps, p.seat === last.winner))),
-    h('ul', { class: 'plain-list' }, last.cards.map((p) => h('li', null, `${seatName(p.seat)}: ${cardName(p.card)}`))),
-    h('p', null, t('table.takes_trick', { name: seatName(last.winner) })),
+    h('div', { class: 'trick-area settled' }, last.cards.map((p) => playedCard(p, where[p.seat], deal.game?.trumps, p.seat === last.winner))),
+    h(
+      'ul',
+      { class: 'plain-list' },
+      last.cards.map((p) => h('li', { class: p.seat === last.winner ? 'winner' : null }, `${seatName(p.seat)}: ${cardName(p.card)}`, p.seat === last.winner ? h('strong', null, ` ✔ ${t('table.wins')}`) : null)),
+    ),
+    h('p', { 'data-testid': 'last-trick-winner', 'data-seat': last.winner }, t('table.takes_trick', { name: seatName(last.winner) })),
   );
 }
 
@@ -817,7 +1021,15 @@ function chatPanel() {
       { class: 'chat-log', 'aria-live': 'polite', 'aria-relevant': 'additions' },
       S.log.slice(-200).map((line) =>
         line.kind === 'chat'
-          ? h('li', { class: 'chat-line' }, h('strong', null, line.from, ': '), line.text)
+          ? h(
+              'li',
+              { class: `chat-line${line.role === 'spectator' ? ' from-spectator' : ''}` },
+              line.role === 'spectator'
+                ? h('span', { class: 'watcher-mark', 'data-testid': 'watcher-mark' }, eyeIcon(), ' ', t('chat.watching'))
+                : null,
+              h('strong', null, line.from, ': '),
+              line.text,
+            )
           : h('li', { class: 'log-line' }, line.text),
       ),
     ),

@@ -365,13 +365,283 @@ test('a player who drops mid-trick: a bot stands in; back before the trick ends,
   assert.equal(await bea.page.locator('main .actions').count(), 0, 'nothing offered while the bot stands in');
   assert.equal(await bea.page.locator('.hand .hand-card:not([disabled])').count(), 0, 'no card to play');
   await screenshot(bea, 'phone-stand-in-banner-ja');
+  // The bot had nothing to play for her, and she is told just that.
+  const stoodIn = bea.page.locator('[data-testid="away"]');
+  await stoodIn.filter({ hasText: 'ボット（ふつう）があなたの代わりに入りました' }).waitFor();
+  await bea.page.locator('[data-key="away-close"]').click();
+  await stoodIn.waitFor({ state: 'detached' });
   // Antje plays; the trick ends; Bea has her seat back.
   await playIfAsked(antje.page);
   await bea.page.locator('[data-testid="stand-in-banner"]').waitFor({ state: 'detached' });
   await antje.page.locator('.felt .seat[data-seat="3"] [data-testid="stand-in"]').waitFor({ state: 'detached' });
   assert.equal(await state(bea.page, 'S.room.seats[3].stand_in ?? null'), null);
+  // Away for a whole trick of her own this time: the bot plays her card, and back she is told.
+  await playUntil([antje, bea], () =>
+    state(
+      antje.page,
+      "S.game.deal.phase === 'play' && S.game.deal.turn !== 3 && !S.game.deal.trick.some((p) => p.seat === 3) && S.game.deal.hand_sizes[3] > 1 && !S.waiting && !S.room.seats[3].stand_in",
+    ),
+  );
+  const handBefore = await state(antje.page, 'S.game.deal.hand_sizes[3]');
+  await bea.page.evaluate(() => {
+    const conn = /** @type {any} */ (window).fipsenDebug.conn;
+    conn.connect = () => {};
+    conn.ws.close();
+  });
+  await antje.page.locator('.felt .seat[data-seat="3"] [data-testid="stand-in"]').waitFor();
+  for (let i = 0; i < 100 && (await state(antje.page, 'S.game.deal.hand_sizes[3]')) >= handBefore; i++) {
+    if (!(await playIfAsked(antje.page))) await antje.page.waitForTimeout(100);
+    await settle(antje.page);
+  }
+  const played = await state(antje.page, 'S.game.deal.trick.find((p) => p.seat === 3)?.card ?? S.game.deal.tricks.at(-1).cards.find((p) => p.seat === 3).card');
+  await bea.page.evaluate(() => {
+    const conn = /** @type {any} */ (window).fipsenDebug.conn;
+    conn.connect = conn.reconnect;
+    conn.connect();
+  });
+  const away = bea.page.locator('[data-testid="away"]');
+  await away.waitFor();
+  const shortName = { C: '♣', S: '♠', H: '♥', D: '♦' }[played[0]] + played.slice(1);
+  const said = (await away.textContent()) ?? '';
+  assert.match(said, /離れている間に/);
+  assert.ok(said.includes(shortName), `the summary names the card the bot played for her (${shortName}): ${said}`);
+  const logged = await state(bea.page, 'S.log.map((l) => l.text)');
+  assert.ok(logged.some((l) => l.startsWith('離れている間に') && l.includes(shortName)), 'the summary is in her table log');
+  await screenshot(bea, 'phone-away-summary-ja');
+  await bea.page.locator('[data-key="away-close"]').click();
+  await away.waitFor({ state: 'detached' });
+
   // Neither page received a card it may not see, Bea's new connection included.
   await settle(bea.page);
   for (const [seat, c] of [[0, antje], [3, bea]]) checkFramesOfSeat(c.frames, /** @type {number} */ (seat));
+  assertNoConsoleErrors([antje, bea]);
+});
+
+/** Seats a normal bot at each of these seats, from the host's seat list. */
+async function addBots(host, seats) {
+  for (const s of seats) {
+    await host.page.locator(`[data-key="add-bot-${s}"]`).click();
+    await host.page.locator(`[data-key="add-bot-${s}-normal"]`).click();
+    await host.page.locator(`.seat-row[data-seat="${s}"] [data-testid="bot-tag"]`).waitFor();
+  }
+}
+
+/**
+ * Between deals, on a page whose deal is over: the countdown to the next deal counts down; "Wait —
+ * I'm reading" stops it (the server says so), as do the scoresheet and the review while open;
+ * "Ready" brings the next deal (the only person at the table asked).
+ */
+async function checkNextDeal(me) {
+  const paused = (yes) =>
+    me.page.waitForFunction((y) => {
+      const S = /** @type {any} */ (window).fipsenDebug.S;
+      return S.room.next_deal_paused === y && S.room.reading.includes(S.you.seat) === y;
+    }, yes);
+  const when = me.page.locator('[data-testid="next-when"]');
+  await when.filter({ hasText: /Next deal in \d+ s/ }).waitFor();
+  const seconds = () => when.textContent().then((text) => Number(text?.match(/in (\d+) s/)?.[1] ?? NaN));
+  const first = await seconds();
+  assert.ok(first > 0 && first <= 30, `a countdown of the room's 30 s: ${first}`);
+  await me.page.locator('[data-testid="ready-count"]', { hasText: '0/1 ready' }).waitFor();
+  await me.page.waitForFunction((s) => Number(document.querySelector('[data-testid="next-when"]')?.textContent?.match(/in (\d+) s/)?.[1]) < s, first);
+  await screenshot(me, 'desktop-next-deal-countdown');
+  const number = await state(me.page, 'S.game.number');
+  await me.page.locator('[data-key="reading"]').check();
+  await paused(true);
+  await when.filter({ hasText: 'Paused while you read' }).waitFor();
+  await me.page.waitForTimeout(1200);
+  assert.equal(await state(me.page, 'S.room.next_deal_paused'), true, 'still paused');
+  await me.page.setViewportSize(PHONE.viewport);
+  await me.page.locator('[data-testid="next-deal"]').scrollIntoViewIfNeeded();
+  await screenshot(me, 'phone-next-deal-paused');
+  await me.page.setViewportSize(DESKTOP.viewport);
+  await screenshot(me, 'desktop-next-deal-paused');
+  await me.page.locator('[data-key="reading"]').uncheck();
+  await paused(false);
+  await when.filter({ hasText: /Next deal in \d+ s/ }).waitFor();
+  // Reading the scoresheet or the review holds the next deal too, until it is closed.
+  await me.page.locator('[data-key="result-sheet"]').click();
+  await paused(true);
+  await me.page.keyboard.press('Escape');
+  await paused(false);
+  await me.page.locator('[data-key="review-open"]').click();
+  await paused(true);
+  await me.page.keyboard.press('Escape');
+  await paused(false);
+  assert.equal(await state(me.page, 'S.game.number'), number, 'the next deal waited meanwhile');
+  await me.page.locator('[data-key="next-deal"]').click();
+  await me.page.waitForFunction((n) => /** @type {any} */ (window).fipsenDebug.S.game.number === n + 1, number);
+}
+
+test('a quick table against bots: one tap plays, a trick taken stays before it goes to its winner, the only card plays itself, the next deal counts down and waits for a reader', async () => {
+  const me = await openClient(chrome, 'quick', DESKTOP, 'en');
+  // The option to play the only card by itself: off by default, explained, kept in the browser.
+  await me.page.locator('[data-key="settings"]').click();
+  assert.equal(await me.page.locator('[data-key="set-autoForced"]').isChecked(), false, 'off by default');
+  assert.match((await me.page.locator('#set-autoForced-help').textContent()) ?? '', /1 to 2\.5 seconds.*may still guess/);
+  await me.page.locator('[data-key="set-autoForced"]').check();
+  await screenshot(me, 'desktop-settings');
+  await me.page.locator('[data-key="close-settings"]').click();
+  assert.equal(await me.page.evaluate(() => JSON.parse(localStorage.getItem('fipsen.settings') ?? '{}').autoForced), true);
+  await createRoom(me, 'Hinnerk', { players: 3, nextDeal: 'slow', botDelay: 0, title: 'Quick' });
+  await addBots(me, [1, 2]);
+  await me.page.locator('[data-key="start"]:not([disabled])').click();
+  await me.page.locator('.table-screen').waitFor();
+  const seat = await state(me.page, 'S.you.seat');
+  // What the middle of the table shows, every 40 ms.
+  await me.page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.samples = [];
+    setInterval(() => {
+      const S = w.fipsenDebug.S;
+      const d = S.game?.deal;
+      if (!d) return;
+      const centre = document.querySelector('.centre');
+      w.samples.push({
+        t: Date.now(),
+        deal: S.game.number,
+        phase: d.phase,
+        taken: d.tricks.length,
+        inTrick: d.trick.length,
+        last: d.tricks.at(-1) ?? null,
+        held: Boolean(centre?.classList.contains('held')),
+        sweep: Boolean(centre?.classList.contains('sweep')),
+        shown: [...document.querySelectorAll('.centre .played')].map((e) => e.getAttribute('data-card')),
+        winner: document.querySelector('.centre .played.winner')?.getAttribute('data-seat') ?? null,
+      });
+    }, 40);
+  });
+
+  let forced = 0;
+  let tapped = 0;
+  let nextChecked = false;
+  let heldShot = false;
+  for (let step = 0; step < 1500; step++) {
+    if (forced > 0 && tapped > 1 && nextChecked) break;
+    if (!heldShot && (await me.page.locator('.centre.held .win-badge').count()) > 0) {
+      await screenshot(me, 'desktop-trick-held');
+      heldShot = true;
+    }
+    if (await dealOver(me.page)) {
+      if (!nextChecked) {
+        await checkNextDeal(me);
+        nextChecked = true;
+      } else {
+        const number = await state(me.page, 'S.game.number');
+        await me.page.locator('[data-key="next-deal"]').click();
+        await me.page.waitForFunction((n) => /** @type {any} */ (window).fipsenDebug.S.game.number === n + 1, number);
+      }
+      continue;
+    }
+    if (await stepIfAsked(me.page)) {
+      await settle(me.page);
+      continue;
+    }
+    const cards = await state(me.page, "S.game.deal.phase === 'play' && S.game.deal.turn === S.you.seat && !S.waiting ? S.game.deal.prompt.cards ?? [] : []");
+    if (cards.length === 1) {
+      // The only card: it goes by itself, after a pause like a person's.
+      const since = Date.now();
+      await me.page.locator(`.hand .hand-card[data-card="${cards[0]}"]`).waitFor({ state: 'detached', timeout: 8000 });
+      const waited = Date.now() - since;
+      assert.ok(waited >= 900 && waited <= 4000, `the forced card waited ${waited} ms`);
+      forced += 1;
+    } else if (cards.length > 1) {
+      // As a person does: look at the trick just taken, then tap a card once.
+      await me.page.locator('.centre.held').waitFor({ state: 'detached' });
+      const card = me.page.locator(`.my-turn .hand .hand-card.playable[data-card="${cards[0]}"]:not([disabled])`);
+      if ((await card.count()) === 0) continue;
+      await card.click();
+      await me.page.locator(`.hand .hand-card[data-card="${cards[0]}"]`).waitFor({ state: 'detached', timeout: 5000 });
+      tapped += 1;
+    } else await me.page.waitForTimeout(40);
+  }
+  assert.ok(forced > 0 && tapped > 1 && nextChecked, `forced ${forced}, tapped ${tapped}, next deal checked ${nextChecked}`);
+
+  // Every trick taken before the end of its deal stayed on the table (its winner marked), also
+  // while the next trick was already being played; then it went toward its winner.
+  const samples = await me.page.evaluate(() => /** @type {any} */ (window).samples);
+  let holds = 0;
+  let queued = 0;
+  let botLed = 0;
+  let sweeps = 0;
+  let expectedSweeps = 0;
+  for (let i = 1; i < samples.length; i++) {
+    const [a, b] = [samples[i - 1], samples[i]];
+    if (b.deal !== a.deal || b.taken <= a.taken || b.phase === 'over') continue;
+    const during = samples.filter((x) => x.deal === b.deal && x.t >= b.t && x.t <= b.t + 900 && x.taken === b.taken && x.phase !== 'over');
+    const cards = b.last.cards.map((p) => p.card).sort();
+    for (const x of during) {
+      assert.deepEqual([...x.shown].sort(), cards, `the trick taken stays on the table (${x.t - b.t} ms after)`);
+      assert.equal(Number(x.winner), b.last.winner, 'its winner marked');
+    }
+    holds += 1;
+    if (b.last.winner !== seat) botLed += 1;
+    if (during.some((x) => x.inTrick > 0)) queued += 1;
+    // Unless cut short (a card played by this player, the end of the deal), it then flies.
+    const end = samples.find((x) => x.t > b.t && (!x.held || x.taken !== b.taken || x.deal !== b.deal));
+    if (end && end.t - b.t > 1700) {
+      expectedSweeps += 1;
+      if (samples.some((x) => x.t > b.t && x.t < end.t && x.sweep)) sweeps += 1;
+    }
+  }
+  assert.ok(holds >= 2, `tricks held: ${holds}`);
+  if (botLed > 0) assert.ok(queued > 0, 'a bot’s quick lead waited on the screen behind the trick just taken');
+  assert.equal(sweeps, expectedSweeps, 'each trick held to the end went toward its winner');
+  // With reduced motion the trick does not fly.
+  await me.page.emulateMedia({ reducedMotion: 'reduce' });
+  const animation = await me.page.evaluate(() => {
+    const centre = document.createElement('div');
+    centre.className = 'centre sweep sweep-left';
+    centre.innerHTML = '<div class="played place-top"></div>';
+    document.body.append(centre);
+    const name = getComputedStyle(/** @type {Element} */ (centre.firstElementChild)).animationName;
+    centre.remove();
+    return name;
+  });
+  assert.equal(animation, 'none');
+  assertNoConsoleErrors([me]);
+});
+
+test('the move clock counts down at the seat to act; after 15 s the others may nudge; when it runs out a bot moves for the player', async () => {
+  const antje = await openClient(chrome, 'clock-antje', DESKTOP, 'en');
+  await antje.page.locator('#name').fill('Antje');
+  await antje.page.locator('.more-rules > summary').click();
+  assert.ok(await antje.page.locator('[data-key="opt-move-off"]').isChecked(), 'no clock by default');
+  await antje.page.locator('.more-rules > summary').click();
+  const { link } = await createRoom(antje, 'Antje', { move: 20, botDelay: 0, nextDeal: 'ask' });
+  assert.equal(await state(antje.page, 'S.room.options.move_seconds'), 20);
+  await antje.page.locator('.rules-summary .rule', { hasText: 'Time per move' }).locator('dd', { hasText: '20 seconds' }).waitFor();
+  const bea = await openClient(chrome, 'clock-bea', PHONE, 'de');
+  await joinByLink(bea, link, 'Bea');
+  await addBots(antje, [2, 3]);
+  await antje.page.locator('[data-key="start"]:not([disabled])').click();
+  for (const c of [antje, bea]) await c.page.locator('.table-screen').waitFor();
+
+  // Antje (Vorhand) is to call: her clock runs, on her page and at her seat on Bea's.
+  const mine = antje.page.locator('.me-bar [data-testid="move-clock"]');
+  await mine.waitFor();
+  const left = Number((await mine.textContent())?.match(/(\d+) s/)?.[1]);
+  assert.ok(left > 0 && left <= 20, `seconds left: ${left}`);
+  await bea.page.locator('.felt .seat[data-seat="0"] [data-testid="move-clock"]').waitFor();
+  assert.equal(await bea.page.locator('[data-key="nudge"]').count(), 0, 'no nudge before 15 s');
+  await screenshot(bea, 'phone-move-clock-de');
+  // After 15 s Bea may nudge her: Antje hears and sees who waits for her.
+  await bea.page.locator('[data-key="nudge"]').waitFor({ timeout: 20_000 });
+  assert.ok((await state(bea.page, 'S.room.turn.waited_ms + (Date.now() - S.roomAt)')) >= 15_000);
+  await screenshot(bea, 'phone-nudge-de');
+  await bea.page.locator('[data-key="nudge"]').click();
+  await antje.page.locator('[data-testid="nudged"]', { hasText: 'Bea is waiting for you' }).waitFor();
+  await antje.page.locator('.log-line', { hasText: '⏰ Bea nudges Antje.' }).waitFor();
+  await screenshot(antje, 'desktop-nudged');
+  // Once more at once: refused, and said so in words.
+  await bea.page.locator('[data-key="nudge"]').click();
+  await bea.page.locator('.toast-error', { hasText: 'Noch nicht' }).waitFor();
+  // Time runs out: a bot makes Antje's call, the log says so on every page; she plays on.
+  await antje.page.locator('.log-line', { hasText: '⏰ Time ran out: a bot (normal) played for Antje.' }).waitFor({ timeout: 15_000 });
+  await bea.page.locator('.log-line', { hasText: '⏰ Zeit abgelaufen' }).waitFor({ state: 'attached' });
+  await antje.page.waitForFunction(() => /** @type {any} */ (window).fipsenDebug.S.game.deal.calls.some((c) => c.seat === 0));
+  await antje.page.locator('[data-testid="nudged"]').waitFor({ state: 'detached' });
+  assert.equal(await state(antje.page, 'S.you.seat'), 0, 'she keeps her seat');
+  await screenshot(antje, 'desktop-clock-ran-out');
   assertNoConsoleErrors([antje, bea]);
 });

@@ -103,7 +103,7 @@ export async function setName(page, name) {
  * Creates a room through the home screen and returns its invite code.
  * @param {any} client
  * @param {{players?: 3|4, nextDeal?: 'auto'|'slow'|'ask', title?: string, public?: boolean, kontra?: boolean, grace?: number,
- *   botTakeover?: 'off'|'easy'|'normal'|'strong', botDelay?: 0|400|900|1600, screenshot?: string}} opts
+ *   botTakeover?: 'off'|'easy'|'normal'|'strong', botDelay?: 0|400|900|1600, move?: 20|30|60|120, screenshot?: string}} opts
  *   (`screenshot`: a full-page screenshot of the filled-in form under this name)
  */
 export async function createRoom(client, name, opts = {}) {
@@ -111,8 +111,9 @@ export async function createRoom(client, name, opts = {}) {
   await setName(page, name);
   if (opts.title) await page.locator('#opt-title').fill(opts.title);
   if (opts.players === 3) await page.locator('[data-key="opt-players-3"]').check();
-  const more = opts.nextDeal || opts.public || opts.kontra || opts.grace !== undefined || opts.botTakeover || opts.botDelay !== undefined;
+  const more = opts.nextDeal || opts.public || opts.kontra || opts.grace !== undefined || opts.botTakeover || opts.botDelay !== undefined || opts.move;
   if (more) await page.locator('.more-rules > summary').click();
+  if (opts.move) await page.locator(`[data-key="opt-move-${opts.move}"]`).check();
   if (opts.botTakeover) await page.locator(`[data-key="opt-bot_takeover-${opts.botTakeover}"]`).check();
   if (opts.botDelay !== undefined) await page.locator(`[data-key="opt-bot_delay-${opts.botDelay}"]`).check();
   if (opts.nextDeal) await page.locator(`[data-key="opt-next_deal-${opts.nextDeal}"]`).check();
@@ -133,6 +134,8 @@ export async function joinByLink(client, link, name, role = 'player') {
   const { page } = client;
   await page.goto(link);
   await page.locator('#name').waitFor();
+  // The invitation page names the table as the server describes it (`peek`).
+  await page.locator('[data-testid="invite-info"]').waitFor();
   await setName(page, name);
   await page.locator(role === 'player' ? '[data-key="invite-sit"]' : '[data-key="invite-watch"]').click();
   await page.locator('.room, .table-screen').first().waitFor();
@@ -198,7 +201,7 @@ export async function stepIfAsked(page) {
   return null;
 }
 
-/** Plays a card if it is this page's turn to play: tap once to pick, tap again to play. */
+/** Plays a card if it is this page's turn to play: one tap on a card the server allows. */
 export async function playIfAsked(page) {
   const playable = page.locator('.my-turn .hand .hand-card.playable:not([disabled])');
   let failure = null;
@@ -210,10 +213,11 @@ export async function playIfAsked(page) {
     const button = page.locator(`.hand .hand-card[data-card="${card}"]`);
     try {
       await button.click({ timeout: 10_000 });
-      await page.locator(`.hand .hand-card[data-card="${card}"].selected`).waitFor({ timeout: 10_000 });
-      await button.click({ timeout: 10_000 });
+      await button.waitFor({ state: 'detached', timeout: 10_000 });
       return `play ${card}`;
     } catch (e) {
+      // Gone meanwhile (played by this tap after all): done.
+      if ((await button.count()) === 0) return `play ${card}`;
       failure = e;
     }
   }
@@ -406,12 +410,12 @@ export async function callAndConfirm(page, selector) {
   await settle(page);
 }
 
-/** Plays `card` when it is this page's turn: tap to pick, tap again to play. */
+/** Plays `card` when it is this page's turn: one tap. */
 export async function playCard(page, card) {
   const button = page.locator(`.my-turn .hand .hand-card.playable[data-card="${card}"]:not([disabled])`);
   let failure = null;
   const inHand = page.locator(`.hand .hand-card[data-card="${card}"]`);
-  // A message arriving between the taps re-renders the hand: try again then. On a loaded
+  // A message arriving just before the tap re-renders the hand: try again then. On a loaded
   // machine a step may outlast its wait although the card went out: then it is done.
   for (let attempt = 0; attempt < 4; attempt++) {
     if (attempt > 0 && (await inHand.count()) === 0) {
@@ -420,8 +424,6 @@ export async function playCard(page, card) {
     }
     try {
       await button.click({ timeout: attempt === 0 ? STEP_TIMEOUT : 10_000 });
-      await page.locator(`.hand .hand-card[data-card="${card}"].selected`).waitFor({ timeout: 10_000 });
-      await inHand.click({ timeout: 10_000 });
       await inHand.waitFor({ state: 'detached' });
       await settle(page);
       return;

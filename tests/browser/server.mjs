@@ -43,7 +43,9 @@ export async function startServer(binary, opts = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'fipsen-browser-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
-  const args = ['--addr', `127.0.0.1:${port}`, '--db', join(dir, 'fipsen.sqlite3')];
+  // Every test's rooms are created from 127.0.0.1: no quota of rooms per address here (the
+  // server's own tests check it).
+  const args = ['--addr', `127.0.0.1:${port}`, '--db', join(dir, 'fipsen.sqlite3'), '--rooms-per-address', '0'];
   if (opts.seed) args.push('--insecure-fixed-seed', opts.seed);
   // The fixed seed makes the server warn once at start: expected here, so only errors show.
   const log = process.env.FIPSEN_LOG ?? (opts.seed ? 'error' : 'warn');

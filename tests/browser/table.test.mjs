@@ -68,6 +68,17 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
   await antje.page.locator('.rules-summary .rule', { hasText: '120 seconds' }).waitFor();
   const hinnerk = await openClient(chrome, 'hinnerk', PHONE, 'de');
   await screenshot(hinnerk, 'phone-home-de');
+  // The invitation names the table and its host, the game and who sits there (not the code).
+  await hinnerk.page.goto(link);
+  const title = hinnerk.page.locator('[data-testid="invite-title"]');
+  await title.filter({ hasText: 'Friday table — Gastgeber: Antje' }).waitFor();
+  assert.ok(!(await title.textContent())?.includes(code), 'the invitation is titled with the table, not its code');
+  assert.match(await hinnerk.page.title(), /^Friday table — Gastgeber: Antje/);
+  const info = hinnerk.page.locator('[data-testid="invite-info"]');
+  assert.match((await info.textContent()) ?? '', /4 Spieler/);
+  assert.match((await info.locator('[data-testid="invite-status"]').textContent()) ?? '', /Wartet auf Mitspieler/);
+  assert.deepEqual(await info.locator('.invite-seats li:not(.free)').allTextContents(), ['1 Antje']);
+  await screenshot(hinnerk, 'phone-invitation-de');
   await joinByLink(hinnerk, link, 'Hinnerk');
   const fiete = await openClient(chrome, 'fiete', DESKTOP, 'ja');
   // Fiete types the code instead of opening the link.
@@ -123,6 +134,8 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
     { rekontra: true, pass: true },
     { stop: true, go_on: true },
     { give_up: true, trumps: ['hearts', 'diamonds'] },
+    // A Kieker declarer may give up out of turn too, before the first card.
+    { give_up: true },
     { siebener_fips: true },
   ];
   const saved = await hinnerk.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.game.deal.prompt);
@@ -150,7 +163,22 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
   let reloaded = false;
   let discardShot = false;
   let spectatorChecks = 0;
+  let fullTricks = 0;
   await playDeal(players, async (step) => {
+    // A whole trick on the desktop table: no card covers another.
+    if (fullTricks < 2 && (await antje.page.locator('.centre .played').count()) === 4) {
+      const boxes = await antje.page.locator('.centre .played').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+      if (boxes.length === 4) {
+        for (const [i, a] of boxes.entries()) {
+          for (const b of boxes.slice(i + 1)) {
+            const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+            assert.ok(!overlap, `trick cards overlap on the desktop: ${JSON.stringify([a, b])}`);
+          }
+        }
+        if (fullTricks === 0) await screenshot(antje, 'desktop-trick-taken');
+        fullTricks += 1;
+      }
+    }
     for (const c of players) {
       if (!discardShot && (await c.page.locator('.hand.discarding').count())) {
         await screenshot(c, `${c.label === 'hinnerk' || c.label === 'meike' ? 'phone' : 'desktop'}-discard`);
@@ -171,12 +199,14 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
         await screenshot(antje, 'desktop-play');
         await screenshot(meike, 'phone-play');
         await screenshot(oma, 'phone-spectator-play');
-        // Reload Hinnerk's page: same seat, same hand, by itself.
+        // Reload Hinnerk's page: same seat, same hand, by itself; the table log is kept.
         const before = {
           seat: await hinnerk.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.you.seat),
           hand: await handCards(hinnerk.page),
           name: await hinnerk.page.locator('.me-bar .seat-name').textContent(),
         };
+        const logBefore = await hinnerk.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.log.map((l) => l.text));
+        assert.ok(logBefore.some((l) => l.includes('Trumpf')), 'the log tells the auction');
         await hinnerk.page.reload();
         await hinnerk.page.locator('.table-screen .hand').waitFor();
         await settle(hinnerk.page);
@@ -186,6 +216,9 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
           name: await hinnerk.page.locator('.me-bar .seat-name').textContent(),
         };
         assert.deepEqual(after, before, 'the reloaded page is back in the same seat with the same hand');
+        const logAfter = await hinnerk.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.log.map((l) => l.text));
+        assert.deepEqual(logAfter.slice(0, logBefore.length), logBefore, 'the table log survives the reload');
+        assert.equal(await hinnerk.page.locator('[data-testid="away"]').count(), 0, 'a reload is no absence: nothing was done for him');
         reloaded = true;
         // A watcher who reloads is watching again by himself.
         await oma.page.reload();
@@ -205,6 +238,7 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
     }
   });
   assert.ok(reloaded, 'the reload happened during the play');
+  assert.ok(fullTricks > 0, 'a whole trick was seen on the desktop table');
   assert.ok(spectatorChecks > 5, 'the spectator page was checked along the deal');
 
   // The deal is over on every page, with every hand revealed.
@@ -225,6 +259,21 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
     assert.deepEqual([...reveal.dealt[seat]].sort(), [...hands[c.label]].sort(), `${c.label}'s dealt hand as revealed`);
   }
 
+  // The last trick: its winner's card marked (not with the trump's star) and named.
+  const lastWinner = await antje.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.game.deal.tricks.at(-1).winner);
+  await antje.page.locator('[data-key="last-trick"]').click();
+  const winnerCard = antje.page.locator('dialog[open] .last-trick .played.winner');
+  await winnerCard.locator('.win-badge').waitFor();
+  assert.equal(await antje.page.locator('dialog[open] .last-trick .played.winner').count(), 1);
+  assert.equal(Number(await winnerCard.getAttribute('data-seat')), lastWinner, 'the card of the trick’s winner is marked');
+  assert.notEqual(await winnerCard.evaluate((e) => getComputedStyle(e).outlineStyle), 'none', 'the winning card is outlined');
+  await screenshot(antje, 'desktop-last-trick');
+  await antje.page.keyboard.press('Escape');
+  await antje.page.locator('dialog[open]').waitFor({ state: 'detached' });
+  // Between deals: nobody is ready yet; the next deal comes when all are.
+  await antje.page.locator('[data-testid="ready-count"]', { hasText: '0/4 ready' }).waitFor();
+  await antje.page.locator('[data-testid="next-when"]', { hasText: 'when everybody is ready' }).waitFor();
+
   // The scoresheet: one row, its totals those the result shows.
   await antje.page.locator('[data-key="result-sheet"]').click();
   await antje.page.locator('[data-testid="scoresheet"] tbody tr').first().waitFor();
@@ -240,18 +289,27 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
   await meike.page.keyboard.press('Escape');
   await meike.page.locator('dialog[open]').waitFor({ state: 'detached' });
 
-  // Chat reaches everyone.
+  // Chat reaches everyone; a watcher's line is marked as a watcher's.
   await antje.page.locator('[data-key="close-sheet"]').click();
   await antje.page.locator('[data-key="chat-input"]').fill('Moin!');
   await antje.page.locator('[data-key="chat-send"]').click();
   await oma.page.locator('[data-key="open-chat"]').click();
   await oma.page.locator('.chat-line', { hasText: 'Moin!' }).waitFor();
+  assert.equal(await oma.page.locator('.chat-line', { hasText: 'Moin!' }).locator('[data-testid="watcher-mark"]').count(), 0, 'a player’s line has no watcher mark');
+  await oma.page.locator('[data-key="chat-input"]').fill('Schön gespielt');
+  await oma.page.locator('[data-key="chat-send"]').click();
+  const fromOma = antje.page.locator('.chat-line', { hasText: 'Schön gespielt' });
+  await fromOma.waitFor();
+  assert.match((await fromOma.locator('[data-testid="watcher-mark"]').textContent()) ?? '', /watching/);
+  assert.equal(await fromOma.locator('[data-testid="watcher-mark"] svg.eye').count(), 1, 'with the watchers’ eye');
   await screenshot(oma, 'phone-chat');
+  await screenshot(antje, 'desktop-chat-watcher');
 
   // Everybody asks for the next deal: it is dealt.
-  for (const c of players) {
+  for (const [i, c] of players.entries()) {
     await c.page.locator('[data-key="next-deal"]').click();
     await settle(c.page);
+    if (i === 0) await antje.page.locator('[data-testid="ready-count"]', { hasText: '1/4 ready' }).waitFor();
   }
   for (const c of players) {
     await c.page.locator('.table-screen[data-phase="auction"]').waitFor();
@@ -271,7 +329,12 @@ test('three players play a deal to the scoresheet', async () => {
   await a.page.locator('#opt-grace:focus').waitFor();
   await a.page.locator('[data-key="opt-grace"]').fill('');
   await a.page.locator('.more-rules > summary').click();
-  const { link } = await createRoom(a, 'Anna', { players: 3, nextDeal: 'ask', title: 'Dreier', public: true });
+  const { link, code } = await createRoom(a, 'Anna', { players: 3, nextDeal: 'ask', title: 'Dreier', public: true });
+  // The form was filled in far down the page: the new room opens at its top, the link in view.
+  await a.page.waitForFunction(() => window.scrollY === 0);
+  const invite = await a.page.locator('.invite input').boundingBox();
+  assert.ok(invite && invite.y >= 0 && invite.y + invite.height <= 844, `the invitation link is in view: ${JSON.stringify(invite)}`);
+  await screenshot(a, 'phone-room-created');
   // Bernd finds the table in the list of open tables and sits down from there.
   const b = await openClient(chrome, 'three-b', DESKTOP, 'de');
   await b.page.locator('#name').fill('Bernd');
@@ -279,6 +342,13 @@ test('three players play a deal to the scoresheet', async () => {
   await b.page.locator('#join-code').fill('kein-solcher-tisch');
   await b.page.locator('[data-key="join-sit"]').click();
   await b.page.locator('.toast-error', { hasText: 'Einen Tisch mit diesem Code gibt es nicht' }).waitFor();
+  // A link with a wrong code: the invitation page says so, in his language, and offers no seat.
+  await b.page.goto(link.replace(code, 'keinSolcherTisch'));
+  await b.page.locator('[data-testid="invite-error"]', { hasText: 'Einen Tisch mit diesem Code gibt es nicht' }).waitFor();
+  assert.equal(await b.page.locator('[data-key="invite-sit"]').count(), 0);
+  await screenshot(b, 'desktop-invitation-wrong-code-de');
+  await b.page.goto(link.split('#')[0]);
+  await b.page.locator('[data-conn="open"]').waitFor();
   const row = b.page.locator('.lobby-row', { hasText: 'Dreier' });
   for (let i = 0; i < 20 && (await row.count()) === 0; i++) {
     await b.page.locator('[data-key="lobby-refresh"]').click();
@@ -306,15 +376,43 @@ test('three players play a deal to the scoresheet', async () => {
   await a.page.keyboard.press('Enter');
   await b.page.locator('.felt .seat .bubble').first().waitFor();
   assert.equal(await b.page.locator('.felt .seat .bubble').first().textContent(), '2', 'Bernd sees Anna bid 2');
+  // Bernd bids 3 against Anna: the middle of the table names him as the bidder (Anna still
+  // holds the duel and must answer), and shows the duel with its calls.
+  await b.page.locator('main .actions [data-key="bid-3-"]').click();
+  await b.page.locator('[data-key="confirm-yes"]').click();
+  for (const p of [a, b, c]) {
+    await p.page.locator('[data-testid="standing"][data-bidder="1"]').waitFor();
+    assert.match((await p.page.locator('[data-testid="standing"]').textContent()) ?? '', /3.*Bernd/);
+    const duel = p.page.locator('[data-testid="duel"]');
+    assert.equal(await duel.getAttribute('data-holder'), '0');
+    assert.equal(await duel.getAttribute('data-challenger'), '1');
+    assert.match((await duel.textContent()) ?? '', /Anna.*Bernd.*Anna: 2 · Bernd: 3/);
+  }
+  assert.match((await b.page.locator('[data-testid="standing"]').textContent()) ?? '', /Höchstes Gebot: 3 — von Bernd/);
   await screenshot(b, 'desktop-three-auction-de');
+  await screenshot(c, 'phone-three-duel-ja');
   let shot = false;
+  let tapped = false;
   await playDeal(players, async () => {
+    // One tap on a card the server allows plays it: no second tap, no "are you sure".
+    for (const p of tapped ? [] : players) {
+      const card = p.page.locator('.my-turn .hand .hand-card.playable:not([disabled])').first();
+      if ((await card.count()) === 0) continue;
+      const code = await card.getAttribute('data-card');
+      await card.click();
+      await p.page.locator(`.hand .hand-card[data-card="${code}"]`).waitFor({ state: 'detached', timeout: 5000 });
+      assert.equal(await p.page.locator('[data-key="confirm-yes"]').count(), 0);
+      tapped = true;
+      await settle(p.page);
+      break;
+    }
     if (!shot && (await b.page.locator('.centre .played').count()) >= 2) {
       await screenshot(b, 'desktop-three-play-de');
       await screenshot(c, 'phone-three-play-ja');
       shot = true;
     }
   });
+  assert.ok(tapped, 'a card was played with one tap');
   for (const p of players) {
     await p.page.locator('[data-testid="result"]').waitFor();
     assert.equal(await p.page.locator('.reveal-seat').count(), 3);
