@@ -68,6 +68,14 @@ function needName() {
   return true;
 }
 
+/**
+ * Whether the line can carry a request now: open, or resting after an idle close (the request
+ * then wakes it and follows).
+ */
+function usable() {
+  return S.conn === 'open' || S.conn === 'idle';
+}
+
 /** Sends a join for `code` as a player or a spectator. */
 export function join(code, role) {
   if (needName()) return;
@@ -224,7 +232,7 @@ function practiceSection() {
     ),
     h(
       'button',
-      { type: 'button', class: 'primary big', 'data-key': 'practice', disabled: S.waiting || S.conn !== 'open', onclick: practise },
+      { type: 'button', class: 'primary big', 'data-key': 'practice', disabled: S.waiting || !usable(), onclick: practise },
       t('practice.button'),
     ),
   );
@@ -359,7 +367,7 @@ function createSection() {
     ),
     h(
       'button',
-      { type: 'button', class: 'primary big', 'data-key': 'create', disabled: S.waiting || S.conn !== 'open', onclick: create },
+      { type: 'button', class: 'primary big', 'data-key': 'create', disabled: S.waiting || !usable(), onclick: create },
       t('home.create_button'),
     ),
   );
@@ -571,7 +579,7 @@ export function joinView(code) {
   const peek = S.peek?.code === code ? S.peek : null;
   const info = peek?.info ?? null;
   const error = peek?.error ?? null;
-  const off = S.waiting || S.conn !== 'open';
+  const off = S.waiting || !usable();
   return h(
     'div',
     { class: 'home invited' },

@@ -82,6 +82,7 @@ test('a connection closed for idling comes back quietly at the next tap', async 
   assert.equal(sockets, 0, 'no reconnection by itself');
   assert.equal(await me.page.locator('[data-conn="offline"], .toast-error').count(), 0, 'no alarm');
   assert.doesNotMatch((await me.page.locator('.conn-text').textContent()) ?? '', /lost/i);
+  assert.equal(await me.page.locator('[data-key="practice"][disabled]').count(), 0, 'nothing is switched off meanwhile');
   await screenshot(me, 'phone-idle');
   // The next tap (here: refreshing the open tables) brings it back, and its request goes through.
   const lobbies = me.frames.filter((f) => f.includes('"type":"lobby"')).length;
