@@ -54,7 +54,7 @@
 
 /**
  * A deal as one viewer sees it. Built only by [`Deal::view`].
- * @typedef {{calls: Array<CallRecord>, challenger?: Seat | null, contract?: Contract | null, dealer: Seat, declarer?: Seat | null, discards?: CardSet | null, game?: Game | null, hand?: CardSet | null, hand_sizes: Array<number>, holder?: Seat | null, kieker_hand?: CardSet | null, outcome?: Outcome | null, phase: Phase, prompt: Prompt, reveal?: Reveal | null, rules: RuleSet, scores?: Array<number> | null, skat?: CardSet | null, standing?: Bid | null, stock?: CardSet | null, trick: Array<Play>, tricks: Array<TrickView>, tricks_taken: TricksTaken, turn?: Seat | null, viewer?: Seat | null, vorhand: Seat}} DealView
+ * @typedef {{calls: Array<CallRecord>, challenger?: Seat | null, contract?: Contract | null, dealer: Seat, declarer?: Seat | null, discards?: CardSet | null, game?: Game | null, hand?: CardSet | null, hand_sizes: Array<number>, holder?: Seat | null, kieker_hand?: CardSet | null, outcome?: Outcome | null, phase: Phase, prompt: Prompt, reveal?: Reveal | null, rules: RuleSet, scores?: Array<number> | null, skat?: CardSet | null, standing?: Bid | null, stock?: CardSet | null, trick: Array<Play>, tricks: Array<TrickView>, tricks_taken: TricksTaken, turn?: Seat | null, viewer?: Seat | null, vorhand: Seat, winning?: Seat | null}} DealView
  */
 
 /**

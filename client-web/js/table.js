@@ -317,14 +317,26 @@ function roleChips(deal, seat) {
   ];
 }
 
-function playedCard(play, place, trumps, winner) {
-  const label = `${seatName(play.seat)}: ${cardName(play.card)}${winner ? ` — ${t('table.takes_trick', { name: seatName(play.seat) })}` : ''}`;
+/**
+ * A card on the table. `winner`: it took the finished trick; `ahead`: it takes the trick being
+ * played as it stands (the server's `deal.winning`), marked unlike both the winner and a trump.
+ */
+function playedCard(play, place, trumps, winner, ahead = false) {
+  const who = { name: seatName(play.seat) };
+  const note = winner ? ` — ${t('table.takes_trick', who)}` : ahead ? ` — ${t('table.ahead_long', who)}` : '';
   return h(
     'div',
-    { class: `played place-${place}${winner ? ' winner' : ''}`, 'data-card': play.card, 'data-seat': play.seat, role: 'img', 'aria-label': label },
+    {
+      class: `played place-${place}${winner ? ' winner' : ''}${ahead ? ' ahead' : ''}`,
+      'data-card': play.card,
+      'data-seat': play.seat,
+      role: 'img',
+      'aria-label': `${seatName(play.seat)}: ${cardName(play.card)}${note}`,
+    },
     cardFace(play.card, { trump: isTrump(play.card, trumps) }),
     // The winner's mark: a ribbon across the top, unlike the trump's star in the corner.
     winner ? h('span', { class: 'win-badge', 'aria-hidden': 'true' }, '✔ ', t('table.wins')) : null,
+    ahead ? h('span', { class: 'ahead-badge', 'aria-hidden': 'true' }, '▲ ', t('table.ahead')) : null,
   );
 }
 
@@ -417,7 +429,7 @@ function centre(deal, where) {
       h('section', { class: 'fips-shown' }, h('h2', { class: 'centre-caption' }, t('log.fips', { name: seatName(seat) })), cardRow(laid, trumps)),
     );
   } else if (deal.trick.length > 0) {
-    content = deal.trick.map((p) => playedCard(p, where[p.seat], trumps, false));
+    content = deal.trick.map((p) => playedCard(p, where[p.seat], trumps, false, p.seat === deal.winning));
   } else if (deal.tricks.length > 0 && deal.phase === 'over') {
     const last = deal.tricks[deal.tricks.length - 1];
     content = last.cards.map((p) => playedCard(p, where[p.seat], trumps, p.seat === last.winner));

@@ -491,6 +491,11 @@ impl Deal {
         !self.dealt[seat.index()].has_court()
     }
 
+    /// The trump suit the play goes by (diamonds, the ♦7 alone, until trumps are named).
+    pub(crate) fn trumps_in_play(&self) -> Suit {
+        self.game.and_then(|g| g.trumps).unwrap_or(Suit::Diamonds)
+    }
+
     /// The cards of the trick being played.
     pub fn current_trick(&self) -> &[Play] {
         let n = usize::from(self.players());
@@ -873,8 +878,7 @@ impl Deal {
             self.turn = Some(seat.next(n));
             return;
         }
-        let trumps = self.game.and_then(|g| g.trumps).unwrap_or(Suit::Diamonds);
-        let winner = trick_winner(trick, trumps);
+        let winner = trick_winner(trick, self.trumps_in_play());
         self.trick_winners.push(winner);
         if Some(winner) == self.declarer {
             self.declarer_tricks += 1;

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bid::{Bid, Call};
 use crate::card::{CardSet, Suit};
-use crate::deal::{Action, Contract, Deal, Game, Outcome, Phase, Play, Seat};
+use crate::deal::{Action, Contract, Deal, Game, Outcome, Phase, Play, Seat, trick_winner};
 use crate::event::Reveal;
 use crate::ruleset::RuleSet;
 
@@ -172,6 +172,8 @@ pub struct DealView {
     pub tricks: Vec<TrickView>,
     /// The trick being played.
     pub trick: Vec<Play>,
+    /// Whose card takes the trick being played as it stands (`null` when none is being played).
+    pub winning: Option<Seat>,
     /// Tricks taken by each side.
     pub tricks_taken: TricksTaken,
     /// How the deal ended.
@@ -202,6 +204,7 @@ impl Deal {
             .map(|(i, &winner)| TrickView { cards: self.plays[i * n..(i + 1) * n].to_vec(), winner })
             .collect();
         let trick = if trick_count * n < self.plays.len() { self.current_trick().to_vec() } else { Vec::new() };
+        let winning = (!trick.is_empty()).then(|| trick_winner(&trick, self.trumps_in_play()));
         let kieker = self.contract.is_some_and(Contract::is_kieker);
         let kieker_hand = if kieker && (is_declarer || (viewer.is_some() && viewer == self.kieker_shown_to) || over) {
             self.declarer.map(|d| self.dealt_hand(d))
@@ -234,6 +237,7 @@ impl Deal {
             kieker_hand,
             tricks,
             trick,
+            winning,
             tricks_taken: TricksTaken { declarer: self.declarer_tricks, opponents: self.opponent_tricks },
             outcome: self.outcome,
             scores: self.outcome.map(|o| o.scores(self.players())),

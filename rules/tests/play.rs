@@ -277,3 +277,22 @@ fn a_series_keeps_the_dealer_after_a_throw_in_and_stops_at_its_deal_limit() {
     assert_eq!(last.totals, sum, "totals are the running sums of the values");
     assert!(series.view(Some(Seat(0))).deal.prompt.is_empty());
 }
+
+#[test]
+fn the_view_names_whose_card_takes_the_trick_as_it_stands() {
+    let mut deal = layout_a();
+    run(&mut deal, &["0 bid 2", "1 pass", "2 pass", "3 pass", "0 skat", "0 discard CJ C10", "0 trumps C"]);
+    assert_eq!(deal.view(None).winning, None, "no trick is being played");
+    run(&mut deal, &["0 play S7"]);
+    assert_eq!(deal.view(None).winning, Some(Seat(0)), "the lead takes it so far");
+    run(&mut deal, &["1 play SK"]);
+    assert_eq!(deal.view(Some(Seat(2))).winning, Some(Seat(1)), "a higher card of the suit led");
+    run(&mut deal, &["2 play H10"]);
+    assert_eq!(deal.view(Some(Seat(3))).winning, Some(Seat(1)), "another suit takes nothing");
+    run(&mut deal, &["3 play S8"]);
+    assert_eq!(deal.view(None).winning, None, "the trick is taken");
+    run(&mut deal, &["1 play SA", "2 play HJ", "3 play S9"]);
+    assert_eq!(deal.view(None).winning, Some(Seat(1)));
+    run(&mut deal, &["0 play CA"]);
+    assert_eq!(deal.trick_winners().last(), Some(&Seat(0)), "a trump takes it");
+}

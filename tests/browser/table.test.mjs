@@ -164,6 +164,7 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
   let discardShot = false;
   let spectatorChecks = 0;
   let fullTricks = 0;
+  let aheadChecks = 0;
   await playDeal(players, async (step) => {
     // A whole trick on the desktop table: no card covers another.
     if (fullTricks < 2 && (await antje.page.locator('.centre .played').count()) === 4) {
@@ -184,6 +185,17 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
         await screenshot(c, `${c.label === 'hinnerk' || c.label === 'meike' ? 'phone' : 'desktop'}-discard`);
         discardShot = true;
       }
+    }
+    // A trick being played marks the card that takes it so far, as the server's view says.
+    const ahead = await antje.page.evaluate(() => {
+      const deal = /** @type {any} */ (window).fipsenDebug.S.game?.deal;
+      if (!deal || deal.trick.length === 0 || document.querySelector('.centre.held')) return null;
+      const marked = [...document.querySelectorAll('.centre .played.ahead')].map((e) => Number(e.getAttribute('data-seat')));
+      return { marked, winning: deal.winning };
+    });
+    if (ahead) {
+      assert.deepEqual(ahead.marked, [ahead.winning], 'one card marked as taking the trick so far');
+      aheadChecks += 1;
     }
     // The spectator's page shows only cards that were played face up.
     checkFrames(oma.frames);
@@ -239,6 +251,7 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
   });
   assert.ok(reloaded, 'the reload happened during the play');
   assert.ok(fullTricks > 0, 'a whole trick was seen on the desktop table');
+  assert.ok(aheadChecks > 0, 'a trick in progress was seen with its card marked');
   assert.ok(spectatorChecks > 5, 'the spectator page was checked along the deal');
 
   // The deal is over on every page, with every hand revealed.
