@@ -8,6 +8,9 @@
 //! * [`Deal::view`] / [`Series::view`] build what one viewer (a seat, or `None` for a spectator)
 //!   may see, and [`Event::for_viewer`] empties the hidden parts of an event.
 //!
+//! * [`GameEngine`] is the interface every game of the platform implements ([`Series`] for
+//!   Prisdorf); [`GameId`] names the games.
+//!
 //! Nothing here does I/O, reads a clock or draws randomness: a deal is shuffled from a [`Seed`]
 //! the caller provides, so the same seed, rules and actions always give the same events.
 
@@ -15,6 +18,7 @@ mod auction;
 mod bid;
 mod card;
 mod deal;
+mod engine;
 mod error;
 mod event;
 mod ruleset;
@@ -26,6 +30,7 @@ pub use auction::Auction;
 pub use bid::{Bid, Call};
 pub use card::{Card, CardIter, CardSet, ParseCardError, Rank, Suit};
 pub use deal::{Action, Contract, Deal, Game, Outcome, Phase, Play, Seat, trick_winner};
+pub use engine::{GameEngine, GameId};
 pub use error::RuleError;
 pub use event::{Event, Reveal};
 pub use ruleset::{FirstLead, KiekerShow, Players, RuleSet, RuleSetError};

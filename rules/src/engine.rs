@@ -1,0 +1,198 @@
+//! The interface every game of the platform implements, so that the server, the storage, the
+//! protocol's envelope, the load generator and the bots' plumbing depend on it and never on one
+//! game.
+//!
+//! A game is a pure, synchronous state machine for a table's whole series: it deals from a
+//! secret master seed, takes one seat's action at a time and answers with the events it caused
+//! (or an error, leaving the state exactly as it was), lists each seat's legal actions, builds
+//! what each viewer may see with the prompt of what that viewer may do, and redacts its events
+//! for each viewer. Nothing here does I/O, reads a clock or draws randomness of its own.
+//!
+//! [`GameId`] names the games; [`Series`] (Prisdorf Fipsen) is the first to implement
+//! [`GameEngine`].
+
+use std::fmt::Debug;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::deal::{Action, Phase, Seat};
+use crate::error::RuleError;
+use crate::event::Event;
+use crate::ruleset::{RuleSet, RuleSetError};
+use crate::seed::Seed;
+use crate::series::{Series, SeriesView};
+
+/// Which game a table plays, as a rule set names it (`"game": "prisdorf"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum GameId {
+    /// Prisdorf Fipsen: the 25-card pack with the ♦7, duels, Hand and Ruten, Kieker, Siebener Fips.
+    #[default]
+    Prisdorf,
+}
+
+impl GameId {
+    /// Every game, in the order a client lists them.
+    pub const ALL: [GameId; 1] = [GameId::Prisdorf];
+
+    /// The name in a rule set and in the protocol.
+    pub const fn code(self) -> &'static str {
+        match self {
+            GameId::Prisdorf => "prisdorf",
+        }
+    }
+}
+
+/// A game's series as a pure state machine: what the server, the storage and the bots' plumbing
+/// need of every game.
+///
+/// The contract, checked for every game by the same property tests: an action is accepted
+/// exactly when [`GameEngine::legal_actions`] lists it; a refused action changes nothing;
+/// [`GameEngine::check`] agrees with [`GameEngine::apply`]; the views and the redacted events
+/// show a viewer only what the game's visibility allows.
+pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
+    /// The table's options for this game.
+    type Rules: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// What a seat may do.
+    type Action: Copy + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// What happened, as everyone sees it before redaction.
+    type Event: Clone + Debug + PartialEq + Serialize + Send + Sync;
+    /// What one viewer may see of the series, with the prompt of what he may do now.
+    type View: Clone + Debug + Serialize + Send + Sync;
+
+    /// The game.
+    const ID: GameId;
+
+    /// Starts a series with these rules: its first deal is dealt at once.
+    ///
+    /// # Errors
+    /// An option is out of range.
+    fn start(rules: Self::Rules, master: Seed) -> Result<(Self, Vec<Self::Event>), RuleSetError>;
+
+    /// The number of seats at the table.
+    fn seats(&self) -> usize;
+
+    /// The current deal's number, from 1.
+    fn deal_number(&self) -> u32;
+
+    /// The seat expected to act now, if any (some games also take actions out of turn: they
+    /// appear in [`GameEngine::legal_actions`] of their seat).
+    fn turn(&self) -> Option<Seat>;
+
+    /// Every action `seat` may take now.
+    fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
+
+    /// Whether `seat` may take `action` now, without taking it.
+    ///
+    /// # Errors
+    /// The error [`GameEngine::apply`] would return.
+    fn check(&self, seat: Seat, action: Self::Action) -> Result<(), RuleError>;
+
+    /// Takes `seat`'s action and returns the events it caused.
+    ///
+    /// # Errors
+    /// The action is not allowed now; the state is then exactly as before.
+    fn apply(&mut self, seat: Seat, action: Self::Action) -> Result<Vec<Self::Event>, RuleError>;
+
+    /// Whether a trick is being played (some of its cards are on the table).
+    fn trick_in_progress(&self) -> bool;
+
+    /// Whether the next card leads to a new trick.
+    fn leading(&self) -> bool;
+
+    /// Whether the current deal is over (and the next one may be dealt).
+    fn deal_over(&self) -> bool;
+
+    /// Whether the series has played its last deal.
+    fn series_over(&self) -> bool;
+
+    /// Deals the next deal once the current one is over.
+    ///
+    /// # Errors
+    /// The deal is not over, or the series is.
+    fn next_deal(&mut self) -> Result<Vec<Self::Event>, RuleError>;
+
+    /// Each seat's running total.
+    fn totals(&self) -> &[i32];
+
+    /// What `viewer` may see (`None`: a spectator).
+    fn view(&self, viewer: Option<Seat>) -> Self::View;
+
+    /// `event` as `viewer` may see it: what he may not see emptied, never the whole event
+    /// dropped, so that event numbers stay without gaps.
+    fn redact(event: &Self::Event, viewer: Option<Seat>) -> Self::Event;
+}
+
+impl GameEngine for Series {
+    type Rules = RuleSet;
+    type Action = Action;
+    type Event = Event;
+    type View = SeriesView;
+
+    const ID: GameId = GameId::Prisdorf;
+
+    fn start(rules: RuleSet, master: Seed) -> Result<(Series, Vec<Event>), RuleSetError> {
+        Series::new(rules, master)
+    }
+
+    fn seats(&self) -> usize {
+        usize::from(self.rules().players.count())
+    }
+
+    fn deal_number(&self) -> u32 {
+        self.number()
+    }
+
+    fn turn(&self) -> Option<Seat> {
+        self.deal().turn()
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        Series::legal_actions(self, seat)
+    }
+
+    fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        if self.is_over() {
+            return Err(RuleError::SeriesOver);
+        }
+        self.deal().check(seat, action)
+    }
+
+    fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+        Series::apply(self, seat, action)
+    }
+
+    fn trick_in_progress(&self) -> bool {
+        !self.deal().current_trick().is_empty()
+    }
+
+    fn leading(&self) -> bool {
+        self.deal().phase() == Phase::Play && self.deal().current_trick().is_empty()
+    }
+
+    fn deal_over(&self) -> bool {
+        self.deal().is_over()
+    }
+
+    fn series_over(&self) -> bool {
+        self.is_over()
+    }
+
+    fn next_deal(&mut self) -> Result<Vec<Event>, RuleError> {
+        Series::next_deal(self)
+    }
+
+    fn totals(&self) -> &[i32] {
+        Series::totals(self)
+    }
+
+    fn view(&self, viewer: Option<Seat>) -> SeriesView {
+        Series::view(self, viewer)
+    }
+
+    fn redact(event: &Event, viewer: Option<Seat>) -> Event {
+        event.for_viewer(viewer)
+    }
+}

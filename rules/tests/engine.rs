@@ -1,0 +1,85 @@
+//! The contract of the game interface, checked through [`GameEngine`] alone, so that every game
+//! of the platform is held to it by the same code: an action is accepted exactly when listed,
+//! `check` agrees with `apply`, a refused action changes nothing, every series ends its deals.
+
+use fipsen_rules::{GameEngine, GameId, Players, RuleSet, Seat, Seed, Series};
+
+/// A small deterministic generator (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n.max(1) as u64) as usize
+    }
+}
+
+/// Plays `deals` deals of random legal actions through the interface, checking the contract at
+/// every step; returns how many actions were taken.
+fn play_through_the_interface<G: GameEngine>(rules: G::Rules, master: Seed, deals: u32, rng: &mut Rng) -> usize {
+    let (mut game, _) = G::start(rules, master).expect("valid rules");
+    let n = game.seats();
+    let mut taken = 0;
+    for _step in 0..5_000 {
+        if game.series_over() || game.deal_number() > deals {
+            return taken;
+        }
+        if game.deal_over() {
+            let before = game.deal_number();
+            game.next_deal().expect("the next deal");
+            assert!(game.deal_number() > before);
+            continue;
+        }
+        let seats: Vec<Seat> = (0..n as u8).map(Seat).collect();
+        let listed: Vec<Vec<G::Action>> = seats.iter().map(|&s| game.legal_actions(s)).collect();
+        assert!(listed.iter().any(|l| !l.is_empty()), "a deal in progress waits for someone");
+        if let Some(turn) = game.turn() {
+            assert!(!listed[turn.index()].is_empty(), "the seat to act has something to do");
+        }
+        // Every seat's listed actions, tried at every seat: accepted exactly where listed, and a
+        // refusal leaves the game as it was.
+        let state = format!("{game:?}");
+        for (i, &seat) in seats.iter().enumerate() {
+            for action in listed.iter().flatten() {
+                let allowed = listed[i].contains(action);
+                assert_eq!(game.check(seat, *action).is_ok(), allowed, "{seat:?} {action:?}");
+                if !allowed {
+                    let mut copy = game.clone();
+                    assert!(copy.apply(seat, *action).is_err());
+                    assert_eq!(format!("{copy:?}"), state, "a refused action changed the game");
+                }
+            }
+        }
+        // Every viewer's view and redacted events can be built.
+        let movers: Vec<(Seat, &Vec<G::Action>)> =
+            seats.iter().copied().zip(&listed).filter(|(_, l)| !l.is_empty()).collect();
+        let (seat, actions) = movers[rng.below(movers.len())];
+        let action = actions[rng.below(actions.len())];
+        let events = game.apply(seat, action).expect("a listed action is accepted");
+        taken += 1;
+        for viewer in seats.iter().copied().map(Some).chain([None]) {
+            let _ = serde_json::to_string(&game.view(viewer)).expect("a view serialises");
+            for event in &events {
+                serde_json::to_string(&G::redact(event, viewer)).expect("an event serialises");
+            }
+        }
+    }
+    panic!("{} did not finish {deals} deals", G::ID.code());
+}
+
+#[test]
+fn prisdorf_keeps_the_contract_of_the_game_interface() {
+    let mut rng = Rng(17);
+    let mut taken = 0;
+    for (i, players) in [Players::Four, Players::Three].into_iter().cycle().take(40).enumerate() {
+        let rules = RuleSet { players, kontra: i % 3 == 0, ..RuleSet::prisdorf() };
+        let master = Seed([i as u8 + 1; 32]);
+        taken += play_through_the_interface::<Series>(rules, master, 3, &mut rng);
+    }
+    assert!(taken > 40 * 3 * 8, "{taken} actions");
+    assert_eq!(<Series as GameEngine>::ID, GameId::Prisdorf);
+    assert_eq!(serde_json::to_string(&GameId::Prisdorf).unwrap(), "\"prisdorf\"");
+}
