@@ -1,5 +1,6 @@
 //! How the bidding limit of the normal bot relates to the heuristic strength of a hand.
 
+use fipsen_bots::cards::{Bits, PACK};
 use fipsen_bots::evaluate::{BidContext, estimate_games};
 use fipsen_bots::heuristic::{best_natural, strength};
 use fipsen_bots::knowledge::Knowledge;
@@ -14,9 +15,9 @@ fn main() {
     // bins of 0.25 strength: counts of limit >= t for t = 2..5
     let mut bins = vec![(0u32, [0u32; 4]); 30];
     for _ in 0..n {
-        let mut cards: Vec<u8> = (0..25).collect();
+        let mut cards: Vec<u8> = Bits(PACK).collect();
         rng.shuffle(&mut cards);
-        let hand = cards[..5].iter().fold(0u32, |m, &c| m | 1 << c);
+        let hand = cards[..5].iter().fold(0u64, |m, &c| m | 1 << c);
         let seat = rng.index(4) as u8;
         let leader = rng.index(4) as u8;
         let ctx = BidContext {

@@ -1,7 +1,7 @@
 //! Positions visited by the solver on a fixed set of deals (a measure that does not depend on
 //! the machine's load): full deals at the first lead, and bidding-style trick counts.
 
-use fipsen_bots::cards::SUIT_MASKS;
+use fipsen_bots::cards::{Bits, PACK, SUIT_MASKS};
 use fipsen_bots::rng::Rng;
 use fipsen_bots::solver::{Position, Solver, Stakes};
 
@@ -12,9 +12,9 @@ fn main() {
     let mut count_nodes = Vec::new();
     for i in 0..2000 {
         let players = if i % 2 == 0 { 4u8 } else { 3 };
-        let mut cards: Vec<u8> = (0..25).collect();
+        let mut cards: Vec<u8> = Bits(PACK).collect();
         rng.shuffle(&mut cards);
-        let mut hands = [0u32; 4];
+        let mut hands = [0u64; 4];
         for s in 0..usize::from(players) {
             hands[s] = cards[5 * s..5 * s + 5].iter().fold(0, |m, &c| m | 1 << c);
         }
@@ -28,7 +28,7 @@ fn main() {
         solver.solve(&pos, &stakes);
         solve_nodes.push(solver.nodes - before);
         if solver.nodes - before > 1500 && std::env::var("SHOW").is_ok() {
-            let show = |m: u32| fipsen_bots::play::cards_of(m);
+            let show = |m: u64| fipsen_bots::play::cards_of(m);
             println!(
                 "{} nodes: players {players} declarer {declarer} leader {leader} trumps {trump} tricks {tricks}: {:?} {:?} {:?} {:?}",
                 solver.nodes - before,

@@ -2,6 +2,7 @@
 //! opening bid, scored by a 400-sample estimate.
 
 use fipsen_bots::bot::own_value;
+use fipsen_bots::cards::{Bits, PACK};
 use fipsen_bots::evaluate::{BidContext, draw_layouts, estimate_games};
 use fipsen_bots::knowledge::Knowledge;
 use fipsen_bots::rng::Rng;
@@ -27,9 +28,9 @@ fn main() {
     let mut gain = [0.0f64; 4];
     let mut oracle = 0.0;
     for _ in 0..n {
-        let mut cards: Vec<u8> = (0..25).collect();
+        let mut cards: Vec<u8> = Bits(PACK).collect();
         rng.shuffle(&mut cards);
-        let hand = cards[..5].iter().fold(0u32, |m, &c| m | 1 << c);
+        let hand = cards[..5].iter().fold(0u64, |m, &c| m | 1 << c);
         let ctx =
             BidContext { knowledge: Knowledge::before_auction(Players::Four, 1, hand), first_leader: 1, min_bid: 2 };
         let truth_layouts = draw_layouts(&ctx.knowledge, 400, 0, &mut rng);

@@ -3,7 +3,7 @@
 use fipsen_rules::{Action, Bid, CardSet, DealView, Phase, SeriesView, Suit};
 use serde::{Deserialize, Serialize};
 
-use crate::cards::{suit_index, trump_mask};
+use crate::cards::{packed, packed_index, suit_index, trump_mask};
 use crate::evaluate::{BidContext, Estimate, GameTable, draw_layouts, game_table, game_value};
 use crate::heuristic::{best_keep, best_natural, easy_card, strength, top_keeps};
 use crate::inference::{Clue, clues, likelihood, resample};
@@ -178,13 +178,13 @@ impl Bot {
     pub fn estimates(&mut self, view: &DealView) -> Vec<Estimate> {
         let Some(k) = auction_knowledge(view) else { return Vec::new() };
         let mut h = Hasher::new(self.seed);
-        h.word(u64::from(k.hand));
+        h.word(packed(k.hand));
         h.word(u64::from(k.viewer));
         h.word(u64::from(view.dealer.0));
         h.word(u64::from(view.rules.min_bid) | u64::from(view.rules.players.count()) << 8);
         h.word(u64::from(view.rules.first_lead == fipsen_rules::FirstLead::Declarer));
         h.word(self.config.bid_samples as u64);
-        h.word(u64::from(k.forbidden.iter().fold(0, |a, f| a | f)));
+        h.word(packed(k.forbidden.iter().fold(0, |a, f| a | f)));
         let key = h.finish();
         let cached = matches!(&self.table, Some((c, _)) if *c == key);
         if !cached {
@@ -281,7 +281,7 @@ impl Bot {
                 .map_or(hand, |k| k.0);
             return Some(discard_action(hand, keep, count));
         }
-        let mut candidates: Vec<(u32, Suit)> = Vec::new();
+        let mut candidates: Vec<(u64, Suit)> = Vec::new();
         for &s in &suits {
             for (keep, _) in top_keeps(hand, suit_index(s), keep_count, self.config.keep_candidates.max(1)) {
                 candidates.push((keep, s));
@@ -303,7 +303,7 @@ impl Bot {
             })?;
             return Some(Action::NameTrumps { suit });
         }
-        let candidates: Vec<(u32, Suit)> = suits.iter().map(|&s| (hand, s)).collect();
+        let candidates: Vec<(u64, Suit)> = suits.iter().map(|&s| (hand, s)).collect();
         let (_, suit, score) = self.best_declaration(view, &candidates, rng)?;
         let kieker = view.contract.is_some_and(|c| c.is_kieker());
         if kieker && view.prompt.give_up && score < -5.0 {
@@ -317,13 +317,13 @@ impl Bot {
     fn best_declaration(
         &mut self,
         view: &DealView,
-        candidates: &[(u32, Suit)],
+        candidates: &[(u64, Suit)],
         rng: &mut Rng,
-    ) -> Option<(u32, Suit, f64)> {
+    ) -> Option<(u64, Suit, f64)> {
         let game = view.game?;
         let k = Knowledge::from_view(view)?;
         let layouts = self.layouts(view, &k, self.config.decision_samples.max(4), rng);
-        let mut best: Option<(u32, Suit, f64)> = None;
+        let mut best: Option<(u64, Suit, f64)> = None;
         for &(keep, suit) in candidates {
             let base = base_position(view, suit)?;
             let st = stakes(view, &game, suit);
@@ -419,8 +419,8 @@ impl Bot {
 }
 
 /// The cards each seat has played so far.
-fn played_by(view: &DealView) -> [u32; 4] {
-    let mut played = [0u32; 4];
+fn played_by(view: &DealView) -> [u64; 4] {
+    let mut played = [0u64; 4];
     for p in view.tricks.iter().flat_map(|t| t.cards.iter()).chain(view.trick.iter()) {
         played[p.seat.index()] |= 1 << p.card.index();
     }
@@ -433,7 +433,7 @@ fn played_by(view: &DealView) -> [u32; 4] {
 fn weighted_layouts(
     k: &Knowledge,
     clues: &[Clue],
-    played: &[u32; 4],
+    played: &[u64; 4],
     samples: usize,
     enumerate_limit: u64,
     rng: &mut Rng,
@@ -475,7 +475,7 @@ pub fn auction_knowledge(view: &DealView) -> Option<Knowledge> {
 /// The hand the viewer was dealt, as far as his view tells: his hand in the auction; as a
 /// declarer after the pick-up, his cards and discards without the skat; the Kieker's shown
 /// hand; after the deal, the revealed hand.
-pub fn dealt_hand(view: &DealView) -> Option<u32> {
+pub fn dealt_hand(view: &DealView) -> Option<u64> {
     let viewer = view.viewer?;
     if let Some(reveal) = &view.reveal {
         return reveal.dealt.get(viewer.index()).map(|h| h.bits());
@@ -484,7 +484,7 @@ pub fn dealt_hand(view: &DealView) -> Option<u32> {
         return view.kieker_hand.map(|h| h.bits());
     }
     let hand = view.hand?.bits();
-    let played: u32 = view
+    let played: u64 = view
         .tricks
         .iter()
         .flat_map(|t| t.cards.iter())
@@ -543,7 +543,7 @@ fn easy_auction(view: &DealView) -> Action {
         .map_or(Action::Pass, |&bid| Action::Bid { bid })
 }
 
-fn discard_action(hand: u32, keep: u32, count: usize) -> Action {
+fn discard_action(hand: u64, keep: u64, count: usize) -> Action {
     let mut cards = hand & !keep;
     // Should the keep be off, lay away the lowest cards to make the count.
     while (cards.count_ones() as usize) < count {
@@ -556,18 +556,19 @@ fn discard_action(hand: u32, keep: u32, count: usize) -> Action {
     Action::Discard { cards: CardSet::from_bits(cards) }
 }
 
-/// A seed for one decision: the bot's seed and everything in the view that can change.
+/// A seed for one decision: the bot's seed and everything in the view that can change. Cards
+/// are hashed [`packed`], as everywhere the bots hash them.
 fn decision_seed(seed: u64, view: &DealView) -> u64 {
     let mut h = Hasher::new(seed);
     h.word(view.viewer.map_or(99, |s| u64::from(s.0)));
     h.word(u64::from(view.dealer.0));
-    h.word(view.hand.map_or(0, |c| u64::from(c.bits())));
+    h.word(view.hand.map_or(0, |c| packed(c.bits())));
     h.word(view.phase as u64);
     for c in &view.calls {
         h.word(u64::from(c.seat.0) << 32 | call_code(c.call));
     }
     for p in view.tricks.iter().flat_map(|t| t.cards.iter()).chain(view.trick.iter()) {
-        h.word(u64::from(p.seat.0) << 8 | u64::from(p.card.index()));
+        h.word(u64::from(p.seat.0) << 8 | u64::from(packed_index(p.card.index())));
     }
     h.finish()
 }
@@ -617,7 +618,7 @@ fn fallback(view: &DealView) -> Option<Action> {
     }
     if let Some(n) = p.discard {
         let hand = view.hand?.bits();
-        let lowest = crate::cards::Bits(hand).take(usize::from(n)).fold(0u32, |m, c| m | 1 << c);
+        let lowest = crate::cards::Bits(hand).take(usize::from(n)).fold(0u64, |m, c| m | 1 << c);
         return Some(Action::Discard { cards: CardSet::from_bits(lowest) });
     }
     if let Some(&suit) = p.trumps.first() {

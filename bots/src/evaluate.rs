@@ -62,10 +62,10 @@ pub fn draw_layouts(k: &Knowledge, samples: usize, enumerate_limit: u64, rng: &m
 }
 
 /// Splits the cards out of play into a skat (2 cards, at random) and the stock.
-fn skat_and_stock(out: u32, rng: &mut Rng) -> (u32, u32) {
+fn skat_and_stock(out: u64, rng: &mut Rng) -> (u64, u64) {
     let mut cards: Vec<u8> = crate::cards::Bits(out).collect();
     rng.shuffle(&mut cards);
-    let skat = cards.iter().take(2).fold(0u32, |m, &c| m | 1 << c);
+    let skat = cards.iter().take(2).fold(0u64, |m, &c| m | 1 << c);
     (skat, out & !skat)
 }
 
@@ -98,7 +98,7 @@ pub struct GameTable {
     min_bid: u8,
     kieker: bool,
     /// The deals' hands (the bidder's own included), to weigh them later.
-    pub hands: Vec<[u32; 4]>,
+    pub hands: Vec<[u64; 4]>,
     /// Per deal: for each trick count from `min_bid`, Hand in each suit (4), skat natural,
     /// skat Ruten; then the Kieker.
     scores: Vec<Vec<i32>>,
@@ -228,7 +228,7 @@ pub fn game_table(ctx: &BidContext, layouts: &[Layout], rng: &mut Rng, solver: &
 
 /// One sampled Kieker: keep the five strongest cards, Ruten if strong enough, else the best
 /// natural suit, else give up.
-fn kieker_sample(pos: &mut Position, me: u8, ten: u32, solver: &mut Solver) -> i32 {
+fn kieker_sample(pos: &mut Position, me: u8, ten: u64, solver: &mut Solver) -> i32 {
     let (ruten_keep, ruten_strength) = best_keep(ten, 3, 5);
     let (suit, natural_keep, natural_strength) = best_natural(ten, 5);
     let (keep, suit, value) = if ruten_strength >= KIEKER_PLAY_STRENGTH {
@@ -248,7 +248,7 @@ fn kieker_sample(pos: &mut Position, me: u8, ten: u32, solver: &mut Solver) -> i
 pub fn game_value(
     layouts: &[Layout],
     base: &Position,
-    hand: u32,
+    hand: u64,
     trumps: usize,
     stakes: &Stakes,
     solver: &mut Solver,
@@ -278,8 +278,8 @@ mod tests {
     use super::*;
     use fipsen_rules::Card;
 
-    fn mask(cards: &[&str]) -> u32 {
-        cards.iter().map(|s| 1u32 << s.parse::<Card>().unwrap().index()).fold(0, |a, b| a | b)
+    fn mask(cards: &[&str]) -> u64 {
+        cards.iter().map(|s| 1u64 << s.parse::<Card>().unwrap().index()).fold(0, |a, b| a | b)
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use crate::cards::{ACES, Bits, D7, SUIT_MASKS, beats, highest, lowest, rank_of, suit_of, winning_card};
 
 /// A rough count of the tricks `hand` takes with trump suit number `trump` (3 is Ruten).
-pub fn strength(hand: u32, trump: usize) -> f64 {
+pub fn strength(hand: u64, trump: usize) -> f64 {
     let trumps = SUIT_MASKS[trump];
     let mut s = 0.0;
     let held_trumps = hand & trumps;
@@ -43,11 +43,14 @@ pub fn strength(hand: u32, trump: usize) -> f64 {
 
 /// The value of the top cards of one suit: full value for a card that is the highest left, less
 /// for one with a single higher card missing, and so on.
-fn top_strength(cards: u32, suit: usize, by_gap: [f64; 3], low: f64) -> f64 {
+fn top_strength(cards: u64, suit: usize, by_gap: [f64; 3], low: f64) -> f64 {
     let mut s = 0.0;
     let mut missing_above = 0usize;
-    for rank in (0..8u8).rev() {
-        let c = (suit as u8) * 8 + rank;
+    let mut rest = SUIT_MASKS[suit];
+    while rest != 0 {
+        // The pack's cards of the suit, highest first.
+        let c = highest(rest);
+        rest &= !(1 << c);
         if cards & (1 << c) != 0 {
             let held_above = (cards >> c).count_ones() as usize - 1;
             // Each higher card held covers one missing higher card.
@@ -61,7 +64,7 @@ fn top_strength(cards: u32, suit: usize, by_gap: [f64; 3], low: f64) -> f64 {
 }
 
 /// Calls `f` with every `k`-card subset of `cards`.
-fn for_each_keep(cards: u32, k: usize, mut f: impl FnMut(u32)) {
+fn for_each_keep(cards: u64, k: usize, mut f: impl FnMut(u64)) {
     let list: Vec<u8> = Bits(cards).collect();
     let n = list.len();
     if n <= k {
@@ -71,7 +74,7 @@ fn for_each_keep(cards: u32, k: usize, mut f: impl FnMut(u32)) {
     // Every k-subset of n positions (Gosper's hack).
     let mut subset: u32 = (1 << k) - 1;
     while subset < (1 << n) {
-        let keep = list.iter().enumerate().filter(|(i, _)| subset & (1 << i) != 0).fold(0u32, |m, (_, &c)| m | 1 << c);
+        let keep = list.iter().enumerate().filter(|(i, _)| subset & (1 << i) != 0).fold(0u64, |m, (_, &c)| m | 1 << c);
         f(keep);
         let low = subset & subset.wrapping_neg();
         let ripple = subset + low;
@@ -80,7 +83,7 @@ fn for_each_keep(cards: u32, k: usize, mut f: impl FnMut(u32)) {
 }
 
 /// The `k` cards of `cards` that make the strongest hand for `trump`, and that strength.
-pub fn best_keep(cards: u32, trump: usize, k: usize) -> (u32, f64) {
+pub fn best_keep(cards: u64, trump: usize, k: usize) -> (u64, f64) {
     let mut best = (cards, f64::MIN);
     for_each_keep(cards, k, |keep| {
         let s = strength(keep, trump);
@@ -92,7 +95,7 @@ pub fn best_keep(cards: u32, trump: usize, k: usize) -> (u32, f64) {
 }
 
 /// The `count` best keeps of `k` cards from `cards` for `trump`, strongest first.
-pub fn top_keeps(cards: u32, trump: usize, k: usize, count: usize) -> Vec<(u32, f64)> {
+pub fn top_keeps(cards: u64, trump: usize, k: usize, count: usize) -> Vec<(u64, f64)> {
     let mut all = Vec::new();
     for_each_keep(cards, k, |keep| all.push((keep, strength(keep, trump))));
     all.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -102,7 +105,7 @@ pub fn top_keeps(cards: u32, trump: usize, k: usize, count: usize) -> Vec<(u32, 
 
 /// The natural trump suit (clubs, spades or hearts) that makes `cards` strongest after keeping
 /// `k` of them: (suit, cards kept, strength).
-pub fn best_natural(cards: u32, k: usize) -> (usize, u32, f64) {
+pub fn best_natural(cards: u64, k: usize) -> (usize, u64, f64) {
     let mut best = (0, cards, f64::MIN);
     for suit in 0..3 {
         let (keep, s) = best_keep(cards, suit, k);
@@ -116,7 +119,7 @@ pub fn best_natural(cards: u32, k: usize) -> (usize, u32, f64) {
 /// The easy bot's card: cheap rules of thumb.
 /// `trick` is the current trick: each card in order, with whether its player is on the bot's
 /// side (for the declarer: never).
-pub fn easy_card(hand: u32, playable: u32, trick: &[(u8, bool)], trumps: u32, declarer: bool) -> u8 {
+pub fn easy_card(hand: u64, playable: u64, trick: &[(u8, bool)], trumps: u64, declarer: bool) -> u8 {
     if trick.is_empty() {
         let my_trumps = hand & trumps;
         if declarer && my_trumps != 0 {
@@ -141,20 +144,20 @@ pub fn easy_card(hand: u32, playable: u32, trick: &[(u8, bool)], trumps: u32, de
         return best.map_or_else(|| lowest(playable), |(_, c)| c);
     }
     let led = trick[0].0;
-    let mut mask = 0u32;
+    let mut mask = 0u64;
     for &(c, _) in trick {
         mask |= 1 << c;
     }
     let best = winning_card(mask, led, trumps);
     let partner_winning = trick.iter().any(|&(c, partner)| c == best && partner);
-    let cheapest = |cards: u32| {
+    let cheapest = |cards: u64| {
         // The lowest card by rank, plain cards before trumps.
         Bits(cards).min_by_key(|&c| (trumps & (1 << c) != 0, rank_of(c), suit_of(c))).unwrap_or(lowest(playable))
     };
     if partner_winning {
         return cheapest(playable);
     }
-    let winners: u32 = Bits(playable).filter(|&c| beats(c, best, trumps)).fold(0, |m, c| m | 1 << c);
+    let winners: u64 = Bits(playable).filter(|&c| beats(c, best, trumps)).fold(0, |m, c| m | 1 << c);
     if winners != 0 {
         return cheapest(winners);
     }
@@ -166,8 +169,8 @@ mod tests {
     use super::*;
     use fipsen_rules::Card;
 
-    fn mask(cards: &[&str]) -> u32 {
-        cards.iter().map(|s| 1u32 << s.parse::<Card>().unwrap().index()).fold(0, |a, b| a | b)
+    fn mask(cards: &[&str]) -> u64 {
+        cards.iter().map(|s| 1u64 << s.parse::<Card>().unwrap().index()).fold(0, |a, b| a | b)
     }
 
     #[test]

@@ -84,7 +84,7 @@ fn last_bidder_other_than(view: &DealView, seat: u8) -> Option<u8> {
 }
 
 /// The strength of a five-card hand for its best trumps.
-pub fn hand_strength(hand: u32) -> f64 {
+pub fn hand_strength(hand: u64) -> f64 {
     best_natural(hand, 5).2.max(strength(hand, 3))
 }
 
@@ -96,7 +96,7 @@ fn ready(x: f64, tricks: f64) -> f64 {
 
 /// How likely the clues are with these dealt hands (each factor kept above a floor, as no
 /// model of a human bidder is exact).
-pub fn likelihood(clues: &[Clue], dealt: &[u32; 4]) -> f64 {
+pub fn likelihood(clues: &[Clue], dealt: &[u64; 4]) -> f64 {
     let mut strengths = [f64::NAN; 4];
     let mut w = 1.0;
     for clue in clues {
@@ -139,15 +139,17 @@ pub fn resample(candidates: &[Layout], weights: &[f64], n: usize, rng: &mut Rng)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fipsen_rules::{Deal, RuleSet, Seat, Seed};
+    use fipsen_rules::{Card, Deal, RuleSet, Seat, Seed};
 
     #[test]
     fn a_bid_favours_strong_hands_and_a_pass_weak_ones() {
-        let strong = crate::cards::SUIT_MASKS[0] & !0b111; // clubs A K Q J 10
-        let weak = 0b1 | 1 << 8 | 1 << 9 | 1 << 16 | 1 << 17; // sevens, eights, nines
+        let mask =
+            |codes: &str| crate::cards::mask_of(codes.split_whitespace().map(|c| c.parse::<Card>().unwrap().index()));
+        let strong = mask("CA CK CQ CJ C10");
+        let weak = mask("C7 S7 S8 H7 H8"); // sevens and eights
         let bid = [Clue { seat: 1, evidence: Evidence::AtLeast(4.0) }];
         let pass = [Clue { seat: 1, evidence: Evidence::Below(2.0) }];
-        let hands = |h: u32| [0, h, 0, 0];
+        let hands = |h: u64| [0, h, 0, 0];
         assert!(likelihood(&bid, &hands(strong)) > 10.0 * likelihood(&bid, &hands(weak)));
         assert!(likelihood(&pass, &hands(weak)) > 10.0 * likelihood(&pass, &hands(strong)));
     }

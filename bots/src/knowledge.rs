@@ -20,22 +20,22 @@ pub struct Knowledge {
     /// The seat that knows.
     pub viewer: u8,
     /// The viewer's own cards.
-    pub hand: u32,
+    pub hand: u64,
     /// How many cards each seat holds now.
     pub sizes: [u8; 4],
     /// The cards the viewer has not seen: in the other hands or out of play.
-    pub pool: u32,
+    pub pool: u64,
     /// Cards each seat cannot hold (failed to follow, no court card after a Kieker bid, …).
-    pub forbidden: [u32; 4],
+    pub forbidden: [u64; 4],
 }
 
 /// Where the unseen cards lie in one drawn layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
     /// Every seat's hand (the viewer's own included).
-    pub hands: [u32; 4],
+    pub hands: [u64; 4],
     /// The unseen cards out of play (skat, stock, discards, a thrown hand).
-    pub out: u32,
+    pub out: u64,
 }
 
 /// The seats that, by a Kieker bid or hold, showed they were dealt no court card.
@@ -67,8 +67,8 @@ impl Knowledge {
         for (i, &s) in view.hand_sizes.iter().enumerate().take(4) {
             sizes[i] = s;
         }
-        let mut played = 0u32;
-        let mut forbidden = [0u32; 4];
+        let mut played = 0u64;
+        let mut forbidden = [0u64; 4];
         let tricks = view.tricks.iter().map(|t| t.cards.as_slice()).chain(std::iter::once(view.trick.as_slice()));
         for trick in tricks {
             let Some(lead) = trick.first() else { continue };
@@ -111,7 +111,7 @@ impl Knowledge {
     }
 
     /// The knowledge of a seat holding `hand` before the auction: every other hand unseen.
-    pub fn before_auction(players: Players, viewer: u8, hand: u32) -> Knowledge {
+    pub fn before_auction(players: Players, viewer: u8, hand: u64) -> Knowledge {
         let n = players.count();
         let mut sizes = [0u8; 4];
         for s in sizes.iter_mut().take(usize::from(n)) {
@@ -131,7 +131,7 @@ impl Knowledge {
 /// Draws layouts of the unseen cards uniformly among those consistent with a [`Knowledge`].
 #[derive(Debug, Clone)]
 pub struct Sampler {
-    viewer_hand: u32,
+    viewer_hand: u64,
     viewer: u8,
     /// The other seats.
     others: Vec<u8>,
@@ -232,9 +232,9 @@ impl Sampler {
     }
 
     fn layout(&self, owners: &[u8]) -> Layout {
-        let mut hands = [0u32; 4];
+        let mut hands = [0u64; 4];
         hands[usize::from(self.viewer)] = self.viewer_hand;
-        let mut out = 0u32;
+        let mut out = 0u64;
         for (&c, &o) in self.cards.iter().zip(owners) {
             if o == 3 {
                 out |= 1 << c;
@@ -249,7 +249,7 @@ impl Sampler {
     pub fn sample(&self, rng: &mut Rng) -> Layout {
         let states = self.states;
         let mut state = self.full_state();
-        let mut owners = [3u8; 25];
+        let mut owners = [3u8; 52];
         for i in 0..self.cards.len() {
             let total = self.ways[i * states + state];
             let mut r = rng.below(total.max(1));
@@ -279,11 +279,11 @@ impl Sampler {
 
     /// Calls `f` with every consistent layout.
     pub fn for_each(&self, f: &mut impl FnMut(&Layout)) {
-        let mut owners = [3u8; 25];
+        let mut owners = [3u8; 52];
         self.walk(0, self.full_state(), &mut owners, f);
     }
 
-    fn walk(&self, i: usize, state: usize, owners: &mut [u8; 25], f: &mut impl FnMut(&Layout)) {
+    fn walk(&self, i: usize, state: usize, owners: &mut [u8; 52], f: &mut impl FnMut(&Layout)) {
         let n = self.cards.len();
         if i == n {
             f(&self.layout(&owners[..n]));
@@ -311,8 +311,11 @@ mod tests {
     #[test]
     fn counts_match_enumeration_and_samples_are_uniform() {
         // Viewer 0 holds 2 cards; seats 1..3 hold one each; 5 cards out; seat 1 void in clubs.
-        let hand = 0b11;
-        let pool = 0b11_1111_1100;
+        let mask = |codes: &str| {
+            crate::cards::mask_of(codes.split_whitespace().map(|c| c.parse::<fipsen_rules::Card>().unwrap().index()))
+        };
+        let hand = mask("C7 C8");
+        let pool = mask("C9 C10 CJ CQ CK CA S7 S8");
         let mut forbidden = [0; 4];
         forbidden[1] = SUIT_MASKS[0];
         let k = Knowledge { players: 4, viewer: 0, hand, sizes: [2, 1, 1, 1], pool, forbidden };

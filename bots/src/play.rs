@@ -17,7 +17,7 @@ pub fn best_card(view: &DealView, layouts: &[Layout], solver: &mut Solver) -> Op
     let base = base_position(view, suit)?;
     let stakes = stakes(view, &game, suit);
     let declarer = view.viewer == view.declarer;
-    let mut sums = [0.0f64; 25];
+    let mut sums = [0.0f64; 64];
     let mut values: Vec<CardValue> = Vec::with_capacity(10);
     if legal.len() > 1 {
         for layout in layouts {
@@ -65,6 +65,6 @@ pub fn forced_card(view: &DealView) -> Option<Card> {
 }
 
 /// A mask's cards as [`Card`]s (for reports).
-pub fn cards_of(mask: u32) -> Vec<Card> {
+pub fn cards_of(mask: u64) -> Vec<Card> {
     crate::cards::Bits(mask).map(card).collect()
 }

@@ -160,7 +160,7 @@ fn play_review(view: &DealView) -> (Option<Vec<PlayReview>>, Option<DurchReview>
         return (None, None);
     }
     // The hands when the first card was led: the cards left plus the cards played.
-    let mut hands = [0u32; 4];
+    let mut hands = [0u64; 4];
     for s in 0..usize::from(n) {
         hands[s] = reveal.hands.get(s).map_or(0, |h| h.bits());
     }

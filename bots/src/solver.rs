@@ -17,7 +17,7 @@
 
 use fipsen_rules::{Deal, Game, Phase};
 
-use crate::cards::{Bits, beats, highest, lowest, suit_mask_of, trump_mask, winning_card};
+use crate::cards::{Bits, beats, highest, lowest, packed, rank_of, suit_mask_of, trump_mask, winning_card};
 
 /// A position of the play with every hand known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -25,11 +25,11 @@ pub struct Position {
     /// 3 or 4.
     pub players: u8,
     /// Each seat's cards (unused seats empty).
-    pub hands: [u32; 4],
+    pub hands: [u64; 4],
     /// The declarer's seat.
     pub declarer: u8,
     /// The trump cards: a whole suit, or the seven of diamonds alone (Ruten).
-    pub trumps: u32,
+    pub trumps: u64,
     /// Who led the trick being played (or leads next, when `trick_len` is 0).
     pub leader: u8,
     /// The cards played to the current trick, in order from the leader.
@@ -45,7 +45,7 @@ impl Position {
     }
 
     /// The cards the seat to play may play.
-    pub fn playable(&self) -> u32 {
+    pub fn playable(&self) -> u64 {
         let hand = self.hands[usize::from(self.turn())];
         if self.trick_len == 0 {
             return hand;
@@ -85,7 +85,7 @@ impl Position {
             return None;
         }
         let players = deal.players();
-        let mut hands = [0u32; 4];
+        let mut hands = [0u64; 4];
         for s in 0..players {
             hands[usize::from(s)] = deal.hand(fipsen_rules::Seat(s)).bits();
         }
@@ -111,8 +111,8 @@ impl Position {
 }
 
 /// The seat that wins a full trick.
-fn trick_winner(trick: &[u8; 4], players: u8, leader: u8, trumps: u32) -> u8 {
-    let mut mask = 0u32;
+fn trick_winner(trick: &[u8; 4], players: u8, leader: u8, trumps: u64) -> u8 {
+    let mut mask = 0u64;
     for &c in &trick[..usize::from(players)] {
         mask |= 1 << c;
     }
@@ -172,8 +172,11 @@ impl Stakes {
 
 #[derive(Debug, Clone, Copy, Default)]
 struct Entry {
-    key: u128,
+    /// The hands at the start of the trick.
+    hands: [u64; 4],
     generation: u32,
+    /// Who leads the trick.
+    leader: u8,
     /// The declarer takes at least this many more tricks.
     lower: u8,
     /// The declarer takes at most this many more tricks.
@@ -189,7 +192,7 @@ pub struct Solver {
     generation: u32,
     players: u8,
     declarer: u8,
-    trumps: u32,
+    trumps: u64,
     /// Positions visited since the solver was made (for measurements).
     pub nodes: u64,
 }
@@ -335,7 +338,7 @@ impl Solver {
         }
     }
 
-    fn alive(&self, pos: &Position) -> u32 {
+    fn alive(&self, pos: &Position) -> u64 {
         let mut alive = 0;
         for h in &pos.hands[..usize::from(pos.players)] {
             alive |= h;
@@ -366,14 +369,14 @@ impl Solver {
 
     /// The root's moves: representatives of equivalent cards, ordered.
     fn moves(&self, pos: &Position, out: &mut [u8; 10]) -> usize {
-        let mut trick_mask = 0u32;
+        let mut trick_mask = 0u64;
         for &c in &pos.trick[..usize::from(pos.trick_len)] {
             trick_mask |= 1 << c;
         }
         self.gen_moves(&pos.hands, pos.leader, pos.trick_len, &pos.trick, trick_mask, out)
     }
 
-    fn trick_start(&mut self, hands: [u32; 4], leader: u8, need: i8) -> bool {
+    fn trick_start(&mut self, hands: [u64; 4], leader: u8, need: i8) -> bool {
         self.nodes += 1;
         if need <= 0 {
             return true;
@@ -397,16 +400,10 @@ impl Solver {
         if need > left - lost as i8 {
             return false;
         }
-        let key = u128::from(hands[0])
-            | u128::from(hands[1]) << 25
-            | u128::from(hands[2]) << 50
-            | u128::from(hands[3]) << 75
-            | u128::from(leader) << 100;
-        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(17);
-        let index = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TABLE_BITS)) as usize;
+        let index = table_index(&hands, leader);
         let entry = self.table[index];
         let (mut lower, mut upper) = (0u8, left as u8);
-        if entry.generation == self.generation && entry.key == key {
+        if entry.generation == self.generation && entry.hands == hands && entry.leader == leader {
             if i16::from(entry.lower) >= i16::from(need) {
                 return true;
             }
@@ -421,19 +418,19 @@ impl Solver {
         } else {
             upper = upper.min(need as u8 - 1);
         }
-        self.table[index] = Entry { key, generation: self.generation, lower, upper };
+        self.table[index] = Entry { hands, generation: self.generation, leader, lower, upper };
         result
     }
 
     /// Tricks the declarer is sure of, and tricks the opponents are sure of, from trumps alone:
     /// each of his trumps above all of theirs wins the trick it is played to; so does each of
     /// one opponent's trumps above all of his (one opponent plays one card a trick).
-    fn sure_tricks(&self, hands: &[u32; 4]) -> (u32, u32) {
+    fn sure_tricks(&self, hands: &[u64; 4]) -> (u32, u32) {
         let t = self.trumps;
         let mine = hands[usize::from(self.declarer)] & t;
-        let mut theirs = 0u32;
+        let mut theirs = 0u64;
         let mut lost = 0u32;
-        let above_mine = if mine == 0 { t } else { !((2u32 << highest(mine)) - 1) };
+        let above_mine = if mine == 0 { t } else { !((2u64 << highest(mine)) - 1) };
         for s in 0..self.players {
             if s != self.declarer {
                 let h = hands[usize::from(s)] & t;
@@ -441,18 +438,18 @@ impl Solver {
                 lost = lost.max((h & above_mine).count_ones());
             }
         }
-        let above_theirs = if theirs == 0 { t } else { !((2u32 << highest(theirs)) - 1) };
+        let above_theirs = if theirs == 0 { t } else { !((2u64 << highest(theirs)) - 1) };
         ((mine & above_theirs).count_ones(), lost)
     }
 
-    fn play(&mut self, hands: [u32; 4], leader: u8, count: u8, trick: [u8; 4], need: i8) -> bool {
+    fn play(&mut self, hands: [u64; 4], leader: u8, count: u8, trick: [u8; 4], need: i8) -> bool {
         if count == self.players {
             let winner = trick_winner(&trick, self.players, leader, self.trumps);
             let need = need - i8::from(winner == self.declarer);
             return self.trick_start(hands, winner, need);
         }
         self.nodes += 1;
-        let mut trick_mask = 0u32;
+        let mut trick_mask = 0u64;
         for &c in &trick[..usize::from(count)] {
             trick_mask |= 1 << c;
         }
@@ -476,11 +473,11 @@ impl Solver {
     /// The cards worth trying for the seat to play, best first; returns how many.
     fn gen_moves(
         &self,
-        hands: &[u32; 4],
+        hands: &[u64; 4],
         leader: u8,
         count: u8,
         trick: &[u8; 4],
-        trick_mask: u32,
+        trick_mask: u64,
         out: &mut [u8; 10],
     ) -> usize {
         let players = self.players;
@@ -512,15 +509,16 @@ impl Solver {
         let mut n = 0;
         for c in Bits(playable) {
             // Only the top card of a run of equivalent cards.
-            let above = suit_mask_of(c) & alive & !((2u32 << c) - 1);
+            let above = suit_mask_of(c) & alive & !((2u64 << c) - 1);
             if above != 0 && hand & (1 << lowest(above)) != 0 {
                 continue;
             }
-            let rank = i16::from(c & 7) + if trumps & (1 << c) != 0 { 8 } else { 0 };
+            // Trumps above plain cards: 0..13 plain, 13..26 trumps.
+            let rank = i16::from(rank_of(c)) + if trumps & (1 << c) != 0 { 13 } else { 0 };
             let score = if count == 0 {
                 // Leads: the highest card left of its suit first, trumps before plain cards.
                 if above & !hand == 0 {
-                    20 + rank
+                    32 + rank
                 } else if declarer_side {
                     rank
                 } else {
@@ -549,11 +547,27 @@ impl Solver {
     }
 }
 
+/// The slot of a trick start in the table: a hash of the hands and the leader. It hashes the
+/// [`packed`] hands, the cards of Prisdorf's pack numbered 0..25, so that a search visits the
+/// same slots (and as many positions) as it always has.
+fn table_index(hands: &[u64; 4], leader: u8) -> usize {
+    let p = hands.map(packed);
+    let key = u128::from(p[0] as u32)
+        | u128::from(p[1] as u32) << 25
+        | u128::from(p[2] as u32) << 50
+        | u128::from(p[3] as u32) << 75
+        | u128::from(leader) << 100;
+    // The cards from two to six (none in Prisdorf's pack).
+    let low = (p[0] >> 32) ^ (p[1] >> 32).rotate_left(13) ^ (p[2] >> 32).rotate_left(29) ^ (p[3] >> 32).rotate_left(43);
+    let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(17) ^ low;
+    (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TABLE_BITS)) as usize
+}
+
 /// The top of the run of equivalent cards that `c` belongs to in `hand`.
-fn representative(c: u8, hand: u32, alive: u32) -> u8 {
+fn representative(c: u8, hand: u64, alive: u64) -> u8 {
     let mut c = c;
     loop {
-        let above = suit_mask_of(c) & alive & !((2u32 << c) - 1);
+        let above = suit_mask_of(c) & alive & !((2u64 << c) - 1);
         if above == 0 {
             return c;
         }

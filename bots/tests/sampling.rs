@@ -12,8 +12,8 @@ use fipsen_rules::{Deal, DealView, Phase, Seat};
 
 /// The voids a view shows, worked out here independently: a seat that did not follow the suit
 /// led holds none of it.
-fn voids(view: &DealView) -> [u32; 4] {
-    let mut v = [0u32; 4];
+fn voids(view: &DealView) -> [u64; 4] {
+    let mut v = [0u64; 4];
     for trick in view.tricks.iter().map(|t| &t.cards[..]).chain(std::iter::once(&view.trick[..])) {
         let Some(lead) = trick.first() else { continue };
         for p in trick {
@@ -27,7 +27,7 @@ fn voids(view: &DealView) -> [u32; 4] {
 
 /// Every card the viewer has seen outside the other hands: his own hand, the cards played, his
 /// discards, a skat or stock he took, a thrown Kieker hand.
-fn seen_elsewhere(view: &DealView) -> u32 {
+fn seen_elsewhere(view: &DealView) -> u64 {
     let mut seen = view.hand.map_or(0, |h| h.bits());
     for p in view.tricks.iter().flat_map(|t| t.cards.iter()).chain(view.trick.iter()) {
         seen |= 1 << p.card.index();

@@ -88,10 +88,8 @@ fn situation(name: &str, series: &Series) -> Result<Option<String>, String> {
     let players = deal.players();
     let hand = deal.dealt_hand(Seat(0));
     let opponents: Vec<CardSet> = (1..players).map(|s| deal.dealt_hand(Seat(s))).collect();
-    let top_clubs: CardSet = [Rank::Ace, Rank::King, Rank::Queen, Rank::Jack]
-        .into_iter()
-        .filter_map(|rank| Card::new(Suit::Clubs, rank))
-        .collect();
+    let top_clubs: CardSet =
+        [Rank::Ace, Rank::King, Rank::Queen, Rank::Jack].into_iter().map(|rank| Card::new(Suit::Clubs, rank)).collect();
     let plain = |found: bool| found.then(String::new);
     let slam_note =
         |slam: Slam| format!("keep {:?}, lay away {:?}, trumps {:?}", slam.keep, slam.lay_away, slam.trumps);

@@ -1,12 +1,15 @@
-//! The 25-card Fipsen pack: clubs, spades and hearts from ace to seven, and the seven of
-//! diamonds alone.
+//! Cards: the four suits from two to ace, one card type for every pack the games of the family
+//! deal ([`Pack`]): Prisdorf's 25 cards (clubs, spades and hearts from ace to seven, and the
+//! seven of diamonds alone), Mecklenburg's 25 (the same with the ace of diamonds instead), the
+//! 32-card pack (ace to seven in four suits) and the 52-card pack (ace to two in four suits).
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// A suit. Diamonds holds a single card, the seven; naming diamonds as trumps is **Ruten**.
+/// A suit. In Prisdorf's pack diamonds holds a single card, the seven; naming diamonds as
+/// trumps is **Ruten**.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
@@ -17,7 +20,7 @@ pub enum Suit {
     Spades,
     /// ♥
     Hearts,
-    /// ♦ — only the seven is in the pack.
+    /// ♦ — in Prisdorf's pack only the seven.
     Diamonds,
 }
 
@@ -35,22 +38,29 @@ impl Suit {
         }
     }
 
-    /// Every card of this suit in the pack.
-    pub const fn cards(self) -> CardSet {
-        match self {
-            Suit::Clubs => CardSet(0xff),
-            Suit::Spades => CardSet(0xff << 8),
-            Suit::Hearts => CardSet(0xff << 16),
-            Suit::Diamonds => CardSet(1 << 24),
-        }
+    /// All thirteen cards of this suit, two to ace, whether a pack holds them or not. For the
+    /// cards of the suit in one pack, ask the pack: [`Pack::suit_cards`].
+    pub const fn all_cards(self) -> CardSet {
+        CardSet(SUIT_BITS << (self as u64 * 16))
     }
 }
 
-/// A rank, from seven (lowest) to ace (highest). The ten ranks between the jack and the nine.
+/// A rank, from two (lowest) to ace (highest); the ten ranks between the jack and the nine.
+/// Only the 52-card pack has the ranks below the seven.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Rank {
+    /// 2
+    Two,
+    /// 3
+    Three,
+    /// 4
+    Four,
+    /// 5
+    Five,
+    /// 6
+    Six,
     /// 7
     Seven,
     /// 8
@@ -71,11 +81,34 @@ pub enum Rank {
 
 impl Rank {
     /// All ranks, lowest first.
-    pub const ALL: [Rank; 8] =
-        [Rank::Seven, Rank::Eight, Rank::Nine, Rank::Ten, Rank::Jack, Rank::Queen, Rank::King, Rank::Ace];
+    pub const ALL: [Rank; 13] = [
+        Rank::Two,
+        Rank::Three,
+        Rank::Four,
+        Rank::Five,
+        Rank::Six,
+        Rank::Seven,
+        Rank::Eight,
+        Rank::Nine,
+        Rank::Ten,
+        Rank::Jack,
+        Rank::Queen,
+        Rank::King,
+        Rank::Ace,
+    ];
+
+    /// The rank numbered `n` (0 two .. 12 ace), if there is one.
+    const fn from_number(n: u8) -> Option<Rank> {
+        if (n as usize) < Rank::ALL.len() { Some(Rank::ALL[n as usize]) } else { None }
+    }
 
     const fn code(self) -> &'static str {
         match self {
+            Rank::Two => "2",
+            Rank::Three => "3",
+            Rank::Four => "4",
+            Rank::Five => "5",
+            Rank::Six => "6",
             Rank::Seven => "7",
             Rank::Eight => "8",
             Rank::Nine => "9",
@@ -87,47 +120,64 @@ impl Rank {
         }
     }
 
+    fn from_code(code: &str) -> Option<Rank> {
+        Some(match code {
+            "2" => Rank::Two,
+            "3" => Rank::Three,
+            "4" => Rank::Four,
+            "5" => Rank::Five,
+            "6" => Rank::Six,
+            "7" => Rank::Seven,
+            "8" => Rank::Eight,
+            "9" => Rank::Nine,
+            "10" => Rank::Ten,
+            "J" => Rank::Jack,
+            "Q" => Rank::Queen,
+            "K" => Rank::King,
+            "A" => Rank::Ace,
+            _ => return None,
+        })
+    }
+
     /// Kings, queens and jacks are court cards ("pictures"); a hand with none may bid Kieker.
     pub const fn is_court(self) -> bool {
         matches!(self, Rank::Jack | Rank::Queen | Rank::King)
     }
 }
 
-/// One card of the pack, numbered 0..25: clubs 7..A are 0..8, spades 8..16, hearts 16..24,
-/// and the seven of diamonds is 24. Within a suit a higher number is a higher card.
+/// The bits of one suit's thirteen cards within its 16.
+const SUIT_BITS: u64 = (1 << 13) - 1;
+
+/// One card of the 52, numbered `suit × 16 + rank`: the rank counts from 0 (two) to 12 (ace)
+/// and the suits come in the order clubs, spades, hearts, diamonds. So each suit is one run of
+/// bits in a [`CardSet`], and within a suit a higher number is a higher card.
 ///
-/// In JSON a card is a short code: suit letter then rank, e.g. `"CA"`, `"S10"`, `"D7"`.
+/// In JSON a card is a short code: suit letter then rank, e.g. `"CA"`, `"S10"`, `"D7"`, `"H2"`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Card(u8);
 
 impl Card {
-    /// The seven of diamonds: the only diamond, and the only trump in Ruten.
-    pub const DIAMOND_SEVEN: Card = Card(24);
+    /// The seven of diamonds: in Prisdorf's pack the only diamond, and the only trump in Ruten.
+    pub const DIAMOND_SEVEN: Card = Card::new(Suit::Diamonds, Rank::Seven);
 
-    /// The card of that suit and rank, if it is in the pack (of diamonds only the seven is).
-    pub const fn new(suit: Suit, rank: Rank) -> Option<Card> {
-        match suit {
-            Suit::Diamonds => match rank {
-                Rank::Seven => Some(Card::DIAMOND_SEVEN),
-                _ => None,
-            },
-            _ => Some(Card(suit as u8 * 8 + rank as u8)),
-        }
+    /// The card of that suit and rank.
+    pub const fn new(suit: Suit, rank: Rank) -> Card {
+        Card(suit as u8 * 16 + rank as u8)
     }
 
-    /// The card numbered `index` (0..25).
+    /// The card numbered `index` (`suit × 16 + rank`, see [`Card`]), if there is one.
     pub const fn from_index(index: u8) -> Option<Card> {
-        if index < 25 { Some(Card(index)) } else { None }
+        if index < 64 && index % 16 < 13 { Some(Card(index)) } else { None }
     }
 
-    /// This card's number, 0..25.
+    /// This card's number, `suit × 16 + rank` (0..61): the bit it takes in a [`CardSet`].
     pub const fn index(self) -> u8 {
         self.0
     }
 
     /// The card's suit.
     pub const fn suit(self) -> Suit {
-        match self.0 / 8 {
+        match self.0 >> 4 {
             0 => Suit::Clubs,
             1 => Suit::Spades,
             2 => Suit::Hearts,
@@ -137,7 +187,11 @@ impl Card {
 
     /// The card's rank.
     pub const fn rank(self) -> Rank {
-        Rank::ALL[(self.0 % 8) as usize]
+        match Rank::from_number(self.0 & 15) {
+            Some(rank) => rank,
+            // Every card is made with a rank below 13.
+            None => Rank::Ace,
+        }
     }
 
     /// The one-card set.
@@ -163,9 +217,9 @@ impl fmt::Display for Card {
     }
 }
 
-/// A card code that names no card of the pack.
+/// A card code that names no card.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a card of the Fipsen pack (cards are written like CA, S10, H7, D7)")]
+#[error("`{0}` is not a card (cards are written suit then rank, like CA, S10, H7, D7)")]
 pub struct ParseCardError(pub String);
 
 impl FromStr for Card {
@@ -181,18 +235,8 @@ impl FromStr for Card {
             'D' => Suit::Diamonds,
             _ => return Err(err()),
         };
-        let rank = match chars.as_str() {
-            "7" => Rank::Seven,
-            "8" => Rank::Eight,
-            "9" => Rank::Nine,
-            "10" => Rank::Ten,
-            "J" => Rank::Jack,
-            "Q" => Rank::Queen,
-            "K" => Rank::King,
-            "A" => Rank::Ace,
-            _ => return Err(err()),
-        };
-        Card::new(suit, rank).ok_or_else(err)
+        let rank = Rank::from_code(chars.as_str()).ok_or_else(err)?;
+        Ok(Card::new(suit, rank))
     }
 }
 
@@ -229,35 +273,50 @@ impl schemars::JsonSchema for Card {
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
             "type": "string",
-            "description": "A card: suit letter (C, S, H, D) then rank (A K Q J 10 9 8 7). Of diamonds only D7 exists.",
-            "pattern": "^([CSH](A|K|Q|J|10|9|8|7)|D7)$"
+            "description": "A card: suit letter (C, S, H, D) then rank (A K Q J 10 9 8 7 6 5 4 3 2), e.g. CA, S10, D7. Prisdorf's pack holds clubs, spades and hearts A to 7 and D7 only.",
+            "pattern": "^[CSHD](A|K|Q|J|10|9|8|7|6|5|4|3|2)$"
         })
     }
 }
 
-/// A set of cards, kept as a bit mask. In JSON: an array of card codes, lowest card first.
+/// A set of cards, kept as a bit mask (bit `i` is the card numbered `i`, see [`Card`]). In JSON:
+/// an array of card codes, lowest card first.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct CardSet(u32);
+pub struct CardSet(u64);
+
+/// The same bits in each suit.
+const fn in_every_suit(bits: u64) -> u64 {
+    bits * (1 | 1 << 16 | 1 << 32 | 1 << 48)
+}
+
+/// The bit of a rank within its suit.
+const fn rank_bit(rank: Rank) -> u64 {
+    1 << rank as u64
+}
 
 impl CardSet {
     /// No cards.
     pub const EMPTY: CardSet = CardSet(0);
-    /// The whole 25-card pack.
-    pub const PACK: CardSet = CardSet((1 << 25) - 1);
+    /// All 52 cards.
+    pub const ALL: CardSet = CardSet(in_every_suit(SUIT_BITS));
+    /// Prisdorf's pack, the one the rules deal: [`Pack::P25_7`].
+    pub const PACK: CardSet = Pack::P25_7.cards();
     /// The four sevens, needed for a Siebener Fips.
-    pub const SEVENS: CardSet = CardSet(1 | 1 << 8 | 1 << 16 | 1 << 24);
-    /// The three aces.
-    pub const ACES: CardSet = CardSet(1 << 7 | 1 << 15 | 1 << 23);
-    /// Every court card (K, Q, J).
-    pub const COURT: CardSet = CardSet(0b0111_0000 * (1 | 1 << 8 | 1 << 16));
+    pub const SEVENS: CardSet = CardSet(in_every_suit(rank_bit(Rank::Seven)));
+    /// The four aces (Prisdorf's pack has three: no ace of diamonds).
+    pub const ACES: CardSet = CardSet(in_every_suit(rank_bit(Rank::Ace)));
+    /// Every court card (K, Q, J) of the four suits.
+    pub const COURT: CardSet =
+        CardSet(in_every_suit(rank_bit(Rank::Jack) | rank_bit(Rank::Queen) | rank_bit(Rank::King)));
 
-    /// The set from its bit mask (bit `i` is the card numbered `i`); bits past 24 are dropped.
-    pub const fn from_bits(bits: u32) -> CardSet {
-        CardSet(bits & Self::PACK.0)
+    /// The set from its bit mask (bit `i` is the card numbered `i`); bits that number no card
+    /// are dropped.
+    pub const fn from_bits(bits: u64) -> CardSet {
+        CardSet(bits & Self::ALL.0)
     }
 
     /// The bit mask.
-    pub const fn bits(self) -> u32 {
+    pub const fn bits(self) -> u64 {
         self.0
     }
 
@@ -308,12 +367,12 @@ impl CardSet {
 
     /// The cards of a suit in this set.
     pub const fn of_suit(self, suit: Suit) -> CardSet {
-        self.intersection(suit.cards())
+        self.intersection(suit.all_cards())
     }
 
     /// The highest card, if any.
     pub const fn highest(self) -> Option<Card> {
-        if self.0 == 0 { None } else { Some(Card(31 - self.0.leading_zeros() as u8)) }
+        if self.0 == 0 { None } else { Some(Card(63 - self.0.leading_zeros() as u8)) }
     }
 
     /// The lowest card, if any.
@@ -357,7 +416,7 @@ impl IntoIterator for CardSet {
 
 /// Iterator over a [`CardSet`], lowest card first.
 #[derive(Debug, Clone)]
-pub struct CardIter(u32);
+pub struct CardIter(u64);
 
 impl Iterator for CardIter {
     type Item = Card;
@@ -426,8 +485,107 @@ impl schemars::JsonSchema for CardSet {
             "description": "A set of distinct cards, lowest first.",
             "items": card,
             "uniqueItems": true,
-            "maxItems": 25
+            "maxItems": 52
         })
+    }
+}
+
+/// A pack: the cards a game deals.
+///
+/// The names are the packs' own: `P25-7` is Prisdorf's, `P25-A` Mecklenburg's.
+#[allow(non_camel_case_types)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Pack {
+    /// Prisdorf's 25 cards: clubs, spades and hearts from ace to seven, and the seven of diamonds.
+    P25_7,
+    /// Mecklenburg's 25 cards: clubs, spades and hearts from ace to seven, and the ace of diamonds.
+    P25_A,
+    /// 32 cards: ace to seven in four suits.
+    P32,
+    /// 52 cards: ace to two in four suits.
+    P52,
+}
+
+/// Ace to seven in one suit.
+const SEVEN_UP: u64 = SUIT_BITS & !(rank_bit(Rank::Seven) - 1);
+/// Ace to seven in clubs, spades and hearts.
+const THREE_SUITS_SEVEN_UP: u64 = SEVEN_UP * (1 | 1 << 16 | 1 << 32);
+
+/// The cards of `set` in ascending order, as an array of exactly `N`.
+const fn in_order<const N: usize>(set: CardSet) -> [Card; N] {
+    let mut out = [Card(0); N];
+    let mut bits = set.0;
+    let mut i = 0;
+    while bits != 0 {
+        out[i] = Card(bits.trailing_zeros() as u8);
+        bits &= bits - 1;
+        i += 1;
+    }
+    assert!(i == N, "the order lists every card of the pack");
+    out
+}
+
+/// Prisdorf's pack in its shuffle order ([`Pack::order`] of [`Pack::P25_7`]).
+pub(crate) const P25_7_ORDER: [Card; 25] = in_order(Pack::P25_7.cards());
+const P25_A_ORDER: [Card; 25] = in_order(Pack::P25_A.cards());
+const P32_ORDER: [Card; 32] = in_order(Pack::P32.cards());
+const P52_ORDER: [Card; 52] = in_order(Pack::P52.cards());
+
+impl Pack {
+    /// Every pack.
+    pub const ALL: [Pack; 4] = [Pack::P25_7, Pack::P25_A, Pack::P32, Pack::P52];
+
+    /// The pack's name: `P25-7`, `P25-A`, `P32`, `P52`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Pack::P25_7 => "P25-7",
+            Pack::P25_A => "P25-A",
+            Pack::P32 => "P32",
+            Pack::P52 => "P52",
+        }
+    }
+
+    /// The pack's cards.
+    pub const fn cards(self) -> CardSet {
+        CardSet(match self {
+            Pack::P25_7 => THREE_SUITS_SEVEN_UP | rank_bit(Rank::Seven) << 48,
+            Pack::P25_A => THREE_SUITS_SEVEN_UP | rank_bit(Rank::Ace) << 48,
+            Pack::P32 => in_every_suit(SEVEN_UP),
+            Pack::P52 => CardSet::ALL.0,
+        })
+    }
+
+    /// How many cards the pack has.
+    pub const fn size(self) -> usize {
+        self.cards().len()
+    }
+
+    /// Whether `card` is in the pack.
+    pub const fn contains(self, card: Card) -> bool {
+        self.cards().contains(card)
+    }
+
+    /// The cards of `suit` in this pack: in both 25-card packs diamonds holds one card.
+    pub const fn suit_cards(self, suit: Suit) -> CardSet {
+        self.cards().of_suit(suit)
+    }
+
+    /// The pack in the order a shuffle starts from: clubs, spades, hearts, diamonds, each suit
+    /// from its lowest card up (the order of the card numbers). Prisdorf's pack begins ♣7 ♣8 …
+    /// ♣A ♠7 … ♥A and ends with ♦7.
+    pub const fn order(self) -> &'static [Card] {
+        match self {
+            Pack::P25_7 => &P25_7_ORDER,
+            Pack::P25_A => &P25_A_ORDER,
+            Pack::P32 => &P32_ORDER,
+            Pack::P52 => &P52_ORDER,
+        }
+    }
+}
+
+impl fmt::Display for Pack {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -435,37 +593,141 @@ impl schemars::JsonSchema for CardSet {
 mod tests {
     use super::*;
 
+    fn card(code: &str) -> Card {
+        code.parse().unwrap()
+    }
+
+    fn cards(codes: &str) -> Vec<Card> {
+        codes.split_whitespace().map(card).collect()
+    }
+
     #[test]
-    fn pack_has_25_distinct_cards_with_codes_that_round_trip() {
-        let cards: Vec<Card> = CardSet::PACK.iter().collect();
-        assert_eq!(cards.len(), 25);
-        for card in cards {
-            let code = card.code();
-            assert_eq!(code.parse::<Card>(), Ok(card));
-            let json = serde_json::to_string(&card).unwrap();
-            assert_eq!(json, format!("\"{code}\""));
+    fn all_52_cards_have_codes_that_round_trip() {
+        let all: Vec<Card> = CardSet::ALL.iter().collect();
+        assert_eq!(all.len(), 52);
+        for suit in Suit::ALL {
+            for rank in Rank::ALL {
+                let c = Card::new(suit, rank);
+                assert_eq!((c.suit(), c.rank()), (suit, rank));
+                assert_eq!(Card::from_index(c.index()), Some(c));
+                assert!(CardSet::ALL.contains(c));
+                let code = c.code();
+                assert_eq!(code, format!("{}{}", suit.letter(), rank.code()));
+                assert_eq!(code.parse::<Card>(), Ok(c));
+                let json = serde_json::to_string(&c).unwrap();
+                assert_eq!(json, format!("\"{code}\""));
+                assert_eq!(serde_json::from_str::<Card>(&json).unwrap(), c);
+            }
         }
-        assert_eq!("D8".parse::<Card>(), Err(ParseCardError("D8".into())));
-        assert!("X7".parse::<Card>().is_err());
-        assert!("C1".parse::<Card>().is_err());
+        assert_eq!(card("D8").rank(), Rank::Eight);
+        assert_eq!(card("H2"), Card::new(Suit::Hearts, Rank::Two));
+        for bad in ["X7", "C1", "C11", "C", "", "D", "c7", "S01", "HAA"] {
+            assert_eq!(bad.parse::<Card>(), Err(ParseCardError(bad.into())), "{bad}");
+        }
+        assert_eq!(Card::from_index(13), None);
+        assert_eq!(Card::from_index(64), None);
+        assert_eq!(CardSet::from_bits(u64::MAX), CardSet::ALL);
+    }
+
+    #[test]
+    fn numbering_keeps_each_suit_together_and_ranks_ascending() {
+        for suit in Suit::ALL {
+            let in_suit: Vec<Card> = suit.all_cards().iter().collect();
+            let expected: Vec<Card> = Rank::ALL.iter().map(|&r| Card::new(suit, r)).collect();
+            assert_eq!(in_suit, expected);
+            assert_eq!(suit.all_cards().bits() >> (suit as u32 * 16), (1 << 13) - 1);
+        }
+        assert_eq!(card("C2").index(), 0);
+        assert_eq!(card("CA").index(), 12);
+        assert_eq!(card("S2").index(), 16);
+        assert_eq!(Card::DIAMOND_SEVEN.index(), 53);
+        assert_eq!(card("DA").index(), 60);
+    }
+
+    #[test]
+    fn every_pack_has_its_cards() {
+        let clubs = "C7 C8 C9 C10 CJ CQ CK CA";
+        let spades = "S7 S8 S9 S10 SJ SQ SK SA";
+        let hearts = "H7 H8 H9 H10 HJ HQ HK HA";
+        let diamonds = "D7 D8 D9 D10 DJ DQ DK DA";
+        let low = |s: char| format!("{s}2 {s}3 {s}4 {s}5 {s}6");
+        let expect = [
+            (Pack::P25_7, 25, format!("{clubs} {spades} {hearts} D7")),
+            (Pack::P25_A, 25, format!("{clubs} {spades} {hearts} DA")),
+            (Pack::P32, 32, format!("{clubs} {spades} {hearts} {diamonds}")),
+            (
+                Pack::P52,
+                52,
+                format!("{} {clubs} {} {spades} {} {hearts} {} {diamonds}", low('C'), low('S'), low('H'), low('D')),
+            ),
+        ];
+        for (pack, len, codes) in expect {
+            let mut listed = cards(&codes);
+            listed.sort();
+            assert_eq!(pack.size(), len, "{pack}");
+            assert_eq!(pack.cards().len(), len, "{pack}");
+            assert_eq!(pack.cards().iter().collect::<Vec<_>>(), listed, "{pack}");
+            assert_eq!(pack.order(), &listed[..], "{pack}: the shuffle order is the card order");
+            for c in CardSet::ALL {
+                assert_eq!(pack.contains(c), listed.contains(&c), "{pack} {c}");
+            }
+            let by_suit = Suit::ALL.iter().fold(CardSet::EMPTY, |all, &s| all.union(pack.suit_cards(s)));
+            assert_eq!(by_suit, pack.cards());
+        }
+        assert_eq!(Pack::P25_7.suit_cards(Suit::Diamonds).iter().collect::<Vec<_>>(), vec![Card::DIAMOND_SEVEN]);
+        assert_eq!(Pack::P25_A.suit_cards(Suit::Diamonds).iter().collect::<Vec<_>>(), vec![card("DA")]);
+        assert_eq!(Pack::P25_7.suit_cards(Suit::Hearts).highest(), Some(card("HA")));
+        assert_eq!(Pack::P25_7.suit_cards(Suit::Hearts).lowest(), Some(card("H7")));
+        assert_eq!(Pack::P52.suit_cards(Suit::Hearts).lowest(), Some(card("H2")));
+        assert_eq!(CardSet::PACK, Pack::P25_7.cards());
+    }
+
+    #[test]
+    fn prisdorf_shuffle_order_is_clubs_spades_hearts_seven_up_then_the_diamond_seven() {
+        let order: Vec<String> = Pack::P25_7.order().iter().map(|c| c.code()).collect();
+        assert_eq!(order.join(" "), "C7 C8 C9 C10 CJ CQ CK CA S7 S8 S9 S10 SJ SQ SK SA H7 H8 H9 H10 HJ HQ HK HA D7");
+        assert_eq!(&P25_7_ORDER[..], Pack::P25_7.order());
     }
 
     #[test]
     fn constants_hold_what_they_name() {
-        assert_eq!(CardSet::SEVENS.iter().filter(|c| c.rank() == Rank::Seven).count(), 4);
+        assert_eq!(CardSet::SEVENS.len(), 4);
+        assert!(CardSet::SEVENS.iter().all(|c| c.rank() == Rank::Seven));
+        assert_eq!(CardSet::ACES.len(), 4);
         assert!(CardSet::ACES.iter().all(|c| c.rank() == Rank::Ace));
-        assert_eq!(CardSet::COURT.len(), 9);
+        assert_eq!(CardSet::ACES.intersection(CardSet::PACK).len(), 3);
+        assert_eq!(CardSet::COURT.len(), 12);
         assert!(CardSet::COURT.iter().all(|c| c.rank().is_court()));
-        assert_eq!(Suit::Diamonds.cards().iter().collect::<Vec<_>>(), vec![Card::DIAMOND_SEVEN]);
+        assert_eq!(CardSet::COURT.intersection(CardSet::PACK).len(), 9);
+        assert_eq!(CardSet::ALL.iter().filter(|c| c.rank().is_court()).count(), 12);
     }
 
     #[test]
     fn ranks_order_ace_high_and_ten_below_jack() {
-        let ten = Card::new(Suit::Hearts, Rank::Ten).unwrap();
-        let jack = Card::new(Suit::Hearts, Rank::Jack).unwrap();
-        let ace = Card::new(Suit::Hearts, Rank::Ace).unwrap();
-        assert!(ten < jack && jack < ace);
-        assert_eq!(Suit::Hearts.cards().highest(), Some(ace));
+        let ten = Card::new(Suit::Hearts, Rank::Ten);
+        let jack = Card::new(Suit::Hearts, Rank::Jack);
+        let ace = Card::new(Suit::Hearts, Rank::Ace);
+        let two = Card::new(Suit::Hearts, Rank::Two);
+        assert!(two < ten && ten < jack && jack < ace);
+        assert_eq!(Suit::Hearts.all_cards().highest(), Some(ace));
+        assert_eq!(Suit::Hearts.all_cards().lowest(), Some(two));
+        assert!(Rank::Two < Rank::Seven && Rank::Six < Rank::Seven);
+        assert_eq!(serde_json::to_string(&Rank::Two).unwrap(), "\"two\"");
+        assert_eq!(serde_json::to_string(&Rank::Seven).unwrap(), "\"seven\"");
+    }
+
+    #[test]
+    fn card_set_json_is_codes_lowest_first() {
+        let set: CardSet = serde_json::from_str(r#"["DA","H2","CA","D7","S10","C2"]"#).unwrap();
+        assert_eq!(serde_json::to_string(&set).unwrap(), r#"["C2","CA","S10","H2","D7","DA"]"#);
+        let all = serde_json::to_string(&Pack::P52.cards()).unwrap();
+        let codes: Vec<String> = CardSet::ALL.iter().map(|c| format!("\"{c}\"")).collect();
+        assert_eq!(all, format!("[{}]", codes.join(",")));
+        assert!(all.starts_with(r#"["C2","C3","C4","C5","C6","C7","C8","C9","C10","CJ","CQ","CK","CA","S2""#));
+        assert!(all.ends_with(r#""DJ","DQ","DK","DA"]"#));
+        let prisdorf = serde_json::to_string(&CardSet::PACK).unwrap();
+        assert!(prisdorf.starts_with(r#"["C7","C8","C9","C10","CJ","CQ","CK","CA","S7""#), "{prisdorf}");
+        assert!(prisdorf.ends_with(r#""HK","HA","D7"]"#), "{prisdorf}");
     }
 
     #[test]
@@ -477,8 +739,8 @@ mod tests {
 
     #[test]
     fn siebener_fips_needs_all_sevens_and_an_ace() {
-        let ace = Card::new(Suit::Spades, Rank::Ace).unwrap();
-        let king = Card::new(Suit::Spades, Rank::King).unwrap();
+        let ace = Card::new(Suit::Spades, Rank::Ace);
+        let king = Card::new(Suit::Spades, Rank::King);
         assert!(CardSet::SEVENS.union(ace.set()).has_siebener_fips());
         assert!(!CardSet::SEVENS.union(king.set()).has_siebener_fips());
         assert!(!CardSet::SEVENS.difference(Card::DIAMOND_SEVEN.set()).union(ace.set()).has_siebener_fips());

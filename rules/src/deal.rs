@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::auction::{Auction, AuctionStep};
 use crate::bid::{Bid, Call};
-use crate::card::{Card, CardSet, Suit};
+use crate::card::{Card, CardSet, Pack, Suit};
 use crate::error::RuleError;
 use crate::event::{Event, Reveal};
 use crate::ruleset::{FirstLead, KiekerShow, RuleSet};
@@ -303,6 +303,9 @@ pub struct Deal {
 }
 
 impl Deal {
+    /// The pack a deal of Prisdorf Fipsen is dealt from.
+    pub const PACK: Pack = Pack::P25_7;
+
     /// Shuffles with `seed` and deals: 3 cards to each player from Vorhand on, 2 to the skat,
     /// 2 to each player; the rest is the stock. Returns the deal and its first event.
     /// `number` is the deal's number in its series (from 1).
@@ -311,10 +314,11 @@ impl Deal {
     }
 
     /// Deals a pack in a given order instead of shuffling (for tests, puzzles and analysis).
-    /// Such a deal reports the all-zero seed. Returns `None` unless `pack` holds every card once.
+    /// Such a deal reports the all-zero seed. Returns `None` unless `pack` holds every card of
+    /// [`Deal::PACK`] once.
     pub fn from_pack(rules: RuleSet, number: u32, dealer: Seat, pack: [Card; 25]) -> Option<(Deal, Event)> {
         let all: CardSet = pack.iter().copied().collect();
-        (all == CardSet::PACK && dealer.0 < rules.players.count())
+        (all == Deal::PACK.cards() && dealer.0 < rules.players.count())
             .then(|| Deal::deal_pack(rules, number, dealer, pack, Seed([0; 32])))
     }
 
@@ -365,6 +369,11 @@ impl Deal {
     /// The table's rules.
     pub fn rules(&self) -> &RuleSet {
         &self.rules
+    }
+
+    /// The pack this deal is dealt from: [`Deal::PACK`].
+    pub fn pack(&self) -> Pack {
+        Deal::PACK
     }
 
     /// The number of players.
@@ -953,7 +962,9 @@ fn kieker_game() -> Game {
 
 /// The winner of a full trick: the highest trump, else the highest card of the suit led.
 pub fn trick_winner(trick: &[Play], trumps: Suit) -> Seat {
-    let trump_cards = trumps.cards();
+    // Every card of the trump suit is a trump, however many of them the pack holds (in Ruten
+    // Prisdorf's pack holds one).
+    let trump_cards = trumps.all_cards();
     let mut best = trick[0];
     for play in &trick[1..] {
         let (c, b) = (play.card, best.card);
@@ -998,5 +1009,45 @@ fn phase_hint(phase: Phase) -> &'static str {
         Phase::Play => "the cards are being played: play a card",
         Phase::DurchChoice => "the declarer chooses to stop or go on for Durch now",
         Phase::Over => "this deal is over",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset::Players;
+
+    fn codes(cards: CardSet) -> String {
+        cards.iter().map(|c| c.code()).collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn a_seed_deals_the_same_prisdorf_hands_as_ever() {
+        // Written out from the deals of seed 2026 before the card type covered other packs.
+        let four = RuleSet::prisdorf();
+        let (deal, _) = Deal::new(four, 1, Seat(3), Seed::from_u64(2026));
+        let hands: Vec<String> = (0..4).map(|s| codes(deal.hand(Seat(s)))).collect();
+        assert_eq!(hands, ["C9 CA S8 H9 HA", "S7 S9 SK HJ D7", "C7 CQ CK S10 SA", "CJ SJ SQ HQ HK"]);
+        assert_eq!(codes(deal.skat()), "C8 H7");
+        assert_eq!(codes(deal.stock()), "C10 H8 H10");
+        assert_eq!(deal.pack(), Pack::P25_7);
+
+        let three = RuleSet { players: Players::Three, ..RuleSet::prisdorf() };
+        let (deal, first) = Deal::new(three, 1, Seat(0), Seed::from_u64(2026));
+        let hands: Vec<String> = (0..3).map(|s| codes(deal.hand(Seat(s)))).collect();
+        assert_eq!(hands, ["C7 CQ S7 S10 HA", "C9 CA H7 H9 HK", "C8 S8 S9 SK D7"]);
+        assert_eq!(codes(deal.skat()), "CJ SQ");
+        assert_eq!(codes(deal.stock()), "C10 CK SJ SA H8 H10 HJ HQ");
+        let json = r#"{"event":"dealt","number":1,"dealer":0,"vorhand":1,"hands":[["C7","CQ","S7","S10","HA"],["C9","CA","H7","H9","HK"],["C8","S8","S9","SK","D7"]]}"#;
+        assert_eq!(serde_json::to_string(&first).unwrap(), json);
+    }
+
+    #[test]
+    fn only_the_whole_prisdorf_pack_can_be_dealt_in_order() {
+        let order = *Pack::P25_7.order().first_chunk::<25>().unwrap();
+        assert!(Deal::from_pack(RuleSet::prisdorf(), 1, Seat(0), order).is_some());
+        let mut with_ace = order;
+        with_ace[24] = Card::new(Suit::Diamonds, crate::card::Rank::Ace);
+        assert!(Deal::from_pack(RuleSet::prisdorf(), 1, Seat(0), with_ace).is_none());
     }
 }

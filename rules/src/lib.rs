@@ -28,7 +28,7 @@ mod view;
 
 pub use auction::Auction;
 pub use bid::{Bid, Call};
-pub use card::{Card, CardIter, CardSet, ParseCardError, Rank, Suit};
+pub use card::{Card, CardIter, CardSet, Pack, ParseCardError, Rank, Suit};
 pub use deal::{Action, Contract, Deal, Game, Outcome, Phase, Play, Seat, trick_winner};
 pub use engine::{GameEngine, GameId};
 pub use error::RuleError;

@@ -8,7 +8,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::card::Card;
+use crate::card::{Card, P25_7_ORDER, Pack};
 
 /// 256 bits that decide a shuffle. In JSON: 64 hexadecimal digits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -35,15 +35,29 @@ impl Seed {
         Seed(bytes)
     }
 
-    /// The 25 cards in shuffled order (Fisher–Yates over ChaCha20, without modulo bias).
+    /// Prisdorf's 25 cards ([`Pack::P25_7`]) in shuffled order: [`Seed::shuffle_pack`] of that
+    /// pack, without allocating.
     pub fn shuffle(&self) -> [Card; 25] {
+        let mut cards = P25_7_ORDER;
+        self.shuffle_cards(&mut cards);
+        cards
+    }
+
+    /// The cards of `pack` in shuffled order: Fisher–Yates over ChaCha20 (without modulo bias),
+    /// starting from the pack's [`Pack::order`].
+    pub fn shuffle_pack(&self, pack: Pack) -> Vec<Card> {
+        let mut cards = pack.order().to_vec();
+        self.shuffle_cards(&mut cards);
+        cards
+    }
+
+    /// Fisher–Yates from the last place down: place `i` swaps with a place drawn from `0..=i`.
+    fn shuffle_cards(&self, cards: &mut [Card]) {
         let mut rng = ChaCha20Rng::from_seed(self.0);
-        let mut cards: [Card; 25] = std::array::from_fn(|i| Card::from_index(i as u8).unwrap_or(Card::DIAMOND_SEVEN));
-        for i in (1..25usize).rev() {
+        for i in (1..cards.len()).rev() {
             let j = below(&mut rng, i as u32 + 1) as usize;
             cards.swap(i, j);
         }
-        cards
     }
 
     /// The seed as 64 hexadecimal digits.
@@ -116,6 +130,30 @@ mod tests {
         assert_eq!(a.iter().copied().collect::<CardSet>(), CardSet::PACK);
         assert_eq!(a, seed.shuffle());
         assert_ne!(a, Seed::from_u64(8).shuffle());
+        for pack in Pack::ALL {
+            let cards = seed.shuffle_pack(pack);
+            assert_eq!(cards.len(), pack.size());
+            assert_eq!(cards.iter().copied().collect::<CardSet>(), pack.cards());
+            assert_eq!(cards, seed.shuffle_pack(pack));
+        }
+    }
+
+    #[test]
+    fn prisdorf_shuffle_is_the_same_as_ever() {
+        // The shuffle of the 25 cards from clubs 7..A, spades 7..A, hearts 7..A, D7: these
+        // orders were made before the card type covered other packs; the same seed must keep
+        // dealing the same cards.
+        let expect = [
+            (0, "HK HA SK SQ CA D7 CQ H7 SA C8 C9 CJ H8 S7 HJ CK C7 S9 SJ H10 C10 H9 HQ S8 S10"),
+            (7, "D7 H10 C10 SJ C9 C7 H9 SQ CQ HJ CJ HK HA CK SK HQ CA H7 SA S9 S8 H8 S7 C8 S10"),
+            (2026, "CA C9 H9 D7 S9 SK CQ C7 S10 SQ CJ HK H7 C8 S8 HA S7 HJ CK SA HQ SJ H10 C10 H8"),
+        ];
+        for (n, order) in expect {
+            let seed = Seed::from_u64(n);
+            let codes: Vec<String> = seed.shuffle().iter().map(|c| c.code()).collect();
+            assert_eq!(codes.join(" "), order, "seed {n}");
+            assert_eq!(seed.shuffle_pack(Pack::P25_7), seed.shuffle().to_vec());
+        }
     }
 
     #[test]
@@ -124,7 +162,8 @@ mod tests {
         let mut counts = [[0u32; 25]; 25];
         for n in 0..20_000 {
             for (pos, card) in Seed::from_u64(n).shuffle().iter().enumerate() {
-                counts[card.index() as usize][pos] += 1;
+                let place = Pack::P25_7.order().iter().position(|c| c == card).unwrap();
+                counts[place][pos] += 1;
             }
         }
         for row in counts {
