@@ -28,7 +28,7 @@
  */
 
 /**
- * A card: suit letter (C, S, H, D) then rank (A K Q J 10 9 8 7). Of diamonds only D7 exists.
+ * A card: suit letter (C, S, H, D) then rank (A K Q J 10 9 8 7 6 5 4 3 2), e.g. CA, S10, D7. Prisdorf's pack holds clubs, spades and hearts A to 7 and D7 only.
  * @typedef {string} Card
  */
 
@@ -201,7 +201,7 @@
  */
 
 /**
- * A suit. Diamonds holds a single card, the seven; naming diamonds as trumps is **Ruten**.
+ * A suit. In Prisdorf's pack diamonds holds a single card, the seven; naming diamonds as trumps is **Ruten**.
  * @typedef {"clubs" | "spades" | "hearts" | "diamonds"} Suit
  */
 
