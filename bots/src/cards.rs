@@ -97,9 +97,9 @@ const fn in_every_suit(bits: u64) -> u64 {
 /// A mask packed tight, one to one: the cards from seven to ace take 8 bits a suit (bits 0..32,
 /// clubs first), the cards from two to six 5 bits a suit above them (bits 32..52).
 ///
-/// The cards of Prisdorf's pack land on bits 0..25 in the order of the pack, so hashes of packed
-/// masks (the bots' seeds, the solver's table index) are the same as when the bots numbered the
-/// 25 cards 0..25: a bot's seeded choices stay what they were.
+/// The cards of Prisdorf's pack land on bits 0..25 in the order of the pack, so the bots' seeds,
+/// which hash packed masks, are the same as when the bots numbered the 25 cards 0..25: a bot's
+/// seeded choices stay what they were.
 #[inline]
 pub const fn packed(mask: u64) -> u64 {
     let high = mask >> 5;

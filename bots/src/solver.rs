@@ -17,7 +17,7 @@
 
 use fipsen_rules::{Deal, Game, Phase};
 
-use crate::cards::{Bits, beats, highest, lowest, packed, rank_of, suit_mask_of, trump_mask, winning_card};
+use crate::cards::{Bits, beats, highest, lowest, rank_of, suit_mask_of, trump_mask, winning_card};
 
 /// A position of the play with every hand known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -547,19 +547,14 @@ impl Solver {
     }
 }
 
-/// The slot of a trick start in the table: a hash of the hands and the leader. It hashes the
-/// [`packed`] hands, the cards of Prisdorf's pack numbered 0..25, so that a search visits the
-/// same slots (and as many positions) as it always has.
+/// The slot of a trick start in the table: a hash of the hands and the leader.
+#[inline]
 fn table_index(hands: &[u64; 4], leader: u8) -> usize {
-    let p = hands.map(packed);
-    let key = u128::from(p[0] as u32)
-        | u128::from(p[1] as u32) << 25
-        | u128::from(p[2] as u32) << 50
-        | u128::from(p[3] as u32) << 75
-        | u128::from(leader) << 100;
-    // The cards from two to six (none in Prisdorf's pack).
-    let low = (p[0] >> 32) ^ (p[1] >> 32).rotate_left(13) ^ (p[2] >> 32).rotate_left(29) ^ (p[3] >> 32).rotate_left(43);
-    let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(17) ^ low;
+    let folded = hands[0]
+        ^ hands[1].rotate_left(13)
+        ^ hands[2].rotate_left(29)
+        ^ hands[3].rotate_left(43)
+        ^ u64::from(leader) << 61;
     (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TABLE_BITS)) as usize
 }
 
