@@ -9,6 +9,10 @@ use serde::{Deserialize, Serialize};
 pub enum CloseCode {
     /// 1000: the client asked to leave, or the room was closed.
     Normal,
+    /// 1002: the client broke the WebSocket protocol (an unmasked frame, an unknown opcode, …).
+    ProtocolError,
+    /// 1007: a text frame that is not valid UTF-8.
+    InvalidData,
     /// 1008: the client broke a policy (sent messages faster than the rate limit, or a disallowed Origin).
     Policy,
     /// 1009: a frame over the message size limit.
@@ -25,14 +29,20 @@ pub enum CloseCode {
     HandshakeTimeout,
     /// 4003: another connection resumed the same seat token; this one is replaced.
     Replaced,
-    /// 4004: the client did not read what the server sent fast enough.
+    /// 4004: the client did not read what the server sent fast enough, or answered no
+    /// WebSocket ping for a long time.
     TooSlow,
+    /// 4005: the connection was in no room and sent nothing but pings for the server's idle
+    /// timeout.
+    Idle,
 }
 
 impl CloseCode {
     /// Every close code, in documentation order.
-    pub const ALL: [CloseCode; 10] = [
+    pub const ALL: [CloseCode; 13] = [
         CloseCode::Normal,
+        CloseCode::ProtocolError,
+        CloseCode::InvalidData,
         CloseCode::Policy,
         CloseCode::TooBig,
         CloseCode::Internal,
@@ -42,12 +52,15 @@ impl CloseCode {
         CloseCode::HandshakeTimeout,
         CloseCode::Replaced,
         CloseCode::TooSlow,
+        CloseCode::Idle,
     ];
 
     /// The number sent in the close frame.
     pub const fn code(self) -> u16 {
         match self {
             CloseCode::Normal => 1000,
+            CloseCode::ProtocolError => 1002,
+            CloseCode::InvalidData => 1007,
             CloseCode::Policy => 1008,
             CloseCode::TooBig => 1009,
             CloseCode::Internal => 1011,
@@ -57,6 +70,7 @@ impl CloseCode {
             CloseCode::HandshakeTimeout => 4002,
             CloseCode::Replaced => 4003,
             CloseCode::TooSlow => 4004,
+            CloseCode::Idle => 4005,
         }
     }
 
@@ -69,6 +83,8 @@ impl CloseCode {
     pub const fn reason(self) -> &'static str {
         match self {
             CloseCode::Normal => "goodbye",
+            CloseCode::ProtocolError => "websocket protocol error",
+            CloseCode::InvalidData => "text frame not valid UTF-8",
             CloseCode::Policy => "too many messages",
             CloseCode::TooBig => "message too large",
             CloseCode::Internal => "internal error",
@@ -78,6 +94,7 @@ impl CloseCode {
             CloseCode::HandshakeTimeout => "no hello in time",
             CloseCode::Replaced => "seat resumed on another connection",
             CloseCode::TooSlow => "client too slow to read",
+            CloseCode::Idle => "idle: reconnect when needed",
         }
     }
 
