@@ -89,11 +89,12 @@ enum Op {
     Load { room: String, reply: Reply<Option<StoredRoom>> },
     ActiveRooms { reply: Reply<Vec<String>> },
     FindTokens { hashes: Vec<String>, reply: Reply<Vec<(String, u32)>> },
+    Probe { reply: Reply<()> },
 }
 
 impl Op {
     fn is_write(&self) -> bool {
-        matches!(self, Op::CreateRoom { .. } | Op::Append { .. } | Op::SetActive { .. })
+        matches!(self, Op::CreateRoom { .. } | Op::Append { .. } | Op::SetActive { .. } | Op::Probe { .. })
     }
 }
 
@@ -172,7 +173,11 @@ impl Storage {
                 hash TEXT PRIMARY KEY,
                 room TEXT NOT NULL REFERENCES rooms(code),
                 participant INTEGER NOT NULL
-             ) WITHOUT ROWID;",
+             ) WITHOUT ROWID;
+             CREATE TABLE IF NOT EXISTS health (
+                id INTEGER PRIMARY KEY,
+                checked_at INTEGER NOT NULL
+             );",
         )?;
         let checkpoints = Connection::open(path)?;
         // Checkpoints sync the log before and the database file after copying, in both modes.
@@ -260,6 +265,15 @@ impl Storage {
     /// The read failed.
     pub async fn find_tokens(&self, hashes: Vec<String>) -> Result<Vec<(String, u32)>, StorageError> {
         self.call(|reply| Op::FindTokens { hashes, reply }).await
+    }
+
+    /// Writes one tiny row (the time of the check), committed like any record: succeeds only if
+    /// storage can write.
+    ///
+    /// # Errors
+    /// The write failed.
+    pub async fn probe(&self) -> Result<(), StorageError> {
+        self.call(|reply| Op::Probe { reply }).await
     }
 }
 
@@ -363,7 +377,7 @@ impl Writer {
                 })();
                 let _ = reply.send(result);
             }
-            write @ (Op::CreateRoom { .. } | Op::Append { .. } | Op::SetActive { .. }) => {
+            write @ (Op::CreateRoom { .. } | Op::Append { .. } | Op::SetActive { .. } | Op::Probe { .. }) => {
                 answer(write, Err(StorageError::Corrupt("a write reached the read path".into())));
             }
         }
@@ -468,6 +482,13 @@ fn write(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), StorageError> {
             tx.prepare_cached("UPDATE rooms SET active = ?2 WHERE code = ?1")?
                 .execute(params![room.as_ref(), i64::from(*active)])?;
         }
+        Op::Probe { .. } => {
+            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+            tx.prepare_cached(
+                "INSERT INTO health (id, checked_at) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET checked_at = ?1",
+            )?
+            .execute(params![i64::try_from(now.as_millis()).unwrap_or(i64::MAX)])?;
+        }
         _ => {}
     }
     Ok(())
@@ -475,7 +496,7 @@ fn write(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), StorageError> {
 
 fn answer(op: Op, result: Result<(), StorageError>) {
     match op {
-        Op::CreateRoom { reply, .. } | Op::Append { reply, .. } | Op::SetActive { reply, .. } => {
+        Op::CreateRoom { reply, .. } | Op::Append { reply, .. } | Op::SetActive { reply, .. } | Op::Probe { reply } => {
             let _ = reply.send(result);
         }
         _ => {}
