@@ -40,6 +40,9 @@ SERVER_FLAGS=(--rate 1000000 --burst 1000000 --max-connections 19900 --log warn)
 # Thousands of tables are opened from a few loopback addresses: no quota on rooms created (an
 # environment variable, so that an older build given as BEFORE_BIN ignores it).
 export FIPSEN_ROOMS_PER_ADDRESS=0
+# The generator opens its ~18,000 connections from a few loopback addresses: no cap on sockets
+# per address (an environment variable, so that an older build given as BEFORE_BIN ignores it).
+export FIPSEN_MAX_PER_ADDRESS=0
 # SYNC=normal runs the server with --sync normal (default: the server's default, full).
 if [ -n "${SYNC:-}" ]; then SERVER_FLAGS+=(--sync "$SYNC"); fi
 # The baseline's WebSocket read buffer: the same as the server's (listener.rs).

@@ -51,6 +51,22 @@ pub struct Config {
     #[arg(long, env = "FIPSEN_MAX_CONNECTIONS", default_value_t = 10_000)]
     pub max_connections: usize,
 
+    /// Most open TCP sockets of any kind (page loads, upgrades under way, WebSockets); a socket
+    /// beyond is closed at once. Default: `--max-connections` + 1024. Lowered to fit the
+    /// process's open-file limit.
+    #[arg(long, env = "FIPSEN_MAX_SOCKETS")]
+    pub max_sockets: Option<usize>,
+
+    /// Most open TCP sockets from one address (IPv6: one /64 network); a socket beyond is closed
+    /// at once. 0: no limit (behind a reverse proxy every client has the proxy's address).
+    #[arg(long, env = "FIPSEN_MAX_PER_ADDRESS", default_value_t = 256)]
+    pub max_per_address: usize,
+
+    /// Seconds a socket has to send a complete HTTP request head (and an idle keep-alive socket
+    /// waits for the next one) before it is closed.
+    #[arg(long = "header-timeout", env = "FIPSEN_HEADER_TIMEOUT", default_value_t = 10)]
+    pub header_timeout_secs: u64,
+
     /// Seconds a new connection has to send `hello` (close code 4002 after).
     #[arg(long = "handshake-timeout", env = "FIPSEN_HANDSHAKE_TIMEOUT", default_value_t = 10)]
     pub handshake_timeout_secs: u64,
@@ -66,6 +82,21 @@ pub struct Config {
     /// Frames queued for one connection before it counts as too slow and is dropped (4004).
     #[arg(long, env = "FIPSEN_OUTBOUND_QUEUE", default_value_t = 64)]
     pub outbound_queue: usize,
+
+    /// Seconds a connection in no room may send nothing but pings before it is closed (4005).
+    /// 0: never.
+    #[arg(long = "idle-timeout", env = "FIPSEN_IDLE_TIMEOUT", default_value_t = 600)]
+    pub idle_timeout_secs: u64,
+
+    /// Seconds between the WebSocket pings the server sends; a connection that answers nothing
+    /// for three of them is closed (4004). 0: no pings.
+    #[arg(long = "ping-interval", env = "FIPSEN_PING_INTERVAL", default_value_t = 30)]
+    pub ping_interval_secs: u64,
+
+    /// The largest frame the server sends. A reply that would be larger is not sent: it is
+    /// logged and counted, and the connection is closed with 1011.
+    #[arg(long, env = "FIPSEN_MAX_REPLY_BYTES", default_value_t = 256 * 1024)]
+    pub max_reply_bytes: usize,
 
     /// Seconds a room with nobody connected stays in memory (it stays in storage).
     #[arg(long = "room-idle", env = "FIPSEN_ROOM_IDLE", default_value_t = 600)]
@@ -108,5 +139,25 @@ impl Config {
     /// How long an empty room stays in memory.
     pub fn room_idle(&self) -> Duration {
         Duration::from_secs(self.room_idle_secs)
+    }
+
+    /// How long a socket may take to send an HTTP request head.
+    pub fn header_timeout(&self) -> Duration {
+        Duration::from_secs(self.header_timeout_secs.max(1))
+    }
+
+    /// How long a connection in no room may stay silent, if it is ever closed for that.
+    pub fn idle_timeout(&self) -> Option<Duration> {
+        (self.idle_timeout_secs > 0).then(|| Duration::from_secs(self.idle_timeout_secs))
+    }
+
+    /// How often the server pings each WebSocket, if it does.
+    pub fn ping_interval(&self) -> Option<Duration> {
+        (self.ping_interval_secs > 0).then(|| Duration::from_secs(self.ping_interval_secs))
+    }
+
+    /// The socket cap asked for (before it is fitted to the open-file limit).
+    pub fn max_sockets(&self) -> usize {
+        self.max_sockets.unwrap_or_else(|| self.max_connections.saturating_add(1024))
     }
 }

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use fipsen_protocol::{
     ClientMessage, CloseCode, ErrorCode, MAX_MESSAGE_BYTES, MAX_TOKENS_PER_QUERY, PROTOCOL_VERSION, Role,
@@ -18,7 +19,7 @@ use fipsen_protocol::{
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{mpsc, oneshot, watch};
-use tracing::{Instrument, debug, info_span};
+use tracing::{Instrument, debug, info_span, warn};
 
 use crate::listener::AppState;
 use crate::metrics::{dec, inc};
@@ -57,7 +58,7 @@ impl RateLimit {
     }
 }
 
-/// Runs a connection to its end.
+/// Runs a connection to its end. `peer` is the address the socket came from.
 pub async fn serve(socket: WebSocket, state: Arc<AppState>, permit: tokio::sync::OwnedSemaphorePermit, peer: IpAddr) {
     let id = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let metrics = state.metrics.clone();
@@ -90,7 +91,8 @@ pub async fn serve(socket: WebSocket, state: Arc<AppState>, permit: tokio::sync:
     drop(permit);
 }
 
-/// Sends queued frames until the queue ends, a close is queued, or a kick arrives.
+/// Sends queued frames until the queue ends, a close is queued, or a kick arrives; pings the
+/// client every ping interval.
 async fn write_loop(
     mut sink: SplitSink<WebSocket, Message>,
     mut rx: mpsc::Receiver<Outgoing>,
@@ -98,25 +100,39 @@ async fn write_loop(
     kick: Arc<watch::Sender<Option<CloseCode>>>,
     state: Arc<AppState>,
 ) {
+    let max_reply = state.config.max_reply_bytes;
+    let mut pings = state.config.ping_interval().map(|every| {
+        let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        pings
+    });
     let close = loop {
-        tokio::select! {
+        let message = tokio::select! {
             biased;
             code = kicked_code(&mut kicked) => break code,
             frame = rx.recv() => match frame {
                 Some(Outgoing::Text(text)) => {
-                    let send = sink.send(Message::Text(Utf8Bytes::from(text.as_ref())));
-                    match tokio::time::timeout(SEND_TIMEOUT, send).await {
-                        Ok(Ok(())) => {}
-                        Ok(Err(_)) => break None,
-                        Err(_) => {
-                            inc(&state.metrics.slow_clients);
-                            break Some(CloseCode::TooSlow);
-                        }
+                    if text.len() > max_reply {
+                        reply_too_large(&state, &text);
+                        break Some(CloseCode::Internal);
                     }
+                    Message::Text(Utf8Bytes::from(text.as_ref()))
                 }
                 Some(Outgoing::Close(code)) => break Some(code),
                 None => break Some(CloseCode::Normal),
             },
+            () = next_ping(&mut pings) => Message::Ping(Bytes::new()),
+        };
+        match tokio::time::timeout(SEND_TIMEOUT, sink.send(message)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                debug!(error = %e, "cannot send");
+                break None;
+            }
+            Err(_) => {
+                inc(&state.metrics.slow_clients);
+                break Some(CloseCode::TooSlow);
+            }
         }
     };
     if let Some(code) = close {
@@ -135,6 +151,59 @@ async fn write_loop(
     });
 }
 
+/// A reply larger than the writer takes is never dropped silently: the client learns it from
+/// the close (1011), the operator from the log and the counter. Its content may hold secrets
+/// (hands, tokens): only its type and size are logged.
+fn reply_too_large(state: &AppState, text: &str) {
+    warn!(
+        kind = frame_type(text),
+        bytes = text.len(),
+        max = state.config.max_reply_bytes,
+        "reply too large to send: closing the connection with 1011"
+    );
+    inc(&state.metrics.replies_too_large);
+    state.metrics.error("close/reply_too_large");
+}
+
+/// The next tick of the ping interval; never, without pings.
+async fn next_ping(pings: &mut Option<tokio::time::Interval>) {
+    match pings {
+        Some(pings) => {
+            pings.tick().await;
+        }
+        None => std::future::pending().await,
+    }
+}
+
+/// The `type` of a frame the server built (serde writes the tag first), for logs that must not
+/// show a frame's content.
+fn frame_type(text: &str) -> &str {
+    text.strip_prefix("{\"type\":\"")
+        .and_then(|rest| rest.split_once('"'))
+        .map(|(kind, _)| kind)
+        .filter(|kind| kind.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
+        .unwrap_or("unknown")
+}
+
+/// The close code for an error reading from the socket — the client broke the WebSocket
+/// protocol (1002), sent text that is not UTF-8 (1007) or a frame over the size limit (1009) —
+/// and the code it is counted under; `None` when the socket is simply gone.
+fn read_error_close(error: axum::Error) -> Option<(CloseCode, &'static str)> {
+    use tungstenite::error::{CapacityError, ProtocolError};
+    let error = error.into_inner();
+    match error.downcast_ref::<tungstenite::Error>()? {
+        tungstenite::Error::Capacity(CapacityError::MessageTooLong { .. }) => {
+            Some((CloseCode::TooBig, ErrorCode::TooLarge.code()))
+        }
+        tungstenite::Error::Utf8(_) => Some((CloseCode::InvalidData, "close/invalid_utf8")),
+        tungstenite::Error::Protocol(ProtocolError::ResetWithoutClosingHandshake) => None,
+        tungstenite::Error::Protocol(_) | tungstenite::Error::Capacity(_) => {
+            Some((CloseCode::ProtocolError, "close/protocol_error"))
+        }
+        _ => None,
+    }
+}
+
 /// Waits for the kick switch; the guard of the watch value is not held across awaits.
 async fn kicked_code(kicked: &mut watch::Receiver<Option<CloseCode>>) -> Option<CloseCode> {
     kicked.wait_for(Option::is_some).await.ok().and_then(|code| *code)
@@ -143,6 +212,61 @@ async fn kicked_code(kicked: &mut watch::Receiver<Option<CloseCode>>) -> Option<
 async fn shutting_down(shutdown: &mut watch::Receiver<bool>) {
     if shutdown.wait_for(|stop| *stop).await.is_err() {
         std::future::pending::<()>().await;
+    }
+}
+
+/// When a connection last sent anything, and anything but pings: a connection that answers
+/// nothing for three ping intervals is gone (its socket died without a word); one in no room
+/// that sends nothing but pings for the idle timeout is idle. A player in a room may think
+/// for as long as he likes.
+#[derive(Debug)]
+struct Liveness {
+    heard: Instant,
+    active: Instant,
+    dead_after: Option<Duration>,
+    idle_after: Option<Duration>,
+    check_every: Duration,
+}
+
+impl Liveness {
+    fn new(config: &crate::config::Config) -> Liveness {
+        let dead_after = config.ping_interval().map(|every| every * 3);
+        let idle_after = config.idle_timeout();
+        // Often enough that either limit is noticed within a third of it.
+        let check_every = [dead_after, idle_after]
+            .into_iter()
+            .flatten()
+            .map(|limit| limit / 3)
+            .min()
+            .unwrap_or(Duration::from_secs(24 * 3600))
+            .max(Duration::from_millis(100));
+        let now = Instant::now();
+        Liveness { heard: now, active: now, dead_after, idle_after, check_every }
+    }
+
+    /// Any frame came.
+    fn heard(&mut self) {
+        self.heard = Instant::now();
+    }
+
+    /// A frame other than a ping or pong came.
+    fn active(&mut self) {
+        self.active = self.heard;
+    }
+
+    fn next_check(&self) -> tokio::time::Instant {
+        tokio::time::Instant::now() + self.check_every
+    }
+
+    /// Whether to close the connection now, with which code and which metrics reason.
+    fn verdict(&self, in_room: bool) -> Option<(CloseCode, &'static str)> {
+        if self.dead_after.is_some_and(|limit| self.heard.elapsed() >= limit) {
+            return Some((CloseCode::TooSlow, "close/unresponsive"));
+        }
+        if !in_room && self.idle_after.is_some_and(|limit| self.active.elapsed() >= limit) {
+            return Some((CloseCode::Idle, "close/idle"));
+        }
+        None
     }
 }
 
@@ -168,6 +292,9 @@ impl Reader {
         let mut limit = RateLimit::new(self.state.config.rate_per_sec, self.state.config.rate_burst);
         let mut shutdown = self.state.shutdown.clone();
         let handshake_deadline = tokio::time::Instant::now() + self.state.config.handshake_timeout();
+        let mut liveness = Liveness::new(&self.state.config);
+        let check = tokio::time::sleep_until(liveness.next_check());
+        tokio::pin!(check);
         let flow = loop {
             let handshake = async {
                 if self.greeted {
@@ -182,29 +309,46 @@ impl Reader {
                     self.state.metrics.error("close/handshake_timeout");
                     break Flow::Close(CloseCode::HandshakeTimeout);
                 }
+                () = &mut check => {
+                    if let Some((code, reason)) = liveness.verdict(self.room.is_some()) {
+                        self.state.metrics.error(reason);
+                        debug!(peer = %self.peer, reason, "closing");
+                        break Flow::Close(code);
+                    }
+                    check.as_mut().reset(liveness.next_check());
+                    continue;
+                }
                 frame = stream.next() => frame,
             };
+            liveness.heard();
             let text = match frame {
                 None => break Flow::Continue,
-                Some(Err(e)) => {
-                    // A frame over the WebSocket layer's own limit (twice ours) ends up here.
-                    if e.to_string().contains("too long") {
-                        self.state.metrics.error(ErrorCode::TooLarge.code());
-                        break Flow::Close(CloseCode::TooBig);
+                Some(Err(e)) => match read_error_close(e) {
+                    Some((code, reason)) => {
+                        self.state.metrics.error(reason);
+                        break Flow::Close(code);
                     }
-                    break Flow::Continue;
-                }
+                    None => break Flow::Continue,
+                },
                 Some(Ok(Message::Text(text))) => text,
                 Some(Ok(Message::Binary(_))) => {
                     inc(&self.state.metrics.messages_in);
                     if !limit.allow() {
                         break self.rate_limited();
                     }
+                    liveness.active();
                     self.refuse(ErrorCode::Malformed, "send JSON in text frames".into());
                     continue;
                 }
                 Some(Ok(Message::Close(_))) => break Flow::Continue,
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                // WebSocket pings and pongs cost as much to take in as messages: they count too.
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {
+                    inc(&self.state.metrics.messages_in);
+                    if !limit.allow() {
+                        break self.rate_limited();
+                    }
+                    continue;
+                }
             };
             inc(&self.state.metrics.messages_in);
             if !limit.allow() {
@@ -216,6 +360,9 @@ impl Reader {
             }
             match ClientMessage::parse(text.as_str()) {
                 Ok(message) => {
+                    if !matches!(message, ClientMessage::Ping) {
+                        liveness.active();
+                    }
                     // Boxed: handling a message (joining a room, reading storage) needs a large
                     // future, ~2.4 KB; inline it would stay allocated for every idle connection.
                     if let Flow::Close(code) = Box::pin(self.handle(message)).await {
@@ -223,6 +370,7 @@ impl Reader {
                     }
                 }
                 Err((code, sentence)) => {
+                    liveness.active();
                     // An `act` of the wrong shape still names its id when it can be read.
                     let id = serde_json::from_str::<serde_json::Value>(text.as_str())
                         .ok()

@@ -1,16 +1,21 @@
 //! The authoritative Fipsen server.
 //!
-//! * [`listener`] — the one port: `/healthz`, `/metrics`, `/ws` and the web client's files
-//!   ([`static_files`]), with the connection cap and the Origin check.
+//! * [`accept`] — the accept loop: the socket caps (in all, per address), then HTTP/1 with a
+//!   deadline and a size cap for each request head.
+//! * [`listener`] — the one port: `/healthz` ([`health`]), `/metrics`, `/ws` and the web
+//!   client's files ([`static_files`]), with the connection cap, the Origin check and the
+//!   security headers.
 //! * [`connection`] — one WebSocket: handshake, rate limit, frames in and out.
 //! * [`registry`] — the rooms in memory (handles only), opened from storage on demand.
 //! * [`room`] — one task per room: seats, spectators, chat, the series, reconnection.
 //! * [`storage`] — SQLite, one writer thread with group commit; persist before acknowledging.
 //! * [`metrics`], [`config`], [`secrets`] — counters, settings, invite codes and tokens.
 
+pub mod accept;
 pub mod config;
 pub mod connection;
 pub mod frames;
+pub mod health;
 pub mod listener;
 pub mod metrics;
 pub mod registry;
@@ -22,10 +27,10 @@ pub mod storage;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::serve::ListenerExt;
 use tokio::sync::{Semaphore, watch};
 use tracing::{info, warn};
 
+use crate::accept::Acceptor;
 use crate::config::Config;
 use crate::listener::AppState;
 use crate::metrics::Metrics;
@@ -46,7 +51,7 @@ pub async fn run(
     if config.insecure_fixed_seed.is_some() {
         warn!("--insecure-fixed-seed is set: every new room's deals are known in advance; for tests only");
     }
-    let registry = Registry::new(storage, metrics.clone(), config.room_idle(), config.insecure_fixed_seed)
+    let registry = Registry::new(storage.clone(), metrics.clone(), config.room_idle(), config.insecure_fixed_seed)
         .with_room_quota(config.rooms_per_address);
     let restored = registry.restore_active().await?;
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
@@ -54,38 +59,63 @@ pub async fn run(
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let max = config.max_connections.clamp(1, Semaphore::MAX_PERMITS);
     let connections = Arc::new(Semaphore::new(max));
+    let max_sockets = fit_to_open_files(config.max_sockets()).clamp(1, Semaphore::MAX_PERMITS);
+    if max_sockets < max {
+        warn!(max_sockets, max_connections = max, "fewer sockets than WebSocket connections allowed");
+    }
+    let sockets = Arc::new(Semaphore::new(max_sockets));
     let state = Arc::new(AppState {
         config: config.clone(),
         registry,
         metrics,
-        connections: connections.clone(),
+        connections,
         shutdown: shutdown_rx,
+        storage,
+        health: health::Health::default(),
     });
-    info!(%addr, db = %config.db.display(), restored, client_files = static_files::count(), "listening");
+    info!(%addr, db = %config.db.display(), restored, client_files = static_files::count(), max_sockets, "listening");
     // The one line tests and operators look for.
     println!("Fipsen server listening on http://{addr}");
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            warn!(error = %e, "cannot set TCP_NODELAY");
-        }
-    });
-    let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<()>();
-    let app = listener::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
-    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
-        let _ = stopped_rx.await;
-    });
-    let server = tokio::spawn(async move { server.await });
+    let acceptor = Acceptor::new(listener, listener::router(state.clone()), state, sockets.clone());
+    let accepting = tokio::spawn(acceptor.run());
     stop.await;
     info!("shutting down: closing connections with 1012");
+    // Stops the accept loop, ends HTTP connections once their response is out, and closes
+    // WebSockets with 1012.
     let _ = shutdown_tx.send(true);
-    let _ = stopped_tx.send(());
-    // Every connection holds a permit until it has finished and closed.
-    let drained = tokio::time::timeout(Duration::from_secs(10), connections.acquire_many(max as u32)).await;
+    let _ = tokio::time::timeout(Duration::from_secs(5), accepting).await;
+    // Every socket, WebSockets included, holds a permit until it has closed.
+    let drained = tokio::time::timeout(Duration::from_secs(10), sockets.acquire_many(max_sockets as u32)).await;
     if drained.is_err() {
         warn!("some connections did not close in time");
     }
-    let _ = tokio::time::timeout(Duration::from_secs(5), server).await;
     drop(writer);
     info!("stopped");
     Ok(())
+}
+
+/// File descriptors kept for everything but sockets: the database and its log, standard
+/// streams, the runtime's own.
+const RESERVED_FILES: usize = 64;
+
+/// The socket cap, lowered if the process may not open that many files: beyond the limit
+/// `accept` fails and new users would wait in the listen queue without an answer.
+fn fit_to_open_files(max_sockets: usize) -> usize {
+    #[cfg(unix)]
+    {
+        let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile).current;
+        if let Some(limit) = limit.and_then(|limit| usize::try_from(limit).ok()) {
+            let fits = limit.saturating_sub(RESERVED_FILES).max(1);
+            if fits < max_sockets {
+                warn!(
+                    max_sockets,
+                    open_file_limit = limit,
+                    lowered_to = fits,
+                    "the socket cap is above the open-file limit: lowered"
+                );
+                return fits;
+            }
+        }
+    }
+    max_sockets
 }

@@ -13,11 +13,31 @@ async fn main() -> std::process::ExitCode {
         LogFormat::Json => logs.json().init(),
         LogFormat::Text => logs.init(),
     }
+    raise_open_file_limit();
     match fipsen_server::run(config, shutdown_signal()).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!(error = %e, "the server cannot run");
             std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// Every socket is a file descriptor, and the usual soft limit (often 1024) is far below what
+/// the server can hold; the hard limit is what the operator allows. Raised as far as it goes.
+fn raise_open_file_limit() {
+    #[cfg(unix)]
+    {
+        use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+        let limit = getrlimit(Resource::Nofile);
+        // Linux takes at most its `nr_open` (2^20 by default) even when the hard limit is unlimited.
+        let wanted = limit.maximum.unwrap_or(1 << 20);
+        if limit.current.is_some_and(|current| current < wanted) {
+            let raised = Rlimit { current: Some(wanted), maximum: limit.maximum };
+            match setrlimit(Resource::Nofile, raised) {
+                Ok(()) => tracing::debug!(from = limit.current, to = wanted, "raised the open-file limit"),
+                Err(e) => tracing::debug!(error = %e, "cannot raise the open-file limit"),
+            }
         }
     }
 }

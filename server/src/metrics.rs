@@ -77,6 +77,17 @@ pub struct Metrics {
     pub checkpoint_latency: Histogram,
     /// Checkpoints run with the writer held (so that the log can start over).
     pub checkpoint_held_latency: Histogram,
+    /// Open TCP sockets of any kind (HTTP, upgrading, WebSocket).
+    pub sockets: AtomicU64,
+    /// TCP sockets accepted and served since start.
+    pub sockets_total: AtomicU64,
+    /// TCP sockets closed at once because the socket cap was reached.
+    pub sockets_refused_cap: AtomicU64,
+    /// TCP sockets closed at once because their address had its share of sockets.
+    pub sockets_refused_address: AtomicU64,
+    /// Frames not sent because they were larger than a connection's writer takes (the
+    /// connection was closed with 1011).
+    pub replies_too_large: AtomicU64,
 }
 
 impl Metrics {
@@ -155,6 +166,24 @@ impl Metrics {
             "Frames of the write-ahead log the last checkpoint had copied to the database file.",
             "gauge",
             &self.wal_copied,
+        );
+        gauge(&mut out, "fipsen_sockets", "Open TCP sockets (HTTP, upgrading, WebSocket).", "gauge", &self.sockets);
+        gauge(&mut out, "fipsen_sockets_total", "TCP sockets accepted and served.", "counter", &self.sockets_total);
+        let _ = writeln!(
+            out,
+            "# HELP fipsen_sockets_refused_total TCP sockets closed at once, by the cap they hit.\n\
+             # TYPE fipsen_sockets_refused_total counter\n\
+             fipsen_sockets_refused_total{{reason=\"cap\"}} {}\n\
+             fipsen_sockets_refused_total{{reason=\"address\"}} {}",
+            self.sockets_refused_cap.load(Ordering::Relaxed),
+            self.sockets_refused_address.load(Ordering::Relaxed),
+        );
+        gauge(
+            &mut out,
+            "fipsen_replies_too_large_total",
+            "Frames not sent because they were over the largest reply (connection closed with 1011).",
+            "counter",
+            &self.replies_too_large,
         );
         let _ = writeln!(out, "# HELP fipsen_errors_total Error frames and error closes, by code.");
         let _ = writeln!(out, "# TYPE fipsen_errors_total counter");

@@ -166,7 +166,7 @@ async fn connection_cap_origin_list_and_static_files() {
     let first = third.next().await.unwrap().unwrap();
     assert!(first.to_text().unwrap().contains("server/busy"));
     match third.next().await {
-        Some(Ok(tokio_tungstenite::tungstenite::Message::Close(Some(frame)))) => {
+        Some(Ok(tungstenite::Message::Close(Some(frame)))) => {
             assert_eq!(u16::from(frame.code), 1013)
         }
         other => panic!("expected close 1013, got {other:?}"),

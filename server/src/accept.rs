@@ -1,0 +1,343 @@
+//! The accept loop: every TCP socket takes a place under the socket cap and its address's share
+//! before a byte of it is read, and keeps that place until it closes — as an HTTP connection or,
+//! once upgraded, as a WebSocket. A socket beyond either cap is closed at once. The others are
+//! served by hyper's HTTP/1 with a deadline for each request head and a cap on its size, so a
+//! socket that sends half a request and stops costs a few KiB for a few seconds.
+//!
+//! The shape is mini-redis's `Listener`: accept, take a permit, spawn the socket's task.
+
+use std::io;
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::ConnectInfo;
+use axum::extract::Request;
+use dashmap::DashMap;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tower_service::Service as _;
+use tracing::{debug, warn};
+
+use crate::listener::AppState;
+use crate::metrics::{Metrics, dec, inc};
+
+/// The largest HTTP request head (request line and headers); a larger one gets 431.
+pub const MAX_HEADER_BYTES: usize = 16 * 1024;
+
+/// How long a plain HTTP connection may last: then it is closed once its response is out.
+/// Browsers open a new one when they need it; it stops a client that never reads its response
+/// from holding a socket for good.
+const HTTP_LIFETIME: Duration = Duration::from_secs(60);
+
+/// How long an HTTP connection may take to finish once asked to close.
+const CLOSE_GRACE: Duration = Duration::from_secs(5);
+
+/// At most one log line per this long for each kind of refusal.
+const LOG_EVERY: Duration = Duration::from_secs(10);
+
+/// Sent (if the socket takes it at once) to a socket closed at a cap.
+const BUSY_RESPONSE: &[u8] =
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\nretry-after: 10\r\n\r\n";
+
+/// The sockets open from each address.
+#[derive(Debug)]
+pub struct Addresses {
+    counts: DashMap<IpAddr, usize>,
+    max: usize,
+}
+
+impl Addresses {
+    /// At most `max` sockets per address; 0: no limit.
+    pub fn new(max: usize) -> Arc<Addresses> {
+        Arc::new(Addresses { counts: DashMap::default(), max })
+    }
+
+    /// Takes one of `peer`'s places, or `None` when its address has them all.
+    fn claim(self: &Arc<Addresses>, peer: IpAddr) -> Option<AddressPlace> {
+        if self.max == 0 {
+            return Some(AddressPlace { addresses: None, key: peer });
+        }
+        let key = address_key(peer);
+        let mut count = self.counts.entry(key).or_insert(0);
+        if *count >= self.max {
+            return None;
+        }
+        *count += 1;
+        Some(AddressPlace { addresses: Some(self.clone()), key })
+    }
+}
+
+/// What counts as one address: an IPv4 address, or an IPv6 /64 network (one household or
+/// host usually has a whole /64 to pick addresses from).
+pub fn address_key(peer: IpAddr) -> IpAddr {
+    match peer {
+        IpAddr::V4(_) => peer,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(Ipv6Addr::from_bits(v6.to_bits() & !u128::from(u64::MAX))),
+        },
+    }
+}
+
+/// One socket's share of its address; given back when dropped.
+#[derive(Debug)]
+struct AddressPlace {
+    addresses: Option<Arc<Addresses>>,
+    key: IpAddr,
+}
+
+impl Drop for AddressPlace {
+    fn drop(&mut self) {
+        if let Some(addresses) = &self.addresses {
+            addresses.counts.remove_if_mut(&self.key, |_, count| {
+                *count -= 1;
+                *count == 0
+            });
+        }
+    }
+}
+
+/// A socket's place under both caps; given back when the socket closes.
+#[derive(Debug)]
+struct Place {
+    _permit: OwnedSemaphorePermit,
+    _address: AddressPlace,
+    metrics: Arc<Metrics>,
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        dec(&self.metrics.sockets);
+    }
+}
+
+/// A TCP stream that holds its place under the caps for as long as it lives, through hyper's
+/// upgrade into the WebSocket.
+#[derive(Debug)]
+pub struct CountedStream {
+    stream: TcpStream,
+    _place: Place,
+}
+
+impl AsyncRead for CountedStream {
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for CountedStream {
+    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().stream).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
+    }
+}
+
+/// Log lines about one kind of event, at most one per [`LOG_EVERY`], each saying how many
+/// events it stands for.
+#[derive(Debug, Default)]
+struct Throttle {
+    last: Option<Instant>,
+    unlogged: u64,
+}
+
+impl Throttle {
+    /// Counts an event; `Some(events since the last line)` when a line is due.
+    fn event(&mut self) -> Option<u64> {
+        self.unlogged += 1;
+        let now = Instant::now();
+        if self.last.is_some_and(|last| now.duration_since(last) < LOG_EVERY) {
+            return None;
+        }
+        self.last = Some(now);
+        Some(std::mem::take(&mut self.unlogged))
+    }
+}
+
+/// The accept loop and what it needs.
+#[derive(Debug)]
+pub struct Acceptor {
+    listener: TcpListener,
+    router: Router,
+    state: Arc<AppState>,
+    /// One permit per open socket.
+    sockets: Arc<Semaphore>,
+    max_sockets: usize,
+    addresses: Arc<Addresses>,
+    http: hyper::server::conn::http1::Builder,
+    at_cap: Throttle,
+    at_address: Throttle,
+    failing: Throttle,
+}
+
+impl Acceptor {
+    /// Serves `router` on `listener`, at most `sockets`' permits at a time.
+    pub fn new(listener: TcpListener, router: Router, state: Arc<AppState>, sockets: Arc<Semaphore>) -> Acceptor {
+        let mut http = hyper::server::conn::http1::Builder::new();
+        http.timer(TokioTimer::new())
+            .header_read_timeout(state.config.header_timeout())
+            .max_header_size(MAX_HEADER_BYTES)
+            .max_buf_size(MAX_HEADER_BYTES);
+        let max_sockets = sockets.available_permits();
+        let addresses = Addresses::new(state.config.max_per_address);
+        Acceptor {
+            listener,
+            router,
+            state,
+            sockets,
+            max_sockets,
+            addresses,
+            http,
+            at_cap: Throttle::default(),
+            at_address: Throttle::default(),
+            failing: Throttle::default(),
+        }
+    }
+
+    /// Accepts sockets until the server shuts down.
+    pub async fn run(mut self) {
+        let mut shutdown = self.state.shutdown.clone();
+        loop {
+            let accepted = tokio::select! {
+                biased;
+                () = shutting_down(&mut shutdown) => break,
+                accepted = self.listener.accept() => accepted,
+            };
+            match accepted {
+                Ok((stream, peer)) => self.admit(stream, peer),
+                Err(error) => self.accept_failed(error).await,
+            }
+        }
+        debug!("no longer accepting");
+    }
+
+    fn admit(&mut self, stream: TcpStream, peer: SocketAddr) {
+        let metrics = &self.state.metrics;
+        let Ok(permit) = self.sockets.clone().try_acquire_owned() else {
+            inc(&metrics.sockets_refused_cap);
+            if let Some(refused) = self.at_cap.event() {
+                warn!(refused, max_sockets = self.max_sockets, "at the socket cap: closing new sockets at once");
+            }
+            return refuse(stream);
+        };
+        let Some(address) = self.addresses.claim(peer.ip()) else {
+            inc(&metrics.sockets_refused_address);
+            if let Some(refused) = self.at_address.event() {
+                warn!(
+                    address = %address_key(peer.ip()),
+                    refused,
+                    max_per_address = self.state.config.max_per_address,
+                    "an address has its share of sockets: closing its new sockets at once"
+                );
+            }
+            return refuse(stream);
+        };
+        if let Err(e) = stream.set_nodelay(true) {
+            debug!(error = %e, "cannot set TCP_NODELAY");
+        }
+        inc(&metrics.sockets);
+        inc(&metrics.sockets_total);
+        let place = Place { _permit: permit, _address: address, metrics: metrics.clone() };
+        let stream = CountedStream { stream, _place: place };
+        tokio::spawn(serve(stream, peer, self.router.clone(), self.http.clone(), self.state.clone()));
+    }
+
+    /// A failed accept: a socket that went away before it was accepted is nothing; otherwise
+    /// (out of file descriptors, memory) waits a little, so that sockets can close meanwhile.
+    async fn accept_failed(&mut self, error: io::Error) {
+        if matches!(
+            error.kind(),
+            io::ErrorKind::ConnectionAborted | io::ErrorKind::ConnectionReset | io::ErrorKind::ConnectionRefused
+        ) {
+            return;
+        }
+        self.state.metrics.error("accept/failed");
+        if let Some(failures) = self.failing.event() {
+            warn!(error = %error, failures, "cannot accept sockets");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Closes a socket at once, with a 503 if its buffer takes it without waiting.
+fn refuse(stream: TcpStream) {
+    let _ = stream.try_write(BUSY_RESPONSE);
+}
+
+/// Serves one socket's HTTP requests, and hands it over when it is upgraded to a WebSocket.
+async fn serve(
+    stream: CountedStream,
+    peer: SocketAddr,
+    router: Router,
+    http: hyper::server::conn::http1::Builder,
+    state: Arc<AppState>,
+) {
+    // Whether a request came: a timeout before any is a half-open socket, a timeout after one is
+    // a keep-alive socket that was not needed again.
+    let answered = Arc::new(AtomicBool::new(false));
+    let service = {
+        let answered = answered.clone();
+        hyper::service::service_fn(move |mut request: Request<Incoming>| {
+            answered.store(true, Ordering::Relaxed);
+            request.extensions_mut().insert(ConnectInfo(peer));
+            router.clone().call(request.map(axum::body::Body::new))
+        })
+    };
+    let connection = http.serve_connection(TokioIo::new(stream), service).with_upgrades();
+    tokio::pin!(connection);
+    let mut shutdown = state.shutdown.clone();
+    let result = tokio::select! {
+        result = connection.as_mut() => result,
+        () = shutting_down(&mut shutdown) => {
+            connection.as_mut().graceful_shutdown();
+            tokio::time::timeout(CLOSE_GRACE, connection.as_mut()).await.unwrap_or(Ok(()))
+        }
+        () = tokio::time::sleep(HTTP_LIFETIME) => {
+            connection.as_mut().graceful_shutdown();
+            tokio::time::timeout(CLOSE_GRACE, connection.as_mut()).await.unwrap_or(Ok(()))
+        }
+    };
+    if let Err(error) = result {
+        if error.is_timeout() {
+            if !answered.load(Ordering::Relaxed) {
+                state.metrics.error("http/header_timeout");
+            }
+        } else if error.is_parse_too_large() {
+            state.metrics.error("http/header_too_large");
+        } else {
+            debug!(%error, "HTTP connection failed");
+        }
+    }
+}
+
+async fn shutting_down(shutdown: &mut tokio::sync::watch::Receiver<bool>) {
+    if shutdown.wait_for(|stop| *stop).await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
