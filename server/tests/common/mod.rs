@@ -48,6 +48,34 @@ impl Server {
         Server { child, addr, db: db.to_path_buf() }
     }
 
+    /// Like [`Server::start`], and keeps the server's log lines (still echoed to stderr).
+    pub fn start_logged(db: &Path, extra: &[&str]) -> (Server, Log) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fipsen-server"))
+            .args(["--addr", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .args(["--log", "warn", "--rate", "2000", "--burst", "2000", "--rooms-per-address", "0"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the server binary");
+        let log = Log::default();
+        let stderr = child.stderr.take().unwrap();
+        let lines = log.lines.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                eprintln!("{line}");
+                lines.lock().unwrap().push(line);
+            }
+        });
+        let stdout = child.stdout.take().unwrap();
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line).expect("read the listening line");
+        let url = line.trim().rsplit(' ').next().unwrap_or_default().trim_start_matches("http://").to_string();
+        let addr = url.parse().unwrap_or_else(|_| panic!("no address in {line:?}"));
+        (Server { child, addr, db: db.to_path_buf() }, log)
+    }
+
     pub fn url(&self) -> String {
         format!("ws://{}/ws", self.addr)
     }
@@ -81,6 +109,26 @@ impl Server {
 impl Drop for Server {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// The log lines a server wrote to stderr so far.
+#[derive(Clone, Default)]
+pub struct Log {
+    lines: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl Log {
+    /// The first line containing `needle`, waiting for it for at most [`PATIENCE`].
+    pub async fn line_containing(&self, needle: &str) -> String {
+        let deadline = std::time::Instant::now() + PATIENCE;
+        loop {
+            if let Some(line) = self.lines.lock().unwrap().iter().find(|l| l.contains(needle)) {
+                return line.clone();
+            }
+            assert!(std::time::Instant::now() < deadline, "no log line with {needle:?}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 }
 
