@@ -341,3 +341,49 @@ async fn shutting_down(shutdown: &mut tokio::sync::watch::Receiver<bool>) {
         std::future::pending::<()>().await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().expect("an address")
+    }
+
+    #[test]
+    fn an_address_is_an_ipv4_address_or_an_ipv6_network() {
+        let v4 = ip("203.0.113.7");
+        assert_eq!(address_key(v4), v4);
+        let mapped = ip("::ffff:203.0.113.7");
+        assert_eq!(address_key(mapped), v4, "an IPv4 client on an IPv6 socket is its IPv4 address");
+        let one = ip("2001:db8:1:2:aaaa:bbbb:cccc:dddd");
+        let other = ip("2001:db8:1:2::1");
+        let elsewhere = ip("2001:db8:1:3::1");
+        assert_eq!(address_key(one), address_key(other), "one /64 is one address");
+        assert_ne!(address_key(one), address_key(elsewhere));
+    }
+
+    #[test]
+    fn an_address_gets_its_places_back_as_its_sockets_close() {
+        let addresses = Addresses::new(2);
+        let peer = ip("192.0.2.1");
+        let first = addresses.claim(peer);
+        let second = addresses.claim(peer);
+        assert!(first.is_some() && second.is_some());
+        assert!(addresses.claim(peer).is_none(), "a third is refused");
+        drop(first);
+        assert!(addresses.claim(peer).is_some(), "a closed socket's place is free again");
+        drop(second);
+        assert!(addresses.counts.is_empty(), "an address with no socket is forgotten");
+        assert!((0..1000).all(|_| Addresses::new(0).claim(peer).is_some()), "0: no limit");
+    }
+
+    #[test]
+    fn a_throttled_log_says_how_many_events_each_line_stands_for() {
+        let mut throttle = Throttle::default();
+        assert_eq!(throttle.event(), Some(1));
+        assert_eq!((0..99).filter_map(|_| throttle.event()).count(), 0, "then quiet for a while");
+        throttle.last = throttle.last.and_then(|last| last.checked_sub(LOG_EVERY));
+        assert_eq!(throttle.event(), Some(100), "the next line counts the quiet ones too");
+    }
+}
