@@ -21,6 +21,7 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{Instrument, debug, info_span, warn};
 
+use crate::config::Config;
 use crate::listener::AppState;
 use crate::metrics::{dec, inc};
 use crate::registry::{Bucket, ROOMS_PER_CONNECTION_BURST, RoomHandle, clean_name};
@@ -30,6 +31,9 @@ static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
 /// How long one frame may take to go out before the client counts as not reading.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A timer that is not meant to fire.
+const FAR_AWAY: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// A token bucket: `burst` messages at once, `rate` per second on average.
 #[derive(Debug)]
@@ -101,11 +105,9 @@ async fn write_loop(
     state: Arc<AppState>,
 ) {
     let max_reply = state.config.max_reply_bytes;
-    let mut pings = state.config.ping_interval().map(|every| {
-        let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
-        pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        pings
-    });
+    let ping_every = state.config.ping_interval();
+    let ping = tokio::time::sleep(ping_every.unwrap_or(FAR_AWAY));
+    tokio::pin!(ping);
     let close = loop {
         let message = tokio::select! {
             biased;
@@ -121,7 +123,10 @@ async fn write_loop(
                 Some(Outgoing::Close(code)) => break Some(code),
                 None => break Some(CloseCode::Normal),
             },
-            () = next_ping(&mut pings) => Message::Ping(Bytes::new()),
+            () = &mut ping, if ping_every.is_some() => {
+                ping.as_mut().reset(tokio::time::Instant::now() + ping_every.unwrap_or(FAR_AWAY));
+                Message::Ping(Bytes::new())
+            }
         };
         match tokio::time::timeout(SEND_TIMEOUT, sink.send(message)).await {
             Ok(Ok(())) => {}
@@ -163,16 +168,6 @@ fn reply_too_large(state: &AppState, text: &str) {
     );
     inc(&state.metrics.replies_too_large);
     state.metrics.error("close/reply_too_large");
-}
-
-/// The next tick of the ping interval; never, without pings.
-async fn next_ping(pings: &mut Option<tokio::time::Interval>) {
-    match pings {
-        Some(pings) => {
-            pings.tick().await;
-        }
-        None => std::future::pending().await,
-    }
 }
 
 /// The `type` of a frame the server built (serde writes the tag first), for logs that must not
@@ -218,30 +213,17 @@ async fn shutting_down(shutdown: &mut watch::Receiver<bool>) {
 /// When a connection last sent anything, and anything but pings: a connection that answers
 /// nothing for three ping intervals is gone (its socket died without a word); one in no room
 /// that sends nothing but pings for the idle timeout is idle. A player in a room may think
-/// for as long as he likes.
+/// for as long as he likes. (Two instants only: every idle connection carries one.)
 #[derive(Debug)]
 struct Liveness {
     heard: Instant,
     active: Instant,
-    dead_after: Option<Duration>,
-    idle_after: Option<Duration>,
-    check_every: Duration,
 }
 
 impl Liveness {
-    fn new(config: &crate::config::Config) -> Liveness {
-        let dead_after = config.ping_interval().map(|every| every * 3);
-        let idle_after = config.idle_timeout();
-        // Often enough that either limit is noticed within a third of it.
-        let check_every = [dead_after, idle_after]
-            .into_iter()
-            .flatten()
-            .map(|limit| limit / 3)
-            .min()
-            .unwrap_or(Duration::from_secs(24 * 3600))
-            .max(Duration::from_millis(100));
+    fn new() -> Liveness {
         let now = Instant::now();
-        Liveness { heard: now, active: now, dead_after, idle_after, check_every }
+        Liveness { heard: now, active: now }
     }
 
     /// Any frame came.
@@ -254,16 +236,24 @@ impl Liveness {
         self.active = self.heard;
     }
 
-    fn next_check(&self) -> tokio::time::Instant {
-        tokio::time::Instant::now() + self.check_every
+    /// When to look again: often enough that either limit is noticed within a third of it.
+    fn next_check(config: &Config) -> tokio::time::Instant {
+        let every = [config.ping_interval().map(|every| every * 3), config.idle_timeout()]
+            .into_iter()
+            .flatten()
+            .map(|limit| limit / 3)
+            .min()
+            .unwrap_or(FAR_AWAY)
+            .max(Duration::from_millis(100));
+        tokio::time::Instant::now() + every
     }
 
     /// Whether to close the connection now, with which code and which metrics reason.
-    fn verdict(&self, in_room: bool) -> Option<(CloseCode, &'static str)> {
-        if self.dead_after.is_some_and(|limit| self.heard.elapsed() >= limit) {
+    fn verdict(&self, config: &Config, in_room: bool) -> Option<(CloseCode, &'static str)> {
+        if config.ping_interval().is_some_and(|every| self.heard.elapsed() >= every * 3) {
             return Some((CloseCode::TooSlow, "close/unresponsive"));
         }
-        if !in_room && self.idle_after.is_some_and(|limit| self.active.elapsed() >= limit) {
+        if !in_room && config.idle_timeout().is_some_and(|limit| self.active.elapsed() >= limit) {
             return Some((CloseCode::Idle, "close/idle"));
         }
         None
@@ -292,30 +282,26 @@ impl Reader {
         let mut limit = RateLimit::new(self.state.config.rate_per_sec, self.state.config.rate_burst);
         let mut shutdown = self.state.shutdown.clone();
         let handshake_deadline = tokio::time::Instant::now() + self.state.config.handshake_timeout();
-        let mut liveness = Liveness::new(&self.state.config);
-        let check = tokio::time::sleep_until(liveness.next_check());
+        let mut liveness = Liveness::new();
+        // One timer for the handshake and the liveness checks.
+        let check = tokio::time::sleep_until(Liveness::next_check(&self.state.config).min(handshake_deadline));
         tokio::pin!(check);
         let flow = loop {
-            let handshake = async {
-                if self.greeted {
-                    std::future::pending::<()>().await;
-                }
-                tokio::time::sleep_until(handshake_deadline).await;
-            };
             let frame = tokio::select! {
                 _ = kicked_code(&mut kicked) => break Flow::Continue,
                 () = shutting_down(&mut shutdown) => break Flow::Close(CloseCode::Restart),
-                () = handshake => {
-                    self.state.metrics.error("close/handshake_timeout");
-                    break Flow::Close(CloseCode::HandshakeTimeout);
-                }
                 () = &mut check => {
-                    if let Some((code, reason)) = liveness.verdict(self.room.is_some()) {
+                    if !self.greeted && tokio::time::Instant::now() >= handshake_deadline {
+                        self.state.metrics.error("close/handshake_timeout");
+                        break Flow::Close(CloseCode::HandshakeTimeout);
+                    }
+                    if let Some((code, reason)) = liveness.verdict(&self.state.config, self.room.is_some()) {
                         self.state.metrics.error(reason);
                         debug!(peer = %self.peer, reason, "closing");
                         break Flow::Close(code);
                     }
-                    check.as_mut().reset(liveness.next_check());
+                    let next = Liveness::next_check(&self.state.config);
+                    check.as_mut().reset(if self.greeted { next } else { next.min(handshake_deadline) });
                     continue;
                 }
                 frame = stream.next() => frame,
