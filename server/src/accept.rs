@@ -298,13 +298,14 @@ async fn serve(
     http: hyper::server::conn::http1::Builder,
     state: Arc<AppState>,
 ) {
-    // Whether a request came: a timeout before any is a half-open socket, a timeout after one is
-    // a keep-alive socket that was not needed again.
-    let answered = Arc::new(AtomicBool::new(false));
+    // Whether a request head came: a timeout before any is a half-open socket, a timeout after
+    // one is a keep-alive socket that was not needed again; at shutdown, a socket that never
+    // sent a whole head has nothing to finish.
+    let requested = Arc::new(AtomicBool::new(false));
     let service = {
-        let answered = answered.clone();
+        let requested = requested.clone();
         hyper::service::service_fn(move |mut request: Request<Incoming>| {
-            answered.store(true, Ordering::Relaxed);
+            requested.store(true, Ordering::Relaxed);
             request.extensions_mut().insert(ConnectInfo(peer));
             router.clone().call(request.map(axum::body::Body::new))
         })
@@ -315,6 +316,9 @@ async fn serve(
     let result = tokio::select! {
         result = connection.as_mut() => result,
         () = shutting_down(&mut shutdown) => {
+            if !requested.load(Ordering::Relaxed) {
+                return;
+            }
             connection.as_mut().graceful_shutdown();
             tokio::time::timeout(CLOSE_GRACE, connection.as_mut()).await.unwrap_or(Ok(()))
         }
@@ -325,7 +329,7 @@ async fn serve(
     };
     if let Err(error) = result {
         if error.is_timeout() {
-            if !answered.load(Ordering::Relaxed) {
+            if !requested.load(Ordering::Relaxed) {
                 state.metrics.error("http/header_timeout");
             }
         } else if error.is_parse_too_large() {
