@@ -54,6 +54,22 @@ async fn with_bots(server: &Server, options: Value) -> (Client, String) {
     (me, room)
 }
 
+/// A room of Antje (seat 0, host), Hinnerk (seat 1) and two bots, started.
+async fn two_people_and_two_bots(server: &Server, options: Value) -> (Client, Client, String) {
+    let mut a = Client::greeted(server).await;
+    let room = a.create("Antje", json!({"players": 4}), options).await;
+    let mut b = Client::greeted(server).await;
+    assert_eq!(b.join(&room, "Hinnerk", "player").await["you"]["seat"], 1);
+    for seat in 2..4 {
+        a.send(json!({"type": "add_bot", "seat": seat, "level": "easy"})).await;
+    }
+    a.send(json!({"type": "start"})).await;
+    while a.game.is_null() {
+        a.recv_type("update").await;
+    }
+    (a, b, room)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_answers_in_pages_however_many_rooms_are_public() {
     let (_dir, db) = temp_db();
@@ -234,17 +250,7 @@ async fn the_move_clock_has_a_bot_make_the_move_of_a_player_who_never_acts() {
 async fn a_player_may_nudge_one_who_keeps_the_table_waiting() {
     let (_dir, db) = temp_db();
     let server = Server::start(&db, &[]);
-    let mut a = Client::greeted(&server).await;
-    let room = a.create("Antje", json!({"players": 4}), json!({"bot_delay_ms": 0})).await;
-    let mut b = Client::greeted(&server).await;
-    assert_eq!(b.join(&room, "Hinnerk", "player").await["you"]["seat"], 1);
-    for seat in 2..4 {
-        a.send(json!({"type": "add_bot", "seat": seat, "level": "easy"})).await;
-    }
-    a.send(json!({"type": "start"})).await;
-    while a.game.is_null() {
-        a.recv_type("update").await;
-    }
+    let (mut a, mut b, room) = two_people_and_two_bots(&server, json!({"bot_delay_ms": 0})).await;
     // B plays whenever it is his turn, until it is A's.
     let mut rng = Rng(3);
     b.sync(a.seq).await;
@@ -381,18 +387,8 @@ async fn rooms_created_are_limited_per_connection_and_per_address() {
 async fn between_deals_a_nudge_reminds_the_players_who_are_not_ready() {
     let (_dir, db) = temp_db();
     let server = Server::start(&db, &[]);
-    let mut a = Client::greeted(&server).await;
     let options = json!({"bot_delay_ms": 0, "next_deal_seconds": null});
-    let room = a.create("Antje", json!({"players": 4}), options).await;
-    let mut b = Client::greeted(&server).await;
-    b.join(&room, "Hinnerk", "player").await;
-    for seat in 2..4 {
-        a.send(json!({"type": "add_bot", "seat": seat, "level": "easy"})).await;
-    }
-    a.send(json!({"type": "start"})).await;
-    while a.game.is_null() {
-        a.recv_type("update").await;
-    }
+    let (mut a, mut b, _room) = two_people_and_two_bots(&server, options).await;
     // Both play the deal out.
     let mut rng = Rng(11);
     loop {

@@ -28,18 +28,22 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts the binary on a free port with this database and extra flags; waits for its
-    /// "listening" line.
-    pub fn start(db: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fipsen-server"))
+    /// The server binary on a free port with this database, the tests' defaults and `extra`.
+    fn command(db: &Path, extra: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_fipsen-server"));
+        command
             .args(["--addr", "127.0.0.1:0", "--db"])
             .arg(db)
             .args(["--log", "warn", "--rate", "2000", "--burst", "2000", "--rooms-per-address", "0"])
             .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start the server binary");
+            .stdout(Stdio::piped());
+        command
+    }
+
+    /// Starts the binary on a free port with this database and extra flags; waits for its
+    /// "listening" line.
+    pub fn start(db: &Path, extra: &[&str]) -> Server {
+        let mut child = Server::command(db, extra).stderr(Stdio::inherit()).spawn().expect("start the server binary");
         let stdout = child.stdout.take().unwrap();
         let mut line = String::new();
         BufReader::new(stdout).read_line(&mut line).expect("read the listening line");
@@ -50,15 +54,7 @@ impl Server {
 
     /// Like [`Server::start`], and keeps the server's log lines (still echoed to stderr).
     pub fn start_logged(db: &Path, extra: &[&str]) -> (Server, Log) {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fipsen-server"))
-            .args(["--addr", "127.0.0.1:0", "--db"])
-            .arg(db)
-            .args(["--log", "warn", "--rate", "2000", "--burst", "2000", "--rooms-per-address", "0"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start the server binary");
+        let mut child = Server::command(db, extra).stderr(Stdio::piped()).spawn().expect("start the server binary");
         let log = Log::default();
         let stderr = child.stderr.take().unwrap();
         let lines = log.lines.clone();
