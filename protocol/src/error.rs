@@ -272,6 +272,9 @@ pub fn every_rule_error() -> Vec<RuleError> {
         RuleError::NoSiebenerFips,
         RuleError::SiebenerFipsTooLate,
         RuleError::GiveUpNotAllowed,
+        RuleError::NoSuchBid,
+        RuleError::BidNotHigher { standing: fipsen_rules::grossenaspe::Bid::tricks(1) },
+        RuleError::FoldNotAllowed,
     ];
     debug_assert!(all.iter().enumerate().all(|(i, e)| variant_number(e) == i));
     all
@@ -300,6 +303,9 @@ const fn variant_number(error: &RuleError) -> usize {
         RuleError::NoSiebenerFips => 17,
         RuleError::SiebenerFipsTooLate => 18,
         RuleError::GiveUpNotAllowed => 19,
+        RuleError::NoSuchBid => 20,
+        RuleError::BidNotHigher { .. } => 21,
+        RuleError::FoldNotAllowed => 22,
     }
 }
 

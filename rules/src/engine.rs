@@ -19,6 +19,7 @@ use serde::de::DeserializeOwned;
 use crate::deal::{Action, Phase, Seat};
 use crate::error::RuleError;
 use crate::event::Event;
+use crate::grossenaspe;
 use crate::ruleset::{RuleSet, RuleSetError};
 use crate::seed::Seed;
 use crate::series::{Series, SeriesView};
@@ -31,16 +32,20 @@ pub enum GameId {
     /// Prisdorf Fipsen: the 25-card pack with the ♦7, duels, Hand and Ruten, Kieker, Siebener Fips.
     #[default]
     Prisdorf,
+    /// Großenaspe Fipsen: the 32-card pack, clubs as "Gute", bids from 1, Fips, the Kieker with
+    /// skat and talon.
+    Grossenaspe,
 }
 
 impl GameId {
     /// Every game, in the order a client lists them.
-    pub const ALL: [GameId; 1] = [GameId::Prisdorf];
+    pub const ALL: [GameId; 2] = [GameId::Prisdorf, GameId::Grossenaspe];
 
     /// The name in a rule set and in the protocol.
     pub const fn code(self) -> &'static str {
         match self {
             GameId::Prisdorf => "prisdorf",
+            GameId::Grossenaspe => "grossenaspe",
         }
     }
 }
@@ -193,6 +198,78 @@ impl GameEngine for Series {
     }
 
     fn redact(event: &Event, viewer: Option<Seat>) -> Event {
+        event.for_viewer(viewer)
+    }
+}
+
+impl GameEngine for grossenaspe::Series {
+    type Rules = grossenaspe::Rules;
+    type Action = grossenaspe::Action;
+    type Event = grossenaspe::Event;
+    type View = grossenaspe::SeriesView;
+
+    const ID: GameId = GameId::Grossenaspe;
+
+    fn start(
+        rules: grossenaspe::Rules,
+        master: Seed,
+    ) -> Result<(grossenaspe::Series, Vec<grossenaspe::Event>), RuleSetError> {
+        grossenaspe::Series::new(rules, master)
+    }
+
+    fn seats(&self) -> usize {
+        usize::from(self.rules().players)
+    }
+
+    fn deal_number(&self) -> u32 {
+        self.number()
+    }
+
+    fn turn(&self) -> Option<Seat> {
+        self.deal().turn()
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<grossenaspe::Action> {
+        grossenaspe::Series::legal_actions(self, seat)
+    }
+
+    fn check(&self, seat: Seat, action: grossenaspe::Action) -> Result<(), RuleError> {
+        grossenaspe::Series::check(self, seat, action)
+    }
+
+    fn apply(&mut self, seat: Seat, action: grossenaspe::Action) -> Result<Vec<grossenaspe::Event>, RuleError> {
+        grossenaspe::Series::apply(self, seat, action)
+    }
+
+    fn trick_in_progress(&self) -> bool {
+        !self.deal().current_trick().is_empty()
+    }
+
+    fn leading(&self) -> bool {
+        self.deal().phase() == grossenaspe::Phase::Play && self.deal().current_trick().is_empty()
+    }
+
+    fn deal_over(&self) -> bool {
+        self.deal().is_over()
+    }
+
+    fn series_over(&self) -> bool {
+        self.is_over()
+    }
+
+    fn next_deal(&mut self) -> Result<Vec<grossenaspe::Event>, RuleError> {
+        grossenaspe::Series::next_deal(self)
+    }
+
+    fn totals(&self) -> &[i32] {
+        grossenaspe::Series::totals(self)
+    }
+
+    fn view(&self, viewer: Option<Seat>) -> grossenaspe::SeriesView {
+        grossenaspe::Series::view(self, viewer)
+    }
+
+    fn redact(event: &grossenaspe::Event, viewer: Option<Seat>) -> grossenaspe::Event {
         event.for_viewer(viewer)
     }
 }

@@ -4,6 +4,7 @@
 use crate::bid::Bid;
 use crate::card::{Card, Suit};
 use crate::deal::Seat;
+use crate::grossenaspe;
 
 /// An action the rules refuse. The state is left exactly as it was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -83,6 +84,18 @@ pub enum RuleError {
     /// Giving up is for a Kieker declarer, before the first card is led.
     #[error("only a Kieker declarer may give up, before the first card is led")]
     GiveUpNotAllowed,
+    /// Großenaspe: a bid of fewer than 1 or more than 5 tricks.
+    #[error("a bid names 1 to 5 tricks, a Kieker or a Fips")]
+    NoSuchBid,
+    /// Großenaspe: a bid that does not beat the standing bid (no two bids are equal there).
+    #[error("you must bid higher than {standing}")]
+    BidNotHigher {
+        /// The bid to beat.
+        standing: grossenaspe::Bid,
+    },
+    /// Großenaspe: folding is for a Kieker declarer, after discarding and before naming trumps.
+    #[error("only a Kieker may fold, after discarding and before naming trumps")]
+    FoldNotAllowed,
 }
 
 impl RuleError {
@@ -109,6 +122,9 @@ impl RuleError {
             RuleError::NoSiebenerFips => "fips/not_held",
             RuleError::SiebenerFipsTooLate => "fips/too_late",
             RuleError::GiveUpNotAllowed => "kieker/give_up_not_allowed",
+            RuleError::NoSuchBid => "bid/no_such_bid",
+            RuleError::BidNotHigher { .. } => "bid/not_higher",
+            RuleError::FoldNotAllowed => "kieker/fold_not_allowed",
         }
     }
 }

@@ -21,6 +21,7 @@ mod deal;
 mod engine;
 mod error;
 mod event;
+pub mod grossenaspe;
 mod ruleset;
 mod seed;
 mod series;

@@ -88,6 +88,29 @@ pub enum RuleSetError {
     /// `deals` of zero.
     #[error("a series needs at least one deal")]
     NoDeals,
+    /// A number of players the game is not played with.
+    #[error("this game is played by {min} to {max} players, not {players}")]
+    PlayerCount {
+        /// The number asked for.
+        players: u8,
+        /// The fewest players.
+        min: u8,
+        /// The most players.
+        max: u8,
+    },
+    /// `min_bid` outside the game's range.
+    #[error("the minimum bid must be {low} to {high} tricks, not {min_bid}")]
+    MinBidRange {
+        /// The number asked for.
+        min_bid: u8,
+        /// The lowest allowed.
+        low: u8,
+        /// The highest allowed.
+        high: u8,
+    },
+    /// `loss_factor` other than 1 or 2.
+    #[error("a lost game costs once or twice its value, not {0} times")]
+    LossFactor(u8),
 }
 
 /// A table's rules: every option of `RULES.md`. The default is Prisdorf.

@@ -2,7 +2,7 @@
 //! of the platform is held to it by the same code: an action is accepted exactly when listed,
 //! `check` agrees with `apply`, a refused action changes nothing, every series ends its deals.
 
-use fipsen_rules::{GameEngine, GameId, Players, RuleSet, Seat, Seed, Series};
+use fipsen_rules::{FirstLead, GameEngine, GameId, KiekerShow, Players, RuleSet, Seat, Seed, Series, grossenaspe};
 
 /// A small deterministic generator (SplitMix64).
 struct Rng(u64);
@@ -82,4 +82,27 @@ fn prisdorf_keeps_the_contract_of_the_game_interface() {
     assert!(taken > 40 * 3 * 8, "{taken} actions");
     assert_eq!(<Series as GameEngine>::ID, GameId::Prisdorf);
     assert_eq!(serde_json::to_string(&GameId::Prisdorf).unwrap(), "\"prisdorf\"");
+}
+
+#[test]
+fn grossenaspe_keeps_the_contract_of_the_game_interface() {
+    let mut rng = Rng(23);
+    let mut taken = 0;
+    for i in 0..30u8 {
+        let rules = grossenaspe::Rules {
+            players: 3 + i % 3,
+            min_bid: 1 + (i / 3) % 2,
+            kieker_show: if i % 4 == 0 { KiekerShow::Nobody } else { KiekerShow::LeftOpponent },
+            first_lead: if i % 5 == 0 { FirstLead::Declarer } else { FirstLead::Forehand },
+            loss_factor: 1 + i % 2,
+            deals: (i % 2 == 0).then_some(2),
+            cents: i % 3 == 0,
+        };
+        let master = Seed([i + 1; 32]);
+        taken += play_through_the_interface::<grossenaspe::Series>(rules, master, 3, &mut rng);
+    }
+    assert!(taken > 30 * 2 * 8, "{taken} actions");
+    assert_eq!(<grossenaspe::Series as GameEngine>::ID, GameId::Grossenaspe);
+    assert_eq!(serde_json::to_string(&GameId::Grossenaspe).unwrap(), "\"grossenaspe\"");
+    assert_eq!(GameId::Grossenaspe.code(), "grossenaspe");
 }

@@ -1,0 +1,226 @@
+//! What one viewer — a seat or a spectator — may see of a deal of Großenaspe Fipsen (§A9).
+
+use serde::{Deserialize, Serialize};
+
+use super::deal::{Action, Contract, Deal, Game, Outcome, Phase};
+use super::event::Reveal;
+use super::rules::{Bid, Call, Rules};
+use crate::card::{CardSet, Suit};
+use crate::deal::{Play, Seat, trick_winner};
+use crate::view::TricksTaken;
+
+/// A call in the auction, with its caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CallRecord {
+    /// Who called.
+    pub seat: Seat,
+    /// What he called.
+    pub call: Call,
+}
+
+/// A finished trick.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct TrickView {
+    /// The cards in the order played.
+    pub cards: Vec<Play>,
+    /// Who took it.
+    pub winner: Seat,
+}
+
+/// What the viewer may do now: his legal actions, gathered for a client to offer.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Prompt {
+    /// Bids he may make, lowest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bids: Vec<Bid>,
+    /// He may hold.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub hold: bool,
+    /// He may pass.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub pass: bool,
+    /// He must lay away this many cards of his hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discard: Option<u8>,
+    /// Suits he may name as trumps.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trumps: Vec<Suit>,
+    /// He may fold his Kieker (−5).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fold: bool,
+    /// Cards he may play.
+    #[serde(default, skip_serializing_if = "no_cards")]
+    pub cards: CardSet,
+    /// He may stop (taking the contract's value).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub stop: bool,
+    /// He may go on for Durch.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub go_on: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn no_cards(cards: &CardSet) -> bool {
+    cards.is_empty()
+}
+
+impl Prompt {
+    /// Gathers a list of legal actions.
+    pub fn from_actions(actions: &[Action]) -> Prompt {
+        let mut prompt = Prompt::default();
+        for action in actions {
+            match *action {
+                Action::Bid { bid } => prompt.bids.push(bid),
+                Action::Hold => prompt.hold = true,
+                Action::Pass => prompt.pass = true,
+                Action::Discard { cards } => prompt.discard = Some(cards.len() as u8),
+                Action::NameTrumps { suit } => prompt.trumps.push(suit),
+                Action::Fold => prompt.fold = true,
+                Action::Play { card } => prompt.cards.insert(card),
+                Action::Stop => prompt.stop = true,
+                Action::GoOn => prompt.go_on = true,
+            }
+        }
+        prompt
+    }
+
+    /// Whether nothing may be done.
+    pub fn is_empty(&self) -> bool {
+        *self == Prompt::default()
+    }
+}
+
+/// A deal as one viewer sees it. Built only by [`Deal::view`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct DealView {
+    /// The seat this view is for; `null` for a spectator.
+    pub viewer: Option<Seat>,
+    /// The table's rules.
+    pub rules: Rules,
+    /// The dealer.
+    pub dealer: Seat,
+    /// The player to the dealer's left.
+    pub forehand: Seat,
+    /// Where the deal stands.
+    pub phase: Phase,
+    /// Whose turn it is.
+    pub turn: Option<Seat>,
+    /// The viewer's own hand now (a seat only).
+    pub hand: Option<CardSet>,
+    /// How many cards each seat holds.
+    pub hand_sizes: Vec<u8>,
+    /// The auction so far.
+    pub calls: Vec<CallRecord>,
+    /// The highest bid so far.
+    pub standing: Option<Bid>,
+    /// The survivor of the duels so far.
+    pub holder: Option<Seat>,
+    /// Who challenges the holder now.
+    pub challenger: Option<Seat>,
+    /// The declarer.
+    pub declarer: Option<Seat>,
+    /// What the declarer owes.
+    pub contract: Option<Contract>,
+    /// The game as declared so far.
+    pub game: Option<Game>,
+    /// Whether the declarer has taken the skat.
+    pub skat_taken: bool,
+    /// How many cards the declarer laid away.
+    pub discarded: u8,
+    /// The skat: for the declarer once he has taken it; for everyone when the deal is over.
+    pub skat: Option<CardSet>,
+    /// The talon: for a Kieker once taken; for everyone when the deal is over.
+    pub talon: Option<CardSet>,
+    /// The declarer's discards: for him; for everyone when the deal is over.
+    pub discards: Option<CardSet>,
+    /// A Kieker's dealt hand: for him and the opponent it was shown to.
+    pub kieker_hand: Option<CardSet>,
+    /// The finished tricks.
+    pub tricks: Vec<TrickView>,
+    /// The trick being played.
+    pub trick: Vec<Play>,
+    /// Whose card takes the trick being played as it stands.
+    pub winning: Option<Seat>,
+    /// Tricks taken by each side.
+    pub tricks_taken: TricksTaken,
+    /// How the deal ended.
+    pub outcome: Option<Outcome>,
+    /// Points for each seat, once over.
+    pub scores: Option<Vec<i32>>,
+    /// Every hidden card, once over.
+    pub reveal: Option<Reveal>,
+    /// What the viewer may do now.
+    pub prompt: Prompt,
+}
+
+impl Deal {
+    /// What `viewer` may see (`None`: a spectator): his own hand; the skat as the declarer
+    /// after taking it; the talon as a Kieker after taking it; his own discards; a Kieker's
+    /// dealt hand as the Kieker or the opponent it was shown to; everything once the deal is over.
+    pub fn view(&self, viewer: Option<Seat>) -> DealView {
+        let n = usize::from(self.players());
+        let viewer = viewer.filter(|s| s.index() < n);
+        let over = self.is_over();
+        let is_declarer = viewer.is_some() && viewer == self.declarer;
+        let show = |allowed: bool, cards: CardSet| (over || allowed).then_some(cards);
+        let tricks = self
+            .trick_winners
+            .iter()
+            .enumerate()
+            .map(|(i, &winner)| TrickView { cards: self.plays[i * n..(i + 1) * n].to_vec(), winner })
+            .collect();
+        let trick = self.current_trick().to_vec();
+        let trumps = self.game.and_then(|g| g.trumps);
+        let winning = match (trick.is_empty(), trumps) {
+            (false, Some(trumps)) => Some(trick_winner(&trick, trumps)),
+            _ => None,
+        };
+        let kieker = self.laid_aside;
+        let sees_kieker = is_declarer || (viewer.is_some() && viewer == self.kieker_shown_to);
+        let scores = self.outcome.map(|o| {
+            let mut s = vec![0; n];
+            if let Some((seat, p)) = o.score(self.rules.loss_factor) {
+                s[seat.index()] = p;
+            }
+            s
+        });
+        DealView {
+            viewer,
+            rules: self.rules,
+            dealer: self.dealer,
+            forehand: self.forehand(),
+            phase: self.phase,
+            turn: self.turn,
+            hand: viewer.map(|v| self.hands[v.index()]),
+            hand_sizes: self.hands.iter().map(|h| h.len() as u8).collect(),
+            calls: self.auction.calls().iter().map(|&(seat, call)| CallRecord { seat, call }).collect(),
+            standing: self.auction.standing(),
+            holder: self.auction.holder(),
+            challenger: self.auction.challenger(),
+            declarer: self.declarer,
+            contract: self.contract,
+            game: self.game,
+            skat_taken: self.skat_taken,
+            discarded: self.discards.len() as u8,
+            skat: show(is_declarer && self.skat_taken, self.skat),
+            talon: show(is_declarer && self.talon_taken, self.talon),
+            discards: show(is_declarer, self.discards).filter(|d| over || !d.is_empty()),
+            kieker_hand: (!kieker.is_empty()).then_some(kieker).filter(|_| over || sees_kieker),
+            tricks,
+            trick,
+            winning,
+            tricks_taken: TricksTaken { declarer: self.declarer_tricks, opponents: self.opponent_tricks },
+            outcome: self.outcome,
+            scores,
+            reveal: over.then(|| self.reveal()),
+            prompt: viewer.map_or_else(Prompt::default, |v| Prompt::from_actions(&self.legal_actions(v))),
+        }
+    }
+}

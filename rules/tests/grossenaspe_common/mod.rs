@@ -1,0 +1,176 @@
+//! Helpers shared by the Großenaspe tests: arranged deals, a compact script of actions and a
+//! varied random player.
+#![allow(dead_code)]
+
+use fipsen_rules::grossenaspe::{Action, Bid, Deal, Event, Outcome, Rules};
+use fipsen_rules::{Card, CardSet, Pack, Seat, Suit};
+
+/// Parses space-separated card codes.
+pub fn cards(codes: &str) -> CardSet {
+    codes.split_whitespace().map(|c| c.parse::<Card>().unwrap_or_else(|e| panic!("{e}"))).collect()
+}
+
+/// A deal with the given hands (by seat) and skat; the talon is every other card.
+pub fn arrange(rules: Rules, dealer: u8, hands: &[&str], skat: &str) -> Deal {
+    let n = usize::from(rules.players);
+    assert_eq!(hands.len(), n, "one hand per seat");
+    let hands: Vec<CardSet> = hands.iter().map(|h| cards(h)).collect();
+    let skat = cards(skat);
+    assert!(hands.iter().all(|h| h.len() == 5) && skat.len() == 2);
+    let used = hands.iter().fold(skat, |a, h| {
+        assert!(a.intersection(*h).is_empty(), "a card is dealt twice");
+        a.union(*h)
+    });
+    let talon = Pack::P32.cards().difference(used);
+    let forehand = (usize::from(dealer) + 1) % n;
+    let order: Vec<usize> = (0..n).map(|i| (forehand + i) % n).collect();
+    let mut pack: Vec<Card> = Vec::with_capacity(32);
+    for &seat in &order {
+        pack.extend(hands[seat].iter().take(3));
+    }
+    pack.extend(skat.iter());
+    for &seat in &order {
+        pack.extend(hands[seat].iter().skip(3));
+    }
+    pack.extend(talon.iter());
+    let (deal, _) = Deal::from_pack(rules, 1, Seat(dealer), &pack).expect("a valid pack");
+    for (seat, hand) in hands.iter().enumerate() {
+        assert_eq!(deal.hand(Seat(seat as u8)), *hand);
+    }
+    assert_eq!(deal.skat(), skat);
+    deal
+}
+
+fn suit(code: &str) -> Suit {
+    match code {
+        "C" => Suit::Clubs,
+        "S" => Suit::Spades,
+        "H" => Suit::Hearts,
+        "D" => Suit::Diamonds,
+        other => panic!("no suit {other}"),
+    }
+}
+
+/// Parses one scripted step: `"<seat> <what>"`, e.g. `"0 bid 3"`, `"0 bid 3 gute"`,
+/// `"1 kieker"`, `"2 fips"`, `"1 hold"`, `"2 pass"`, `"0 discard C7 S7"`, `"0 trumps H"`,
+/// `"0 fold"`, `"1 play CA"`, `"0 stop"`, `"0 go_on"`.
+pub fn step(line: &str) -> (Seat, Action) {
+    let mut words = line.split_whitespace();
+    let seat = Seat(words.next().and_then(|w| w.parse().ok()).unwrap_or_else(|| panic!("no seat in {line:?}")));
+    let verb = words.next().unwrap_or_else(|| panic!("no action in {line:?}"));
+    let rest: Vec<&str> = words.collect();
+    let action = match verb {
+        "bid" => {
+            Action::Bid { bid: Bid::Tricks { tricks: rest[0].parse().expect("tricks"), gute: rest.contains(&"gute") } }
+        }
+        "kieker" => Action::Bid { bid: Bid::Kieker },
+        "fips" => Action::Bid { bid: Bid::Fips },
+        "hold" => Action::Hold,
+        "pass" => Action::Pass,
+        "discard" => Action::Discard { cards: cards(&rest.join(" ")) },
+        "trumps" => Action::NameTrumps { suit: suit(rest[0]) },
+        "fold" => Action::Fold,
+        "play" => Action::Play { card: rest[0].parse().unwrap_or_else(|e| panic!("{e}")) },
+        "stop" => Action::Stop,
+        "go_on" => Action::GoOn,
+        other => panic!("unknown step {other:?} in {line:?}"),
+    };
+    (seat, action)
+}
+
+/// Applies every step, checking each is listed as legal first; returns all events.
+pub fn run(deal: &mut Deal, script: &[&str]) -> Vec<Event> {
+    let mut events = Vec::new();
+    for line in script {
+        let (seat, action) = step(line);
+        assert!(
+            deal.legal_actions(seat).contains(&action),
+            "{line:?} is not listed as legal; phase {:?}, turn {:?}",
+            deal.phase(),
+            deal.turn()
+        );
+        events.extend(deal.apply(seat, action).unwrap_or_else(|e| panic!("{line:?} refused: {e}")));
+    }
+    events
+}
+
+/// Plays the deal out: every player plays his strongest legal card (a trump if he may, else
+/// his highest rank); the declarer who may choose goes on for Durch when `durch`.
+pub fn play_out(deal: &mut Deal, durch: bool) -> Vec<Event> {
+    let mut events = Vec::new();
+    while let Some(seat) = deal.turn() {
+        let legal = deal.legal_actions(seat);
+        let trumps = deal.game().and_then(|g| g.trumps);
+        let action = if legal.contains(&Action::Stop) {
+            if durch { Action::GoOn } else { Action::Stop }
+        } else {
+            *legal
+                .iter()
+                .max_by_key(|a| match a {
+                    Action::Play { card } => (Some(card.suit()) == trumps, card.rank(), std::cmp::Reverse(card.suit())),
+                    _ => panic!("only cards are left to play, not {a:?}"),
+                })
+                .expect("something to play")
+        };
+        events.extend(deal.apply(seat, action).expect("legal"));
+    }
+    events
+}
+
+/// The deal's outcome and the points of the seat that scored.
+pub fn result(deal: &Deal) -> (Outcome, i32) {
+    let outcome = deal.outcome().expect("the deal is over");
+    (outcome, outcome.score(deal.rules().loss_factor).map_or(0, |(_, p)| p))
+}
+
+/// A small deterministic generator for the random players.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+
+    pub fn subset(&mut self, from: CardSet, k: usize) -> CardSet {
+        let mut cards: Vec<Card> = from.iter().collect();
+        let mut out = CardSet::EMPTY;
+        for _ in 0..k.min(cards.len()) {
+            out.insert(cards.swap_remove(self.below(cards.len())));
+        }
+        out
+    }
+}
+
+/// Picks a move the way a varied, not too sensible table would: passes often, holds often,
+/// folds a Kieker now and then, otherwise any legal action; half the time the highest card.
+pub fn choose(legal: &[Action], rng: &mut Rng) -> Action {
+    let has = |a: Action| legal.contains(&a);
+    if has(Action::Fold) && rng.chance(15) {
+        return Action::Fold;
+    }
+    if has(Action::Pass) && rng.chance(45) {
+        return Action::Pass;
+    }
+    if has(Action::Hold) && rng.chance(50) {
+        return Action::Hold;
+    }
+    if let Some(high) = legal.iter().rev().find(|a| matches!(a, Action::Play { .. }))
+        && rng.chance(50)
+    {
+        return *high;
+    }
+    let moves: Vec<Action> = legal.iter().copied().filter(|a| *a != Action::Fold).collect();
+    if moves.is_empty() { legal[0] } else { moves[rng.below(moves.len())] }
+}
