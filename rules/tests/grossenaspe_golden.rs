@@ -1,0 +1,344 @@
+//! Großenaspe golden deals: complete deals kept as data files in `tests/golden/grossenaspe/`
+//! (rules, dealer, seed, actions → expected events and scores), replayed by one test. A file that
+//! no longer matches fails with the first differing event.
+//!
+//! To regenerate the expected events after an intended change of the rules:
+//! `FIPSEN_BLESS=1 cargo test -p fipsen-rules --test grossenaspe_golden`.
+//! To build the set from scratch (searching seeds for deals with each wanted feature):
+//! `cargo test -p fipsen-rules --test grossenaspe_golden -- --ignored generate`.
+
+mod grossenaspe_common;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use fipsen_rules::grossenaspe::{Action, Bid, Deal, Event, Outcome, Phase, Rules, Series};
+use fipsen_rules::{CardSet, FirstLead, KiekerShow, Seat, Seed, Suit};
+use grossenaspe_common::{Rng, choose};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Golden {
+    name: String,
+    about: String,
+    rules: Rules,
+    dealer: Seat,
+    seed: Seed,
+    actions: Vec<(Seat, Action)>,
+    events: Vec<serde_json::Value>,
+    scores: Vec<i32>,
+}
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("golden").join("grossenaspe")
+}
+
+fn replay(g: &Golden) -> Result<Vec<Event>, String> {
+    let (mut deal, first) = Deal::new(g.rules, 1, g.dealer, g.seed);
+    let mut events = vec![first];
+    for (i, (seat, action)) in g.actions.iter().enumerate() {
+        let more = deal.apply(*seat, *action).map_err(|e| format!("action {i} ({seat:?} {action:?}) refused: {e}"))?;
+        events.extend(more);
+    }
+    Ok(events)
+}
+
+fn scores_of(events: &[Event]) -> Vec<i32> {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::DealOver { scores, .. } => Some(scores.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+fn line<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// One action or event a line, so that a diff of the file reads like the deal.
+fn render(g: &Golden) -> String {
+    let mut out = String::from("{\n");
+    let _ = writeln!(out, "  \"name\": {},", line(&g.name));
+    let _ = writeln!(out, "  \"about\": {},", line(&g.about));
+    let _ = writeln!(out, "  \"rules\": {},", line(&g.rules));
+    let _ = writeln!(out, "  \"dealer\": {},", line(&g.dealer));
+    let _ = writeln!(out, "  \"seed\": {},", line(&g.seed));
+    out.push_str("  \"actions\": [\n");
+    let actions: Vec<String> = g.actions.iter().map(|a| format!("    {}", line(a))).collect();
+    out.push_str(&actions.join(",\n"));
+    out.push_str("\n  ],\n  \"events\": [\n");
+    let events: Vec<String> = g.events.iter().map(|e| format!("    {}", line(e))).collect();
+    out.push_str(&events.join(",\n"));
+    out.push_str("\n  ],\n");
+    let _ = writeln!(out, "  \"scores\": {}", line(&g.scores));
+    out.push_str("}\n");
+    out
+}
+
+fn to_values(events: &[Event]) -> Vec<serde_json::Value> {
+    events.iter().map(|e| serde_json::to_value(e).expect("serialisable")).collect()
+}
+
+fn first_difference(expected: &[serde_json::Value], actual: &[serde_json::Value]) -> Option<String> {
+    let show = |v: Option<&serde_json::Value>| v.map_or("(none)".to_string(), |v| v.to_string());
+    let i = (0..expected.len().max(actual.len())).find(|&i| expected.get(i) != actual.get(i))?;
+    let mut out = format!("event {i} differs\n");
+    let _ = writeln!(out, "  - {}", show(expected.get(i)));
+    let _ = write!(out, "  + {}", show(actual.get(i)));
+    Some(out)
+}
+
+#[test]
+fn grossenaspe_golden_deals_replay_to_their_recorded_events_and_scores() {
+    let bless = std::env::var_os("FIPSEN_BLESS").is_some();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(golden_dir())
+        .expect("tests/golden/grossenaspe exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 12, "at least 12 golden deals, found {}", files.len());
+    let mut failures = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).expect("readable");
+        let mut golden: Golden = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let events = match replay(&golden) {
+            Ok(events) => events,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let actual = to_values(&events);
+        let scores = scores_of(&events);
+        if bless {
+            golden.events = actual;
+            golden.scores = scores;
+            std::fs::write(path, render(&golden)).expect("writable");
+            continue;
+        }
+        if let Some(diff) = first_difference(&golden.events, &actual) {
+            failures.push(format!("{name}: {diff}"));
+        } else if golden.scores != scores {
+            failures.push(format!("{name}: scores\n  expected {:?}\n  actual   {:?}", golden.scores, scores));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} golden deal(s) no longer match (FIPSEN_BLESS=1 rewrites them after an intended change):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn a_thrown_in_deal_is_dealt_again_by_the_same_dealer_and_scores_nothing() {
+    let rules = Rules::grossenaspe();
+    let (mut series, first) = Series::new(rules, Seed::from_u64(3)).expect("valid");
+    let Event::ScribeDrawn { scribe, .. } = first[0] else { panic!("the scribe is drawn first") };
+    assert_eq!(series.deal().dealer(), scribe.next(4), "the scribe's left neighbour deals first");
+    let dealer = series.deal().dealer();
+    for _ in 0..4 {
+        let seat = series.deal().turn().expect("a turn");
+        series.apply(seat, Action::Pass).expect("pass");
+    }
+    assert_eq!(series.deal().outcome(), Some(Outcome::ThrownIn));
+    assert_eq!(series.totals(), [0, 0, 0, 0]);
+    assert_eq!(series.counted(), 0);
+    series.next_deal().expect("the next deal");
+    assert_eq!(series.deal().dealer(), dealer, "the same dealer deals again");
+    assert_eq!(series.number(), 2);
+    assert_eq!(series.scoresheet().len(), 1);
+    assert_eq!(series.view(None).scribe, scribe);
+}
+
+/// The suit of which `hand` holds the most cards, the higher cards breaking ties.
+fn longest_suit(hand: CardSet) -> Suit {
+    *Suit::ALL
+        .iter()
+        .max_by_key(|s| {
+            let cards = hand.of_suit(**s);
+            (cards.len(), cards.highest().map(|c| c.rank()))
+        })
+        .expect("four suits")
+}
+
+/// The declarer's sensible choice: keep the longest suit (highest first, then aces) and name
+/// it; otherwise the varied random policy.
+fn declarer_choice(deal: &Deal, seat: Seat, legal: &[Action], rng: &mut Rng) -> Action {
+    let hand = deal.hand(seat);
+    match deal.phase() {
+        Phase::Discard if rng.chance(80) => {
+            let suit = longest_suit(hand);
+            let keep_count = 5;
+            let mut order: Vec<_> = hand.iter().collect();
+            order.sort_by_key(|c| (c.suit() != suit, std::cmp::Reverse(c.rank())));
+            let keep: CardSet = order.into_iter().take(keep_count).collect();
+            let cards = hand.difference(keep);
+            if legal.contains(&Action::Discard { cards }) { Action::Discard { cards } } else { choose(legal, rng) }
+        }
+        Phase::Trumps if rng.chance(75) => {
+            let suit = longest_suit(hand);
+            let action = Action::NameTrumps { suit };
+            if legal.contains(&action) { action } else { choose(legal, rng) }
+        }
+        _ => choose(legal, rng),
+    }
+}
+
+fn random_deal(rules: Rules, dealer: Seat, seed: Seed, policy: u64) -> (Vec<(Seat, Action)>, Vec<Event>) {
+    let (mut deal, first) = Deal::new(rules, 1, dealer, seed);
+    let mut rng = Rng(policy);
+    let mut events = vec![first];
+    let mut actions = Vec::new();
+    while let Some(seat) = deal.turn() {
+        let legal = deal.legal_actions(seat);
+        let action = if deal.declarer() == Some(seat) {
+            declarer_choice(&deal, seat, &legal, &mut rng)
+        } else {
+            choose(&legal, &mut rng)
+        };
+        events.extend(deal.apply(seat, action).expect("legal"));
+        actions.push((seat, action));
+    }
+    (actions, events)
+}
+
+fn outcome(events: &[Event]) -> Option<Outcome> {
+    events.iter().find_map(|e| match e {
+        Event::DealOver { outcome, .. } => Some(*outcome),
+        _ => None,
+    })
+}
+
+fn has(events: &[Event], f: impl Fn(&Event) -> bool) -> bool {
+    events.iter().any(f)
+}
+
+fn bid_of(events: &[Event]) -> Option<Bid> {
+    events.iter().find_map(|e| match e {
+        Event::AuctionWon { contract, .. } => Some(contract.bid),
+        _ => None,
+    })
+}
+
+fn tricks_played(events: &[Event]) -> usize {
+    events.iter().filter(|e| matches!(e, Event::TrickTaken { .. })).count()
+}
+
+fn played(events: &[Event]) -> bool {
+    matches!(outcome(events), Some(Outcome::Won { .. } | Outcome::Lost { .. }))
+}
+
+fn won(events: &[Event]) -> bool {
+    matches!(outcome(events), Some(Outcome::Won { .. }))
+}
+
+fn lost(events: &[Event]) -> bool {
+    matches!(outcome(events), Some(Outcome::Lost { .. }))
+}
+
+type Wanted = (&'static str, &'static str, Rules, fn(&[Event]) -> bool);
+
+#[test]
+#[ignore = "builds the golden set; run by hand"]
+fn generate() {
+    let four = Rules::grossenaspe();
+    let wanted: Vec<Wanted> = vec![
+        ("plain-won-stopped", "a plain number bid in a suit other than clubs, won and stopped", four, |e| {
+            matches!(bid_of(e), Some(Bid::Tricks { tricks: 1..=4, gute: false }))
+                && has(e, |x| matches!(x, Event::Stopped { .. }))
+                && !has(e, |x| matches!(x, Event::TrumpsNamed { suit: Suit::Clubs, .. }))
+        }),
+        ("gute-won", "a Gute bid: clubs forced as trumps, won", four, |e| {
+            matches!(bid_of(e), Some(Bid::Tricks { tricks: 1..=4, gute: true })) && won(e)
+        }),
+        ("clubs-named", "a plain bid with clubs named: the value doubles", four, |e| {
+            matches!(bid_of(e), Some(Bid::Tricks { gute: false, .. }))
+                && has(e, |x| matches!(x, Event::TrumpsNamed { suit: Suit::Clubs, forced: false, .. }))
+                && played(e)
+        }),
+        ("durch-won", "the declarer goes on for Durch and takes every trick", four, |e| {
+            has(e, |x| matches!(x, Event::WentOn { .. })) && won(e)
+        }),
+        ("durch-lost", "the declarer goes on for Durch and loses a trick", four, |e| {
+            has(e, |x| matches!(x, Event::WentOn { .. })) && lost(e)
+        }),
+        (
+            "early-end-won",
+            "the declarer reaches his count after losing a trick: won before the fifth trick",
+            four,
+            |e| won(e) && tricks_played(e) < 5 && !has(e, |x| matches!(x, Event::Stopped { .. })),
+        ),
+        ("early-end-lost", "the opponents take enough tricks: lost before the fifth trick", four, |e| {
+            lost(e) && tricks_played(e) < 5
+        }),
+        ("five", "a bid of 5: Durch included", four, |e| {
+            matches!(bid_of(e), Some(Bid::Tricks { tricks: 5, .. })) && played(e)
+        }),
+        ("fips-won", "a Fips: the skat untouched, all five tricks", four, |e| bid_of(e) == Some(Bid::Fips) && won(e)),
+        ("fips-lost", "a Fips that loses a trick", four, |e| bid_of(e) == Some(Bid::Fips) && lost(e)),
+        ("kieker-won", "a Kieker shows his hand, takes skat and talon and takes all five", four, |e| {
+            bid_of(e) == Some(Bid::Kieker) && won(e)
+        }),
+        ("kieker-lost", "a Kieker loses a trick", four, |e| bid_of(e) == Some(Bid::Kieker) && lost(e)),
+        ("kieker-folded", "a Kieker folds after discarding: −5", four, |e| {
+            matches!(outcome(e), Some(Outcome::Folded { .. }))
+        }),
+        (
+            "kieker-shown-to-nobody",
+            "option kieker_show nobody: the Kieker's hand is shown to no one",
+            Rules { kieker_show: KiekerShow::Nobody, ..four },
+            |e| bid_of(e) == Some(Bid::Kieker) && played(e),
+        ),
+        ("thrown-in", "everybody passes: the deal is thrown in", four, |e| {
+            matches!(outcome(e), Some(Outcome::ThrownIn))
+        }),
+        ("three-players", "three players: a talon of 15", Rules { players: 3, ..four }, played),
+        ("five-players", "five players: a talon of 5", Rules { players: 5, ..four }, played),
+        (
+            "five-players-kieker",
+            "five players: a Kieker from skat and the 5-card talon",
+            Rules { players: 5, ..four },
+            |e| bid_of(e) == Some(Bid::Kieker) && played(e),
+        ),
+        (
+            "declarer-leads",
+            "option first_lead declarer: the declarer leads the first trick",
+            Rules { first_lead: FirstLead::Declarer, ..four },
+            played,
+        ),
+        (
+            "loss-factor-1",
+            "option loss_factor 1: a lost game costs its value once",
+            Rules { loss_factor: 1, ..four },
+            lost,
+        ),
+        ("min-bid-2", "option min_bid 2", Rules { min_bid: 2, ..four }, played),
+    ];
+    std::fs::create_dir_all(golden_dir()).expect("create dir");
+    for (i, (name, about, rules, wanted)) in wanted.into_iter().enumerate() {
+        let found = (0u64..2_000_000).find_map(|n| {
+            let dealer = Seat((n % u64::from(rules.players)) as u8);
+            let seed = Seed::from_u64(n * 7919 + i as u64);
+            let (actions, events) = random_deal(rules, dealer, seed, n);
+            wanted(&events).then_some((dealer, seed, actions, events))
+        });
+        let Some((dealer, seed, actions, events)) = found else { panic!("no deal found for {name}") };
+        let golden = Golden {
+            name: name.to_string(),
+            about: about.to_string(),
+            rules,
+            dealer,
+            seed,
+            actions,
+            scores: scores_of(&events),
+            events: to_values(&events),
+        };
+        let path = golden_dir().join(format!("{:02}-{name}.json", i + 1));
+        std::fs::write(&path, render(&golden)).expect("write");
+    }
+}
