@@ -1,10 +1,11 @@
-//! Complete random deals — shuffle and deal, auction, play, score — on one core.
+//! Complete random deals — shuffle and deal, auction, play, score — on one core: Prisdorf's and
+//! Großenaspe's, in the same run.
 //! `cargo bench -p fipsen-rules --bench deals`
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use fipsen_rules::{Action, Deal, Event, Players, RuleSet, Seat, Seed};
+use fipsen_rules::{Action, Deal, Event, Players, RuleSet, Seat, Seed, grossenaspe};
 
 struct Rng(u64);
 
@@ -36,6 +37,29 @@ fn random_deal(rules: RuleSet, seed: Seed, rng: &mut Rng, legal: &mut Vec<Action
     deal.outcome().and_then(|o| o.score()).map_or(0, |(_, p)| p)
 }
 
+/// One complete Großenaspe deal with random legal moves, the same way.
+fn random_grossenaspe_deal(
+    rules: grossenaspe::Rules,
+    seed: Seed,
+    rng: &mut Rng,
+    legal: &mut Vec<grossenaspe::Action>,
+    events: &mut Vec<grossenaspe::Event>,
+) -> i32 {
+    let (mut deal, _) = grossenaspe::Deal::new(rules, 1, Seat(0), seed);
+    while let Some(seat) = deal.turn() {
+        deal.legal_actions_into(seat, legal);
+        let r = rng.next();
+        let action = if r & 1 == 0 && legal.contains(&grossenaspe::Action::Pass) {
+            grossenaspe::Action::Pass
+        } else {
+            legal[((r >> 1) % legal.len() as u64) as usize]
+        };
+        events.clear();
+        let _ = deal.apply_into(seat, action, events);
+    }
+    deal.outcome().and_then(|o| o.score(rules.loss_factor)).map_or(0, |(_, p)| p)
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("random_deal");
     group.throughput(Throughput::Elements(1));
@@ -53,6 +77,23 @@ fn bench(c: &mut Criterion) {
                 let mut seed = [0u8; 32];
                 seed[..8].copy_from_slice(&n.to_le_bytes());
                 black_box(random_deal(rules, Seed(seed), &mut rng, &mut legal, &mut events))
+            })
+        });
+    }
+    for (name, players) in
+        [("grossenaspe_four_players", 4), ("grossenaspe_three_players", 3), ("grossenaspe_five_players", 5)]
+    {
+        let rules = grossenaspe::Rules { players, ..grossenaspe::Rules::grossenaspe() };
+        let mut rng = Rng(1);
+        let mut legal = Vec::with_capacity(64);
+        let mut events = Vec::with_capacity(16);
+        let mut n = 0u64;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                n += 1;
+                let mut seed = [0u8; 32];
+                seed[..8].copy_from_slice(&n.to_le_bytes());
+                black_box(random_grossenaspe_deal(rules, Seed(seed), &mut rng, &mut legal, &mut events))
             })
         });
     }

@@ -9,7 +9,9 @@
 //!   may see, and [`Event::for_viewer`] empties the hidden parts of an event.
 //!
 //! * [`GameEngine`] is the interface every game of the platform implements ([`Series`] for
-//!   Prisdorf); [`GameId`] names the games.
+//!   Prisdorf, [`grossenaspe::Series`] for Großenaspe Fipsen); [`GameId`] names the games.
+//! * [`grossenaspe`] is Großenaspe Fipsen: the 32-card pack, clubs as "Gute", bids from one
+//!   trick, Fips and the Kieker with skat and talon, for 3, 4 or 5 players.
 //!
 //! Nothing here does I/O, reads a clock or draws randomness: a deal is shuffled from a [`Seed`]
 //! the caller provides, so the same seed, rules and actions always give the same events.
