@@ -20,6 +20,7 @@ mod auction;
 mod bid;
 mod card;
 mod deal;
+mod duel;
 mod engine;
 mod error;
 mod event;
