@@ -2,7 +2,6 @@
 
 use std::fmt;
 
-use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 use crate::auction::{Auction, AuctionStep};
@@ -10,6 +9,7 @@ use crate::bid::{Bid, Call};
 use crate::card::{Card, CardSet, Pack, Suit};
 use crate::error::RuleError;
 use crate::event::{Event, Reveal};
+use crate::holstein::{Settled, Tricks};
 use crate::ruleset::{FirstLead, KiekerShow, RuleSet};
 use crate::seed::Seed;
 
@@ -295,10 +295,8 @@ pub struct Deal {
     pub(crate) contract: Option<Contract>,
     pub(crate) game: Option<Game>,
     pub(crate) kieker_shown_to: Option<Seat>,
-    pub(crate) plays: ArrayVec<Play, 20>,
-    pub(crate) trick_winners: ArrayVec<Seat, 5>,
-    pub(crate) declarer_tricks: u8,
-    pub(crate) opponent_tricks: u8,
+    #[serde(flatten)]
+    pub(crate) tricks: Tricks,
     pub(crate) outcome: Option<Outcome>,
 }
 
@@ -355,10 +353,7 @@ impl Deal {
             contract: None,
             game: None,
             kieker_shown_to: None,
-            plays: ArrayVec::new(),
-            trick_winners: ArrayVec::new(),
-            declarer_tricks: 0,
-            opponent_tricks: 0,
+            tricks: Tricks::default(),
             outcome: None,
         };
         let event =
@@ -463,17 +458,17 @@ impl Deal {
 
     /// Every card played, in order.
     pub fn plays(&self) -> &[Play] {
-        &self.plays
+        self.tricks.plays()
     }
 
     /// The winners of the finished tricks.
     pub fn trick_winners(&self) -> &[Seat] {
-        &self.trick_winners
+        self.tricks.trick_winners()
     }
 
     /// Tricks taken by the declarer and by the opponents.
     pub fn tricks_taken(&self) -> (u8, u8) {
-        (self.declarer_tricks, self.opponent_tricks)
+        self.tricks.taken()
     }
 
     /// Where every card is. Always the whole pack, each card exactly once (tested).
@@ -487,13 +482,13 @@ impl Deal {
         }
         places.push(self.thrown);
         places.push(self.discards);
-        places.push(self.plays.iter().map(|p| p.card).collect());
+        places.push(self.tricks.played_cards());
         places
     }
 
     /// Whether no card has been led yet (and the deal is not over).
     pub fn before_first_lead(&self) -> bool {
-        self.outcome.is_none() && self.plays.is_empty()
+        self.outcome.is_none() && self.tricks.plays.is_empty()
     }
 
     fn kieker_eligible(&self, seat: Seat) -> bool {
@@ -507,9 +502,7 @@ impl Deal {
 
     /// The cards of the trick being played.
     pub fn current_trick(&self) -> &[Play] {
-        let n = usize::from(self.players());
-        let done = self.trick_winners.len() * n;
-        &self.plays[done.min(self.plays.len())..]
+        self.tricks.current_trick(self.players())
     }
 
     /// The cards `seat` may play now (empty unless it is his turn to play).
@@ -517,14 +510,7 @@ impl Deal {
         if self.phase != Phase::Play || self.turn != Some(seat) {
             return CardSet::EMPTY;
         }
-        let hand = self.hands[seat.index()];
-        match self.current_trick().first() {
-            None => hand,
-            Some(lead) => {
-                let follow = hand.of_suit(lead.card.suit());
-                if follow.is_empty() { hand } else { follow }
-            }
-        }
+        self.tricks.playable(self.hands[seat.index()], self.players())
     }
 
     /// The suits the declarer may name as trumps now.
@@ -658,17 +644,7 @@ impl Deal {
             }
             (Phase::Kontra, Action::Kontra | Action::Pass) => Ok(()),
             (Phase::Rekontra, Action::Rekontra | Action::Pass) => Ok(()),
-            (Phase::Play, Action::Play { card }) => {
-                if !hand.contains(card) {
-                    return Err(RuleError::NotInHand { card });
-                }
-                if self.playable(seat).contains(card) {
-                    Ok(())
-                } else {
-                    let suit = self.current_trick().first().map_or(card.suit(), |p| p.card.suit());
-                    Err(RuleError::MustFollowSuit { suit })
-                }
-            }
+            (Phase::Play, Action::Play { card }) => self.tricks.check_play(hand, card, self.players()),
             (Phase::DurchChoice, Action::Stop | Action::GoOn) => Ok(()),
             (phase, _) => Err(RuleError::WrongPhase(phase_hint(phase))),
         }
@@ -878,43 +854,24 @@ impl Deal {
     }
 
     fn play(&mut self, seat: Seat, card: Card, out: &mut Vec<Event>) {
-        let n = self.players();
-        self.hands[seat.index()].remove(card);
-        self.plays.push(Play { seat, card });
-        out.push(Event::CardPlayed { seat, card });
-        let trick = self.current_trick();
-        if trick.len() < usize::from(n) {
-            self.turn = Some(seat.next(n));
-            return;
+        let (n, trumps) = (self.players(), self.trumps_in_play());
+        let hand = &mut self.hands[seat.index()];
+        let (next, trick) = self.tricks.play(Play { seat, card }, hand, n, self.declarer, trumps, out);
+        self.turn = Some(next);
+        if trick.is_some() {
+            self.settle(out);
         }
-        let winner = trick_winner(trick, self.trumps_in_play());
-        self.trick_winners.push(winner);
-        if Some(winner) == self.declarer {
-            self.declarer_tricks += 1;
-        } else {
-            self.opponent_tricks += 1;
-        }
-        out.push(Event::TrickTaken { seat: winner });
-        self.turn = Some(winner);
-        self.settle(out);
     }
 
     /// Ends the deal as soon as its outcome is settled, or offers the Durch choice.
     fn settle(&mut self, out: &mut Vec<Event>) {
         let Some(game) = self.game else { return };
-        let (won, lost) = (self.declarer_tricks, self.opponent_tricks);
-        if game.durch {
-            if lost > 0 {
-                self.settle_lost(out);
-            } else if won == 5 {
-                self.settle_won(out);
-            }
-        } else if lost > 5 - game.tricks {
-            self.settle_lost(out);
-        } else if won >= game.tricks {
-            if lost > 0 {
-                self.settle_won(out);
-            } else {
+        let target = if game.durch { 5 } else { game.tricks };
+        match self.tricks.settled(target, game.durch) {
+            Settled::Open => {}
+            Settled::Won => self.settle_won(out),
+            Settled::Lost => self.settle_lost(out),
+            Settled::DurchChoice => {
                 self.phase = Phase::DurchChoice;
                 self.turn = self.declarer;
             }
@@ -923,13 +880,13 @@ impl Deal {
 
     fn settle_won(&mut self, out: &mut Vec<Event>) {
         if let (Some(declarer), Some(game)) = (self.declarer, self.game) {
-            self.finish(Outcome::Won { declarer, game, tricks: self.declarer_tricks }, out);
+            self.finish(Outcome::Won { declarer, game, tricks: self.tricks.declarer_tricks }, out);
         }
     }
 
     fn settle_lost(&mut self, out: &mut Vec<Event>) {
         if let (Some(declarer), Some(game)) = (self.declarer, self.game) {
-            self.finish(Outcome::Lost { declarer, game, tricks: self.declarer_tricks }, out);
+            self.finish(Outcome::Lost { declarer, game, tricks: self.tricks.declarer_tricks }, out);
         }
     }
 

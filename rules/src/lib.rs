@@ -25,6 +25,7 @@ mod engine;
 mod error;
 mod event;
 pub mod grossenaspe;
+mod holstein;
 mod ruleset;
 mod seed;
 mod series;

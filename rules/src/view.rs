@@ -196,14 +196,12 @@ impl Deal {
         let over = self.is_over();
         let is_declarer = viewer.is_some() && viewer == self.declarer;
         let show = |allowed: bool, cards: CardSet| (over || allowed).then_some(cards);
-        let trick_count = self.trick_winners.len();
         let tricks = self
-            .trick_winners
-            .iter()
-            .enumerate()
-            .map(|(i, &winner)| TrickView { cards: self.plays[i * n..(i + 1) * n].to_vec(), winner })
+            .tricks
+            .finished(self.players())
+            .map(|(cards, winner)| TrickView { cards: cards.to_vec(), winner })
             .collect();
-        let trick = if trick_count * n < self.plays.len() { self.current_trick().to_vec() } else { Vec::new() };
+        let trick = self.current_trick().to_vec();
         let winning = (!trick.is_empty()).then(|| trick_winner(&trick, self.trumps_in_play()));
         let kieker = self.contract.is_some_and(Contract::is_kieker);
         let kieker_hand = if kieker && (is_declarer || (viewer.is_some() && viewer == self.kieker_shown_to) || over) {
@@ -238,7 +236,7 @@ impl Deal {
             tricks,
             trick,
             winning,
-            tricks_taken: TricksTaken { declarer: self.declarer_tricks, opponents: self.opponent_tricks },
+            tricks_taken: TricksTaken { declarer: self.tricks.declarer_tricks, opponents: self.tricks.opponent_tricks },
             outcome: self.outcome,
             scores: self.outcome.map(|o| o.scores(self.players())),
             reveal: over.then(|| self.reveal()),

@@ -6,8 +6,9 @@ use super::auction::{Auction, AuctionStep};
 use super::event::{Event, Reveal};
 use super::rules::{Bid, Call, Rules};
 use crate::card::{Card, CardSet, Pack, Suit};
-use crate::deal::{Play, Seat, trick_winner};
+use crate::deal::{Play, Seat};
 use crate::error::RuleError;
+use crate::holstein::{Settled, Tricks};
 use crate::ruleset::{FirstLead, KiekerShow};
 use crate::seed::Seed;
 
@@ -189,10 +190,8 @@ pub struct Deal {
     pub(crate) contract: Option<Contract>,
     pub(crate) game: Option<Game>,
     pub(crate) kieker_shown_to: Option<Seat>,
-    pub(crate) plays: Vec<Play>,
-    pub(crate) trick_winners: Vec<Seat>,
-    pub(crate) declarer_tricks: u8,
-    pub(crate) opponent_tricks: u8,
+    #[serde(flatten)]
+    pub(crate) tricks: Tricks,
     pub(crate) outcome: Option<Outcome>,
 }
 
@@ -252,10 +251,7 @@ impl Deal {
             contract: None,
             game: None,
             kieker_shown_to: None,
-            plays: Vec::with_capacity(usize::from(n) * 5),
-            trick_winners: Vec::with_capacity(5),
-            declarer_tricks: 0,
-            opponent_tricks: 0,
+            tricks: Tricks::default(),
             outcome: None,
         };
         (deal, event)
@@ -358,17 +354,17 @@ impl Deal {
 
     /// Every card played, in order.
     pub fn plays(&self) -> &[Play] {
-        &self.plays
+        self.tricks.plays()
     }
 
     /// The winners of the finished tricks.
     pub fn trick_winners(&self) -> &[Seat] {
-        &self.trick_winners
+        self.tricks.trick_winners()
     }
 
     /// Tricks taken by the declarer and by the opponents.
     pub fn tricks_taken(&self) -> (u8, u8) {
-        (self.declarer_tricks, self.opponent_tricks)
+        self.tricks.taken()
     }
 
     /// Where every card is: hands, skat and talon while untaken, the Kieker's laid-aside hand,
@@ -383,7 +379,7 @@ impl Deal {
         }
         places.push(self.laid_aside);
         places.push(self.discards);
-        places.push(self.plays.iter().map(|p| p.card).collect());
+        places.push(self.tricks.played_cards());
         places
     }
 
@@ -397,9 +393,7 @@ impl Deal {
 
     /// The cards of the trick being played.
     pub fn current_trick(&self) -> &[Play] {
-        let n = usize::from(self.players());
-        let done = self.trick_winners.len() * n;
-        &self.plays[done.min(self.plays.len())..]
+        self.tricks.current_trick(self.players())
     }
 
     /// The cards `seat` may play now: follow suit if able, otherwise any card (policy `free`).
@@ -407,14 +401,7 @@ impl Deal {
         if self.phase != Phase::Play || self.turn != Some(seat) {
             return CardSet::EMPTY;
         }
-        let hand = self.hands[seat.index()];
-        match self.current_trick().first() {
-            None => hand,
-            Some(lead) => {
-                let follow = hand.of_suit(lead.card.suit());
-                if follow.is_empty() { hand } else { follow }
-            }
-        }
+        self.tricks.playable(self.hands[seat.index()], self.players())
     }
 
     /// How many cards the declarer must lay away now.
@@ -500,17 +487,7 @@ impl Deal {
                 }
             }
             (_, Action::Fold) => Err(RuleError::FoldNotAllowed),
-            (Phase::Play, Action::Play { card }) => {
-                if !hand.contains(card) {
-                    return Err(RuleError::NotInHand { card });
-                }
-                if self.playable(seat).contains(card) {
-                    Ok(())
-                } else {
-                    let suit = self.current_trick().first().map_or(card.suit(), |p| p.card.suit());
-                    Err(RuleError::MustFollowSuit { suit })
-                }
-            }
+            (Phase::Play, Action::Play { card }) => self.tricks.check_play(hand, card, self.players()),
             (Phase::DurchChoice, Action::Stop | Action::GoOn) => Ok(()),
             (phase, _) => Err(RuleError::WrongPhase(phase_hint(phase))),
         }
@@ -628,39 +605,24 @@ impl Deal {
 
     fn play(&mut self, seat: Seat, card: Card, out: &mut Vec<Event>) {
         let n = self.players();
-        self.hands[seat.index()].remove(card);
-        self.plays.push(Play { seat, card });
-        out.push(Event::CardPlayed { seat, card });
-        let trick = self.current_trick();
-        if trick.len() < usize::from(n) {
-            self.turn = Some(seat.next(n));
-            return;
-        }
         let trumps = self.game.and_then(|g| g.trumps).unwrap_or(Suit::Clubs);
-        let winner = trick_winner(trick, trumps);
-        self.trick_winners.push(winner);
-        if Some(winner) == self.declarer {
-            self.declarer_tricks += 1;
-        } else {
-            self.opponent_tricks += 1;
+        let hand = &mut self.hands[seat.index()];
+        let (next, trick) = self.tricks.play(Play { seat, card }, hand, n, self.declarer, trumps, out);
+        self.turn = Some(next);
+        if trick.is_some() {
+            self.settle(out);
         }
-        out.push(Event::TrickTaken { seat: winner });
-        self.turn = Some(winner);
-        self.settle(out);
     }
 
     /// The Holstein play machine (§0.6): the deal ends as soon as its outcome is settled, or
     /// the declarer who reached a target below 5 without a loss chooses stop or Durch.
     fn settle(&mut self, out: &mut Vec<Event>) {
         let Some(game) = self.game else { return };
-        let (won, lost) = (self.declarer_tricks, self.opponent_tricks);
-        let target = game.target();
-        if lost > 5 - target {
-            self.settle_lost(out);
-        } else if won >= target {
-            if lost > 0 || game.durch {
-                self.settle_won(out);
-            } else {
+        match self.tricks.settled(game.target(), game.durch) {
+            Settled::Open => {}
+            Settled::Won => self.settle_won(out),
+            Settled::Lost => self.settle_lost(out),
+            Settled::DurchChoice => {
                 self.phase = Phase::DurchChoice;
                 self.turn = self.declarer;
             }
@@ -669,13 +631,13 @@ impl Deal {
 
     fn settle_won(&mut self, out: &mut Vec<Event>) {
         if let (Some(declarer), Some(game)) = (self.declarer, self.game) {
-            self.finish(Outcome::Won { declarer, game, tricks: self.declarer_tricks }, out);
+            self.finish(Outcome::Won { declarer, game, tricks: self.tricks.declarer_tricks }, out);
         }
     }
 
     fn settle_lost(&mut self, out: &mut Vec<Event>) {
         if let (Some(declarer), Some(game)) = (self.declarer, self.game) {
-            self.finish(Outcome::Lost { declarer, game, tricks: self.declarer_tricks }, out);
+            self.finish(Outcome::Lost { declarer, game, tricks: self.tricks.declarer_tricks }, out);
         }
     }
 

@@ -201,3 +201,13 @@ impl Event {
         }
     }
 }
+
+impl crate::holstein::PlayEvents for Event {
+    fn card_played(seat: Seat, card: Card) -> Self {
+        Event::CardPlayed { seat, card }
+    }
+
+    fn trick_taken(seat: Seat) -> Self {
+        Event::TrickTaken { seat }
+    }
+}

@@ -171,10 +171,9 @@ impl Deal {
         let is_declarer = viewer.is_some() && viewer == self.declarer;
         let show = |allowed: bool, cards: CardSet| (over || allowed).then_some(cards);
         let tricks = self
-            .trick_winners
-            .iter()
-            .enumerate()
-            .map(|(i, &winner)| TrickView { cards: self.plays[i * n..(i + 1) * n].to_vec(), winner })
+            .tricks
+            .finished(self.players())
+            .map(|(cards, winner)| TrickView { cards: cards.to_vec(), winner })
             .collect();
         let trick = self.current_trick().to_vec();
         let trumps = self.game.and_then(|g| g.trumps);
@@ -216,7 +215,7 @@ impl Deal {
             tricks,
             trick,
             winning,
-            tricks_taken: TricksTaken { declarer: self.declarer_tricks, opponents: self.opponent_tricks },
+            tricks_taken: TricksTaken { declarer: self.tricks.declarer_tricks, opponents: self.tricks.opponent_tricks },
             outcome: self.outcome,
             scores,
             reveal: over.then(|| self.reveal()),

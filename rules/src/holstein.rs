@@ -1,0 +1,150 @@
+//! The Holstein play machine, shared by every game of the Holstein family (Prisdorf,
+//! Großenaspe, and those to come): the declarer plays alone and the others' tricks count
+//! together; follow suit if able, else any card; the highest trump, else the highest card of
+//! the suit led, takes the trick; the deal ends as soon as its outcome is settled, and a
+//! declarer who reaches a target below 5 without losing a trick chooses stop or Durch.
+//!
+//! A game's `Deal` keeps its phases, turn and events; it hands the cards played to [`Tricks`]
+//! and asks it where the play stands.
+
+use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
+
+use crate::card::{Card, CardSet, Suit};
+use crate::deal::{Play, Seat, trick_winner};
+use crate::error::RuleError;
+
+/// The events the play machine emits, for a game's own event type.
+pub(crate) trait PlayEvents {
+    /// A card was played.
+    fn card_played(seat: Seat, card: Card) -> Self;
+    /// A trick was completed and taken.
+    fn trick_taken(seat: Seat) -> Self;
+}
+
+/// The tricks of a deal: every card played, the winners of the finished tricks, and the
+/// tricks taken by the declarer and by the opponents. Serialises as the four fields
+/// `plays`, `trick_winners`, `declarer_tricks`, `opponent_tricks` (flattened into a Deal).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub(crate) struct Tricks {
+    pub(crate) plays: ArrayVec<Play, 25>,
+    pub(crate) trick_winners: ArrayVec<Seat, 5>,
+    pub(crate) declarer_tricks: u8,
+    pub(crate) opponent_tricks: u8,
+}
+
+/// Where the play stands after a trick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Settled {
+    /// Play on.
+    Open,
+    /// The declarer has made his game.
+    Won,
+    /// The declarer can no longer make his game.
+    Lost,
+    /// The declarer has his target, below 5, without a loss: stop, or go on for Durch.
+    DurchChoice,
+}
+
+impl Tricks {
+    /// Every card played, in order.
+    pub(crate) fn plays(&self) -> &[Play] {
+        &self.plays
+    }
+
+    /// The winners of the finished tricks.
+    pub(crate) fn trick_winners(&self) -> &[Seat] {
+        &self.trick_winners
+    }
+
+    /// Tricks taken by the declarer and by the opponents.
+    pub(crate) fn taken(&self) -> (u8, u8) {
+        (self.declarer_tricks, self.opponent_tricks)
+    }
+
+    /// The cards played, as a set.
+    pub(crate) fn played_cards(&self) -> CardSet {
+        self.plays.iter().map(|p| p.card).collect()
+    }
+
+    /// The cards of the trick being played at a table of `players`.
+    pub(crate) fn current_trick(&self, players: u8) -> &[Play] {
+        let done = self.trick_winners.len() * usize::from(players);
+        &self.plays[done.min(self.plays.len())..]
+    }
+
+    /// The finished tricks at a table of `players`: their cards and winners.
+    pub(crate) fn finished(&self, players: u8) -> impl Iterator<Item = (&[Play], Seat)> {
+        let n = usize::from(players);
+        self.trick_winners.iter().enumerate().map(move |(i, &winner)| (&self.plays[i * n..(i + 1) * n], winner))
+    }
+
+    /// The cards of `hand` that may be played now: follow suit if able, else any card.
+    pub(crate) fn playable(&self, hand: CardSet, players: u8) -> CardSet {
+        match self.current_trick(players).first() {
+            None => hand,
+            Some(lead) => {
+                let follow = hand.of_suit(lead.card.suit());
+                if follow.is_empty() { hand } else { follow }
+            }
+        }
+    }
+
+    /// Checks that `card` may be played from `hand` now.
+    pub(crate) fn check_play(&self, hand: CardSet, card: Card, players: u8) -> Result<(), RuleError> {
+        if !hand.contains(card) {
+            return Err(RuleError::NotInHand { card });
+        }
+        if self.playable(hand, players).contains(card) {
+            Ok(())
+        } else {
+            let suit = self.current_trick(players).first().map_or(card.suit(), |p| p.card.suit());
+            Err(RuleError::MustFollowSuit { suit })
+        }
+    }
+
+    /// Plays a card from the player's `hand`, pushing its events. Returns the seat to play
+    /// next: the next seat, or the trick's winner once the trick is complete (then `Some` in
+    /// the second place).
+    pub(crate) fn play<E: PlayEvents>(
+        &mut self,
+        play: Play,
+        hand: &mut CardSet,
+        players: u8,
+        declarer: Option<Seat>,
+        trumps: Suit,
+        out: &mut Vec<E>,
+    ) -> (Seat, Option<Seat>) {
+        let Play { seat, card } = play;
+        hand.remove(card);
+        self.plays.push(play);
+        out.push(E::card_played(seat, card));
+        let trick = self.current_trick(players);
+        if trick.len() < usize::from(players) {
+            return (seat.next(players), None);
+        }
+        let winner = trick_winner(trick, trumps);
+        self.trick_winners.push(winner);
+        if Some(winner) == declarer {
+            self.declarer_tricks += 1;
+        } else {
+            self.opponent_tricks += 1;
+        }
+        out.push(E::trick_taken(winner));
+        (winner, Some(winner))
+    }
+
+    /// Whether the outcome is settled for a declarer who must take `target` tricks of 5
+    /// (5 when playing Durch): lost as soon as the opponents have too many, won once he has
+    /// his target after a loss or in a Durch, the Durch choice when he has it without a loss.
+    pub(crate) fn settled(&self, target: u8, durch: bool) -> Settled {
+        let (won, lost) = self.taken();
+        if lost > 5 - target {
+            Settled::Lost
+        } else if won >= target {
+            if lost > 0 || durch { Settled::Won } else { Settled::DurchChoice }
+        } else {
+            Settled::Open
+        }
+    }
+}
