@@ -14,6 +14,35 @@ use crate::card::{Card, CardSet, Suit};
 use crate::deal::{Play, Seat, trick_winner};
 use crate::error::RuleError;
 
+/// A finished trick.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct TrickView {
+    /// The cards in the order played.
+    pub cards: Vec<Play>,
+    /// Who took it.
+    pub winner: Seat,
+}
+
+/// Tricks taken so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct TricksTaken {
+    /// By the declarer.
+    pub declarer: u8,
+    /// By the opponents together.
+    pub opponents: u8,
+}
+
+/// The play as a view shows it: the finished tricks, the trick being played and who is
+/// winning it, the tricks taken by each side.
+pub(crate) struct PlayView {
+    pub(crate) tricks: Vec<TrickView>,
+    pub(crate) trick: Vec<Play>,
+    pub(crate) winning: Option<Seat>,
+    pub(crate) tricks_taken: TricksTaken,
+}
+
 /// The events the play machine emits, for a game's own event type.
 pub(crate) trait PlayEvents {
     /// A card was played.
@@ -132,6 +161,17 @@ impl Tricks {
         }
         out.push(E::trick_taken(winner));
         (winner, Some(winner))
+    }
+
+    /// The play as a view shows it at a table of `players`; who is winning the trick being
+    /// played is told once `trumps` are known.
+    pub(crate) fn view(&self, players: u8, trumps: Option<Suit>) -> PlayView {
+        let tricks =
+            self.finished(players).map(|(cards, winner)| TrickView { cards: cards.to_vec(), winner }).collect();
+        let trick = self.current_trick(players).to_vec();
+        let winning = trumps.filter(|_| !trick.is_empty()).map(|trumps| trick_winner(&trick, trumps));
+        let tricks_taken = TricksTaken { declarer: self.declarer_tricks, opponents: self.opponent_tricks };
+        PlayView { tricks, trick, winning, tricks_taken }
     }
 
     /// Whether the outcome is settled for a declarer who must take `target` tricks of 5

@@ -4,8 +4,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::bid::{Bid, Call};
 use crate::card::{CardSet, Suit};
-use crate::deal::{Action, Contract, Deal, Game, Outcome, Phase, Play, Seat, trick_winner};
+use crate::deal::{Action, Contract, Deal, Game, Outcome, Phase, Play, Seat};
 use crate::event::Reveal;
+pub use crate::holstein::{TrickView, TricksTaken};
 use crate::ruleset::RuleSet;
 
 /// A call in the auction, with its caller.
@@ -16,16 +17,6 @@ pub struct CallRecord {
     pub seat: Seat,
     /// What he called.
     pub call: Call,
-}
-
-/// A finished trick.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct TrickView {
-    /// The cards in the order played.
-    pub cards: Vec<Play>,
-    /// Who took it.
-    pub winner: Seat,
 }
 
 /// What the viewer may do now: the legal actions, gathered for a client to offer.
@@ -116,16 +107,6 @@ impl Prompt {
     }
 }
 
-/// Tricks taken so far.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct TricksTaken {
-    /// By the declarer.
-    pub declarer: u8,
-    /// By the opponents together.
-    pub opponents: u8,
-}
-
 /// A deal as one viewer sees it. Built only by [`Deal::view`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -196,13 +177,7 @@ impl Deal {
         let over = self.is_over();
         let is_declarer = viewer.is_some() && viewer == self.declarer;
         let show = |allowed: bool, cards: CardSet| (over || allowed).then_some(cards);
-        let tricks = self
-            .tricks
-            .finished(self.players())
-            .map(|(cards, winner)| TrickView { cards: cards.to_vec(), winner })
-            .collect();
-        let trick = self.current_trick().to_vec();
-        let winning = (!trick.is_empty()).then(|| trick_winner(&trick, self.trumps_in_play()));
+        let play = self.tricks.view(self.players(), Some(self.trumps_in_play()));
         let kieker = self.contract.is_some_and(Contract::is_kieker);
         let kieker_hand = if kieker && (is_declarer || (viewer.is_some() && viewer == self.kieker_shown_to) || over) {
             self.declarer.map(|d| self.dealt_hand(d))
@@ -233,10 +208,10 @@ impl Deal {
             stock: show(is_declarer && kieker, self.stock),
             discards: show(is_declarer && self.skat_taken, self.discards),
             kieker_hand,
-            tricks,
-            trick,
-            winning,
-            tricks_taken: TricksTaken { declarer: self.tricks.declarer_tricks, opponents: self.tricks.opponent_tricks },
+            tricks: play.tricks,
+            trick: play.trick,
+            winning: play.winning,
+            tricks_taken: play.tricks_taken,
             outcome: self.outcome,
             scores: self.outcome.map(|o| o.scores(self.players())),
             reveal: over.then(|| self.reveal()),

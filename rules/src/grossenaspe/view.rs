@@ -6,8 +6,9 @@ use super::deal::{Action, Contract, Deal, Game, Outcome, Phase};
 use super::event::Reveal;
 use super::rules::{Bid, Call, Rules};
 use crate::card::{CardSet, Suit};
-use crate::deal::{Play, Seat, trick_winner};
-use crate::view::TricksTaken;
+use crate::deal::{Play, Seat};
+pub use crate::holstein::TrickView;
+use crate::holstein::TricksTaken;
 
 /// A call in the auction, with its caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -17,16 +18,6 @@ pub struct CallRecord {
     pub seat: Seat,
     /// What he called.
     pub call: Call,
-}
-
-/// A finished trick.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct TrickView {
-    /// The cards in the order played.
-    pub cards: Vec<Play>,
-    /// Who took it.
-    pub winner: Seat,
 }
 
 /// What the viewer may do now: his legal actions, gathered for a client to offer.
@@ -170,17 +161,7 @@ impl Deal {
         let over = self.is_over();
         let is_declarer = viewer.is_some() && viewer == self.declarer;
         let show = |allowed: bool, cards: CardSet| (over || allowed).then_some(cards);
-        let tricks = self
-            .tricks
-            .finished(self.players())
-            .map(|(cards, winner)| TrickView { cards: cards.to_vec(), winner })
-            .collect();
-        let trick = self.current_trick().to_vec();
-        let trumps = self.game.and_then(|g| g.trumps);
-        let winning = match (trick.is_empty(), trumps) {
-            (false, Some(trumps)) => Some(trick_winner(&trick, trumps)),
-            _ => None,
-        };
+        let play = self.tricks.view(self.players(), self.game.and_then(|g| g.trumps));
         let kieker = self.laid_aside;
         let sees_kieker = is_declarer || (viewer.is_some() && viewer == self.kieker_shown_to);
         let scores = self.outcome.map(|o| {
@@ -212,10 +193,10 @@ impl Deal {
             talon: show(is_declarer && self.talon_taken, self.talon),
             discards: show(is_declarer, self.discards).filter(|d| over || !d.is_empty()),
             kieker_hand: (!kieker.is_empty()).then_some(kieker).filter(|_| over || sees_kieker),
-            tricks,
-            trick,
-            winning,
-            tricks_taken: TricksTaken { declarer: self.tricks.declarer_tricks, opponents: self.tricks.opponent_tricks },
+            tricks: play.tricks,
+            trick: play.trick,
+            winning: play.winning,
+            tricks_taken: play.tricks_taken,
             outcome: self.outcome,
             scores,
             reveal: over.then(|| self.reveal()),
