@@ -8,29 +8,20 @@
 //! `cargo test -p fipsen-rules --test grossenaspe_golden -- --ignored generate`.
 
 mod grossenaspe_common;
+mod holstein_golden;
 
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use fipsen_rules::grossenaspe::{Action, Bid, Deal, Event, Outcome, Phase, Rules, Series};
 use fipsen_rules::{CardSet, FirstLead, KiekerShow, Seat, Seed, Suit};
 use grossenaspe_common::{Rng, choose};
-use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Serialize, Deserialize)]
-struct Golden {
-    name: String,
-    about: String,
-    rules: Rules,
-    dealer: Seat,
-    seed: Seed,
-    actions: Vec<(Seat, Action)>,
-    events: Vec<serde_json::Value>,
-    scores: Vec<i32>,
-}
+use holstein_golden::{render, to_values};
+
+type Golden = holstein_golden::Golden<Rules, Action>;
 
 fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("golden").join("grossenaspe")
+    holstein_golden::golden_dir("grossenaspe")
 }
 
 fn replay(g: &Golden) -> Result<Vec<Event>, String> {
@@ -53,85 +44,12 @@ fn scores_of(events: &[Event]) -> Vec<i32> {
         .unwrap_or_default()
 }
 
-fn line<T: Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_default()
-}
-
-/// One action or event a line, so that a diff of the file reads like the deal.
-fn render(g: &Golden) -> String {
-    let mut out = String::from("{\n");
-    let _ = writeln!(out, "  \"name\": {},", line(&g.name));
-    let _ = writeln!(out, "  \"about\": {},", line(&g.about));
-    let _ = writeln!(out, "  \"rules\": {},", line(&g.rules));
-    let _ = writeln!(out, "  \"dealer\": {},", line(&g.dealer));
-    let _ = writeln!(out, "  \"seed\": {},", line(&g.seed));
-    out.push_str("  \"actions\": [\n");
-    let actions: Vec<String> = g.actions.iter().map(|a| format!("    {}", line(a))).collect();
-    out.push_str(&actions.join(",\n"));
-    out.push_str("\n  ],\n  \"events\": [\n");
-    let events: Vec<String> = g.events.iter().map(|e| format!("    {}", line(e))).collect();
-    out.push_str(&events.join(",\n"));
-    out.push_str("\n  ],\n");
-    let _ = writeln!(out, "  \"scores\": {}", line(&g.scores));
-    out.push_str("}\n");
-    out
-}
-
-fn to_values(events: &[Event]) -> Vec<serde_json::Value> {
-    events.iter().map(|e| serde_json::to_value(e).expect("serialisable")).collect()
-}
-
-fn first_difference(expected: &[serde_json::Value], actual: &[serde_json::Value]) -> Option<String> {
-    let show = |v: Option<&serde_json::Value>| v.map_or("(none)".to_string(), |v| v.to_string());
-    let i = (0..expected.len().max(actual.len())).find(|&i| expected.get(i) != actual.get(i))?;
-    let mut out = format!("event {i} differs\n");
-    let _ = writeln!(out, "  - {}", show(expected.get(i)));
-    let _ = write!(out, "  + {}", show(actual.get(i)));
-    Some(out)
-}
-
 #[test]
 fn grossenaspe_golden_deals_replay_to_their_recorded_events_and_scores() {
-    let bless = std::env::var_os("FIPSEN_BLESS").is_some();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(golden_dir())
-        .expect("tests/golden/grossenaspe exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 12, "at least 12 golden deals, found {}", files.len());
-    let mut failures = Vec::new();
-    for path in &files {
-        let text = std::fs::read_to_string(path).expect("readable");
-        let mut golden: Golden = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let events = match replay(&golden) {
-            Ok(events) => events,
-            Err(e) => {
-                failures.push(format!("{name}: {e}"));
-                continue;
-            }
-        };
-        let actual = to_values(&events);
-        let scores = scores_of(&events);
-        if bless {
-            golden.events = actual;
-            golden.scores = scores;
-            std::fs::write(path, render(&golden)).expect("writable");
-            continue;
-        }
-        if let Some(diff) = first_difference(&golden.events, &actual) {
-            failures.push(format!("{name}: {diff}"));
-        } else if golden.scores != scores {
-            failures.push(format!("{name}: scores\n  expected {:?}\n  actual   {:?}", golden.scores, scores));
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} golden deal(s) no longer match (FIPSEN_BLESS=1 rewrites them after an intended change):\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    holstein_golden::replay_all(&golden_dir(), 12, |g: &Golden| {
+        let events = replay(g)?;
+        Ok((to_values(&events), scores_of(&events)))
+    });
 }
 
 #[test]
