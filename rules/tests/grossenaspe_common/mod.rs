@@ -2,13 +2,12 @@
 //! varied random player.
 #![allow(dead_code)]
 
+#[path = "../holstein_common/mod.rs"]
+mod holstein_common;
+pub use holstein_common::{Rng, cards};
+
 use fipsen_rules::grossenaspe::{Action, Bid, Deal, Event, Outcome, Rules};
 use fipsen_rules::{Card, CardSet, Pack, Seat, Suit};
-
-/// Parses space-separated card codes.
-pub fn cards(codes: &str) -> CardSet {
-    codes.split_whitespace().map(|c| c.parse::<Card>().unwrap_or_else(|e| panic!("{e}"))).collect()
-}
 
 /// A deal with the given hands (by seat) and skat; the talon is every other card.
 pub fn arrange(rules: Rules, dealer: u8, hands: &[&str], skat: &str) -> Deal {
@@ -121,36 +120,6 @@ pub fn play_out(deal: &mut Deal, durch: bool) -> Vec<Event> {
 pub fn result(deal: &Deal) -> (Outcome, i32) {
     let outcome = deal.outcome().expect("the deal is over");
     (outcome, outcome.score(deal.rules().loss_factor).map_or(0, |(_, p)| p))
-}
-
-/// A small deterministic generator for the random players.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-
-    pub fn subset(&mut self, from: CardSet, k: usize) -> CardSet {
-        let mut cards: Vec<Card> = from.iter().collect();
-        let mut out = CardSet::EMPTY;
-        for _ in 0..k.min(cards.len()) {
-            out.insert(cards.swap_remove(self.below(cards.len())));
-        }
-        out
-    }
 }
 
 /// Picks a move the way a varied, not too sensible table would: passes often, holds often,
