@@ -77,16 +77,19 @@ pub(crate) enum Settled {
 
 impl Tricks {
     /// Every card played, in order.
+    #[inline]
     pub(crate) fn plays(&self) -> &[Play] {
         &self.plays
     }
 
     /// The winners of the finished tricks.
+    #[inline]
     pub(crate) fn trick_winners(&self) -> &[Seat] {
         &self.trick_winners
     }
 
     /// Tricks taken by the declarer and by the opponents.
+    #[inline]
     pub(crate) fn taken(&self) -> (u8, u8) {
         (self.declarer_tricks, self.opponent_tricks)
     }
@@ -97,6 +100,7 @@ impl Tricks {
     }
 
     /// The cards of the trick being played at a table of `players`.
+    #[inline]
     pub(crate) fn current_trick(&self, players: u8) -> &[Play] {
         let done = self.trick_winners.len() * usize::from(players);
         &self.plays[done.min(self.plays.len())..]
@@ -109,6 +113,7 @@ impl Tricks {
     }
 
     /// The cards of `hand` that may be played now: follow suit if able, else any card.
+    #[inline]
     pub(crate) fn playable(&self, hand: CardSet, players: u8) -> CardSet {
         match self.current_trick(players).first() {
             None => hand,
@@ -120,6 +125,7 @@ impl Tricks {
     }
 
     /// Checks that `card` may be played from `hand` now.
+    #[inline]
     pub(crate) fn check_play(&self, hand: CardSet, card: Card, players: u8) -> Result<(), RuleError> {
         if !hand.contains(card) {
             return Err(RuleError::NotInHand { card });
@@ -177,6 +183,7 @@ impl Tricks {
     /// Whether the outcome is settled for a declarer who must take `target` tricks of 5
     /// (5 when playing Durch): lost as soon as the opponents have too many, won once he has
     /// his target after a loss or in a Durch, the Durch choice when he has it without a loss.
+    #[inline]
     pub(crate) fn settled(&self, target: u8, durch: bool) -> Settled {
         let (won, lost) = self.taken();
         if lost > 5 - target {
