@@ -295,6 +295,24 @@ const fn rank_bit(rank: Rank) -> u64 {
 }
 
 impl CardSet {
+    /// Calls `f` with every subset of this set of size `k` (a declarer's possible discards).
+    pub(crate) fn for_each_subset(self, k: usize, f: &mut impl FnMut(CardSet)) {
+        fn go(rest: CardSet, k: usize, chosen: CardSet, f: &mut impl FnMut(CardSet)) {
+            if k == 0 {
+                f(chosen);
+                return;
+            }
+            if rest.len() < k {
+                return;
+            }
+            let Some(card) = rest.lowest() else { return };
+            let rest = rest.difference(card.set());
+            go(rest, k - 1, chosen.union(card.set()), f);
+            go(rest, k, chosen, f);
+        }
+        go(self, k, CardSet::EMPTY, f);
+    }
+
     /// No cards.
     pub const EMPTY: CardSet = CardSet(0);
     /// All 52 cards.

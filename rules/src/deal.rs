@@ -563,7 +563,7 @@ impl Deal {
                 }
                 Phase::Discard => {
                     let count = self.discard_count();
-                    for_each_subset(self.hands[seat.index()], count, &mut |cards| out.push(Action::Discard { cards }));
+                    self.hands[seat.index()].for_each_subset(count, &mut |cards| out.push(Action::Discard { cards }));
                 }
                 Phase::Trumps => out.extend(self.allowed_trumps().map(|suit| Action::NameTrumps { suit })),
                 Phase::Kontra => out.extend([Action::Kontra, Action::Pass]),
@@ -935,24 +935,6 @@ pub fn trick_winner(trick: &[Play], trumps: Suit) -> Seat {
         }
     }
     best.seat
-}
-
-/// Calls `f` with every subset of `cards` of size `k`.
-fn for_each_subset(cards: CardSet, k: usize, f: &mut impl FnMut(CardSet)) {
-    fn go(rest: CardSet, k: usize, chosen: CardSet, f: &mut impl FnMut(CardSet)) {
-        if k == 0 {
-            f(chosen);
-            return;
-        }
-        if rest.len() < k {
-            return;
-        }
-        let Some(card) = rest.lowest() else { return };
-        let rest = rest.difference(card.set());
-        go(rest, k - 1, chosen.union(card.set()), f);
-        go(rest, k, chosen, f);
-    }
-    go(cards, k, CardSet::EMPTY, f);
 }
 
 fn phase_hint(phase: Phase) -> &'static str {
