@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::bid::Call;
 use crate::card::{Card, CardSet, Suit};
 use crate::deal::{Contract, Outcome, Seat};
+use crate::holstein::own_hand_only;
 use crate::seed::Seed;
 use crate::series::ScoreRow;
 
@@ -195,11 +196,7 @@ impl Event {
                 number: *number,
                 dealer: *dealer,
                 vorhand: *vorhand,
-                hands: hands
-                    .iter()
-                    .enumerate()
-                    .map(|(i, h)| keep(*h, viewer.is_some_and(|v| v.index() == i)))
-                    .collect(),
+                hands: own_hand_only(hands, viewer),
             },
             Event::KiekerShown { seat, to, hand } => {
                 Event::KiekerShown { seat: *seat, to: *to, hand: keep(*hand, own(*seat) || own(*to)) }

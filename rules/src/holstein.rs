@@ -195,3 +195,8 @@ impl Tricks {
         }
     }
 }
+
+/// Dealt hands as `viewer` may see them: his own, and no other (`None`: a spectator sees none).
+pub(crate) fn own_hand_only(hands: &[Option<CardSet>], viewer: Option<Seat>) -> Vec<Option<CardSet>> {
+    hands.iter().enumerate().map(|(i, h)| h.filter(|_| viewer.is_some_and(|v| v.index() == i))).collect()
+}

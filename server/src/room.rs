@@ -643,7 +643,6 @@ impl Room {
             self.next_deal_at = None;
             self.deal_next().await;
         }
-        self.plan_bots();
         self.start_thinking(now);
     }
 

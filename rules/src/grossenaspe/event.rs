@@ -7,6 +7,7 @@ use super::rules::Call;
 use super::series::ScoreRow;
 use crate::card::{Card, CardSet, Suit};
 use crate::deal::Seat;
+use crate::holstein::own_hand_only;
 use crate::seed::Seed;
 
 /// Everything hidden during a deal, shown to all once it is over.
@@ -178,11 +179,7 @@ impl Event {
                 number: *number,
                 dealer: *dealer,
                 forehand: *forehand,
-                hands: hands
-                    .iter()
-                    .enumerate()
-                    .map(|(i, h)| keep(*h, viewer.is_some_and(|v| v.index() == i)))
-                    .collect(),
+                hands: own_hand_only(hands, viewer),
             },
             Event::SkatTaken { seat, skat } => Event::SkatTaken { seat: *seat, skat: keep(*skat, own(*seat)) },
             Event::KiekerShown { seat, to, hand } => {
