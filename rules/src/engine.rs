@@ -8,13 +8,14 @@
 //! what each viewer may see with the prompt of what that viewer may do, and redacts its events
 //! for each viewer. Nothing here does I/O, reads a clock or draws randomness of its own.
 //!
-//! [`GameId`] names the games; [`Series`] (Prisdorf Fipsen) is the first to implement
-//! [`GameEngine`].
+//! [`crate::games`] registers every implementation: one line per game.
 
 use std::fmt::Debug;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+
+use crate::games::{GameId, tagged_view_json};
 
 use crate::deal::{Action, Phase, Seat};
 use crate::error::RuleError;
@@ -23,31 +24,11 @@ use crate::grossenaspe;
 use crate::ruleset::{RuleSet, RuleSetError};
 use crate::seed::Seed;
 use crate::series::{Series, SeriesView};
+use crate::view::Prompt;
 
-/// Which game a table plays, as a rule set names it (`"game": "prisdorf"`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum GameId {
-    /// Prisdorf Fipsen: the 25-card pack with the ♦7, duels, Hand and Ruten, Kieker, Siebener Fips.
-    #[default]
-    Prisdorf,
-    /// Großenaspe Fipsen: the 32-card pack, clubs as "Gute", bids from 1, Fips, the Kieker with
-    /// skat and talon.
-    Grossenaspe,
-}
-
-impl GameId {
-    /// Every game, in the order a client lists them.
-    pub const ALL: [GameId; 2] = [GameId::Prisdorf, GameId::Grossenaspe];
-
-    /// The name in a rule set and in the protocol.
-    pub const fn code(self) -> &'static str {
-        match self {
-            GameId::Prisdorf => "prisdorf",
-            GameId::Grossenaspe => "grossenaspe",
-        }
-    }
+/// JSON of a value whose serialisation cannot fail (every map key is a string).
+fn json<T: Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| String::from("null"))
 }
 
 /// A game's series as a pure state machine: what the server, the storage and the bots' plumbing
@@ -63,9 +44,9 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
     /// What a seat may do.
     type Action: Copy + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     /// What happened, as everyone sees it before redaction.
-    type Event: Clone + Debug + PartialEq + Serialize + Send + Sync;
+    type Event: Clone + Debug + PartialEq + Eq + Serialize + DeserializeOwned + Send + Sync;
     /// What one viewer may see of the series, with the prompt of what he may do now.
-    type View: Clone + Debug + Serialize + Send + Sync;
+    type View: Clone + Debug + PartialEq + Eq + Serialize + DeserializeOwned + Send + Sync;
 
     /// The game.
     const ID: GameId;
@@ -77,7 +58,52 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
     fn start(rules: Self::Rules, master: Seed) -> Result<(Self, Vec<Self::Event>), RuleSetError>;
 
     /// The number of seats at the table.
-    fn seats(&self) -> usize;
+    fn seats(&self) -> usize {
+        Self::seats_of(self.rules())
+    }
+
+    /// The table's options.
+    fn rules(&self) -> &Self::Rules;
+
+    /// The number of seats these options set.
+    fn seats_of(rules: &Self::Rules) -> usize;
+
+    /// How many deals a series with these options lasts (`None`: open-ended).
+    fn deals_of(rules: &Self::Rules) -> Option<u32>;
+
+    /// A short name of the action's kind for logs (`"play"`, `"bid"`), never its cards.
+    fn action_kind(action: &Self::Action) -> &'static str;
+
+    /// Whether a computer player at `seat` is to be asked for an action although it is not his
+    /// turn (Prisdorf's Siebener Fips, say); by default never.
+    fn bot_out_of_turn(&self, seat: Seat) -> bool {
+        let _ = seat;
+        false
+    }
+
+    /// Each seat's running total, as a view shows it.
+    fn view_totals(view: &Self::View) -> &[i32];
+
+    /// The view without any action on offer (a bot acts for the viewer meanwhile).
+    fn clear_prompt(view: &mut Self::View);
+
+    /// The JSON of the view's parts that every viewer sees alike, built once per change and
+    /// passed to [`GameEngine::view_json`] for each viewer. By default nothing is shared.
+    fn shared_view_json(&self) -> String {
+        String::new()
+    }
+
+    /// `viewer`'s view as the JSON of [`crate::GameView`] (the game's name first), without its
+    /// prompt unless `prompt`. A game that shares parts between viewers takes them from
+    /// `shared`; the text must equal what serde makes of the view.
+    fn view_json(&self, viewer: Option<Seat>, prompt: bool, shared: &str) -> String {
+        let _ = shared;
+        let mut view = self.view(viewer);
+        if !prompt {
+            Self::clear_prompt(&mut view);
+        }
+        tagged_view_json(Self::ID, &view)
+    }
 
     /// The current deal's number, from 1.
     fn deal_number(&self) -> u32;
@@ -142,8 +168,75 @@ impl GameEngine for Series {
         Series::new(rules, master)
     }
 
-    fn seats(&self) -> usize {
-        usize::from(self.rules().players.count())
+    fn rules(&self) -> &RuleSet {
+        Series::rules(self)
+    }
+
+    fn seats_of(rules: &RuleSet) -> usize {
+        usize::from(rules.players.count())
+    }
+
+    fn deals_of(rules: &RuleSet) -> Option<u32> {
+        rules.deals
+    }
+
+    fn action_kind(action: &Action) -> &'static str {
+        match action {
+            Action::Bid { .. } => "bid",
+            Action::Hold => "hold",
+            Action::Pass => "pass",
+            Action::TakeSkat => "take_skat",
+            Action::PlayHand => "play_hand",
+            Action::Discard { .. } => "discard",
+            Action::NameTrumps { .. } => "name_trumps",
+            Action::Kontra => "kontra",
+            Action::Rekontra => "rekontra",
+            Action::GiveUp => "give_up",
+            Action::SiebenerFips => "siebener_fips",
+            Action::Play { .. } => "play",
+            Action::Stop => "stop",
+            Action::GoOn => "go_on",
+        }
+    }
+
+    fn bot_out_of_turn(&self, seat: Seat) -> bool {
+        // Out of turn, bots consider only a Siebener Fips (a Kieker's give-up is weighed at
+        // their own turns), so nobody waits for a bot that will do nothing.
+        self.deal().turn() != Some(seat) && self.deal().legal_actions(seat).contains(&Action::SiebenerFips)
+    }
+
+    fn view_totals(view: &SeriesView) -> &[i32] {
+        &view.totals
+    }
+
+    fn clear_prompt(view: &mut SeriesView) {
+        view.deal.prompt = Prompt::default();
+    }
+
+    fn shared_view_json(&self) -> String {
+        format!(
+            r#","scoresheet":{},"totals":{},"over":{}}}"#,
+            json(&self.scoresheet()),
+            json(&Series::totals(self)),
+            self.is_over()
+        )
+    }
+
+    fn view_json(&self, viewer: Option<Seat>, prompt: bool, shared: &str) -> String {
+        let mut deal = self.deal_view(viewer);
+        if !prompt {
+            deal.prompt = Prompt::default();
+        }
+        let deal = json(&deal);
+        let mut out = String::with_capacity(deal.len() + shared.len() + 64);
+        out.push_str(r#"{"game":"prisdorf","number":"#);
+        out.push_str(&self.number().to_string());
+        out.push_str(r#","counted":"#);
+        out.push_str(&self.counted().to_string());
+        out.push_str(r#","deal":"#);
+        out.push_str(&deal);
+        out.push_str(shared);
+        out
     }
 
     fn deal_number(&self) -> u32 {
@@ -217,8 +310,39 @@ impl GameEngine for grossenaspe::Series {
         grossenaspe::Series::new(rules, master)
     }
 
-    fn seats(&self) -> usize {
-        usize::from(self.rules().players)
+    fn rules(&self) -> &grossenaspe::Rules {
+        grossenaspe::Series::rules(self)
+    }
+
+    fn seats_of(rules: &grossenaspe::Rules) -> usize {
+        usize::from(rules.players)
+    }
+
+    fn deals_of(rules: &grossenaspe::Rules) -> Option<u32> {
+        rules.deals
+    }
+
+    fn action_kind(action: &grossenaspe::Action) -> &'static str {
+        use grossenaspe::Action;
+        match action {
+            Action::Bid { .. } => "bid",
+            Action::Hold => "hold",
+            Action::Pass => "pass",
+            Action::Discard { .. } => "discard",
+            Action::NameTrumps { .. } => "name_trumps",
+            Action::Fold => "fold",
+            Action::Play { .. } => "play",
+            Action::Stop => "stop",
+            Action::GoOn => "go_on",
+        }
+    }
+
+    fn view_totals(view: &grossenaspe::SeriesView) -> &[i32] {
+        &view.totals
+    }
+
+    fn clear_prompt(view: &mut grossenaspe::SeriesView) {
+        view.deal.prompt = grossenaspe::Prompt::default();
     }
 
     fn deal_number(&self) -> u32 {

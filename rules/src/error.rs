@@ -18,6 +18,9 @@ pub enum RuleError {
     /// The series has reached its last deal.
     #[error("the series is over")]
     SeriesOver,
+    /// An action of another game than the table's.
+    #[error("that is an action of another game than this table's")]
+    WrongGame,
     /// A new deal was asked for while one is still being played.
     #[error("the current deal is not over yet")]
     DealNotOver,
@@ -105,6 +108,7 @@ impl RuleError {
             RuleError::NoSuchSeat(_) => "seat/unknown",
             RuleError::DealOver => "deal/over",
             RuleError::SeriesOver => "series/over",
+            RuleError::WrongGame => "action/wrong_game",
             RuleError::DealNotOver => "deal/not_over",
             RuleError::NotYourTurn => "turn/not_yours",
             RuleError::WrongPhase(_) => "phase/wrong",

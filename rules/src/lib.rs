@@ -9,7 +9,9 @@
 //!   may see, and [`Event::for_viewer`] empties the hidden parts of an event.
 //!
 //! * [`GameEngine`] is the interface every game of the platform implements ([`Series`] for
-//!   Prisdorf, [`grossenaspe::Series`] for Großenaspe Fipsen); [`GameId`] names the games.
+//!   Prisdorf, [`grossenaspe::Series`] for Großenaspe Fipsen); [`GameId`] names the games, and
+//!   [`AnyGame`] with [`GameRules`], [`GameAction`], [`GameEvent`] and [`GameView`] holds any
+//!   registered game (the registry is one line per game in `games.rs`).
 //! * [`grossenaspe`] is Großenaspe Fipsen: the 32-card pack, clubs as "Gute", bids from one
 //!   trick, Fips and the Kieker with skat and talon, for 3, 4 or 5 players.
 //!
@@ -24,6 +26,7 @@ mod duel;
 mod engine;
 mod error;
 mod event;
+mod games;
 pub mod grossenaspe;
 mod holstein;
 mod ruleset;
@@ -35,9 +38,10 @@ pub use auction::Auction;
 pub use bid::{Bid, Call};
 pub use card::{Card, CardIter, CardSet, Pack, ParseCardError, Rank, Suit};
 pub use deal::{Action, Contract, Deal, Game, Outcome, Phase, Play, Seat, trick_winner};
-pub use engine::{GameEngine, GameId};
+pub use engine::GameEngine;
 pub use error::RuleError;
 pub use event::{Event, Reveal};
+pub use games::{AnyGame, GameAction, GameEvent, GameId, GameRules, GameView};
 pub use ruleset::{FirstLead, KiekerShow, Players, RuleSet, RuleSetError};
 pub use seed::Seed;
 pub use series::{ScoreRow, Series, SeriesView};

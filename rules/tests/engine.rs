@@ -2,7 +2,10 @@
 //! of the platform is held to it by the same code: an action is accepted exactly when listed,
 //! `check` agrees with `apply`, a refused action changes nothing, every series ends its deals.
 
-use fipsen_rules::{FirstLead, GameEngine, GameId, KiekerShow, Players, RuleSet, Seat, Seed, Series, grossenaspe};
+use fipsen_rules::{
+    FirstLead, GameEngine, GameEvent, GameId, GameRules, GameView, KiekerShow, Players, RuleSet, Seat, Seed, Series,
+    grossenaspe,
+};
 
 /// A small deterministic generator (SplitMix64).
 struct Rng(u64);
@@ -20,6 +23,12 @@ impl Rng {
 /// Plays `deals` deals of random legal actions through the interface, checking the contract at
 /// every step; returns how many actions were taken.
 fn play_through_the_interface<G: GameEngine>(rules: G::Rules, master: Seed, deals: u32, rng: &mut Rng) -> usize {
+    // The rules read back through the registry as this game's.
+    let tagged = serde_json::to_string(&rules).expect("rules serialise");
+    let tagged = format!(r#"{{"game":"{}",{}"#, G::ID.code(), &tagged[1..]);
+    let read: GameRules = serde_json::from_str(&tagged).expect("the registry reads the rules");
+    assert_eq!(read.game(), G::ID);
+    assert_eq!(serde_json::to_string(&read).unwrap(), tagged, "the game's name comes first");
     let (mut game, _) = G::start(rules, master).expect("valid rules");
     let n = game.seats();
     let mut taken = 0;
@@ -60,10 +69,27 @@ fn play_through_the_interface<G: GameEngine>(rules: G::Rules, master: Seed, deal
         let action = actions[rng.below(actions.len())];
         let events = game.apply(seat, action).expect("a listed action is accepted");
         taken += 1;
+        let shared = game.shared_view_json();
         for viewer in seats.iter().copied().map(Some).chain([None]) {
-            let _ = serde_json::to_string(&game.view(viewer)).expect("a view serialises");
+            // The view's JSON (built from parts shared by every viewer) is the registry's
+            // `GameView` of this game, with and without its prompt.
+            let text = game.view_json(viewer, true, &shared);
+            let read: GameView = serde_json::from_str(&text).expect("a view reads as a GameView");
+            assert_eq!(read.game(), G::ID);
+            assert_eq!(serde_json::to_string(&read).unwrap(), text, "view_json is what serde makes of the view");
+            let plain = serde_json::to_value(game.view(viewer)).unwrap();
+            let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            value.as_object_mut().unwrap().remove("game");
+            assert_eq!(value, plain);
+            let mut cleared = game.view(viewer);
+            G::clear_prompt(&mut cleared);
+            let mut value: serde_json::Value = serde_json::from_str(&game.view_json(viewer, false, &shared)).unwrap();
+            value.as_object_mut().unwrap().remove("game");
+            assert_eq!(value, serde_json::to_value(&cleared).unwrap(), "without its prompt");
             for event in &events {
-                serde_json::to_string(&G::redact(event, viewer)).expect("an event serialises");
+                let json = serde_json::to_value(G::redact(event, viewer)).expect("an event serialises");
+                let read = GameEvent::from_json(G::ID, json.clone()).expect("an event reads back as its game's");
+                assert_eq!(serde_json::to_value(&read).unwrap(), json);
             }
         }
     }

@@ -1,0 +1,440 @@
+//! The registry of the platform's games: one line per game in [`registry!`] gives the server,
+//! the storage and the protocol everything they need of it, without naming the game anywhere
+//! else.
+//!
+//! * [`GameId`] names the games (`"game": "prisdorf"` in a room's rules and in every view).
+//! * [`GameRules`] is a room's rule set: the game and its options, read from JSON in which a
+//!   missing `game` means Prisdorf.
+//! * [`GameAction`], [`GameEvent`] and [`GameView`] hold one game's action, event and view.
+//!   An action is read knowing the room's game ([`GameAction::from_json`]); events serialise
+//!   as the game's own event (the room's rules say which game it is); views carry the game's
+//!   name first.
+//! * [`AnyGame`] is a table's series of whichever game, with every method of [`GameEngine`].
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::deal::Seat;
+use crate::engine::GameEngine;
+use crate::error::RuleError;
+use crate::ruleset::RuleSetError;
+use crate::seed::Seed;
+
+/// Declares the games: `Variant => series type, "code", "English name"` (the variant's name is
+/// the code in UpperCamelCase). Everything below is generated from this list.
+macro_rules! registry {
+    ($( $(#[$doc:meta])* $variant:ident => $series:ty, $code:literal, $name:literal; )+) => {
+        /// Which game a table plays, as its rules name it (`"game": "prisdorf"`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        #[serde(rename_all = "snake_case")]
+        pub enum GameId {
+            $( $(#[$doc])* $variant, )+
+        }
+
+        impl GameId {
+            /// Every game, in the order a client lists them.
+            pub const ALL: &'static [GameId] = &[$( GameId::$variant ),+];
+
+            /// The name in a rule set and in the protocol.
+            pub const fn code(self) -> &'static str {
+                match self { $( GameId::$variant => $code, )+ }
+            }
+
+            /// The game's name in English, for logs and documents.
+            pub const fn name(self) -> &'static str {
+                match self { $( GameId::$variant => $name, )+ }
+            }
+
+            /// The game of a code.
+            pub fn from_code(code: &str) -> Option<GameId> {
+                GameId::ALL.iter().copied().find(|g| g.code() == code)
+            }
+        }
+
+        /// A room's rules: the game and its table options.
+        ///
+        /// In JSON the game's own options with its name in `game`; a missing `game` is Prisdorf
+        /// (so the rule sets written before there were other games still read).
+        ///
+        /// ```json
+        /// {"game": "grossenaspe", "players": 4, "min_bid": 1, "deals": 12}
+        /// ```
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum GameRules {
+            $( $(#[$doc])* $variant(<$series as GameEngine>::Rules), )+
+        }
+
+        impl GameRules {
+            /// The game.
+            pub const fn game(&self) -> GameId {
+                match self { $( GameRules::$variant(_) => GameId::$variant, )+ }
+            }
+
+            /// The game's default options.
+            pub fn default_for(game: GameId) -> GameRules {
+                match game { $( GameId::$variant => GameRules::$variant(Default::default()), )+ }
+            }
+
+            /// The options of `game` from a JSON object without its `game` field.
+            fn from_options(game: GameId, options: serde_json::Value) -> Result<GameRules, serde_json::Error> {
+                Ok(match game { $( GameId::$variant => GameRules::$variant(serde_json::from_value(options)?), )+ })
+            }
+
+            /// The number of seats these rules set.
+            pub fn seats(&self) -> usize {
+                match self { $( GameRules::$variant(rules) => <$series as GameEngine>::seats_of(rules), )+ }
+            }
+
+            /// How many deals the series lasts (`None`: open-ended).
+            pub fn deals(&self) -> Option<u32> {
+                match self { $( GameRules::$variant(rules) => <$series as GameEngine>::deals_of(rules), )+ }
+            }
+        }
+
+        impl Serialize for GameRules {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    $( GameRules::$variant(rules) => Tagged { game: GameId::$variant, rest: rules }.serialize(serializer), )+
+                }
+            }
+        }
+
+        #[cfg(feature = "schema")]
+        impl schemars::JsonSchema for GameRules {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                "GameRules".into()
+            }
+
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let variants = vec![$( rules_schema::<<$series as GameEngine>::Rules>(generator, GameId::$variant), )+];
+                schemars::json_schema!({
+                    "description": "A room's rules: the game (`game`, default `prisdorf`) and its options.",
+                    "oneOf": variants,
+                })
+            }
+        }
+
+        /// One game's action.
+        ///
+        /// In JSON the game's own action; it is read knowing the game ([`GameAction::from_json`]).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        #[serde(untagged)]
+        pub enum GameAction {
+            $( $(#[$doc])* $variant(<$series as GameEngine>::Action), )+
+        }
+
+        impl GameAction {
+            /// The game.
+            pub const fn game(&self) -> GameId {
+                match self { $( GameAction::$variant(_) => GameId::$variant, )+ }
+            }
+
+            /// Reads an action of `game` from JSON.
+            ///
+            /// # Errors
+            /// The JSON is not an action of that game.
+            pub fn from_json(game: GameId, value: serde_json::Value) -> Result<GameAction, serde_json::Error> {
+                Ok(match game { $( GameId::$variant => GameAction::$variant(serde_json::from_value(value)?), )+ })
+            }
+
+            /// A short name of the action's kind for logs (`"play"`, `"bid"`), never its cards.
+            pub fn kind(&self) -> &'static str {
+                match self { $( GameAction::$variant(action) => <$series as GameEngine>::action_kind(action), )+ }
+            }
+        }
+
+        /// One game's event.
+        ///
+        /// In JSON the game's own event (the room's rules name the game). Read back from JSON,
+        /// it is taken as the first game in the registry whose event has that shape: a reader
+        /// that knows the game uses [`GameEvent::from_json`].
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        #[serde(untagged)]
+        pub enum GameEvent {
+            $( $(#[$doc])* $variant(<$series as GameEngine>::Event), )+
+        }
+
+        impl GameEvent {
+            /// Reads an event of `game` from JSON.
+            ///
+            /// # Errors
+            /// The JSON is not an event of that game.
+            pub fn from_json(game: GameId, value: serde_json::Value) -> Result<GameEvent, serde_json::Error> {
+                Ok(match game { $( GameId::$variant => GameEvent::$variant(serde_json::from_value(value)?), )+ })
+            }
+
+            /// The event as `viewer` may see it (see [`GameEngine::redact`]).
+            #[must_use]
+            pub fn for_viewer(&self, viewer: Option<Seat>) -> GameEvent {
+                match self { $( GameEvent::$variant(event) => GameEvent::$variant(<$series as GameEngine>::redact(event, viewer)), )+ }
+            }
+        }
+
+        /// What one viewer may see of a series, with the prompt of what he may do now: the
+        /// game's own view with the game's name in `game`.
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        #[serde(tag = "game", rename_all = "snake_case")]
+        #[allow(clippy::large_enum_variant)]
+        pub enum GameView {
+            $( $(#[$doc])* $variant(<$series as GameEngine>::View), )+
+        }
+
+        impl GameView {
+            /// The game.
+            pub const fn game(&self) -> GameId {
+                match self { $( GameView::$variant(_) => GameId::$variant, )+ }
+            }
+
+            /// Each seat's running total.
+            pub fn totals(&self) -> &[i32] {
+                match self { $( GameView::$variant(view) => <$series as GameEngine>::view_totals(view), )+ }
+            }
+        }
+
+        /// A table's series of whichever game it plays.
+        #[derive(Debug, Clone)]
+        #[allow(clippy::large_enum_variant)]
+        pub enum AnyGame {
+            $( $(#[$doc])* $variant($series), )+
+        }
+
+        /// Runs `$body` with `$g` bound to the series inside `$self`, and `$G` to its type.
+        macro_rules! dispatch {
+            ($self_:expr, $g:ident => $body:expr) => {
+                match $self_ { $( AnyGame::$variant($g) => $body, )+ }
+            };
+        }
+
+        impl AnyGame {
+            /// Starts a series of the rules' game: its first deal is dealt at once.
+            ///
+            /// # Errors
+            /// An option is out of range.
+            pub fn start(rules: &GameRules, master: Seed) -> Result<(AnyGame, Vec<GameEvent>), RuleSetError> {
+                match rules {
+                    $( GameRules::$variant(rules) => {
+                        let (series, events) = <$series as GameEngine>::start(rules.clone(), master)?;
+                        Ok((AnyGame::$variant(series), events.into_iter().map(GameEvent::$variant).collect()))
+                    } )+
+                }
+            }
+
+            /// The game.
+            pub const fn game(&self) -> GameId {
+                match self { $( AnyGame::$variant(_) => GameId::$variant, )+ }
+            }
+
+            /// Every action `seat` may take now.
+            pub fn legal_actions(&self, seat: Seat) -> Vec<GameAction> {
+                match self {
+                    $( AnyGame::$variant(g) => g.legal_actions(seat).into_iter().map(GameAction::$variant).collect(), )+
+                }
+            }
+
+            /// Whether `seat` may take `action` now, without taking it.
+            ///
+            /// # Errors
+            /// The error [`AnyGame::apply`] would return.
+            pub fn check(&self, seat: Seat, action: &GameAction) -> Result<(), RuleError> {
+                match (self, action) {
+                    $( (AnyGame::$variant(g), GameAction::$variant(action)) => g.check(seat, *action), )+
+                    #[allow(unreachable_patterns)]
+                    _ => Err(RuleError::WrongGame),
+                }
+            }
+
+            /// Takes `seat`'s action and returns the events it caused.
+            ///
+            /// # Errors
+            /// The action is not allowed now (or is another game's); the state is then exactly
+            /// as before.
+            pub fn apply(&mut self, seat: Seat, action: &GameAction) -> Result<Vec<GameEvent>, RuleError> {
+                match (self, action) {
+                    $( (AnyGame::$variant(g), GameAction::$variant(action)) => {
+                        Ok(g.apply(seat, *action)?.into_iter().map(GameEvent::$variant).collect())
+                    } )+
+                    #[allow(unreachable_patterns)]
+                    _ => Err(RuleError::WrongGame),
+                }
+            }
+
+            /// Deals the next deal once the current one is over.
+            ///
+            /// # Errors
+            /// The deal is not over, or the series is.
+            pub fn next_deal(&mut self) -> Result<Vec<GameEvent>, RuleError> {
+                match self {
+                    $( AnyGame::$variant(g) => Ok(g.next_deal()?.into_iter().map(GameEvent::$variant).collect()), )+
+                }
+            }
+
+            /// What `viewer` may see (`None`: a spectator).
+            pub fn view(&self, viewer: Option<Seat>) -> GameView {
+                match self { $( AnyGame::$variant(g) => GameView::$variant(g.view(viewer)), )+ }
+            }
+
+            /// [`AnyGame::view`] as the JSON of [`GameView`], the parts every viewer sees alike
+            /// taken from `shared` ([`AnyGame::shared_view_json`], built once per change).
+            /// Without `prompt`, the view offers no action (a bot acts for the viewer meanwhile).
+            pub fn view_json(&self, viewer: Option<Seat>, prompt: bool, shared: &str) -> String {
+                dispatch!(self, g => g.view_json(viewer, prompt, shared))
+            }
+
+            /// Reads an action of this table's game from JSON.
+            ///
+            /// # Errors
+            /// The JSON is not an action of this game.
+            pub fn action_from_json(&self, value: serde_json::Value) -> Result<GameAction, serde_json::Error> {
+                GameAction::from_json(self.game(), value)
+            }
+        }
+
+        impl AnyGame {
+            /// The number of seats at the table.
+            pub fn seats(&self) -> usize { dispatch!(self, g => g.seats()) }
+            /// The current deal's number, from 1.
+            pub fn deal_number(&self) -> u32 { dispatch!(self, g => g.deal_number()) }
+            /// The seat expected to act now, if any.
+            pub fn turn(&self) -> Option<Seat> { dispatch!(self, g => g.turn()) }
+            /// Whether a trick is being played (some of its cards are on the table).
+            pub fn trick_in_progress(&self) -> bool { dispatch!(self, g => g.trick_in_progress()) }
+            /// Whether the next card leads to a new trick.
+            pub fn leading(&self) -> bool { dispatch!(self, g => g.leading()) }
+            /// Whether the current deal is over.
+            pub fn deal_over(&self) -> bool { dispatch!(self, g => g.deal_over()) }
+            /// Whether the series has played its last deal.
+            pub fn series_over(&self) -> bool { dispatch!(self, g => g.series_over()) }
+            /// Each seat's running total.
+            pub fn totals(&self) -> &[i32] { dispatch!(self, g => g.totals()) }
+            /// Whether a computer player at `seat` is to be asked for an action although it is
+            /// not his turn (see [`GameEngine::bot_out_of_turn`]).
+            pub fn bot_out_of_turn(&self, seat: Seat) -> bool { dispatch!(self, g => g.bot_out_of_turn(seat)) }
+            /// The JSON of the view's parts every viewer sees alike (see [`AnyGame::view_json`]).
+            pub fn shared_view_json(&self) -> String { dispatch!(self, g => g.shared_view_json()) }
+        }
+    };
+}
+
+registry! {
+    /// Prisdorf Fipsen: the 25-card pack with the ♦7, duels, Hand and Ruten, Kieker, Siebener Fips.
+    Prisdorf => crate::series::Series, "prisdorf", "Prisdorf Fipsen";
+    /// Großenaspe Fipsen: the 32-card pack, clubs as "Gute", bids from 1, Fips, the Kieker with
+    /// skat and talon.
+    Grossenaspe => crate::grossenaspe::Series, "grossenaspe", "Großenaspe Fipsen";
+}
+
+impl Default for GameId {
+    /// Prisdorf Fipsen, the game of rule sets that name none.
+    fn default() -> Self {
+        GameId::Prisdorf
+    }
+}
+
+impl Default for GameRules {
+    fn default() -> Self {
+        GameRules::default_for(GameId::default())
+    }
+}
+
+impl<'de> Deserialize<'de> for GameRules {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<GameRules, D::Error> {
+        let mut object = serde_json::Map::deserialize(deserializer)?;
+        let game = match object.remove("game") {
+            None => GameId::default(),
+            Some(serde_json::Value::String(code)) => GameId::from_code(&code).ok_or_else(|| {
+                let known: Vec<&str> = GameId::ALL.iter().map(|g| g.code()).collect();
+                let shown: String = code.chars().take(32).collect();
+                D::Error::custom(format!("unknown game `{shown}`; this server plays {}", known.join(", ")))
+            })?,
+            Some(_) => return Err(D::Error::custom("`game` is the name of a game, a string")),
+        };
+        GameRules::from_options(game, serde_json::Value::Object(object)).map_err(D::Error::custom)
+    }
+}
+
+/// A game's options with its name first.
+#[derive(Serialize)]
+struct Tagged<'a, R> {
+    game: GameId,
+    #[serde(flatten)]
+    rest: &'a R,
+}
+
+/// A game's options schema with its `game` property (required but for the default game).
+#[cfg(feature = "schema")]
+fn rules_schema<R: schemars::JsonSchema>(generator: &mut schemars::SchemaGenerator, game: GameId) -> schemars::Schema {
+    let mut schema = R::json_schema(generator);
+    if let Some(object) = schema.as_object_mut() {
+        let property = serde_json::json!({ "const": game.code(), "description": game.name() });
+        if let Some(serde_json::Value::Object(properties)) = object.get_mut("properties") {
+            properties.insert("game".into(), property);
+        }
+        if game != GameId::default() {
+            let required = object.entry("required").or_insert_with(|| serde_json::Value::Array(Vec::new()));
+            if let serde_json::Value::Array(required) = required {
+                required.insert(0, serde_json::Value::String("game".into()));
+            }
+        }
+    }
+    schema
+}
+
+/// Writes a view as the JSON of [`GameView`]: the game's name, then the view's own members.
+pub(crate) fn tagged_view_json<V: Serialize>(game: GameId, view: &V) -> String {
+    let body = serde_json::to_string(view).unwrap_or_else(|_| String::from("{}"));
+    let members = body.strip_prefix('{').unwrap_or("}");
+    let sep = if members == "}" { "" } else { "," };
+    format!(r#"{{"game":"{}"{sep}{members}"#, game.code())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset::{Players, RuleSet};
+
+    #[test]
+    fn rules_name_their_game_and_a_missing_game_is_prisdorf() {
+        let old: GameRules = serde_json::from_str(r#"{"players":3}"#).unwrap();
+        assert_eq!(old, GameRules::Prisdorf(RuleSet { players: Players::Three, ..RuleSet::prisdorf() }));
+        let json = serde_json::to_string(&old).unwrap();
+        assert!(json.starts_with(r#"{"game":"prisdorf","players":3,"#), "{json}");
+        assert_eq!(serde_json::from_str::<GameRules>(&json).unwrap(), old);
+        let g: GameRules = serde_json::from_str(r#"{"game":"grossenaspe","players":5}"#).unwrap();
+        assert_eq!(g.game(), GameId::Grossenaspe);
+        assert_eq!(g.seats(), 5);
+        let err = serde_json::from_str::<GameRules>(r#"{"game":"skat"}"#).unwrap_err().to_string();
+        assert!(err.contains("unknown game `skat`") && err.contains("grossenaspe"), "{err}");
+        // An option of another game is refused, not ignored.
+        assert!(serde_json::from_str::<GameRules>(r#"{"game":"grossenaspe","kontra":true}"#).is_err());
+        assert!(serde_json::from_str::<GameRules>(r#"{"game":7}"#).is_err());
+    }
+
+    #[test]
+    fn codes_round_trip() {
+        for &game in GameId::ALL {
+            assert_eq!(GameId::from_code(game.code()), Some(game));
+            let json = serde_json::to_string(&game).unwrap();
+            assert_eq!(json, format!("\"{}\"", game.code()));
+            assert_eq!(GameRules::default_for(game).game(), game);
+        }
+    }
+
+    #[test]
+    fn an_action_is_read_as_its_games_and_another_games_action_is_refused() {
+        let rules = GameRules::default_for(GameId::Grossenaspe);
+        let (mut game, _) = AnyGame::start(&rules, Seed([3; 32])).unwrap();
+        let seat = game.turn().unwrap();
+        let legal = game.legal_actions(seat);
+        let json = serde_json::to_value(legal[0]).unwrap();
+        let parsed = game.action_from_json(json.clone()).unwrap();
+        assert_eq!(parsed, legal[0]);
+        let prisdorf = GameAction::from_json(GameId::Prisdorf, serde_json::json!({"action": "pass"})).unwrap();
+        assert_eq!(game.check(seat, &prisdorf), Err(RuleError::WrongGame));
+        assert!(game.apply(seat, &prisdorf).is_err());
+        assert_eq!(game.legal_actions(seat), legal, "a refused action changes nothing");
+    }
+}
