@@ -2,6 +2,8 @@
 //! of the platform is held to it by the same code: an action is accepted exactly when listed,
 //! `check` agrees with `apply`, a refused action changes nothing, every series ends its deals.
 
+#![allow(clippy::unwrap_used)]
+
 use fipsen_rules::{
     FirstLead, GameEngine, GameEvent, GameId, GameRules, GameView, KiekerShow, Players, RuleSet, Seat, Seed, Series,
     grossenaspe,
