@@ -14,6 +14,7 @@
 //!   of the deals consistent with it; [`inference`] weighs those deals by the auction.
 //! * [`evaluate`]: what a hand is worth as each contract; [`play`]: the card by sampling.
 //! * [`bot`]: the levels and every decision; [`review`]: the review of a finished deal.
+//! * [`games`]: the bots of every game behind one door, for servers.
 //! * [`arena`]: deals played between bots (used by the `arena` binary and the tests).
 
 // Loops over parallel small arrays (seats, suits, capacities) read better with an index.
@@ -23,6 +24,7 @@ pub mod arena;
 pub mod bot;
 pub mod cards;
 pub mod evaluate;
+pub mod games;
 pub mod heuristic;
 pub mod inference;
 pub mod knowledge;

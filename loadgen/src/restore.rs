@@ -191,7 +191,13 @@ async fn resume_rooms(mut ws: Ws, saved: &[SavedRoom], next: &AtomicUsize, t0: f
         outcome.failed += 1;
         outcome.first_failure.get_or_insert(why);
     };
-    if let Err(e) = exchange(&mut ws, &ClientMessage::Hello { protocol: 1, client: None }, "welcome").await {
+    if let Err(e) = exchange(
+        &mut ws,
+        &ClientMessage::Hello { protocol: fipsen_protocol::PROTOCOL_VERSION, client: None },
+        "welcome",
+    )
+    .await
+    {
         fail(&mut outcome, e);
         return outcome;
     }

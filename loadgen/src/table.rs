@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use fipsen_protocol::{ClientMessage, Role, RoomOptions, ServerMessage};
-use fipsen_rules::{Action, RuleSet, Seat};
+use fipsen_rules::{Action, GameRules, RuleSet, Seat};
 use futures_util::stream::{SelectAll, SplitSink};
 use futures_util::{SinkExt, Stream, StreamExt};
 use tokio::sync::watch;
@@ -207,7 +207,7 @@ impl Table {
 
     /// Creates the room, lets the other players and the spectators join, and starts the series.
     async fn open_room(&mut self) -> Result<(), String> {
-        let rules = RuleSet { deals: self.config.deals, ..RuleSet::default() };
+        let rules = GameRules::Prisdorf(RuleSet { deals: self.config.deals, ..RuleSet::default() });
         let options = RoomOptions { next_deal_seconds: Some(0), ..RoomOptions::default() };
         let name = format!("t{}p0", self.index);
         self.send(0, &ClientMessage::CreateRoom { name, rules, options }).await?;
@@ -492,6 +492,7 @@ impl Table {
             stats.sent += 1;
             stats.lateness.record(sent.saturating_duration_since(ready));
         }
+        let action = serde_json::to_value(action).map_err(|e| e.to_string())?;
         self.send(actor, &ClientMessage::Act { id, seq, action }).await
     }
 

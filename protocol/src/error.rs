@@ -275,6 +275,7 @@ pub fn every_rule_error() -> Vec<RuleError> {
         RuleError::NoSuchBid,
         RuleError::BidNotHigher { standing: fipsen_rules::grossenaspe::Bid::tricks(1) },
         RuleError::FoldNotAllowed,
+        RuleError::WrongGame,
     ];
     debug_assert!(all.iter().enumerate().all(|(i, e)| variant_number(e) == i));
     all
@@ -306,6 +307,7 @@ const fn variant_number(error: &RuleError) -> usize {
         RuleError::NoSuchBid => 20,
         RuleError::BidNotHigher { .. } => 21,
         RuleError::FoldNotAllowed => 22,
+        RuleError::WrongGame => 23,
     }
 }
 

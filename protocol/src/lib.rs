@@ -28,7 +28,7 @@ pub use room::{
 };
 
 /// The protocol version this crate describes. It changes when a message changes incompatibly.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 /// The versions a server built from this crate accepts in `hello`.
 pub const SUPPORTED_VERSIONS: [u32; 1] = [PROTOCOL_VERSION];
 /// The largest frame a client may send: 16 KiB.

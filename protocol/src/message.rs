@@ -2,7 +2,7 @@
 
 use fipsen_bots::Level;
 use fipsen_bots::review::Review;
-use fipsen_rules::{Action, RuleSet, Seat, SeriesView};
+use fipsen_rules::{GameAction, GameRules, GameView, Seat};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -29,15 +29,16 @@ pub enum ClientMessage {
     /// Creates a room; its creator is the host and sits at seat 0.
     ///
     /// ```json
-    /// {"type": "create_room", "name": "Antje", "rules": {"players": 4, "deals": 8},
+    /// {"type": "create_room", "name": "Antje", "rules": {"game": "prisdorf", "players": 4, "deals": 8},
     ///  "options": {"title": "Friday table", "public": false}}
     /// ```
     CreateRoom {
         /// The creator's name (1 to 32 characters).
         name: String,
-        /// The table's rules; missing fields take the Prisdorf defaults.
+        /// The game and its rules: `game` names it (default `prisdorf`), missing options take
+        /// that game's defaults.
         #[serde(default)]
-        rules: RuleSet,
+        rules: GameRules,
         /// The room's options; missing fields take their defaults.
         #[serde(default)]
         options: RoomOptions,
@@ -121,8 +122,10 @@ pub enum ClientMessage {
         id: u64,
         /// The last sequence number the client saw.
         seq: u64,
-        /// The action, in the rules crate's form.
-        action: Action,
+        /// The action, in the rules crate's form for the room's game (read knowing the game:
+        /// an action of another shape is refused with `proto/malformed`).
+        #[schemars(with = "GameAction")]
+        action: serde_json::Value,
     },
     /// Asks for the next deal once a deal is over.
     ///
@@ -304,7 +307,7 @@ pub enum ServerMessage {
     /// {"type": "joined", "room": {"room": "k3JX9a2LqP0vWm4Z", "...": "see RoomState"},
     ///  "you": {"participant": 3, "name": "Hinnerk", "role": "player", "seat": 1, "host": false,
     ///          "token": "Vq3m2b7YxkR0aL9cTdPz1w8eUj5nHs4F"},
-    ///  "seq": 44, "game": {"number": 1, "...": "see SeriesView"},
+    ///  "seq": 44, "game": {"game": "prisdorf", "number": 1, "...": "see GameView"},
     ///  "missed": [{"seq": 42, "kind": "game", "event": {"event": "card_played", "seat": 3, "card": "S8"}}],
     ///  "resync": false, "chat": []}
     /// ```
@@ -315,8 +318,8 @@ pub enum ServerMessage {
         you: You,
         /// The room's latest sequence number: the snapshot is as of this event.
         seq: u64,
-        /// The series as you may see it; `null` before it starts.
-        game: Option<SeriesView>,
+        /// The series as you may see it, its game named in `game`; `null` before it starts.
+        game: Option<GameView>,
         /// On `resume`: the events after `last_seq`, redacted for you (empty if none were missed
         /// or the gap was too old).
         missed: Vec<SeqEvent>,
@@ -332,7 +335,7 @@ pub enum ServerMessage {
     /// ```json
     /// {"type": "update", "seq": 45,
     ///  "events": [{"seq": 45, "kind": "game", "event": {"event": "card_played", "seat": 0, "card": "CA"}}],
-    ///  "room": {"room": "k3JX9a2LqP0vWm4Z", "...": "see RoomState"}, "game": {"number": 1, "...": "see SeriesView"}}
+    ///  "room": {"room": "k3JX9a2LqP0vWm4Z", "...": "see RoomState"}, "game": {"game": "prisdorf", "number": 1, "...": "see GameView"}}
     /// ```
     Update {
         /// The sequence number of the last event in `events`.
@@ -341,8 +344,8 @@ pub enum ServerMessage {
         events: Vec<SeqEvent>,
         /// The room now.
         room: RoomState,
-        /// The series now, as you may see it; `null` before it starts.
-        game: Option<SeriesView>,
+        /// The series now, as you may see it, its game named in `game`; `null` before it starts.
+        game: Option<GameView>,
     },
     /// Your action `id` was accepted and stored; its events carry numbers up to `seq`.
     ///
@@ -375,7 +378,7 @@ pub enum ServerMessage {
     /// {"type": "lobby", "total": 1, "offset": 0, "rooms": [{"room": "k3JX9a2LqP0vWm4Z",
     ///  "title": "Friday table", "host": "Antje", "players": ["Antje", null, null, null],
     ///  "spectators": 0, "spectators_allowed": true, "status": "waiting",
-    ///  "rules": {"players": 4, "...": "see RuleSet"}}]}
+    ///  "rules": {"game": "prisdorf", "players": 4, "...": "see GameRules"}}]}
     /// ```
     Lobby {
         /// How many public rooms there are in all.
@@ -401,7 +404,7 @@ pub enum ServerMessage {
     /// ```json
     /// {"type": "my_rooms", "rooms": [{"room": "k3JX9a2LqP0vWm4Z", "title": "Friday table",
     ///  "name": "Hinnerk", "seat": 1, "players": ["Antje", "Hinnerk", "Fiete", "Meike"],
-    ///  "status": "playing", "deal": 3, "totals": [4, -2, 0, 6]}]}
+    ///  "status": "playing", "game": "prisdorf", "deal": 3, "totals": [4, -2, 0, 6]}]}
     /// ```
     MyRooms {
         /// The rooms.
@@ -460,7 +463,11 @@ impl ServerMessage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fipsen_rules::Card;
+    use fipsen_rules::{Action, Card};
+
+    fn act(action: Action) -> serde_json::Value {
+        serde_json::to_value(action).unwrap()
+    }
 
     #[test]
     fn parse_tells_malformed_from_unknown() {
@@ -484,14 +491,18 @@ mod tests {
     fn every_type_is_listed_and_round_trips() {
         let examples = vec![
             ClientMessage::Hello { protocol: 1, client: None },
-            ClientMessage::CreateRoom { name: "A".into(), rules: RuleSet::default(), options: RoomOptions::default() },
+            ClientMessage::CreateRoom {
+                name: "A".into(),
+                rules: GameRules::default(),
+                options: RoomOptions::default(),
+            },
             ClientMessage::JoinRoom { room: "r".into(), name: "B".into(), role: Role::Spectator, token: None },
             ClientMessage::Resume { room: "r".into(), token: "t".into(), last_seq: Some(3) },
             ClientMessage::TakeSeat { seat: Seat(2) },
             ClientMessage::LeaveSeat,
             ClientMessage::Start,
             ClientMessage::SetPublic { public: true },
-            ClientMessage::Act { id: 1, seq: 2, action: Action::Play { card: Card::DIAMOND_SEVEN } },
+            ClientMessage::Act { id: 1, seq: 2, action: act(Action::Play { card: Card::DIAMOND_SEVEN }) },
             ClientMessage::NextDeal,
             ClientMessage::Chat { text: "hi".into() },
             ClientMessage::LeaveRoom,
@@ -517,12 +528,23 @@ mod tests {
     fn act_reads_the_documented_shape() {
         let m = ClientMessage::parse(r#"{"type":"act","id":17,"seq":40,"action":{"action":"play","card":"H10"}}"#);
         let card: Card = "H10".parse().unwrap();
-        assert_eq!(m, Ok(ClientMessage::Act { id: 17, seq: 40, action: Action::Play { card } }));
+        assert_eq!(m, Ok(ClientMessage::Act { id: 17, seq: 40, action: act(Action::Play { card }) }));
         let create = ClientMessage::parse(r#"{"type":"create_room","name":"A"}"#).unwrap();
         assert_eq!(
             create,
-            ClientMessage::CreateRoom { name: "A".into(), rules: RuleSet::default(), options: RoomOptions::default() }
+            ClientMessage::CreateRoom {
+                name: "A".into(),
+                rules: GameRules::default(),
+                options: RoomOptions::default()
+            }
         );
+        let create =
+            ClientMessage::parse(r#"{"type":"create_room","name":"A","rules":{"game":"grossenaspe"}}"#).unwrap();
+        let ClientMessage::CreateRoom { rules, .. } = create else { panic!("{create:?}") };
+        assert_eq!(rules.game(), fipsen_rules::GameId::Grossenaspe);
+        let unknown = ClientMessage::parse(r#"{"type":"create_room","name":"A","rules":{"game":"skat"}}"#).unwrap_err();
+        assert_eq!(unknown.0, ErrorCode::Malformed);
+        assert!(unknown.1.contains("unknown game `skat`"), "{}", unknown.1);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! What a room is made of, as clients see it: its options, its state, and its numbered events.
 
 use fipsen_bots::Level;
-use fipsen_rules::{Event, RuleSet, Seat};
+use fipsen_rules::{GameEvent, GameId, GameRules, Seat};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -144,7 +144,7 @@ pub struct SeatInfo {
 ///
 /// ```json
 /// {"room": "k3JX9a2LqP0vWm4Z", "title": "Friday table", "host": "Antje",
-///  "rules": {"players": 4, "min_bid": 2, "kontra": false, "first_lead": "forehand",
+///  "rules": {"game": "prisdorf", "players": 4, "min_bid": 2, "kontra": false, "first_lead": "forehand",
 ///            "kieker_show": "left_opponent", "deals": 8},
 ///  "options": {"title": "Friday table", "public": false, "spectators_allowed": true,
 ///              "grace_seconds": 120, "next_deal_seconds": 10},
@@ -160,8 +160,8 @@ pub struct RoomState {
     pub title: String,
     /// The host's name.
     pub host: String,
-    /// The table's rules.
-    pub rules: RuleSet,
+    /// The game and its rules.
+    pub rules: GameRules,
     /// The room's options.
     pub options: RoomOptions,
     /// Every seat, by number.
@@ -220,7 +220,7 @@ pub struct ChatLine {
 }
 
 /// Something that happened in a room. Game events are redacted for each viewer by the rules
-/// crate ([`Event::for_viewer`]): a viewer gets the event with the cards he may not see
+/// crate ([`GameEvent::for_viewer`]): a viewer gets the event with the cards he may not see
 /// emptied, never a missing event, so sequence numbers have no gaps.
 ///
 /// ```json
@@ -233,8 +233,8 @@ pub struct ChatLine {
 pub enum RoomEvent {
     /// Something happened in the game.
     Game {
-        /// The rules crate's event, as this viewer may see it.
-        event: Event,
+        /// The rules crate's event of the room's game, as this viewer may see it.
+        event: GameEvent,
     },
     /// A player took a seat.
     Seated {
@@ -385,7 +385,7 @@ pub struct You {
 /// ```json
 /// {"room": "k3JX9a2LqP0vWm4Z", "title": "Friday table", "host": "Antje",
 ///  "players": ["Antje", null, null, null], "spectators": 0, "spectators_allowed": true,
-///  "status": "waiting", "rules": {"players": 4, "min_bid": 2, "kontra": false,
+///  "status": "waiting", "rules": {"game": "prisdorf", "players": 4, "min_bid": 2, "kontra": false,
 ///  "first_lead": "forehand", "kieker_show": "left_opponent", "deals": null}}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -404,8 +404,8 @@ pub struct LobbyRoom {
     pub spectators_allowed: bool,
     /// Where the series stands.
     pub status: RoomStatus,
-    /// The table's rules.
-    pub rules: RuleSet,
+    /// The game and its rules.
+    pub rules: GameRules,
 }
 
 /// A room one of the given tokens belongs to, for a player's list of his rooms (open in
@@ -413,8 +413,8 @@ pub struct LobbyRoom {
 ///
 /// ```json
 /// {"room": "k3JX9a2LqP0vWm4Z", "title": "Friday table", "name": "Hinnerk", "seat": 1,
-///  "players": ["Antje", "Hinnerk", "Fiete", "Meike"], "status": "playing", "deal": 3,
-///  "totals": [4, -2, 0, 6]}
+///  "players": ["Antje", "Hinnerk", "Fiete", "Meike"], "status": "playing", "game": "prisdorf",
+///  "deal": 3, "totals": [4, -2, 0, 6]}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct MyRoom {
@@ -430,6 +430,8 @@ pub struct MyRoom {
     pub players: Vec<Option<String>>,
     /// Where the series stands.
     pub status: RoomStatus,
+    /// The game played there.
+    pub game: GameId,
     /// The current deal's number (0 before the series starts).
     pub deal: u32,
     /// Each seat's total.

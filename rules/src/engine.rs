@@ -40,7 +40,7 @@ fn json<T: Serialize + ?Sized>(value: &T) -> String {
 /// show a viewer only what the game's visibility allows.
 pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
     /// The table's options for this game.
-    type Rules: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    type Rules: Clone + Debug + PartialEq + Eq + Default + Serialize + DeserializeOwned + Send + Sync;
     /// What a seat may do.
     type Action: Copy + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     /// What happened, as everyone sees it before redaction.
@@ -64,6 +64,12 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
 
     /// The table's options.
     fn rules(&self) -> &Self::Rules;
+
+    /// Checks the options that their types alone cannot.
+    ///
+    /// # Errors
+    /// An option is out of range.
+    fn validate(rules: &Self::Rules) -> Result<(), RuleSetError>;
 
     /// The number of seats these options set.
     fn seats_of(rules: &Self::Rules) -> usize;
@@ -170,6 +176,10 @@ impl GameEngine for Series {
 
     fn rules(&self) -> &RuleSet {
         Series::rules(self)
+    }
+
+    fn validate(rules: &RuleSet) -> Result<(), RuleSetError> {
+        rules.validate()
     }
 
     fn seats_of(rules: &RuleSet) -> usize {
@@ -312,6 +322,10 @@ impl GameEngine for grossenaspe::Series {
 
     fn rules(&self) -> &grossenaspe::Rules {
         grossenaspe::Series::rules(self)
+    }
+
+    fn validate(rules: &grossenaspe::Rules) -> Result<(), RuleSetError> {
+        rules.validate()
     }
 
     fn seats_of(rules: &grossenaspe::Rules) -> usize {

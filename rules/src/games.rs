@@ -60,7 +60,7 @@ macro_rules! registry {
         /// ```json
         /// {"game": "grossenaspe", "players": 4, "min_bid": 1, "deals": 12}
         /// ```
-        #[derive(Debug, Clone, PartialEq)]
+        #[derive(Debug, Clone, PartialEq, Eq)]
         pub enum GameRules {
             $( $(#[$doc])* $variant(<$series as GameEngine>::Rules), )+
         }
@@ -79,6 +79,14 @@ macro_rules! registry {
             /// The options of `game` from a JSON object without its `game` field.
             fn from_options(game: GameId, options: serde_json::Value) -> Result<GameRules, serde_json::Error> {
                 Ok(match game { $( GameId::$variant => GameRules::$variant(serde_json::from_value(options)?), )+ })
+            }
+
+            /// Checks the options that their types alone cannot.
+            ///
+            /// # Errors
+            /// An option is out of range.
+            pub fn validate(&self) -> Result<(), RuleSetError> {
+                match self { $( GameRules::$variant(rules) => <$series as GameEngine>::validate(rules), )+ }
             }
 
             /// The number of seats these rules set.
@@ -192,6 +200,11 @@ macro_rules! registry {
             /// Each seat's running total.
             pub fn totals(&self) -> &[i32] {
                 match self { $( GameView::$variant(view) => <$series as GameEngine>::view_totals(view), )+ }
+            }
+
+            /// Takes every action off the view's prompt (a bot acts for the viewer meanwhile).
+            pub fn clear_prompt(&mut self) {
+                match self { $( GameView::$variant(view) => <$series as GameEngine>::clear_prompt(view), )+ }
             }
         }
 

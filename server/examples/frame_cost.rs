@@ -11,7 +11,7 @@
 //! repetitions to count the set-up alone).
 
 use fipsen_protocol::{RoomEvent, RoomOptions, RoomState, RoomStatus, SeatInfo, SeqEvent, ServerMessage};
-use fipsen_rules::{RuleSet, Seat, Seed, Series};
+use fipsen_rules::{AnyGame, GameEvent, GameRules, Seat, Seed, Series};
 use fipsen_server::frames::{UpdateFrames, redact};
 
 const VIEWERS: [Option<Seat>; 5] = [Some(Seat(0)), Some(Seat(1)), Some(Seat(2)), Some(Seat(3)), None];
@@ -22,6 +22,7 @@ fn main() {
     let deals: u32 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(0);
     let repeat: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1000);
     let (series, events) = position(deals);
+    let game = AnyGame::Prisdorf(series.clone());
     let state = room();
     let mut bytes = 0;
     for _ in 0..repeat {
@@ -33,13 +34,13 @@ fn main() {
                         seq: 101,
                         events: events.iter().map(|e| redact(e, viewer)).collect(),
                         room: state.clone(),
-                        game: Some(series.view(viewer)),
+                        game: Some(game.view(viewer)),
                     };
                     update.to_json().len()
                 })
                 .sum::<usize>(),
             _ => {
-                let mut frames = UpdateFrames::new(101, &events, &state, Some(&series));
+                let mut frames = UpdateFrames::new(101, &events, &state, Some(&game));
                 VIEWERS.iter().map(|&viewer| frames.frame(viewer).len()).sum::<usize>()
             }
         };
@@ -49,7 +50,7 @@ fn main() {
 
 /// A series after `deals` whole deals, stopped after two tricks of the next; its last events.
 fn position(deals: u32) -> (Series, Vec<SeqEvent>) {
-    let (mut series, _) = Series::new(RuleSet::default(), Seed::from_u64(3)).expect("rules");
+    let (mut series, _) = Series::new(Default::default(), Seed::from_u64(3)).expect("rules");
     let mut step = 0usize;
     let mut last = Vec::new();
     loop {
@@ -67,7 +68,15 @@ fn position(deals: u32) -> (Series, Vec<SeqEvent>) {
         last = series.apply(seat, legal[step % legal.len()]).expect("legal");
     }
     let events = last.into_iter().enumerate();
-    (series, events.map(|(i, event)| SeqEvent { seq: 100 + i as u64, event: RoomEvent::Game { event } }).collect())
+    (
+        series,
+        events
+            .map(|(i, event)| SeqEvent {
+                seq: 100 + i as u64,
+                event: RoomEvent::Game { event: GameEvent::Prisdorf(event) },
+            })
+            .collect(),
+    )
 }
 
 fn room() -> RoomState {
@@ -84,7 +93,7 @@ fn room() -> RoomState {
         room: "k3JX9a2LqP0vWm4Zb7Ya".into(),
         title: "Friday table".into(),
         host: "Player 0".into(),
-        rules: RuleSet::default(),
+        rules: GameRules::default(),
         options: RoomOptions::default(),
         seats: (0..4).map(seat).collect(),
         spectators: 2,

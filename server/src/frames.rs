@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use fipsen_protocol::{RoomEvent, RoomState, SeqEvent};
-use fipsen_rules::{Prompt, Seat, Series};
+use fipsen_rules::{AnyGame, Seat};
 
 /// An event as `viewer` may see it: game events are redacted by the rules crate.
 pub fn redact(event: &SeqEvent, viewer: Option<Seat>) -> SeqEvent {
@@ -26,10 +26,10 @@ pub fn redact(event: &SeqEvent, viewer: Option<Seat>) -> SeqEvent {
 pub struct UpdateFrames<'a> {
     seq: u64,
     events: &'a [SeqEvent],
-    series: Option<&'a Series>,
+    series: Option<&'a AnyGame>,
     room: String,
-    /// `"scoresheet":[…],"totals":[…],"over":…}` — the end of every viewer's `game`.
-    game_tail: String,
+    /// The parts of the game's view every viewer sees alike ([`AnyGame::shared_view_json`]).
+    shared: String,
     /// Seats whose own view offers no action (a bot plays for them for now).
     no_prompt: Vec<Seat>,
     built: Vec<(Option<Seat>, Arc<str>)>,
@@ -37,17 +37,10 @@ pub struct UpdateFrames<'a> {
 
 impl<'a> UpdateFrames<'a> {
     /// Serialises the shared parts of the update for `events` (numbered up to `seq`).
-    pub fn new(seq: u64, events: &'a [SeqEvent], room: &RoomState, series: Option<&'a Series>) -> UpdateFrames<'a> {
+    pub fn new(seq: u64, events: &'a [SeqEvent], room: &RoomState, series: Option<&'a AnyGame>) -> UpdateFrames<'a> {
         let room = json(room);
-        let game_tail = series.map_or_else(String::new, |s| {
-            format!(
-                r#","scoresheet":{},"totals":{},"over":{}}}"#,
-                json(&s.scoresheet()),
-                json(&s.totals()),
-                s.is_over()
-            )
-        });
-        UpdateFrames { seq, events, series, room, game_tail, no_prompt: Vec::new(), built: Vec::with_capacity(5) }
+        let shared = series.map_or_else(String::new, AnyGame::shared_view_json);
+        UpdateFrames { seq, events, series, room, shared, no_prompt: Vec::new(), built: Vec::with_capacity(5) }
     }
 
     /// These seats' frames show their view without a prompt: a bot acts for them meanwhile.
@@ -69,18 +62,13 @@ impl<'a> UpdateFrames<'a> {
     fn build(&self, viewer: Option<Seat>) -> String {
         let events: Vec<SeqEvent> = self.events.iter().map(|e| redact(e, viewer)).collect();
         let events = json(&events);
-        let mut out = String::with_capacity(events.len() + self.room.len() + self.game_tail.len() + 1024);
+        let mut out = String::with_capacity(events.len() + self.room.len() + self.shared.len() + 1024);
         let _ = write!(out, r#"{{"type":"update","seq":{},"events":{events},"room":{},"game":"#, self.seq, self.room);
         match self.series {
             None => out.push_str("null"),
             Some(series) => {
-                let mut deal = series.deal_view(viewer);
-                if viewer.is_some_and(|v| self.no_prompt.contains(&v)) {
-                    deal.prompt = Prompt::default();
-                }
-                let deal = json(&deal);
-                let _ = write!(out, r#"{{"number":{},"counted":{},"deal":{deal}"#, series.number(), series.counted());
-                out.push_str(&self.game_tail);
+                let prompt = !viewer.is_some_and(|v| self.no_prompt.contains(&v));
+                out.push_str(&series.view_json(viewer, prompt, &self.shared));
             }
         }
         out.push('}');
@@ -97,14 +85,14 @@ fn json<T: serde::Serialize + ?Sized>(value: &T) -> String {
 mod tests {
     use super::*;
     use fipsen_protocol::{RoomOptions, RoomStatus, SeatInfo, ServerMessage};
-    use fipsen_rules::{RuleSet, Seed};
+    use fipsen_rules::{GameId, GameRules, Seed};
 
-    fn room(series: Option<&Series>) -> RoomState {
+    fn room(series: Option<&AnyGame>) -> RoomState {
         RoomState {
             room: "k3JX9a2LqP0vWm4Zb7Ya".into(),
             title: "Friday \"table\"".into(),
             host: "Antje".into(),
-            rules: RuleSet::default(),
+            rules: GameRules::default(),
             options: RoomOptions::default(),
             seats: (0..4)
                 .map(|s| SeatInfo {
@@ -128,13 +116,21 @@ mod tests {
     }
 
     /// Every frame equals serde's text of the same `update`, at every step of a series,
-    /// for every viewer.
+    /// for every viewer, in every game.
     #[test]
     fn frames_are_exactly_the_serialised_update() {
-        let rules = RuleSet { deals: Some(3), ..RuleSet::default() };
-        let (mut series, dealt) = Series::new(rules, Seed::from_u64(7)).unwrap();
+        for &game in GameId::ALL {
+            let mut rules = serde_json::to_value(GameRules::default_for(game)).unwrap();
+            rules["deals"] = 3.into();
+            frames_of_a_series_are_the_serialised_update(serde_json::from_value(rules).unwrap());
+        }
+    }
+
+    fn frames_of_a_series_are_the_serialised_update(rules: GameRules) {
+        assert_eq!(rules.deals(), Some(3));
+        let (mut series, dealt) = AnyGame::start(&rules, Seed::from_u64(7)).unwrap();
         let mut seq = 0;
-        let mut number = |events: Vec<fipsen_rules::Event>| -> Vec<SeqEvent> {
+        let mut number = |events: Vec<fipsen_rules::GameEvent>| -> Vec<SeqEvent> {
             events
                 .into_iter()
                 .map(|event| {
@@ -147,30 +143,35 @@ mod tests {
         let mut checked = 0;
         for step in 0..2000 {
             let state = room(Some(&series));
-            let mut frames = UpdateFrames::new(step, &pending, &state, Some(&series));
+            let hidden = [Seat(1)];
+            let mut frames = UpdateFrames::new(step, &pending, &state, Some(&series)).without_prompt(&hidden);
             for viewer in [None, Some(Seat(0)), Some(Seat(1)), Some(Seat(2)), Some(Seat(3))] {
+                let mut view = series.view(viewer);
+                if viewer == Some(Seat(1)) {
+                    view.clear_prompt();
+                }
                 let expected = ServerMessage::Update {
                     seq: step,
                     events: pending.iter().map(|e| redact(e, viewer)).collect(),
                     room: state.clone(),
-                    game: Some(series.view(viewer)),
+                    game: Some(view),
                 };
                 assert_eq!(&*frames.frame(viewer), expected.to_json(), "step {step}, viewer {viewer:?}");
                 checked += 1;
             }
-            if series.is_over() {
+            if series.series_over() {
                 break;
             }
-            let events = if series.deal().is_over() {
+            let events = if series.deal_over() {
                 series.next_deal().unwrap()
             } else {
-                let seat = series.deal().turn().unwrap();
-                let action = series.legal_actions(seat)[step as usize % series.legal_actions(seat).len()];
-                series.apply(seat, action).unwrap()
+                let seat = series.turn().unwrap();
+                let legal = series.legal_actions(seat);
+                series.apply(seat, &legal[step as usize % legal.len()]).unwrap()
             };
             pending = number(events);
         }
-        assert!(series.is_over(), "the series was played to its end");
+        assert!(series.series_over(), "the series was played to its end");
         assert!(checked > 100);
         let waiting = room(None);
         let expected = ServerMessage::Update { seq: 1, events: vec![], room: waiting.clone(), game: None };

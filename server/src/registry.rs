@@ -9,7 +9,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
 use fipsen_protocol::{ErrorCode, LOBBY_PAGE, LobbyRoom, MAX_NAME_CHARS, MyRoom, RoomOptions};
-use fipsen_rules::{RuleSet, Seed};
+use fipsen_rules::{GameRules, Seed};
 use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{info, warn};
 
@@ -197,7 +197,7 @@ impl Registry {
     pub async fn create(
         self: &Arc<Self>,
         host: &str,
-        rules: RuleSet,
+        rules: GameRules,
         options: RoomOptions,
     ) -> Result<RoomHandle, (ErrorCode, String)> {
         rules.validate().map_err(|e| (ErrorCode::RulesInvalid, e.to_string()))?;
@@ -222,7 +222,7 @@ impl Registry {
             warn!(error = %e, "cannot store a new room");
             (ErrorCode::Storage, ErrorCode::Storage.to_string())
         })?;
-        info!(room = %meta.code, players = rules.players.count(), "room created");
+        info!(room = %meta.code, game = meta.rules.game().code(), players = meta.rules.seats(), "room created");
         let instance = self.instances.fetch_add(1, Ordering::Relaxed);
         let (lobby_tx, lobby_rx) = watch::channel(None);
         let room = Room::new(meta, instance, lobby_tx, self.env());

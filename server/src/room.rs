@@ -12,13 +12,13 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use fipsen_bots::Level;
-use fipsen_bots::review::review;
+use fipsen_bots::games::FinishedDeal;
 use fipsen_protocol::{
     ChatLine, CloseCode, ErrorCode, LobbyRoom, MAX_CHAT_CHARS, MAX_READING_SECONDS, MyRoom, NUDGE_AFTER_SECONDS,
     NUDGE_EVERY_SECONDS, Role, RoomEvent, RoomOptions, RoomState, RoomStatus, SeatInfo, SeqEvent, ServerMessage,
     TurnClock, You,
 };
-use fipsen_rules::{Action, Phase, Prompt, RuleSet, Seat, Series};
+use fipsen_rules::{AnyGame, GameAction, GameRules, RuleError, Seat};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Semaphore, mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
@@ -150,8 +150,8 @@ pub enum RoomRequest {
         id: u64,
         /// The last sequence number the client saw.
         seq: u64,
-        /// The action.
-        action: Action,
+        /// The action, as JSON: read as an action of the room's game.
+        action: serde_json::Value,
     },
     /// `next_deal`.
     NextDeal,
@@ -217,9 +217,12 @@ pub enum RoomCommand {
 }
 
 /// An input that changed the room, as stored. Replaying them in order rebuilds the room.
+///
+/// A game action is a [`GameAction`]; as read from storage it is JSON (`Record<Value>`) until
+/// [`Record::read_action`] reads it as an action of the room's game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "record", rename_all = "snake_case")]
-pub enum Record {
+pub enum Record<A = GameAction> {
     /// A player joined (and sat down, if a seat was free).
     Joined {
         /// His number.
@@ -259,7 +262,7 @@ pub enum Record {
         /// The client's id.
         id: u64,
         /// The action.
-        action: Action,
+        action: A,
     },
     /// The next deal was dealt.
     NextDeal,
@@ -294,8 +297,36 @@ pub enum Record {
         /// The seat it acted for.
         seat: Seat,
         /// The action.
-        action: Action,
+        action: A,
     },
+}
+
+impl Record<serde_json::Value> {
+    /// The record with its action (if any) read as an action of `game`.
+    ///
+    /// # Errors
+    /// The stored action is not one of that game.
+    pub fn read_action(self, game: fipsen_rules::GameId) -> Result<Record, serde_json::Error> {
+        let action = |value| GameAction::from_json(game, value);
+        Ok(match self {
+            Record::Act { participant, seat, id, action: value } => {
+                Record::Act { participant, seat, id, action: action(value)? }
+            }
+            Record::BotAct { seat, action: value } => Record::BotAct { seat, action: action(value)? },
+            Record::Joined { participant, name, token_hash, seat } => {
+                Record::Joined { participant, name, token_hash, seat }
+            }
+            Record::Seated { participant, seat } => Record::Seated { participant, seat },
+            Record::LeftSeat { participant } => Record::LeftSeat { participant },
+            Record::Started => Record::Started,
+            Record::Public { public } => Record::Public { public },
+            Record::NextDeal => Record::NextDeal,
+            Record::Chat { line } => Record::Chat { line },
+            Record::BotAdded { participant, seat, level, name } => Record::BotAdded { participant, seat, level, name },
+            Record::BotRemoved { seat } => Record::BotRemoved { seat },
+            Record::HostChanged { participant } => Record::HostChanged { participant },
+        })
+    }
 }
 
 #[derive(Debug)]
@@ -338,7 +369,7 @@ struct BotTurn {
     /// When it starts thinking.
     at: Instant,
     /// The decision, once it is being computed on a blocking thread.
-    thinking: Option<JoinHandle<Option<Action>>>,
+    thinking: Option<JoinHandle<Option<GameAction>>>,
 }
 
 /// Settings every room shares.
@@ -362,7 +393,7 @@ pub struct Room {
     code: Arc<str>,
     instance: u64,
     title: String,
-    rules: RuleSet,
+    rules: GameRules,
     options: RoomOptions,
     master: fipsen_rules::Seed,
     participants: Vec<Participant>,
@@ -370,7 +401,7 @@ pub struct Room {
     host: u32,
     seats: Vec<Option<u32>>,
     holds: Vec<SeatHold>,
-    series: Option<Series>,
+    series: Option<AnyGame>,
     seq: u64,
     /// The sequence number of the last game event: actions chosen before it are stale.
     last_game_seq: u64,
@@ -402,8 +433,9 @@ pub struct Room {
     /// answer only while it is still in the room (never after its `left`).
     reviews_tx: mpsc::UnboundedSender<(ConnId, ServerMessage)>,
     reviews_rx: mpsc::UnboundedReceiver<(ConnId, ServerMessage)>,
-    /// The last finished deal once the next one is dealt (its number and the deal), for reviews.
-    previous_deal: Option<(u32, Box<fipsen_rules::Deal>)>,
+    /// The last finished deal once the next one is dealt (its number and the deal), for reviews
+    /// (in the games that have one).
+    previous_deal: Option<(u32, FinishedDeal)>,
     lobby: watch::Sender<Option<LobbyRoom>>,
     env: RoomEnv,
 }
@@ -412,29 +444,10 @@ fn now_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
-fn action_kind(action: &Action) -> &'static str {
-    match action {
-        Action::Bid { .. } => "bid",
-        Action::Hold => "hold",
-        Action::Pass => "pass",
-        Action::TakeSkat => "take_skat",
-        Action::PlayHand => "play_hand",
-        Action::Discard { .. } => "discard",
-        Action::NameTrumps { .. } => "name_trumps",
-        Action::Kontra => "kontra",
-        Action::Rekontra => "rekontra",
-        Action::GiveUp => "give_up",
-        Action::SiebenerFips => "siebener_fips",
-        Action::Play { .. } => "play",
-        Action::Stop => "stop",
-        Action::GoOn => "go_on",
-    }
-}
-
 impl Room {
     /// A new, empty room (already stored by the caller).
     pub fn new(meta: RoomMeta, instance: u64, lobby: watch::Sender<Option<LobbyRoom>>, env: RoomEnv) -> Room {
-        let n = usize::from(meta.rules.players.count());
+        let n = meta.rules.seats();
         let (reviews_tx, reviews_rx) = mpsc::unbounded_channel();
         Room {
             code: Arc::from(meta.code.as_str()),
@@ -482,7 +495,8 @@ impl Room {
         let mut room = Room::new(stored.meta, instance, lobby, env);
         for record in &stored.records {
             room.records += 1;
-            match serde_json::from_str::<Record>(&record.json) {
+            let game = room.rules.game();
+            match serde_json::from_str::<Record<serde_json::Value>>(&record.json).and_then(|r| r.read_action(game)) {
                 Ok(parsed) => {
                     room.seq = room.seq.max(record.seq_before);
                     room.apply(&parsed);
@@ -590,8 +604,8 @@ impl Room {
     /// with a clock, unless a bot already makes that move.
     fn clock_deadline(&self) -> Option<(Seat, Instant)> {
         let seconds = self.options.move_seconds?;
-        let series = self.series.as_ref().filter(|s| !s.is_over() && !s.deal().is_over())?;
-        let seat = series.deal().turn()?;
+        let series = self.series.as_ref().filter(|s| !s.series_over() && !s.deal_over())?;
+        let seat = series.turn()?;
         if self.controller(seat).is_some() {
             return None;
         }
@@ -601,7 +615,7 @@ impl Room {
     async fn on_timer(&mut self) {
         let now = Instant::now();
         let mut events = Vec::new();
-        let takeover = self.options.bot_takeover.filter(|_| self.series.as_ref().is_some_and(|s| !s.is_over()));
+        let takeover = self.options.bot_takeover.filter(|_| self.series.as_ref().is_some_and(|s| !s.series_over()));
         for seat in 0..self.holds.len() {
             if self.holds[seat].grace_until.is_some_and(|t| t <= now) {
                 let already = self.holds[seat].stand_in;
@@ -797,7 +811,7 @@ impl Room {
     /// A bot sits at `seat` and would give it up to a person now: before the series or between
     /// deals (bots fill seats until people come).
     fn bot_gives_way(&self, seat: Seat) -> bool {
-        let mid_deal = self.series.as_ref().is_some_and(|s| !s.deal().is_over());
+        let mid_deal = self.series.as_ref().is_some_and(|s| !s.deal_over());
         !mid_deal && self.seats[seat.index()].is_some_and(|p| self.bot_level(p).is_some())
     }
 
@@ -844,7 +858,7 @@ impl Room {
             game: self.series.as_ref().map(|s| {
                 let mut view = s.view(viewer);
                 if viewer.is_some_and(|v| self.holds[v.index()].stand_in.is_some()) {
-                    view.deal.prompt = Prompt::default();
+                    view.clear_prompt();
                 }
                 view
             }),
@@ -960,11 +974,11 @@ impl Room {
             RoomRequest::NextDeal => {
                 let Some(seat) = seat else { return Err(ErrorCode::NotSeated) };
                 let Some(series) = &self.series else { return Err(ErrorCode::RoomNotStarted) };
-                if series.is_over() {
-                    return Err(ErrorCode::Rule(fipsen_rules::RuleError::SeriesOver));
+                if series.series_over() {
+                    return Err(ErrorCode::Rule(RuleError::SeriesOver));
                 }
-                if !series.deal().is_over() {
-                    return Err(ErrorCode::Rule(fipsen_rules::RuleError::DealNotOver));
+                if !series.deal_over() {
+                    return Err(ErrorCode::Rule(RuleError::DealNotOver));
                 }
                 if self.next_deal_asked.insert(seat) {
                     let mut events = vec![RoomEvent::NextDealAsked { seat }];
@@ -1038,16 +1052,16 @@ impl Room {
     /// between deals, the connected players who have not asked for the next deal yet.
     fn nudge(&mut self, by: Option<Seat>) -> Result<(), ErrorCode> {
         let by = by.ok_or(ErrorCode::NotSeated)?;
-        let series = self.series.as_ref().filter(|s| !s.is_over()).ok_or(ErrorCode::NudgeNobody)?;
+        let series = self.series.as_ref().filter(|s| !s.series_over()).ok_or(ErrorCode::NudgeNobody)?;
         let person = |seat: Seat| seat != by && self.controller(seat).is_none();
-        let targets: Vec<Seat> = if series.deal().is_over() {
+        let targets: Vec<Seat> = if series.deal_over() {
             (0..self.seats.len())
                 .map(|s| Seat(s as u8))
                 .filter(|&s| person(s) && !self.next_deal_asked.contains(&s))
                 .filter(|s| self.seats[s.index()].is_some_and(|p| self.is_connected(p)))
                 .collect()
         } else {
-            series.deal().turn().filter(|&seat| person(seat)).into_iter().collect()
+            series.turn().filter(|&seat| person(seat)).into_iter().collect()
         };
         if targets.is_empty() {
             return Err(ErrorCode::NudgeNobody);
@@ -1072,11 +1086,11 @@ impl Room {
         let seat = seat.ok_or(ErrorCode::NotSeated)?;
         let changed = if reading {
             let Some(series) = &self.series else { return Err(ErrorCode::RoomNotStarted) };
-            if series.is_over() {
-                return Err(ErrorCode::Rule(fipsen_rules::RuleError::SeriesOver));
+            if series.series_over() {
+                return Err(ErrorCode::Rule(RuleError::SeriesOver));
             }
-            if !series.deal().is_over() {
-                return Err(ErrorCode::Rule(fipsen_rules::RuleError::DealNotOver));
+            if !series.deal_over() {
+                return Err(ErrorCode::Rule(RuleError::DealNotOver));
             }
             let until = Instant::now() + Duration::from_secs(u64::from(MAX_READING_SECONDS));
             self.reading.insert(seat, until).is_none()
@@ -1103,8 +1117,8 @@ impl Room {
         }
         match &self.series {
             None => Ok(()),
-            Some(series) if series.is_over() => Err(ErrorCode::Rule(fipsen_rules::RuleError::SeriesOver)),
-            Some(series) if series.deal().is_over() => Ok(()),
+            Some(series) if series.series_over() => Err(ErrorCode::Rule(RuleError::SeriesOver)),
+            Some(series) if series.deal_over() => Ok(()),
             Some(_) => Err(ErrorCode::BotMidDeal),
         }
     }
@@ -1114,20 +1128,19 @@ impl Room {
     fn review(&mut self, conn: ConnId, seat: Option<Seat>) -> Result<(), ErrorCode> {
         let seat = seat.ok_or(ErrorCode::ReviewUnavailable)?;
         let series = self.series.as_ref().ok_or(ErrorCode::ReviewUnavailable)?;
-        let (number, deal) = if series.deal().is_over() {
-            (series.number(), series.deal())
+        let (number, deal) = if series.deal_over() {
+            (series.deal_number(), FinishedDeal::of(series).ok_or(ErrorCode::ReviewUnavailable)?)
         } else {
             let (number, deal) = self.previous_deal.as_ref().ok_or(ErrorCode::ReviewUnavailable)?;
-            (*number, deal.as_ref())
+            (*number, deal.clone())
         };
-        let view = deal.view(Some(seat));
         let permit = self.env.reviews.clone().try_acquire_owned().map_err(|_| ErrorCode::ReviewBusy)?;
         let seed = self.bot_seed(u64::from(number) << 8 | u64::from(seat.0));
         let (code, answer) = (self.code.clone(), self.reviews_tx.clone());
         tokio::spawn(async move {
             let computed = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                review(&view, Level::Strong, seed)
+                deal.review(seat, Level::Strong, seed)
             })
             .await;
             let message = match computed {
@@ -1150,9 +1163,18 @@ impl Room {
         seat: Seat,
         id: u64,
         seq: u64,
-        action: Action,
+        action: serde_json::Value,
     ) -> Result<(), ErrorCode> {
         let Some(series) = &self.series else { return Err(ErrorCode::RoomNotStarted) };
+        let action = match series.action_from_json(action) {
+            Ok(action) => action,
+            Err(e) => {
+                // The sentence names the game and what serde found wrong (never a card of the game).
+                let message = format!("this is not an action of {}: {e}", series.game().name());
+                self.send_to(conn, &ServerMessage::error_with(ErrorCode::Malformed, Some(id), message));
+                return Ok(());
+            }
+        };
         if let Some(p) = self.participants.get(participant as usize) {
             if let Some(&(_, acked_seq)) = p.acked.iter().find(|(acked, _)| *acked == id) {
                 self.send_to(conn, &ServerMessage::Ack { id, seq: acked_seq });
@@ -1165,16 +1187,17 @@ impl Room {
         if seq < self.last_game_seq {
             return Err(ErrorCode::ActionStale);
         }
-        if series.is_over() {
-            return Err(ErrorCode::Rule(fipsen_rules::RuleError::SeriesOver));
+        if series.series_over() {
+            return Err(ErrorCode::Rule(RuleError::SeriesOver));
         }
         if self.holds[seat.index()].stand_in.is_some() {
             return Err(ErrorCode::BotStandingIn);
         }
-        series.deal().check(seat, action).map_err(ErrorCode::Rule)?;
+        series.check(seat, &action).map_err(ErrorCode::Rule)?;
+        let kind = action.kind();
         let events = self.commit(Record::Act { participant, seat, id, action }, None).await?;
         inc(&self.env.metrics.actions);
-        debug!(room = %self.code, seat = seat.0, kind = action_kind(&action), "action accepted");
+        debug!(room = %self.code, seat = seat.0, kind, "action accepted");
         self.send_to(conn, &ServerMessage::Ack { id, seq: self.seq });
         self.broadcast(&events, None);
         self.after_game_change().await;
@@ -1195,7 +1218,7 @@ impl Room {
     /// goes on with at least [`RESUME_AFTER_READING`] left). Without a pause of its own the
     /// room waits for every player, but no longer than the move clock when there is one.
     fn schedule_next_deal(&mut self) {
-        let between = self.series.as_ref().is_some_and(|s| s.deal().is_over() && !s.is_over());
+        let between = self.series.as_ref().is_some_and(|s| s.deal_over() && !s.series_over());
         if !between {
             self.next_deal_at = None;
             self.next_deal_left = None;
@@ -1244,7 +1267,7 @@ impl Room {
     }
 
     async fn deal_next(&mut self) {
-        let between = self.series.as_ref().is_some_and(|s| s.deal().is_over() && !s.is_over());
+        let between = self.series.as_ref().is_some_and(|s| s.deal_over() && !s.series_over());
         if !between || self.seats.iter().any(Option::is_none) {
             return;
         }
@@ -1315,25 +1338,25 @@ impl Room {
             }
         }
         let Some(series) = &self.series else { return };
-        if series.is_over() || series.deal().is_over() {
+        if series.series_over() || series.deal_over() {
             return;
         }
-        let deal = series.deal();
         let seats = (0..self.seats.len()).map(|s| Seat(s as u8));
-        for seat in deal.turn().into_iter().chain(seats) {
-            if self.controller(seat).is_none() {
+        for seat in series.turn().into_iter().chain(seats) {
+            if self.controller(seat).is_none() || self.passed_out_of_turn == Some((seat, self.last_game_seq)) {
                 continue;
             }
-            let legal = deal.legal_actions(seat);
-            if legal.is_empty() || self.passed_out_of_turn == Some((seat, self.last_game_seq)) {
+            // Out of turn, a bot is asked only where its game says it may act (so that nobody
+            // waits for a bot that will do nothing).
+            let asked = if series.turn() == Some(seat) {
+                !series.legal_actions(seat).is_empty()
+            } else {
+                series.bot_out_of_turn(seat)
+            };
+            if !asked {
                 continue;
             }
-            // Out of turn, bots consider only a Siebener Fips (a Kieker is weighed at their own
-            // turns), so nobody waits for a bot that will do nothing.
-            if deal.turn() != Some(seat) && !legal.contains(&Action::SiebenerFips) {
-                continue;
-            }
-            let leading = deal.phase() == Phase::Play && deal.current_trick().is_empty();
+            let leading = series.leading();
             // A move the clock gave to a bot has been waited for long enough.
             let clocked = self.clock_move.is_some_and(|(s, game_seq, _)| s == seat && game_seq == self.last_game_seq);
             let pause = if clocked { Duration::ZERO } else { self.bot_pause(leading) };
@@ -1357,14 +1380,14 @@ impl Room {
         let (Some(series), Some(level)) = (&self.series, self.controller(turn.seat)) else { return };
         let view = series.view(Some(turn.seat));
         let seed = self.bot_seed(self.seq << 8 | u64::from(turn.seat.0));
-        let handle = tokio::task::spawn_blocking(move || fipsen_bots::Bot::new(level, seed).choose_in_series(&view));
+        let handle = tokio::task::spawn_blocking(move || fipsen_bots::games::choose(level, seed, &view));
         if let Some(turn) = &mut self.bot_turn {
             turn.thinking = Some(handle);
         }
     }
 
     /// A bot's decision is ready: check it like a person's action, store it, apply it.
-    async fn on_bot_decision(&mut self, decision: Result<Option<Action>, tokio::task::JoinError>) {
+    async fn on_bot_decision(&mut self, decision: Result<Option<GameAction>, tokio::task::JoinError>) {
         let Some(turn) = self.bot_turn.take() else { return };
         if turn.game_seq != self.last_game_seq || self.controller(turn.seat).is_none() {
             return;
@@ -1372,8 +1395,8 @@ impl Room {
         let Some(series) = &self.series else { return };
         let seat = turn.seat;
         let action = match decision {
-            Ok(Some(action)) if series.deal().check(seat, action).is_ok() => action,
-            Ok(None) if series.deal().turn() != Some(seat) => {
+            Ok(Some(action)) if series.check(seat, &action).is_ok() => action,
+            Ok(None) if series.turn() != Some(seat) => {
                 // Out of turn (a Siebener Fips or a Kieker give-up on offer) doing nothing is a
                 // choice: ask again only once the game has moved on.
                 self.passed_out_of_turn = Some((seat, turn.game_seq));
@@ -1382,16 +1405,17 @@ impl Room {
             other => {
                 // Never expected; the table must not stall, so the bot makes the first legal move.
                 warn!(room = %self.code, seat = seat.0, decision = ?other.ok(), "a bot chose no legal action");
-                match series.deal().legal_actions(seat).first() {
+                match series.legal_actions(seat).first() {
                     Some(action) => *action,
                     None => return,
                 }
             }
         };
+        let kind = action.kind();
         match self.commit(Record::BotAct { seat, action }, None).await {
             Ok(events) => {
                 inc(&self.env.metrics.actions);
-                debug!(room = %self.code, seat = seat.0, kind = action_kind(&action), "bot action");
+                debug!(room = %self.code, seat = seat.0, kind, "bot action");
                 self.broadcast(&events, None);
                 self.after_game_change().await;
             }
@@ -1407,7 +1431,7 @@ impl Room {
     /// A returned player takes his seat back from the bot standing in, once no trick is in
     /// progress (at once during the auction or between deals).
     fn hand_back(&mut self) {
-        let between_tricks = self.series.as_ref().is_none_or(|s| s.deal().current_trick().is_empty());
+        let between_tricks = self.series.as_ref().is_none_or(|s| !s.trick_in_progress());
         if !between_tricks {
             return;
         }
@@ -1480,7 +1504,7 @@ impl Room {
             }
             Record::BotAct { seat, action } => {
                 if let Some(series) = &mut self.series {
-                    match series.apply(*seat, *action) {
+                    match series.apply(*seat, action) {
                         Ok(game) => events.extend(game.into_iter().map(|event| RoomEvent::Game { event })),
                         Err(e) => warn!(room = %self.code, code = e.code(), "a stored bot action was refused"),
                     }
@@ -1494,7 +1518,7 @@ impl Room {
                     events.push(RoomEvent::LeftSeat { seat });
                 }
             }
-            Record::Started => match Series::new(self.rules, self.master) {
+            Record::Started => match AnyGame::start(&self.rules, self.master) {
                 Ok((series, dealt)) => {
                     self.series = Some(series);
                     events.push(RoomEvent::Started);
@@ -1508,7 +1532,7 @@ impl Room {
             }
             Record::Act { seat, action, .. } => {
                 if let Some(series) = &mut self.series {
-                    match series.apply(*seat, *action) {
+                    match series.apply(*seat, action) {
                         Ok(game) => events.extend(game.into_iter().map(|event| RoomEvent::Game { event })),
                         Err(e) => warn!(room = %self.code, code = e.code(), "a stored action was refused"),
                     }
@@ -1516,8 +1540,8 @@ impl Room {
             }
             Record::NextDeal => {
                 if let Some(series) = &mut self.series {
-                    if series.deal().is_over() {
-                        self.previous_deal = Some((series.number(), Box::new(series.deal().clone())));
+                    if let Some(finished) = FinishedDeal::of(series) {
+                        self.previous_deal = Some((series.deal_number(), finished));
                     }
                     match series.next_deal() {
                         Ok(game) => events.extend(game.into_iter().map(|event| RoomEvent::Game { event })),
@@ -1634,8 +1658,8 @@ impl Room {
     fn status(&self) -> RoomStatus {
         match &self.series {
             None => RoomStatus::Waiting,
-            Some(s) if s.is_over() => RoomStatus::Over,
-            Some(s) if s.deal().is_over() => RoomStatus::BetweenDeals,
+            Some(s) if s.series_over() => RoomStatus::Over,
+            Some(s) if s.deal_over() => RoomStatus::BetweenDeals,
             Some(_) => RoomStatus::Playing,
         }
     }
@@ -1661,8 +1685,8 @@ impl Room {
             .collect();
         let now = Instant::now();
         let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
-        let turn = self.series.as_ref().filter(|s| !s.is_over() && !s.deal().is_over()).and_then(|s| {
-            let seat = s.deal().turn()?;
+        let turn = self.series.as_ref().filter(|s| !s.series_over() && !s.deal_over()).and_then(|s| {
+            let seat = s.turn()?;
             let left_ms = self.clock_deadline().map(|(_, at)| ms(at.saturating_duration_since(now)));
             Some(TurnClock { seat, waited_ms: ms(now.saturating_duration_since(self.turn_since)), left_ms })
         });
@@ -1670,7 +1694,7 @@ impl Room {
             room: self.code.to_string(),
             title: self.title.clone(),
             host: self.name_of(self.host),
-            rules: self.rules,
+            rules: self.rules.clone(),
             options: RoomOptions { title: self.title.clone(), ..self.options.clone() },
             seats,
             spectators: self.spectator_count(),
@@ -1699,7 +1723,8 @@ impl Room {
             seat: self.seat_of(participant),
             players: self.players(),
             status: self.status(),
-            deal: self.series.as_ref().map_or(0, Series::number),
+            game: self.rules.game(),
+            deal: self.series.as_ref().map_or(0, AnyGame::deal_number),
             totals: self.series.as_ref().map_or_else(|| vec![0; self.seats.len()], |s| s.totals().to_vec()),
         })
     }
@@ -1714,7 +1739,7 @@ impl Room {
             spectators: self.spectator_count(),
             spectators_allowed: self.options.spectators_allowed,
             status: self.status(),
-            rules: self.rules,
+            rules: self.rules.clone(),
         }
     }
 
@@ -1770,7 +1795,7 @@ impl Room {
 }
 
 /// The decision of the bot thinking now; never ready while none is.
-async fn bot_decision(turn: &mut Option<BotTurn>) -> Result<Option<Action>, tokio::task::JoinError> {
+async fn bot_decision(turn: &mut Option<BotTurn>) -> Result<Option<GameAction>, tokio::task::JoinError> {
     match turn.as_mut().and_then(|turn| turn.thinking.as_mut()) {
         Some(thinking) => thinking.await,
         None => std::future::pending().await,
@@ -1825,7 +1850,7 @@ mod tests {
             code: "k3JX9a2LqP0vWm4Zb7Ya".into(),
             created_at: 0,
             title: "Bots".into(),
-            rules: RuleSet::default(),
+            rules: GameRules::default(),
             options,
             master: fipsen_rules::Seed([master; 32]),
         };
@@ -1864,18 +1889,17 @@ mod tests {
             let mut pick = u64::from(master);
             for _step in 0..2000 {
                 let Some(series) = &room.series else { break };
-                if series.is_over() {
+                if series.series_over() {
                     break;
                 }
-                if series.deal().is_over() {
+                if series.deal_over() {
                     let events = room.apply(&Record::NextDeal);
                     assert!(!events.is_empty());
                     continue;
                 }
-                let deal = series.deal();
-                let Some(seat) = deal.turn() else { break };
-                let legal = deal.legal_actions(seat);
-                let following = deal.phase() == Phase::Play && !deal.current_trick().is_empty();
+                let Some(seat) = series.turn() else { break };
+                let legal = series.legal_actions(seat);
+                let following = series.trick_in_progress();
                 room.plan_bots();
                 let turn = room.bot_turn.as_ref().expect("a bot plans its move");
                 assert_eq!(turn.seat, seat);

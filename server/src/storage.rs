@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use fipsen_protocol::RoomOptions;
-use fipsen_rules::{RuleSet, Seed};
+use fipsen_rules::{GameRules, Seed};
 use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::{mpsc, oneshot};
 
@@ -55,7 +55,7 @@ pub struct RoomMeta {
     /// The room's title.
     pub title: String,
     /// The table's rules.
-    pub rules: RuleSet,
+    pub rules: GameRules,
     /// The room's options as created (later changes are records).
     pub options: RoomOptions,
     /// The series' master seed. Secret: never logged, never sent.
@@ -579,7 +579,7 @@ mod tests {
             code: code.into(),
             created_at,
             title: format!("Room {code}"),
-            rules: RuleSet::prisdorf(),
+            rules: GameRules::default(),
             options: RoomOptions::default(),
             master: Seed([created_at as u8; 32]),
         }

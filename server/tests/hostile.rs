@@ -25,9 +25,9 @@ async fn every_bad_input_gets_its_code_while_another_room_plays_on() {
     let mut c = Client::connect(&server).await;
     c.send(json!({"type": "lobby"})).await;
     assert_eq!(c.recv().await.unwrap()["code"], "proto/handshake_required");
-    c.send(json!({"type": "hello", "protocol": 1})).await;
+    c.send(json!({"type": "hello", "protocol": fipsen_protocol::PROTOCOL_VERSION})).await;
     assert_eq!(c.recv().await.unwrap()["type"], "welcome");
-    c.send(json!({"type": "hello", "protocol": 1})).await;
+    c.send(json!({"type": "hello", "protocol": fipsen_protocol::PROTOCOL_VERSION})).await;
     assert_eq!(c.recv().await.unwrap()["code"], "proto/already_greeted");
 
     // Malformed JSON, a wrong shape, an unknown type, a binary frame: errors, and on we go.

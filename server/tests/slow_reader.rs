@@ -22,7 +22,7 @@ async fn a_spectator_who_stops_reading_is_dropped_and_the_table_plays_on() {
     let mut table = Table::open(&server, json!({"players": 4}), json!({"next_deal_seconds": 0}), 0).await;
 
     let mut slow = Client::connect_small(&server, 2048).await;
-    slow.send(json!({"type": "hello", "protocol": 1})).await;
+    slow.send(json!({"type": "hello", "protocol": fipsen_protocol::PROTOCOL_VERSION})).await;
     slow.recv_type("welcome").await;
     let joined = slow.join(&table.room, "Sleepy", "spectator").await;
     assert_eq!(joined["type"], "joined", "{joined}");

@@ -21,6 +21,7 @@ use crate::seed::Seed;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "GrossenaspeAction"))]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Action {
     /// Bid in the auction.
@@ -58,6 +59,7 @@ pub enum Action {
 /// What the auction's winner owes: the standing bid, his own or held (the same either way).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "GrossenaspeContract"))]
 pub struct Contract {
     /// The bid.
     pub bid: Bid,
@@ -68,6 +70,7 @@ pub struct Contract {
 /// The game as declared; its value follows from it (§A7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "GrossenaspeGame"))]
 pub struct Game {
     /// The contract's bid.
     pub bid: Bid,
@@ -105,6 +108,7 @@ impl Game {
 /// How a deal ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "GrossenaspeOutcome"))]
 #[serde(tag = "result", rename_all = "snake_case")]
 pub enum Outcome {
     /// Everybody passed; nobody scores and the same dealer deals again.
@@ -151,6 +155,7 @@ impl Outcome {
 /// Where a deal stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "GrossenaspePhase"))]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Bidding.

@@ -13,6 +13,7 @@ use crate::seed::Seed;
 /// Everything hidden during a deal, shown to all once it is over.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "GrossenaspeReveal"))]
 pub struct Reveal {
     /// The hands as dealt, by seat.
     pub dealt: Vec<CardSet>,
@@ -39,6 +40,7 @@ pub struct Reveal {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "GrossenaspeEvent"))]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// The scribe is drawn at the start of a series: cards turned one at a time to seats 0, 1,

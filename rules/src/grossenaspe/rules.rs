@@ -16,6 +16,7 @@ use crate::ruleset::{FirstLead, KiekerShow, RuleSetError};
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "GrossenaspeBid"))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Bid {
     /// To take at least `tricks` tricks (1..=5); with `gute`, clubs are trumps.
@@ -106,6 +107,7 @@ impl fmt::Display for Bid {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "GrossenaspeCall"))]
 #[serde(tag = "call", rename_all = "snake_case")]
 pub enum Call {
     /// A bid of his own.
@@ -127,6 +129,7 @@ pub enum Call {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "GrossenaspeRules"))]
 #[serde(default, deny_unknown_fields)]
 pub struct Rules {
     /// 3, 4 (default) or 5 players.

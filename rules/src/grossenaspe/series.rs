@@ -19,6 +19,7 @@ const SCRIBE_STREAM: u64 = u64::MAX;
 /// One row of the scoresheet: one deal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "GrossenaspeScoreRow"))]
 pub struct ScoreRow {
     /// The deal's number in the series, from 1 (thrown-in deals included).
     pub number: u32,
@@ -52,6 +53,7 @@ pub struct Series {
 /// A series as one viewer sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "GrossenaspeSeriesView"))]
 pub struct SeriesView {
     /// The current deal's number, from 1.
     pub number: u32,

@@ -13,6 +13,7 @@ use crate::holstein::TricksTaken;
 /// A call in the auction, with its caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "GrossenaspeCallRecord"))]
 pub struct CallRecord {
     /// Who called.
     pub seat: Seat,
@@ -23,6 +24,7 @@ pub struct CallRecord {
 /// What the viewer may do now: his legal actions, gathered for a client to offer.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "GrossenaspePrompt"))]
 pub struct Prompt {
     /// Bids he may make, lowest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -90,6 +92,7 @@ impl Prompt {
 /// A deal as one viewer sees it. Built only by [`Deal::view`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "GrossenaspeDealView"))]
 pub struct DealView {
     /// The seat this view is for; `null` for a spectator.
     pub viewer: Option<Seat>,

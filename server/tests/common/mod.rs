@@ -185,7 +185,7 @@ impl Client {
     /// Connects and completes the handshake.
     pub async fn greeted(server: &Server) -> Client {
         let mut client = Client::connect(server).await;
-        client.send(json!({"type": "hello", "protocol": 1})).await;
+        client.send(json!({"type": "hello", "protocol": fipsen_protocol::PROTOCOL_VERSION})).await;
         let welcome = client.recv().await.expect("welcome");
         assert_eq!(welcome["type"], "welcome", "{welcome}");
         client
