@@ -14,16 +14,24 @@ fn main() {
         let players = if i % 2 == 0 { 4u8 } else { 3 };
         let mut cards: Vec<u8> = Bits(PACK).collect();
         rng.shuffle(&mut cards);
-        let mut hands = [0u64; 4];
+        let mut hands = [0u64; fipsen_bots::solver::MAX_PLAYERS];
         for s in 0..usize::from(players) {
             hands[s] = cards[5 * s..5 * s + 5].iter().fold(0, |m, &c| m | 1 << c);
         }
         let declarer = rng.index(usize::from(players)) as u8;
         let leader = rng.index(usize::from(players)) as u8;
         let trump = rng.index(4);
-        let pos = Position { players, hands, declarer, trumps: SUIT_MASKS[trump], leader, trick: [0; 4], trick_len: 0 };
+        let pos = Position {
+            players,
+            hands,
+            declarer,
+            trumps: SUIT_MASKS[trump],
+            leader,
+            trick: [0; fipsen_bots::solver::MAX_PLAYERS],
+            trick_len: 0,
+        };
         let tricks = 2 + rng.index(4) as u8;
-        let stakes = Stakes { tricks, durch: tricks == 5, value: 2, won: 0, lost: 0 };
+        let stakes = Stakes { tricks, durch: tricks == 5, value: 2, won: 0, lost: 0, loss_factor: 2 };
         let before = solver.nodes;
         solver.solve(&pos, &stakes);
         solve_nodes.push(solver.nodes - before);

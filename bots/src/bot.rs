@@ -6,11 +6,11 @@ use serde::{Deserialize, Serialize};
 use crate::cards::{packed, packed_index, suit_index, trump_mask};
 use crate::evaluate::{BidContext, Estimate, GameTable, draw_layouts, game_table, game_value};
 use crate::heuristic::{best_keep, best_natural, easy_card, strength, top_keeps};
-use crate::inference::{Clue, clues, likelihood, resample};
+use crate::inference::{Clue, clues, hand_strength, likelihood};
 use crate::knowledge::{Knowledge, Layout, kieker_callers};
 use crate::play::{best_card, durch_value, forced_card};
 use crate::rng::{Hasher, Rng};
-use crate::solver::Solver;
+use crate::solver::{MAX_PLAYERS, Solver};
 use crate::table::{base_position, first_leader, stakes};
 
 /// How well a bot plays.
@@ -419,8 +419,8 @@ impl Bot {
 }
 
 /// The cards each seat has played so far.
-fn played_by(view: &DealView) -> [u64; 4] {
-    let mut played = [0u64; 4];
+fn played_by(view: &DealView) -> [u64; MAX_PLAYERS] {
+    let mut played = [0u64; MAX_PLAYERS];
     for p in view.tricks.iter().flat_map(|t| t.cards.iter()).chain(view.trick.iter()) {
         played[p.seat.index()] |= 1 << p.card.index();
     }
@@ -433,28 +433,12 @@ fn played_by(view: &DealView) -> [u64; 4] {
 fn weighted_layouts(
     k: &Knowledge,
     clues: &[Clue],
-    played: &[u64; 4],
+    played: &[u64; MAX_PLAYERS],
     samples: usize,
     enumerate_limit: u64,
     rng: &mut Rng,
 ) -> Vec<Layout> {
-    if clues.is_empty() {
-        return draw_layouts(k, samples, enumerate_limit, rng);
-    }
-    let candidates = draw_layouts(k, samples * 4, enumerate_limit, rng);
-    let enumerated = candidates.len() != samples * 4;
-    let weights: Vec<f64> = candidates
-        .iter()
-        .map(|l| {
-            let mut dealt = l.hands;
-            for s in 0..4 {
-                dealt[s] |= played[s];
-            }
-            likelihood(clues, &dealt)
-        })
-        .collect();
-    let n = if enumerated { candidates.len() } else { samples };
-    resample(&candidates, &weights, n, rng)
+    crate::inference::weighted_layouts(k, clues, played, samples, enumerate_limit, rng, hand_strength)
 }
 
 /// The bidder's knowledge of his dealt hand before anyone picked up (the auction so far adds

@@ -1,10 +1,59 @@
 //! Card masks: the bots work on plain `u64` bit masks numbered as in the rules crate (bit
 //! `suit × 16 + rank`, the rank counting from 0 for the two to 12 for the ace, suits in the order
 //! clubs, spades, hearts, diamonds), so that a set of cards converts to and from [`CardSet`] for
-//! free. The bots play Prisdorf's pack ([`Deal::PACK`]): [`PACK`], [`SUIT_MASKS`], [`COURT`] and
-//! [`ACES`] hold its cards only.
+//! free.
+//!
+//! The play itself (following suit, who takes a trick) needs only the whole suits
+//! ([`suit_mask_of`]): every mask it meets holds cards of the pack being played. What depends on
+//! the pack — which cards are unseen, how strong a hand is — takes a [`PackMasks`]:
+//! [`PackMasks::PRISDORF`] (25 cards, the seven of diamonds alone) or [`PackMasks::P32`]
+//! (Großenaspe's 32 cards). [`PACK`], [`SUIT_MASKS`], [`COURT`] and [`ACES`] are Prisdorf's.
 
-use fipsen_rules::{Card, CardSet, Deal, Suit};
+use fipsen_rules::{Card, CardSet, Deal, Pack, Suit};
+
+/// The cards of one pack as masks: what the sampling and the rules of thumb need to know
+/// about the pack a game is played with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PackMasks {
+    /// Every card of the pack.
+    pub cards: u64,
+    /// The pack's cards of each suit (clubs, spades, hearts, diamonds).
+    pub suits: [u64; 4],
+    /// The pack's court cards (K, Q, J).
+    pub court: u64,
+    /// The pack's aces.
+    pub aces: u64,
+}
+
+impl PackMasks {
+    /// The masks of a pack of the rules crate.
+    pub const fn of(pack: Pack) -> PackMasks {
+        let cards = pack.cards().bits();
+        PackMasks {
+            cards,
+            suits: [
+                pack.suit_cards(Suit::Clubs).bits(),
+                pack.suit_cards(Suit::Spades).bits(),
+                pack.suit_cards(Suit::Hearts).bits(),
+                pack.suit_cards(Suit::Diamonds).bits(),
+            ],
+            court: CardSet::COURT.bits() & cards,
+            aces: CardSet::ACES.bits() & cards,
+        }
+    }
+
+    /// Prisdorf's 25 cards ([`Deal::PACK`]).
+    pub const PRISDORF: PackMasks = PackMasks::of(Deal::PACK);
+    /// The 32-card pack of Großenaspe.
+    pub const P32: PackMasks = PackMasks::of(Pack::P32);
+
+    /// Whether suit number `s` holds a single card in this pack (Prisdorf's seven of diamonds,
+    /// Mecklenburg's ace of diamonds): naming it trumps makes that card the only trump.
+    #[inline]
+    pub const fn lone(&self, s: usize) -> bool {
+        self.suits[s].count_ones() == 1
+    }
+}
 
 /// Every card of the pack.
 pub const PACK: u64 = Deal::PACK.cards().bits();
@@ -29,10 +78,17 @@ pub const fn suit_of(card: u8) -> usize {
     (card >> 4) as usize
 }
 
-/// The mask of the suit of a card index.
+/// Every card of suit number `s`, two to ace, in any pack.
+#[inline]
+pub const fn whole_suit(s: usize) -> u64 {
+    0x1fff << (16 * s)
+}
+
+/// The mask of the whole suit of a card index (all thirteen ranks: intersected with cards of
+/// one pack, it gives that pack's cards of the suit).
 #[inline]
 pub const fn suit_mask_of(card: u8) -> u64 {
-    SUIT_MASKS[suit_of(card)]
+    whole_suit(suit_of(card))
 }
 
 /// The rank of a card within its suit, 0 (two) to 12 (ace); the seven is 5.

@@ -8,7 +8,7 @@ use crate::cards::{COURT, SUIT_MASKS};
 use crate::heuristic::{best_keep, best_natural};
 use crate::knowledge::{Knowledge, Layout, Sampler};
 use crate::rng::Rng;
-use crate::solver::{Position, Solver, Stakes};
+use crate::solver::{MAX_PLAYERS, Position, Solver, Stakes};
 
 /// A game the bidder could play, with its estimated chance of winning and expected score.
 ///
@@ -50,7 +50,7 @@ pub fn game_score(tricks: u8, doubles: u32, taken: u8) -> i32 {
 /// otherwise `samples` drawn uniformly. Falls back to ignoring inferred voids if the knowledge
 /// admits no layout at all (which would be a bug upstream).
 pub fn draw_layouts(k: &Knowledge, samples: usize, enumerate_limit: u64, rng: &mut Rng) -> Vec<Layout> {
-    let sampler = Sampler::new(k).or_else(|| Sampler::new(&Knowledge { forbidden: [0; 4], ..k.clone() }));
+    let sampler = Sampler::new(k).or_else(|| Sampler::new(&Knowledge { forbidden: [0; MAX_PLAYERS], ..k.clone() }));
     let Some(sampler) = sampler else { return Vec::new() };
     let mut out = Vec::new();
     if sampler.count() <= enumerate_limit {
@@ -61,8 +61,8 @@ pub fn draw_layouts(k: &Knowledge, samples: usize, enumerate_limit: u64, rng: &m
     out
 }
 
-/// Splits the cards out of play into a skat (2 cards, at random) and the stock.
-fn skat_and_stock(out: u64, rng: &mut Rng) -> (u64, u64) {
+/// Splits the cards out of play into a skat (2 cards, at random) and the stock (or talon).
+pub fn skat_and_stock(out: u64, rng: &mut Rng) -> (u64, u64) {
     let mut cards: Vec<u8> = crate::cards::Bits(out).collect();
     rng.shuffle(&mut cards);
     let skat = cards.iter().take(2).fold(0u64, |m, &c| m | 1 << c);
@@ -98,7 +98,7 @@ pub struct GameTable {
     min_bid: u8,
     kieker: bool,
     /// The deals' hands (the bidder's own included), to weigh them later.
-    pub hands: Vec<[u64; 4]>,
+    pub hands: Vec<[u64; MAX_PLAYERS]>,
     /// Per deal: for each trick count from `min_bid`, Hand in each suit (4), skat natural,
     /// skat Ruten; then the Kieker.
     scores: Vec<Vec<i32>>,
@@ -188,7 +188,7 @@ pub fn game_table(ctx: &BidContext, layouts: &[Layout], rng: &mut Rng, solver: &
             declarer: me,
             trumps: 0,
             leader: ctx.first_leader,
-            trick: [0; 4],
+            trick: [0; MAX_PLAYERS],
             trick_len: 0,
         };
         for suit in 0..4 {
@@ -253,13 +253,25 @@ pub fn game_value(
     stakes: &Stakes,
     solver: &mut Solver,
 ) -> (f64, f64) {
+    let mut pos = *base;
+    pos.trumps = SUIT_MASKS[trumps];
+    game_value_at(layouts, &pos, hand, stakes, solver)
+}
+
+/// [`game_value`] with the trumps of `base` as they are.
+pub fn game_value_at(
+    layouts: &[Layout],
+    base: &Position,
+    hand: u64,
+    stakes: &Stakes,
+    solver: &mut Solver,
+) -> (f64, f64) {
     if layouts.is_empty() {
         return (0.0, 0.0);
     }
     let mut score = 0.0;
     let mut wins = 0.0;
     let mut pos = *base;
-    pos.trumps = SUIT_MASKS[trumps];
     for layout in layouts {
         pos.hands = layout.hands;
         pos.hands[usize::from(base.declarer)] = hand;

@@ -2,51 +2,62 @@
 //! to keep, and the simple card play of the easy bot. The stronger bots use these only to pick
 //! candidates worth searching.
 
-use crate::cards::{ACES, Bits, D7, SUIT_MASKS, beats, highest, lowest, rank_of, suit_of, winning_card};
+use crate::cards::{Bits, PackMasks, beats, highest, lowest, rank_of, suit_of, whole_suit, winning_card};
 
-/// A rough count of the tricks `hand` takes with trump suit number `trump` (3 is Ruten).
+/// A rough count of the tricks `hand` takes with trump suit number `trump` in Prisdorf's pack
+/// (3 is Ruten).
 pub fn strength(hand: u64, trump: usize) -> f64 {
-    let trumps = SUIT_MASKS[trump];
+    strength_in(&PackMasks::PRISDORF, hand, trump)
+}
+
+/// A rough count of the tricks `hand` takes with trump suit number `trump` in `pack`. A suit of
+/// a single card (Prisdorf's seven of diamonds) counts as a lone trump when named, and as a
+/// small extra otherwise.
+pub fn strength_in(pack: &PackMasks, hand: u64, trump: usize) -> f64 {
+    let trumps = pack.suits[trump];
+    let lone_trump = pack.lone(trump);
     let mut s = 0.0;
     let held_trumps = hand & trumps;
     let count = held_trumps.count_ones();
-    if trump == 3 {
+    if lone_trump {
         if held_trumps != 0 {
             s += 1.0;
         }
     } else {
-        s += top_strength(held_trumps, trump, [1.0, 0.85, 0.7], 0.4);
+        s += top_strength(pack, held_trumps, trump, [1.0, 0.85, 0.7], 0.4);
         if count >= 3 {
             s += 0.3 * f64::from(count - 2);
         }
     }
-    for side in 0..3 {
-        if side == trump {
+    for side in 0..4 {
+        if side == trump || pack.lone(side) {
             continue;
         }
-        let cards = hand & SUIT_MASKS[side];
+        let cards = hand & pack.suits[side];
         if cards == 0 {
-            if trump != 3 && count >= 2 {
+            if !lone_trump && count >= 2 {
                 s += 0.25;
             }
             continue;
         }
-        // Side winners are safer in Ruten: only the seven of diamonds can trump them.
-        let safety = if trump == 3 { 1.0 } else { 0.8 };
-        s += safety * top_strength(cards, side, [1.0, 0.7, 0.45], 0.03);
+        // Side winners are safer with a lone trump: only that card can trump them.
+        let safety = if lone_trump { 1.0 } else { 0.8 };
+        s += safety * top_strength(pack, cards, side, [1.0, 0.7, 0.45], 0.03);
     }
-    if trump != 3 && hand & D7 != 0 {
-        s += 0.1;
+    for side in 0..4 {
+        if !lone_trump && side != trump && pack.lone(side) && hand & pack.suits[side] != 0 {
+            s += 0.1;
+        }
     }
     s
 }
 
 /// The value of the top cards of one suit: full value for a card that is the highest left, less
 /// for one with a single higher card missing, and so on.
-fn top_strength(cards: u64, suit: usize, by_gap: [f64; 3], low: f64) -> f64 {
+fn top_strength(pack: &PackMasks, cards: u64, suit: usize, by_gap: [f64; 3], low: f64) -> f64 {
     let mut s = 0.0;
     let mut missing_above = 0usize;
-    let mut rest = SUIT_MASKS[suit];
+    let mut rest = pack.suits[suit];
     while rest != 0 {
         // The pack's cards of the suit, highest first.
         let c = highest(rest);
@@ -84,9 +95,14 @@ fn for_each_keep(cards: u64, k: usize, mut f: impl FnMut(u64)) {
 
 /// The `k` cards of `cards` that make the strongest hand for `trump`, and that strength.
 pub fn best_keep(cards: u64, trump: usize, k: usize) -> (u64, f64) {
+    best_keep_in(&PackMasks::PRISDORF, cards, trump, k)
+}
+
+/// [`best_keep`] in `pack`.
+pub fn best_keep_in(pack: &PackMasks, cards: u64, trump: usize, k: usize) -> (u64, f64) {
     let mut best = (cards, f64::MIN);
     for_each_keep(cards, k, |keep| {
-        let s = strength(keep, trump);
+        let s = strength_in(pack, keep, trump);
         if s > best.1 {
             best = (keep, s);
         }
@@ -96,8 +112,13 @@ pub fn best_keep(cards: u64, trump: usize, k: usize) -> (u64, f64) {
 
 /// The `count` best keeps of `k` cards from `cards` for `trump`, strongest first.
 pub fn top_keeps(cards: u64, trump: usize, k: usize, count: usize) -> Vec<(u64, f64)> {
+    top_keeps_in(&PackMasks::PRISDORF, cards, trump, k, count)
+}
+
+/// [`top_keeps`] in `pack`.
+pub fn top_keeps_in(pack: &PackMasks, cards: u64, trump: usize, k: usize, count: usize) -> Vec<(u64, f64)> {
     let mut all = Vec::new();
-    for_each_keep(cards, k, |keep| all.push((keep, strength(keep, trump))));
+    for_each_keep(cards, k, |keep| all.push((keep, strength_in(pack, keep, trump))));
     all.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     all.truncate(count);
     all
@@ -106,9 +127,14 @@ pub fn top_keeps(cards: u64, trump: usize, k: usize, count: usize) -> Vec<(u64, 
 /// The natural trump suit (clubs, spades or hearts) that makes `cards` strongest after keeping
 /// `k` of them: (suit, cards kept, strength).
 pub fn best_natural(cards: u64, k: usize) -> (usize, u64, f64) {
+    best_natural_in(&PackMasks::PRISDORF, cards, k)
+}
+
+/// [`best_natural`] in `pack`: the best of its suits of more than one card.
+pub fn best_natural_in(pack: &PackMasks, cards: u64, k: usize) -> (usize, u64, f64) {
     let mut best = (0, cards, f64::MIN);
-    for suit in 0..3 {
-        let (keep, s) = best_keep(cards, suit, k);
+    for suit in (0..4).filter(|&s| !pack.lone(s)) {
+        let (keep, s) = best_keep_in(pack, cards, suit, k);
         if s > best.2 {
             best = (suit, keep, s);
         }
@@ -125,14 +151,14 @@ pub fn easy_card(hand: u64, playable: u64, trick: &[(u8, bool)], trumps: u64, de
         if declarer && my_trumps != 0 {
             return highest(my_trumps);
         }
-        let aces = playable & ACES & !trumps;
+        let aces = playable & fipsen_rules::CardSet::ACES.bits() & !trumps;
         if aces != 0 {
             return lowest(aces);
         }
         // The lowest card of the longest plain suit.
         let mut best: Option<(u32, u8)> = None;
         for suit in 0..4 {
-            let cards = playable & SUIT_MASKS[suit] & !trumps;
+            let cards = playable & whole_suit(suit) & !trumps;
             if cards == 0 {
                 continue;
             }
@@ -167,6 +193,7 @@ pub fn easy_card(hand: u64, playable: u64, trick: &[(u8, bool)], trumps: u64, de
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::SUIT_MASKS;
     use fipsen_rules::Card;
 
     fn mask(cards: &[&str]) -> u64 {

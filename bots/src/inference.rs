@@ -8,9 +8,11 @@
 
 use fipsen_rules::{Bid, Call, DealView};
 
+use crate::evaluate::draw_layouts;
 use crate::heuristic::{best_natural, strength};
-use crate::knowledge::Layout;
+use crate::knowledge::{Knowledge, Layout};
 use crate::rng::Rng;
+use crate::solver::MAX_PLAYERS;
 
 /// What one call says about its caller's dealt hand.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -96,13 +98,18 @@ fn ready(x: f64, tricks: f64) -> f64 {
 
 /// How likely the clues are with these dealt hands (each factor kept above a floor, as no
 /// model of a human bidder is exact).
-pub fn likelihood(clues: &[Clue], dealt: &[u64; 4]) -> f64 {
-    let mut strengths = [f64::NAN; 4];
+pub fn likelihood(clues: &[Clue], dealt: &[u64; MAX_PLAYERS]) -> f64 {
+    likelihood_with(clues, dealt, hand_strength)
+}
+
+/// [`likelihood`] with a game's own measure of a dealt hand's strength in tricks.
+pub fn likelihood_with(clues: &[Clue], dealt: &[u64; MAX_PLAYERS], strength: impl Fn(u64) -> f64) -> f64 {
+    let mut strengths = [f64::NAN; MAX_PLAYERS];
     let mut w = 1.0;
     for clue in clues {
         let s = usize::from(clue.seat);
         if strengths[s].is_nan() {
-            strengths[s] = hand_strength(dealt[s]);
+            strengths[s] = strength(dealt[s]);
         }
         let p = match clue.evidence {
             Evidence::AtLeast(t) => ready(strengths[s], t),
@@ -111,6 +118,38 @@ pub fn likelihood(clues: &[Clue], dealt: &[u64; 4]) -> f64 {
         w *= p.max(0.03);
     }
     w
+}
+
+/// Layouts drawn from `k`; with clues, four times as many are drawn and `samples` of them kept
+/// with chances proportional to how well the hands (with the cards already `played`) fit the
+/// clues, a hand's strength measured by `strength`. When at most `enumerate_limit` layouts
+/// exist, all are used (resampled by weight).
+pub fn weighted_layouts(
+    k: &Knowledge,
+    clues: &[Clue],
+    played: &[u64; MAX_PLAYERS],
+    samples: usize,
+    enumerate_limit: u64,
+    rng: &mut Rng,
+    strength: impl Fn(u64) -> f64 + Copy,
+) -> Vec<Layout> {
+    if clues.is_empty() {
+        return draw_layouts(k, samples, enumerate_limit, rng);
+    }
+    let candidates = draw_layouts(k, samples * 4, enumerate_limit, rng);
+    let enumerated = candidates.len() != samples * 4;
+    let weights: Vec<f64> = candidates
+        .iter()
+        .map(|l| {
+            let mut dealt = l.hands;
+            for s in 0..MAX_PLAYERS {
+                dealt[s] |= played[s];
+            }
+            likelihood_with(clues, &dealt, strength)
+        })
+        .collect();
+    let n = if enumerated { candidates.len() } else { samples };
+    resample(&candidates, &weights, n, rng)
 }
 
 /// Picks `n` of `candidates` with chances proportional to `weights` (systematic resampling).
@@ -149,7 +188,7 @@ mod tests {
         let weak = mask("C7 S7 S8 H7 H8"); // sevens and eights
         let bid = [Clue { seat: 1, evidence: Evidence::AtLeast(4.0) }];
         let pass = [Clue { seat: 1, evidence: Evidence::Below(2.0) }];
-        let hands = |h: u64| [0, h, 0, 0];
+        let hands = |h: u64| [0, h, 0, 0, 0];
         assert!(likelihood(&bid, &hands(strong)) > 10.0 * likelihood(&bid, &hands(weak)));
         assert!(likelihood(&pass, &hands(weak)) > 10.0 * likelihood(&pass, &hands(strong)));
     }

@@ -160,7 +160,7 @@ fn play_review(view: &DealView) -> (Option<Vec<PlayReview>>, Option<DurchReview>
         return (None, None);
     }
     // The hands when the first card was led: the cards left plus the cards played.
-    let mut hands = [0u64; 4];
+    let mut hands = [0u64; crate::solver::MAX_PLAYERS];
     for s in 0..usize::from(n) {
         hands[s] = reveal.hands.get(s).map_or(0, |h| h.bits());
     }
@@ -173,7 +173,7 @@ fn play_review(view: &DealView) -> (Option<Vec<PlayReview>>, Option<DurchReview>
         declarer: declarer.0,
         trumps: crate::cards::trump_mask(trumps),
         leader: plays[0].seat.0,
-        trick: [0; 4],
+        trick: [0; crate::solver::MAX_PLAYERS],
         trick_len: 0,
     };
     let mut solver = Solver::new();

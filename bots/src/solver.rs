@@ -19,21 +19,25 @@ use fipsen_rules::{Deal, Game, Phase};
 
 use crate::cards::{Bits, beats, highest, lowest, rank_of, suit_mask_of, trump_mask, winning_card};
 
+/// The most players at a table of the Holstein family (Großenaspe with five).
+pub const MAX_PLAYERS: usize = 5;
+
 /// A position of the play with every hand known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
-    /// 3 or 4.
+    /// 3 to [`MAX_PLAYERS`].
     pub players: u8,
     /// Each seat's cards (unused seats empty).
-    pub hands: [u64; 4],
+    pub hands: [u64; MAX_PLAYERS],
     /// The declarer's seat.
     pub declarer: u8,
-    /// The trump cards: a whole suit, or the seven of diamonds alone (Ruten).
+    /// The trump cards: the pack's cards of the trump suit (in Prisdorf's Ruten the seven of
+    /// diamonds alone).
     pub trumps: u64,
     /// Who led the trick being played (or leads next, when `trick_len` is 0).
     pub leader: u8,
     /// The cards played to the current trick, in order from the leader.
-    pub trick: [u8; 4],
+    pub trick: [u8; MAX_PLAYERS],
     /// How many cards lie in the current trick.
     pub trick_len: u8,
 }
@@ -73,7 +77,7 @@ impl Position {
         let winner = trick_winner(&next.trick, next.players, next.leader, next.trumps);
         next.leader = winner;
         next.trick_len = 0;
-        next.trick = [0; 4];
+        next.trick = [0; MAX_PLAYERS];
         (next, Some(winner))
     }
 
@@ -85,7 +89,7 @@ impl Position {
             return None;
         }
         let players = deal.players();
-        let mut hands = [0u64; 4];
+        let mut hands = [0u64; MAX_PLAYERS];
         for s in 0..players {
             hands[usize::from(s)] = deal.hand(fipsen_rules::Seat(s)).bits();
         }
@@ -94,7 +98,7 @@ impl Position {
             Some(play) => play.seat.0,
             None => deal.turn().map_or(declarer, |s| s.0),
         };
-        let mut trick = [0u8; 4];
+        let mut trick = [0u8; MAX_PLAYERS];
         for (i, play) in current.iter().enumerate() {
             trick[i] = play.card.index();
         }
@@ -111,7 +115,7 @@ impl Position {
 }
 
 /// The seat that wins a full trick.
-fn trick_winner(trick: &[u8; 4], players: u8, leader: u8, trumps: u64) -> u8 {
+fn trick_winner(trick: &[u8; MAX_PLAYERS], players: u8, leader: u8, trumps: u64) -> u8 {
     let mut mask = 0u64;
     for &c in &trick[..usize::from(players)] {
         mask |= 1 << c;
@@ -135,25 +139,28 @@ pub struct Stakes {
     pub won: u8,
     /// Tricks the opponents have taken.
     pub lost: u8,
+    /// A lost game costs this many times its value (2 in Prisdorf; an option in Großenaspe).
+    pub loss_factor: i32,
 }
 
 impl Stakes {
-    /// The stakes of a declared game after the tricks taken so far.
+    /// The stakes of a declared game of Prisdorf after the tricks taken so far.
     pub fn from_game(game: &Game, won: u8, lost: u8) -> Stakes {
-        Stakes { tricks: game.tricks, durch: game.durch, value: game.value(), won, lost }
+        Stakes { tricks: game.tricks, durch: game.durch, value: game.value(), won, lost, loss_factor: 2 }
     }
 
     /// The declarer's score when he ends with `total` tricks, going on for Durch whenever he
     /// can take all five (he chooses with every card known).
     pub fn score(&self, total: u8) -> i32 {
+        let lost = -self.loss_factor * self.value;
         if self.durch {
-            if total >= 5 { self.value } else { -2 * self.value }
+            if total >= 5 { self.value } else { lost }
         } else if total >= 5 && self.lost == 0 {
             2 * self.value
         } else if total >= self.tricks {
             self.value
         } else {
-            -2 * self.value
+            lost
         }
     }
 
@@ -173,7 +180,7 @@ impl Stakes {
 #[derive(Debug, Clone, Copy, Default)]
 struct Entry {
     /// The hands at the start of the trick.
-    hands: [u64; 4],
+    hands: [u64; MAX_PLAYERS],
     generation: u32,
     /// Who leads the trick.
     leader: u8,
@@ -376,7 +383,7 @@ impl Solver {
         self.gen_moves(&pos.hands, pos.leader, pos.trick_len, &pos.trick, trick_mask, out)
     }
 
-    fn trick_start(&mut self, hands: [u64; 4], leader: u8, need: i8) -> bool {
+    fn trick_start(&mut self, hands: [u64; MAX_PLAYERS], leader: u8, need: i8) -> bool {
         self.nodes += 1;
         if need <= 0 {
             return true;
@@ -386,7 +393,7 @@ impl Solver {
             return false;
         }
         if left == 1 {
-            let mut trick = [0u8; 4];
+            let mut trick = [0u8; MAX_PLAYERS];
             for i in 0..self.players {
                 trick[usize::from(i)] = lowest(hands[usize::from((leader + i) % self.players)]);
             }
@@ -412,7 +419,7 @@ impl Solver {
             }
             (lower, upper) = (entry.lower, entry.upper);
         }
-        let result = self.play(hands, leader, 0, [0; 4], need);
+        let result = self.play(hands, leader, 0, [0; MAX_PLAYERS], need);
         if result {
             lower = lower.max(need as u8);
         } else {
@@ -425,7 +432,7 @@ impl Solver {
     /// Tricks the declarer is sure of, and tricks the opponents are sure of, from trumps alone:
     /// each of his trumps above all of theirs wins the trick it is played to; so does each of
     /// one opponent's trumps above all of his (one opponent plays one card a trick).
-    fn sure_tricks(&self, hands: &[u64; 4]) -> (u32, u32) {
+    fn sure_tricks(&self, hands: &[u64; MAX_PLAYERS]) -> (u32, u32) {
         let t = self.trumps;
         let mine = hands[usize::from(self.declarer)] & t;
         let mut theirs = 0u64;
@@ -442,7 +449,7 @@ impl Solver {
         ((mine & above_theirs).count_ones(), lost)
     }
 
-    fn play(&mut self, hands: [u64; 4], leader: u8, count: u8, trick: [u8; 4], need: i8) -> bool {
+    fn play(&mut self, hands: [u64; MAX_PLAYERS], leader: u8, count: u8, trick: [u8; MAX_PLAYERS], need: i8) -> bool {
         if count == self.players {
             let winner = trick_winner(&trick, self.players, leader, self.trumps);
             let need = need - i8::from(winner == self.declarer);
@@ -473,10 +480,10 @@ impl Solver {
     /// The cards worth trying for the seat to play, best first; returns how many.
     fn gen_moves(
         &self,
-        hands: &[u64; 4],
+        hands: &[u64; MAX_PLAYERS],
         leader: u8,
         count: u8,
-        trick: &[u8; 4],
+        trick: &[u8; MAX_PLAYERS],
         trick_mask: u64,
         out: &mut [u8; 10],
     ) -> usize {
@@ -549,11 +556,12 @@ impl Solver {
 
 /// The slot of a trick start in the table: a hash of the hands and the leader.
 #[inline]
-fn table_index(hands: &[u64; 4], leader: u8) -> usize {
+fn table_index(hands: &[u64; MAX_PLAYERS], leader: u8) -> usize {
     let folded = hands[0]
         ^ hands[1].rotate_left(13)
         ^ hands[2].rotate_left(29)
         ^ hands[3].rotate_left(43)
+        ^ hands[4].rotate_left(53)
         ^ u64::from(leader) << 61;
     (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TABLE_BITS)) as usize
 }
