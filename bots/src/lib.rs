@@ -16,6 +16,8 @@
 //! * [`bot`]: the levels and every decision; [`review`]: the review of a finished deal.
 //! * [`games`]: the bots of every game behind one door, for servers.
 //! * [`arena`]: deals played between bots (used by the `arena` binary and the tests).
+//! * [`grossenaspe`]: the bots of Großenaspe Fipsen, on the same solver, sampling and rules
+//!   of thumb (parametrised by the pack: [`cards::PackMasks`]).
 
 // Loops over parallel small arrays (seats, suits, capacities) read better with an index.
 #![allow(clippy::needless_range_loop)]
@@ -25,6 +27,7 @@ pub mod bot;
 pub mod cards;
 pub mod evaluate;
 pub mod games;
+pub mod grossenaspe;
 pub mod heuristic;
 pub mod inference;
 pub mod knowledge;

@@ -1,0 +1,815 @@
+//! Bots for Großenaspe Fipsen (`VARIANTS.md` §A): the 32-card pack, clubs as "Gute", bids from
+//! one trick, the Kieker with skat and talon, the Fips without the skat.
+//!
+//! The same machinery as Prisdorf's bots, read through this game's view: [`Knowledge`] from
+//! the tricks and what the seat saw of skat, talon, discards and a Kieker's laid-aside hand;
+//! uniform sampling of the unseen cards ([`crate::knowledge::Sampler`]); the exact solver with
+//! the game's stakes (its values and `loss_factor`); card play by sampling
+//! ([`crate::play::best_card_at`]); rules of thumb for the 32-card pack
+//! ([`crate::heuristic::strength_in`]); and, at strong, the auction read as in
+//! [`crate::inference`].
+//!
+//! ```
+//! use fipsen_bots::Level;
+//! use fipsen_bots::grossenaspe::Bot;
+//! use fipsen_rules::Seed;
+//! use fipsen_rules::grossenaspe::{Rules, Series};
+//!
+//! let (mut series, _) = Series::new(Rules::grossenaspe(), Seed::from_u64(1)).unwrap();
+//! let seat = series.deal().turn().unwrap();
+//! let mut bot = Bot::new(Level::Normal, 42);
+//! let action = bot.choose_in_series(&series.view(Some(seat))).expect("its turn");
+//! series.apply(seat, action).unwrap();
+//! ```
+
+use fipsen_rules::grossenaspe::{Action, Bid, Call, Deal, DealView, Game, Outcome, Phase, Rules, SeriesView};
+use fipsen_rules::{CardSet, FirstLead, Seat, Seed, Suit};
+
+pub use crate::bot::{Config, Level};
+use crate::cards::{Bits, PackMasks, card, highest, packed, packed_index, suit_index};
+use crate::evaluate::{draw_layouts, game_value_at, skat_and_stock};
+use crate::heuristic::{best_keep_in, easy_card, strength_in, top_keeps_in};
+use crate::inference::{Clue, Evidence, weighted_layouts};
+use crate::knowledge::{Knowledge, Layout, Seen};
+use crate::play::{best_card_at, durch_value_at};
+use crate::rng::{Hasher, Rng};
+use crate::solver::{MAX_PLAYERS, Position, Solver, Stakes};
+use crate::table::play_position;
+
+/// The pack.
+const PACK: PackMasks = PackMasks::P32;
+
+/// A Kieker's kept hand must look at least this strong for the estimate to play it rather than
+/// fold it.
+const KIEKER_PLAY_STRENGTH: f64 = 4.6;
+
+/// The strength of a dealt hand for its best trumps, as the auction inference reads a call.
+pub fn hand_strength(hand: u64) -> f64 {
+    (0..4).map(|s| strength_in(&PACK, hand, s)).fold(f64::MIN, f64::max)
+}
+
+/// The declarer's score for a bid of `tricks` (with clubs trumps if `clubs`) when he takes
+/// `taken` tricks under best play, going on for Durch whenever he can take all five; a lost
+/// game costs `loss_factor` times its value.
+pub fn trick_score(tricks: u8, clubs: bool, taken: u8, loss_factor: u8) -> i32 {
+    let value = i32::from(tricks) * if clubs { 2 } else { 1 };
+    let loss = -i32::from(loss_factor);
+    if tricks >= 5 {
+        if taken >= 5 { 2 * value } else { loss * 2 * value }
+    } else if taken >= 5 {
+        2 * value
+    } else if taken >= tricks {
+        value
+    } else {
+        loss * value
+    }
+}
+
+/// The stakes of `game` with trumps `suit` after the tricks taken so far.
+pub fn stakes(game: &Game, suit: Suit, won: u8, lost: u8, loss_factor: u8) -> Stakes {
+    let game = Game { trumps: Some(suit), ..*game };
+    Stakes {
+        tricks: game.bid.target(),
+        durch: game.durch,
+        value: game.value(),
+        won,
+        lost,
+        loss_factor: i32::from(loss_factor),
+    }
+}
+
+/// Who leads the first trick when `declarer` plays.
+fn first_leader(rules: &Rules, forehand: Seat, declarer: u8) -> u8 {
+    match rules.first_lead {
+        FirstLead::Forehand => forehand.0,
+        FirstLead::Declarer => declarer,
+    }
+}
+
+/// The seats that, by a Kieker bid or hold, showed they were dealt no court card.
+pub fn kieker_callers(view: &DealView) -> u8 {
+    let mut seats = 0u8;
+    let mut standing: Option<Bid> = None;
+    for record in &view.calls {
+        match record.call {
+            Call::Bid { bid } => {
+                standing = Some(bid);
+                if bid == Bid::Kieker {
+                    seats |= 1 << record.seat.0;
+                }
+            }
+            Call::Hold if standing == Some(Bid::Kieker) => seats |= 1 << record.seat.0,
+            Call::Hold | Call::Pass => {}
+        }
+    }
+    seats
+}
+
+/// What the viewer of `view` knows of the unseen cards; `None` for a spectator.
+///
+/// Out of play and known to him: his own discards, and a Kieker's laid-aside hand if he is
+/// the Kieker or the opponent it was shown to. Unseen and out of play: the skat (until taken,
+/// and all deal long in a Fips), the talon (unless a Kieker took it), the declarer's discards
+/// and a laid-aside hand not shown to him. A player who bid or held a Kieker was dealt no
+/// court card, and still holds only dealt cards unless he declared and picked something up.
+pub fn knowledge(view: &DealView) -> Option<Knowledge> {
+    let viewer = view.viewer?.0;
+    let hand = view.hand?.bits();
+    let players = view.rules.players;
+    let mut k = Knowledge::from_seen(&Seen {
+        pack: &PACK,
+        players,
+        viewer,
+        hand,
+        hand_sizes: &view.hand_sizes,
+        tricks: &view.tricks,
+        trick: &view.trick,
+    });
+    let known_out = view.discards.map_or(0, |d| d.bits()) | view.kieker_hand.map_or(0, |h| h.bits());
+    k.pool &= !known_out;
+    let callers = kieker_callers(view);
+    let declarer = view.declarer.map(|s| s.0);
+    let fips = view.contract.is_some_and(|c| c.bid == Bid::Fips);
+    for s in 0..players {
+        let picked_up = declarer == Some(s) && !fips;
+        if s != viewer && callers & (1 << s) != 0 && !picked_up {
+            k.forbidden[usize::from(s)] |= PACK.court;
+        }
+    }
+    Some(k)
+}
+
+/// The bidder's knowledge of his dealt hand in the auction (the calls add only who showed a
+/// hand without court cards).
+fn auction_knowledge(view: &DealView) -> Option<Knowledge> {
+    let viewer = view.viewer?.0;
+    let hand = view.hand?.bits();
+    let mut k = Knowledge::dealt(&PACK, view.rules.players, viewer, hand);
+    let callers = kieker_callers(view);
+    for s in 0..k.players {
+        if s != viewer && callers & (1 << s) != 0 {
+            k.forbidden[usize::from(s)] |= PACK.court;
+        }
+    }
+    Some(k)
+}
+
+/// The height of a bid in tricks for the auction inference: a Gute counts a little more.
+fn tricks_worth(bid: Bid) -> Option<f64> {
+    match bid {
+        Bid::Tricks { tricks, gute } => Some(f64::from(tricks) + if gute { 0.4 } else { 0.0 }),
+        // A Kieker hand is weak in court cards by rule; its strength says little.
+        Bid::Kieker => None,
+        Bid::Fips => Some(5.4),
+    }
+}
+
+/// The clues in the auction of `view` about every seat but the viewer's (see
+/// [`crate::inference::clues`], the same reading of Prisdorf's duels).
+pub fn clues(view: &DealView) -> Vec<Clue> {
+    let viewer = view.viewer.map(|s| s.0);
+    let mut out = Vec::new();
+    let mut standing: Option<Bid> = None;
+    let mut holder: Option<u8> = None;
+    for (i, record) in view.calls.iter().enumerate() {
+        let seat = record.seat.0;
+        let evidence = match record.call {
+            Call::Bid { bid } => {
+                standing = Some(bid);
+                if holder.is_none() {
+                    holder = Some(seat);
+                }
+                tricks_worth(bid).map(Evidence::AtLeast)
+            }
+            Call::Hold => standing.and_then(tricks_worth).map(Evidence::AtLeast),
+            Call::Pass => {
+                let e = match standing {
+                    None => Some(Evidence::Below(f64::from(view.rules.min_bid))),
+                    Some(b) if holder == Some(seat) => tricks_worth(b).map(Evidence::Below),
+                    Some(b) => tricks_worth(b).map(|t| Evidence::Below(t + 0.4)),
+                };
+                if holder == Some(seat) {
+                    holder = view.calls[..i]
+                        .iter()
+                        .rev()
+                        .find(|r| r.seat.0 != seat && matches!(r.call, Call::Bid { .. }))
+                        .map(|r| r.seat.0);
+                }
+                e
+            }
+        };
+        if let Some(evidence) = evidence
+            && Some(seat) != viewer
+        {
+            out.push(Clue { seat, evidence });
+        }
+    }
+    out
+}
+
+/// A game the bidder could play, with its estimated chance of winning and expected score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    /// The game: a bid (a plain number bid with the trumps chosen after the pick-up).
+    pub game: Bid,
+    /// The chance of winning it (a folded Kieker counts as not won).
+    pub win: f64,
+    /// The expected score for the bidder.
+    pub score: f64,
+}
+
+/// The scores of every game the bidder could play, deal by deal, kept so that the deals can
+/// be weighed again as the auction tells more.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameTable {
+    min_bid: u8,
+    kieker: bool,
+    /// The deals' hands (the bidder's own included).
+    pub hands: Vec<[u64; MAX_PLAYERS]>,
+    /// Per deal: for each trick count from `min_bid`, plain and Gute; then a Fips in each
+    /// suit; then the Kieker.
+    scores: Vec<Vec<i32>>,
+}
+
+impl GameTable {
+    fn columns(min_bid: u8) -> usize {
+        usize::from(6 - min_bid) * 2 + 5
+    }
+
+    /// The estimates with deal `i` weighed by `weights[i]`.
+    pub fn weighted(&self, weights: &[f64]) -> Vec<Estimate> {
+        let cols = GameTable::columns(self.min_bid);
+        let mut score = vec![0.0f64; cols];
+        let mut wins = vec![0.0f64; cols];
+        let mut total = 0.0;
+        for (row, &w) in self.scores.iter().zip(weights) {
+            total += w;
+            for (i, &v) in row.iter().enumerate() {
+                score[i] += w * f64::from(v);
+                if v > 0 {
+                    wins[i] += w;
+                }
+            }
+        }
+        let total = if total > 0.0 { total } else { 1.0 };
+        let at = |i: usize| (wins[i] / total, score[i] / total);
+        let mut out = Vec::new();
+        let counts = usize::from(6 - self.min_bid);
+        for k in 0..counts {
+            let tricks = self.min_bid + k as u8;
+            for (gute, i) in [(false, 2 * k), (true, 2 * k + 1)] {
+                let (win, score) = at(i);
+                out.push(Estimate { game: Bid::Tricks { tricks, gute }, win, score });
+            }
+        }
+        // A Fips names the suit best on average (before anything more is known).
+        let (win, score) = (0..4).map(|s| at(2 * counts + s)).max_by(|a, b| a.1.total_cmp(&b.1)).unwrap_or((0.0, 0.0));
+        out.push(Estimate { game: Bid::Fips, win, score });
+        if self.kieker {
+            let (win, score) = at(cols - 1);
+            out.push(Estimate { game: Bid::Kieker, win, score });
+        }
+        out
+    }
+
+    /// The estimates with every deal weighed alike.
+    pub fn estimates(&self) -> Vec<Estimate> {
+        self.weighted(&vec![1.0; self.scores.len()])
+    }
+}
+
+/// The cards a Kieker keeps from `cards` for trumps `suit`, with their strength. With many
+/// cards (three players: seventeen) the search is narrowed to the ten best-looking first.
+fn kieker_keep(cards: u64, suit: usize) -> (u64, f64) {
+    let mut pool = cards;
+    if pool.count_ones() > 10 {
+        // Trumps first, then the other cards, each from the highest rank down.
+        let mut ranked: Vec<u8> = Bits(cards).collect();
+        let trumps = PACK.suits[suit];
+        ranked.sort_by_key(|&c| (std::cmp::Reverse(trumps & (1 << c) != 0), std::cmp::Reverse(c & 15), c));
+        pool = ranked.iter().take(10).fold(0, |m, &c| m | 1 << c);
+    }
+    best_keep_in(&PACK, pool, suit, 5)
+}
+
+/// The best Kieker keep over every trump suit: (suit, keep, strength).
+fn kieker_best(cards: u64) -> (usize, u64, f64) {
+    let mut best = (0, cards, f64::MIN);
+    for suit in 0..4 {
+        let (keep, s) = kieker_keep(cards, suit);
+        if s > best.2 {
+            best = (suit, keep, s);
+        }
+    }
+    best
+}
+
+/// The best keep of five from `cards` over every trump suit by the rules of thumb, a clubs
+/// game counting for a little more (it scores double): (suit, keep, strength).
+fn natural_keep(cards: u64) -> (usize, u64, f64) {
+    let mut best = (0, cards, f64::MIN);
+    for suit in 0..4 {
+        let (keep, s) = best_keep_in(&PACK, cards, suit, 5);
+        let s = if suit == 0 { s + 0.15 } else { s };
+        if s > best.2 {
+            best = (suit, keep, s);
+        }
+    }
+    best
+}
+
+/// Every deal of `layouts` solved as every game the bidder could play.
+///
+/// Choices the declarer makes without seeing the others' cards are made without them here too:
+/// the Fips trumps are the suit best on average over all deals (see [`GameTable::weighted`]);
+/// after the pick-up the discards and trumps come from the rules of thumb on his own cards.
+fn game_table(
+    k: &Knowledge,
+    rules: &Rules,
+    first_leader: u8,
+    layouts: &[Layout],
+    rng: &mut Rng,
+    solver: &mut Solver,
+) -> GameTable {
+    let me = k.viewer;
+    let hand = k.hand;
+    let min = rules.min_bid.clamp(1, 5);
+    let counts = usize::from(6 - min);
+    let thresholds: Vec<u8> = (min..=5).collect();
+    let kieker = hand & PACK.court == 0;
+    let cols = GameTable::columns(min);
+    let taken = |reached: usize| if reached == 0 { min - 1 } else { min + reached as u8 - 1 };
+    let lf = rules.loss_factor;
+    let mut table = GameTable { min_bid: min, kieker, hands: Vec::new(), scores: Vec::new() };
+    for layout in layouts {
+        let mut row = vec![0i32; cols];
+        let (skat, talon) = skat_and_stock(layout.out, rng);
+        let mut pos = Position {
+            players: k.players,
+            hands: layout.hands,
+            declarer: me,
+            trumps: 0,
+            leader: first_leader,
+            trick: [0; MAX_PLAYERS],
+            trick_len: 0,
+        };
+        for suit in 0..4 {
+            pos.trumps = PACK.suits[suit];
+            let won = solver.at_least(&pos, 5);
+            let value = 20 * if won { 1 } else { -i32::from(lf) };
+            row[2 * counts + suit] = value;
+        }
+        let seven = hand | skat;
+        let (suit, keep, _) = natural_keep(seven);
+        pos.hands[usize::from(me)] = keep;
+        pos.trumps = PACK.suits[suit];
+        let t = taken(solver.reaches(&pos, &thresholds));
+        for i in 0..counts {
+            row[2 * i] = trick_score(min + i as u8, suit == 0, t, lf);
+        }
+        let t = if suit == 0 {
+            t
+        } else {
+            let (keep, _) = best_keep_in(&PACK, seven, 0, 5);
+            pos.hands[usize::from(me)] = keep;
+            pos.trumps = PACK.suits[0];
+            taken(solver.reaches(&pos, &thresholds))
+        };
+        for i in 0..counts {
+            row[2 * i + 1] = trick_score(min + i as u8, true, t, lf);
+        }
+        if kieker {
+            let (suit, keep, s) = kieker_best(skat | talon);
+            row[cols - 1] = if s < KIEKER_PLAY_STRENGTH {
+                -5
+            } else {
+                pos.hands[usize::from(me)] = keep;
+                pos.trumps = PACK.suits[suit];
+                if solver.at_least(&pos, 5) { 10 } else { -10 * i32::from(lf) }
+            };
+        }
+        table.hands.push(layout.hands);
+        table.scores.push(row);
+    }
+    table
+}
+
+/// A computer player for one seat of Großenaspe Fipsen. Its choices depend only on its level,
+/// configuration, seed and the view it is shown.
+#[derive(Debug, Clone)]
+pub struct Bot {
+    level: Level,
+    config: Config,
+    seed: u64,
+    solver: Solver,
+    /// The deals behind the last bidding estimate, and what they were drawn for.
+    table: Option<(u64, GameTable)>,
+}
+
+impl Bot {
+    /// A bot of `level` with its default configuration.
+    pub fn new(level: Level, seed: u64) -> Bot {
+        Bot::with_config(level, Config::of(level), seed)
+    }
+
+    /// A bot with its own numbers (for measurements).
+    pub fn with_config(level: Level, config: Config, seed: u64) -> Bot {
+        Bot { level, config, seed, solver: Solver::new(), table: None }
+    }
+
+    /// The bot's level.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// The bot's configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The bot's action in a series, or `None` if it may do nothing now.
+    pub fn choose_in_series(&mut self, view: &SeriesView) -> Option<Action> {
+        if view.over { None } else { self.choose(&view.deal) }
+    }
+
+    /// The bot's action, or `None` if the viewer may do nothing now (this game has nothing out
+    /// of turn). Always one the prompt offers.
+    pub fn choose(&mut self, view: &DealView) -> Option<Action> {
+        if view.prompt.is_empty() || view.viewer.is_none() || view.turn != view.viewer {
+            return None;
+        }
+        let mut rng = Rng::new(decision_seed(self.seed, view));
+        let action = match view.phase {
+            Phase::Auction => self.auction(view),
+            Phase::Discard => self.discard(view, &mut rng),
+            Phase::Trumps => self.trumps(view, &mut rng),
+            Phase::Play => self.play(view, &mut rng),
+            Phase::DurchChoice => self.durch(view, &mut rng),
+            Phase::Over => None,
+        };
+        action.filter(|a| allowed(view, a)).or_else(|| fallback(view))
+    }
+
+    /// The bidding estimate of the hand the viewer was dealt: drawn and solved once per hand;
+    /// at strong weighed afresh by the auction at every call.
+    pub fn estimates(&mut self, view: &DealView) -> Vec<Estimate> {
+        let Some(k) = auction_knowledge(view) else { return Vec::new() };
+        let mut h = Hasher::new(self.seed);
+        h.word(packed(k.hand));
+        h.word(u64::from(k.viewer));
+        h.word(u64::from(view.dealer.0));
+        h.word(u64::from(view.rules.min_bid) | u64::from(view.rules.players) << 8);
+        h.word(u64::from(view.rules.first_lead == FirstLead::Declarer) | u64::from(view.rules.loss_factor) << 8);
+        h.word(self.config.bid_samples as u64);
+        h.word(packed(k.forbidden.iter().fold(0, |a, f| a | f)));
+        let key = h.finish();
+        if !matches!(&self.table, Some((c, _)) if *c == key) {
+            let mut rng = Rng::new(key);
+            let layouts = draw_layouts(&k, self.config.bid_samples.max(8), 0, &mut rng);
+            let leader = first_leader(&view.rules, view.forehand, k.viewer);
+            self.table = Some((key, game_table(&k, &view.rules, leader, &layouts, &mut rng, &mut self.solver)));
+        }
+        let Some((_, table)) = &self.table else { return Vec::new() };
+        let clues = if self.config.infer { clues(view) } else { Vec::new() };
+        if clues.is_empty() {
+            return table.estimates();
+        }
+        let weights: Vec<f64> =
+            table.hands.iter().map(|h| crate::inference::likelihood_with(&clues, h, hand_strength)).collect();
+        table.weighted(&weights)
+    }
+
+    /// The expected score of every call the viewer may make: passing scores 0, holding or
+    /// bidding the game that call would owe him (should he win the auction).
+    pub fn call_values(&mut self, view: &DealView) -> Vec<(Action, f64)> {
+        let est = self.estimates(view);
+        let value = |bid: Bid| est.iter().find(|e| e.game == bid).map_or(f64::NEG_INFINITY, |e| e.score);
+        let mut out = Vec::new();
+        if view.prompt.hold
+            && let Some(standing) = view.standing
+        {
+            out.push((Action::Hold, value(standing)));
+        }
+        for &bid in &view.prompt.bids {
+            out.push((Action::Bid { bid }, value(bid)));
+        }
+        if view.prompt.pass {
+            out.push((Action::Pass, 0.0));
+        }
+        out
+    }
+
+    fn auction(&mut self, view: &DealView) -> Option<Action> {
+        if self.level == Level::Easy {
+            return Some(easy_auction(view));
+        }
+        let margin = self.config.margin;
+        let mut best = (Action::Pass, 0.0);
+        for (action, value) in self.call_values(view) {
+            if action != Action::Pass && value - margin > best.1 + 1e-9 {
+                best = (action, value - margin);
+            }
+        }
+        Some(best.0)
+    }
+
+    /// Layouts of the unseen cards for a decision: drawn uniformly, or at strong weighed by
+    /// the auction.
+    fn layouts(&self, view: &DealView, k: &Knowledge, samples: usize, rng: &mut Rng) -> Vec<Layout> {
+        let clues = if self.config.infer { clues(view) } else { Vec::new() };
+        let mut played = [0u64; MAX_PLAYERS];
+        for p in view.tricks.iter().flat_map(|t| t.cards.iter()).chain(view.trick.iter()) {
+            played[p.seat.index()] |= 1 << p.card.index();
+        }
+        weighted_layouts(k, &clues, &played, samples, self.config.enumerate_limit, rng, hand_strength)
+    }
+
+    /// The position of the play with trumps `suit` (hands empty).
+    fn base(view: &DealView, suit: Suit) -> Option<Position> {
+        let declarer = view.declarer?.0;
+        let first = first_leader(&view.rules, view.forehand, declarer);
+        Some(play_position(
+            view.rules.players,
+            declarer,
+            PACK.suits[suit_index(suit)],
+            first,
+            &view.tricks,
+            &view.trick,
+        ))
+    }
+
+    /// The best (hand kept, trumps) for the declarer, averaged over sampled deals, with its
+    /// expected score.
+    fn best_declaration(
+        &mut self,
+        view: &DealView,
+        candidates: &[(u64, Suit)],
+        rng: &mut Rng,
+    ) -> Option<(u64, Suit, f64)> {
+        let game = view.game?;
+        let k = knowledge(view)?;
+        let layouts = self.layouts(view, &k, self.config.decision_samples.max(4), rng);
+        let mut best: Option<(u64, Suit, f64)> = None;
+        for &(keep, suit) in candidates {
+            let base = Bot::base(view, suit)?;
+            let st = stakes(&game, suit, 0, 0, view.rules.loss_factor);
+            let (score, _) = game_value_at(&layouts, &base, keep, &st, &mut self.solver);
+            if best.is_none_or(|b| score > b.2) {
+                best = Some((keep, suit, score));
+            }
+        }
+        best
+    }
+
+    /// The suits the declarer may name for his contract: clubs only for a Gute bid.
+    fn suits(view: &DealView) -> Vec<Suit> {
+        match view.contract.map(|c| c.bid) {
+            Some(Bid::Tricks { gute: true, .. }) => vec![Suit::Clubs],
+            _ => Suit::ALL.to_vec(),
+        }
+    }
+
+    fn discard(&mut self, view: &DealView, rng: &mut Rng) -> Option<Action> {
+        let hand = view.hand?.bits();
+        let count = usize::from(view.prompt.discard?);
+        let keep_count = (hand.count_ones() as usize).checked_sub(count)?;
+        let suits = Bot::suits(view);
+        let kieker = view.contract.is_some_and(|c| c.bid == Bid::Kieker);
+        if self.level == Level::Easy {
+            let keep = suits
+                .iter()
+                .map(|&s| best_keep_in(&PACK, hand, suit_index(s), keep_count))
+                .max_by(|a, b| a.1.total_cmp(&b.1))
+                .map_or(hand, |k| k.0);
+            return Some(discard_action(hand, keep, count));
+        }
+        let per_suit = self.config.keep_candidates.max(1) + usize::from(kieker);
+        let mut candidates: Vec<(u64, Suit)> = Vec::new();
+        for &s in &suits {
+            for (keep, _) in top_keeps_in(&PACK, hand, suit_index(s), keep_count, per_suit) {
+                candidates.push((keep, s));
+            }
+        }
+        let (keep, _, _) = self.best_declaration(view, &candidates, rng)?;
+        Some(discard_action(hand, keep, count))
+    }
+
+    fn trumps(&mut self, view: &DealView, rng: &mut Rng) -> Option<Action> {
+        let hand = view.hand?.bits();
+        let suits = view.prompt.trumps.clone();
+        if self.level == Level::Easy {
+            let suit = suits.iter().copied().max_by(|&a, &b| {
+                let (x, y) = (strength_in(&PACK, hand, suit_index(a)), strength_in(&PACK, hand, suit_index(b)));
+                x.total_cmp(&y).then(b.cmp(&a))
+            })?;
+            if view.prompt.fold && strength_in(&PACK, hand, suit_index(suit)) < KIEKER_PLAY_STRENGTH {
+                return Some(Action::Fold);
+            }
+            return Some(Action::NameTrumps { suit });
+        }
+        let candidates: Vec<(u64, Suit)> = suits.iter().map(|&s| (hand, s)).collect();
+        let (_, suit, score) = self.best_declaration(view, &candidates, rng)?;
+        if view.prompt.fold && score < -5.0 {
+            return Some(Action::Fold);
+        }
+        Some(Action::NameTrumps { suit })
+    }
+
+    fn play(&mut self, view: &DealView, rng: &mut Rng) -> Option<Action> {
+        let legal = view.prompt.cards;
+        if legal.len() == 1 {
+            return legal.lowest().map(|card| Action::Play { card });
+        }
+        let game = view.game?;
+        let suit = game.trumps?;
+        let declarer = view.declarer?;
+        let me = view.viewer?;
+        let hand = view.hand?.bits();
+        if self.level == Level::Easy {
+            let trick: Vec<(u8, bool)> =
+                view.trick.iter().map(|p| (p.card.index(), me != declarer && p.seat != declarer)).collect();
+            let trumps = PACK.suits[suit_index(suit)];
+            let c = easy_card(hand, legal.bits(), &trick, trumps, me == declarer);
+            return Some(Action::Play { card: card(c) });
+        }
+        let k = knowledge(view)?;
+        let layouts = self.layouts(view, &k, self.config.play_samples.max(1), rng);
+        let base = Bot::base(view, suit)?;
+        let taken = view.tricks_taken;
+        let st = stakes(&game, suit, taken.declarer, taken.opponents, view.rules.loss_factor);
+        let (card, _) = best_card_at(&base, &st, legal, me == declarer, &layouts, &mut self.solver);
+        Some(Action::Play { card })
+    }
+
+    fn durch(&mut self, view: &DealView, rng: &mut Rng) -> Option<Action> {
+        if self.level == Level::Easy {
+            return Some(Action::Stop);
+        }
+        let game = view.game?;
+        let base = Bot::base(view, game.trumps?)?;
+        let k = knowledge(view)?;
+        let layouts = self.layouts(view, &k, self.config.decision_samples.max(4), rng);
+        let value = f64::from(game.value());
+        let lf = f64::from(view.rules.loss_factor);
+        let (go_on, stop) = durch_value_at(&base, value, lf, view.tricks_taken.declarer, &layouts, &mut self.solver);
+        Some(if go_on > stop { Action::GoOn } else { Action::Stop })
+    }
+}
+
+/// The easy bot bids plain games up to the tricks it counts in its hand, a Fips with a hand
+/// that counts all five in some suit.
+fn easy_auction(view: &DealView) -> Action {
+    let hand = view.hand.map_or(0, |h| h.bits());
+    let s = hand_strength(hand);
+    let tricks = (s + 0.2).floor().clamp(0.0, 5.0) as u8;
+    let prompt = &view.prompt;
+    if s >= 5.2 && prompt.bids.contains(&Bid::Fips) {
+        return Action::Bid { bid: Bid::Fips };
+    }
+    if prompt.hold
+        && let Some(Bid::Tricks { tricks: t, gute }) = view.standing
+        && t <= tricks
+        && (!gute || strength_in(&PACK, hand, 0) + 0.2 >= f64::from(t))
+    {
+        return Action::Hold;
+    }
+    prompt
+        .bids
+        .iter()
+        .find(|b| matches!(b, Bid::Tricks { tricks: t, gute: false } if *t <= tricks))
+        .map_or(Action::Pass, |&bid| Action::Bid { bid })
+}
+
+fn discard_action(hand: u64, keep: u64, count: usize) -> Action {
+    let mut cards = hand & !keep;
+    while (cards.count_ones() as usize) < count {
+        let rest = hand & !cards;
+        if rest == 0 {
+            break;
+        }
+        cards |= 1 << rest.trailing_zeros();
+    }
+    while (cards.count_ones() as usize) > count {
+        cards &= !(1u64 << highest(cards));
+    }
+    Action::Discard { cards: CardSet::from_bits(cards) }
+}
+
+/// A seed for one decision: the bot's seed and everything in the view that can change.
+fn decision_seed(seed: u64, view: &DealView) -> u64 {
+    let mut h = Hasher::new(seed);
+    h.word(view.viewer.map_or(99, |s| u64::from(s.0)));
+    h.word(u64::from(view.dealer.0));
+    h.word(view.hand.map_or(0, |c| packed(c.bits())));
+    h.word(view.phase as u64);
+    for c in &view.calls {
+        let code = match c.call {
+            Call::Pass => 0,
+            Call::Hold => 1,
+            Call::Bid { bid } => 2 + u64::from(bid.height()),
+        };
+        h.word(u64::from(c.seat.0) << 32 | code);
+    }
+    for p in view.tricks.iter().flat_map(|t| t.cards.iter()).chain(view.trick.iter()) {
+        h.word(u64::from(p.seat.0) << 8 | u64::from(packed_index(p.card.index())));
+    }
+    h.finish()
+}
+
+/// Whether the prompt allows the action.
+fn allowed(view: &DealView, action: &Action) -> bool {
+    let p = &view.prompt;
+    match *action {
+        Action::Bid { bid } => p.bids.contains(&bid),
+        Action::Hold => p.hold,
+        Action::Pass => p.pass,
+        Action::Discard { cards } => {
+            p.discard == Some(cards.len() as u8) && view.hand.is_some_and(|h| h.contains_all(cards))
+        }
+        Action::NameTrumps { suit } => p.trumps.contains(&suit),
+        Action::Fold => p.fold,
+        Action::Play { card } => p.cards.contains(card),
+        Action::Stop => p.stop,
+        Action::GoOn => p.go_on,
+    }
+}
+
+/// Something legal, should a decision fail.
+fn fallback(view: &DealView) -> Option<Action> {
+    let p = &view.prompt;
+    if p.pass {
+        return Some(Action::Pass);
+    }
+    if let Some(n) = p.discard {
+        let hand = view.hand?.bits();
+        let lowest = Bits(hand).take(usize::from(n)).fold(0u64, |m, c| m | 1 << c);
+        return Some(Action::Discard { cards: CardSet::from_bits(lowest) });
+    }
+    if let Some(&suit) = p.trumps.first() {
+        return Some(Action::NameTrumps { suit });
+    }
+    if let Some(card) = p.cards.lowest() {
+        return Some(Action::Play { card });
+    }
+    if p.stop {
+        return Some(Action::Stop);
+    }
+    if p.hold {
+        return Some(Action::Hold);
+    }
+    p.bids.first().map(|&bid| Action::Bid { bid })
+}
+
+/// How one deal between bots went.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Played {
+    /// Every seat's score.
+    pub scores: Vec<i32>,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Every action taken, in order.
+    pub actions: Vec<(Seat, Action)>,
+}
+
+/// Plays one deal of Großenaspe to its end with a bot in every seat, each asked only with its
+/// own view (see [`crate::arena::play_deal`]).
+///
+/// # Panics
+/// If a bot answers with an action the rules refuse, or gives no answer when it must act:
+/// both are bugs.
+pub fn play_deal(rules: Rules, dealer: Seat, seed: Seed, players: &[crate::arena::Player], bot_seed: u64) -> Played {
+    let (deal, _) = Deal::new(rules, 1, dealer, seed);
+    play_from(deal, players, bot_seed)
+}
+
+/// [`play_deal`] from a deal already dealt.
+///
+/// # Panics
+/// As [`play_deal`].
+pub fn play_from(mut deal: Deal, players: &[crate::arena::Player], bot_seed: u64) -> Played {
+    let n = deal.players();
+    let mut bots: Vec<Bot> = (0..n)
+        .map(|s| {
+            let mut h = Hasher::new(bot_seed);
+            h.word(u64::from(s));
+            let p = players[usize::from(s)];
+            Bot::with_config(p.level, p.config, h.finish())
+        })
+        .collect();
+    let mut actions = Vec::new();
+    while !deal.is_over() {
+        let seat = deal.turn().expect("a deal that is not over has a turn");
+        let view = deal.view(Some(seat));
+        let action = bots[seat.index()].choose(&view).expect("the bot must act");
+        if let Err(e) = deal.apply(seat, action) {
+            panic!("bot at seat {seat} chose {action:?}, refused: {e} ({})", e.code());
+        }
+        actions.push((seat, action));
+    }
+    let outcome = deal.outcome().expect("over");
+    let mut scores = vec![0; usize::from(n)];
+    if let Some((seat, points)) = outcome.score(deal.rules().loss_factor) {
+        scores[seat.index()] = points;
+    }
+    Played { scores, outcome, actions }
+}
