@@ -7,19 +7,84 @@
 //!
 //! ```text
 //! cargo run --release -p fipsen-bots --bin arena -- --deals 20000 --match strong:normal --match normal:easy
+//! cargo run --release -p fipsen-bots --bin arena -- --game grossenaspe --deals 10000 --threads 2
 //! ```
+//!
+//! With five players (Großenaspe) the seats go A B A B A, then B A B A B.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use fipsen_bots::Level;
 use fipsen_bots::arena::{Player, Stats, play_deal};
+use fipsen_bots::grossenaspe;
 use fipsen_bots::rng::Hasher;
+use fipsen_rules::grossenaspe::Rules as GrossenaspeRules;
 use fipsen_rules::{FirstLead, Outcome, Players, RuleSet, Seat, Seed};
+
+/// The game played and its table options.
+#[derive(Clone, Copy)]
+enum Game {
+    Prisdorf(RuleSet),
+    Grossenaspe(GrossenaspeRules),
+}
+
+impl Game {
+    fn players(&self) -> u8 {
+        match self {
+            Game::Prisdorf(r) => r.players.count(),
+            Game::Grossenaspe(r) => r.players,
+        }
+    }
+
+    /// Plays one deal: every seat's score, and the declarer with whether he won.
+    fn play(&self, dealer: Seat, seed: Seed, players: &[Player], bot_seed: u64) -> (Vec<i32>, Option<(Seat, bool)>) {
+        match self {
+            Game::Prisdorf(rules) => {
+                let played = play_deal(*rules, dealer, seed, players, bot_seed);
+                let declarer = match played.outcome {
+                    Outcome::Won { declarer, .. }
+                    | Outcome::Lost { declarer, .. }
+                    | Outcome::GivenUp { declarer, .. } => {
+                        Some((declarer, matches!(played.outcome, Outcome::Won { .. })))
+                    }
+                    Outcome::SiebenerFips { .. } | Outcome::ThrownIn => None,
+                };
+                (played.scores, declarer)
+            }
+            Game::Grossenaspe(rules) => {
+                use fipsen_rules::grossenaspe::Outcome as O;
+                let played = grossenaspe::play_deal(*rules, dealer, seed, players, bot_seed);
+                let declarer = match played.outcome {
+                    O::Won { declarer, .. } => Some((declarer, true)),
+                    O::Lost { declarer, .. } | O::Folded { declarer, .. } => Some((declarer, false)),
+                    O::ThrownIn => None,
+                };
+                (played.scores, declarer)
+            }
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Game::Prisdorf(r) => format!(
+                "{} players, min bid {}, kontra {}, first lead {:?}",
+                r.players.count(),
+                r.min_bid,
+                r.kontra,
+                r.first_lead
+            ),
+            Game::Grossenaspe(r) => format!(
+                "Großenaspe, {} players, min bid {}, loss factor {}, first lead {:?}",
+                r.players, r.min_bid, r.loss_factor, r.first_lead
+            ),
+        }
+    }
+}
 
 struct Args {
     deals: u64,
-    rules: RuleSet,
+    game: Game,
     matches: Vec<(Level, Level)>,
     seed: u64,
     threads: usize,
@@ -30,45 +95,80 @@ fn level(name: &str) -> Result<Level, String> {
 }
 
 fn parse() -> Result<Args, String> {
-    let mut args = Args { deals: 1000, rules: RuleSet::prisdorf(), matches: Vec::new(), seed: 1, threads: 1 };
+    let mut deals = 1000;
+    let mut seed = 1;
+    let mut threads = 1;
+    let mut game = "prisdorf".to_string();
+    let mut players: Option<u8> = None;
+    let mut min_bid: Option<u8> = None;
+    let mut kontra = false;
+    let mut declarer_leads = false;
+    let mut matches = Vec::new();
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut value = || it.next().ok_or_else(|| format!("{a} needs a value"));
         match a.as_str() {
-            "--deals" => args.deals = value()?.parse().map_err(|e| format!("--deals: {e}"))?,
-            "--seed" => args.seed = value()?.parse().map_err(|e| format!("--seed: {e}"))?,
-            "--threads" => args.threads = value()?.parse().map_err(|e| format!("--threads: {e}"))?,
-            "--players" => {
-                args.rules.players = match value()?.as_str() {
-                    "3" => Players::Three,
-                    "4" => Players::Four,
-                    other => return Err(format!("--players 3 or 4, not {other}")),
-                }
-            }
-            "--min-bid" => args.rules.min_bid = value()?.parse().map_err(|e| format!("--min-bid: {e}"))?,
-            "--kontra" => args.rules.kontra = true,
-            "--declarer-leads" => args.rules.first_lead = FirstLead::Declarer,
+            "--deals" => deals = value()?.parse().map_err(|e| format!("--deals: {e}"))?,
+            "--seed" => seed = value()?.parse().map_err(|e| format!("--seed: {e}"))?,
+            "--threads" => threads = value()?.parse().map_err(|e| format!("--threads: {e}"))?,
+            "--game" => game = value()?,
+            "--players" => players = Some(value()?.parse().map_err(|e| format!("--players: {e}"))?),
+            "--min-bid" => min_bid = Some(value()?.parse().map_err(|e| format!("--min-bid: {e}"))?),
+            "--kontra" => kontra = true,
+            "--declarer-leads" => declarer_leads = true,
             "--match" => {
                 let v = value()?;
                 let (a, b) = v.split_once(':').ok_or("--match takes two levels like strong:normal")?;
-                args.matches.push((level(a)?, level(b)?));
+                matches.push((level(a)?, level(b)?));
             }
             "--help" | "-h" => {
                 println!(
-                    "arena [--deals N] [--match A:B]... [--players 3|4] [--min-bid 2|3] [--kontra] \
-                     [--declarer-leads] [--seed S] [--threads T]\nlevels: easy, normal, strong"
+                    "arena [--game prisdorf|grossenaspe] [--deals N] [--match A:B]... [--players 3|4|5] \
+                     [--min-bid N] [--kontra] [--declarer-leads] [--seed S] [--threads T]\nlevels: easy, normal, \
+                     strong; five players and min bid 1 for grossenaspe only, --kontra for prisdorf only"
                 );
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument {other} (see --help)")),
         }
     }
-    args.rules.validate().map_err(|e| e.to_string())?;
-    if args.matches.is_empty() {
-        args.matches = vec![(Level::Strong, Level::Normal), (Level::Normal, Level::Easy)];
+    let first_lead = if declarer_leads { FirstLead::Declarer } else { FirstLead::Forehand };
+    let game = match game.as_str() {
+        "prisdorf" => {
+            let mut rules = RuleSet { kontra, first_lead, ..RuleSet::prisdorf() };
+            if let Some(p) = players {
+                rules.players = match p {
+                    3 => Players::Three,
+                    4 => Players::Four,
+                    other => return Err(format!("--players 3 or 4 for prisdorf, not {other}")),
+                };
+            }
+            if let Some(m) = min_bid {
+                rules.min_bid = m;
+            }
+            rules.validate().map_err(|e| e.to_string())?;
+            Game::Prisdorf(rules)
+        }
+        "grossenaspe" => {
+            if kontra {
+                return Err("grossenaspe has no Kontra".into());
+            }
+            let mut rules = GrossenaspeRules { first_lead, ..GrossenaspeRules::grossenaspe() };
+            if let Some(p) = players {
+                rules.players = p;
+            }
+            if let Some(m) = min_bid {
+                rules.min_bid = m;
+            }
+            rules.validate().map_err(|e| e.to_string())?;
+            Game::Grossenaspe(rules)
+        }
+        other => return Err(format!("--game prisdorf or grossenaspe, not {other}")),
+    };
+    if matches.is_empty() {
+        matches = vec![(Level::Strong, Level::Normal), (Level::Normal, Level::Easy)];
     }
-    args.threads = args.threads.max(1);
-    Ok(args)
+    Ok(Args { deals, game, matches, seed, threads: threads.max(1) })
 }
 
 /// What one level did over many deals.
@@ -89,7 +189,7 @@ struct Tally {
 }
 
 fn run_range(args: &Args, a: Level, b: Level, range: std::ops::Range<u64>, done: &AtomicU64) -> Tally {
-    let n = args.rules.players.count();
+    let n = args.game.players();
     let mut t = Tally::default();
     for i in range {
         let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
@@ -105,16 +205,10 @@ fn run_range(args: &Args, a: Level, b: Level, range: std::ops::Range<u64>, done:
         for swap in [false, true] {
             // Seat s gets A when (s is even) != swap.
             let players: Vec<Player> = (0..n).map(|s| Player::of(if (s % 2 == 0) != swap { a } else { b })).collect();
-            let played = play_deal(args.rules, dealer, deal_seed, &players, h.finish());
-            let declarer = match played.outcome {
-                Outcome::Won { declarer, .. } | Outcome::Lost { declarer, .. } | Outcome::GivenUp { declarer, .. } => {
-                    Some((declarer, matches!(played.outcome, Outcome::Won { .. })))
-                }
-                Outcome::SiebenerFips { .. } | Outcome::ThrownIn => None,
-            };
+            let (scores, declarer) = args.game.play(dealer, deal_seed, &players, h.finish());
             for s in 0..n {
                 let side = usize::from((s % 2 == 0) == swap);
-                let score = f64::from(played.scores[usize::from(s)]);
+                let score = f64::from(scores[usize::from(s)]);
                 sums[side] += score;
                 counts[side] += 1.0;
                 t.sides[side].seats += 1;
@@ -143,13 +237,9 @@ fn main() {
         }
     };
     println!(
-        "arena: {} deals per match, each played twice with seats swapped; {} players, min bid {}, kontra {}, \
-         first lead {:?}; seed {}",
+        "arena: {} deals per match, each played twice with seats swapped; {}; seed {}",
         args.deals,
-        args.rules.players.count(),
-        args.rules.min_bid,
-        args.rules.kontra,
-        args.rules.first_lead,
+        args.game.describe(),
         args.seed
     );
     for &(a, b) in &args.matches {
