@@ -460,12 +460,13 @@ impl Bot {
         h.word(u64::from(view.dealer.0));
         h.word(u64::from(view.rules.min_bid) | u64::from(view.rules.players) << 8);
         h.word(u64::from(view.rules.first_lead == FirstLead::Declarer) | u64::from(view.rules.loss_factor) << 8);
-        h.word(self.config.bid_samples as u64);
+        let samples = scaled(view, self.config.bid_samples).max(8);
+        h.word(samples as u64);
         h.word(packed(k.forbidden.iter().fold(0, |a, f| a | f)));
         let key = h.finish();
         if !matches!(&self.table, Some((c, _)) if *c == key) {
             let mut rng = Rng::new(key);
-            let layouts = draw_layouts(&k, self.config.bid_samples.max(8), 0, &mut rng);
+            let layouts = draw_layouts(&k, samples, 0, &mut rng);
             let leader = first_leader(&view.rules, view.forehand, k.viewer);
             self.table = Some((key, game_table(&k, &view.rules, leader, &layouts, &mut rng, &mut self.solver)));
         }
@@ -548,7 +549,7 @@ impl Bot {
     ) -> Option<(u64, Suit, f64)> {
         let game = view.game?;
         let k = knowledge(view)?;
-        let layouts = self.layouts(view, &k, self.config.decision_samples.max(4), rng);
+        let layouts = self.layouts(view, &k, scaled(view, self.config.decision_samples).max(4), rng);
         let mut best: Option<(u64, Suit, f64)> = None;
         for &(keep, suit) in candidates {
             let base = Bot::base(view, suit)?;
@@ -633,7 +634,7 @@ impl Bot {
             return Some(Action::Play { card: card(c) });
         }
         let k = knowledge(view)?;
-        let layouts = self.layouts(view, &k, self.config.play_samples.max(1), rng);
+        let layouts = self.layouts(view, &k, scaled(view, self.config.play_samples).max(1), rng);
         let base = Bot::base(view, suit)?;
         let taken = view.tricks_taken;
         let st = stakes(&game, suit, taken.declarer, taken.opponents, view.rules.loss_factor);
@@ -648,12 +649,19 @@ impl Bot {
         let game = view.game?;
         let base = Bot::base(view, game.trumps?)?;
         let k = knowledge(view)?;
-        let layouts = self.layouts(view, &k, self.config.decision_samples.max(4), rng);
+        let layouts = self.layouts(view, &k, scaled(view, self.config.decision_samples).max(4), rng);
         let value = f64::from(game.value());
         let lf = f64::from(view.rules.loss_factor);
         let (go_on, stop) = durch_value_at(&base, value, lf, view.tricks_taken.declarer, &layouts, &mut self.solver);
         Some(if go_on > stop { Action::GoOn } else { Action::Stop })
     }
+}
+
+/// A number of sampled deals for the table size: with five players each deal has more hidden
+/// hands and takes the solver longer, so fewer are drawn to keep a decision within tens of
+/// milliseconds.
+fn scaled(view: &DealView, samples: usize) -> usize {
+    if view.rules.players >= 5 { samples * 2 / 5 } else { samples }
 }
 
 /// The easy bot bids plain games up to the tricks it counts in its hand, a Fips with a hand
