@@ -821,3 +821,44 @@ pub fn play_from(mut deal: Deal, players: &[crate::arena::Player], bot_seed: u64
     }
     Played { scores, outcome, actions }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_follow_the_table_of_the_rules() {
+        // VARIANTS.md §A7, loss factor 2 unless said.
+        assert_eq!(trick_score(1, false, 1, 2), 1);
+        assert_eq!(trick_score(1, false, 0, 2), -2);
+        assert_eq!(trick_score(3, true, 3, 2), 6);
+        assert_eq!(trick_score(2, false, 5, 2), 4);
+        assert_eq!(trick_score(4, false, 3, 2), -8);
+        assert_eq!(trick_score(5, false, 5, 2), 10);
+        assert_eq!(trick_score(5, true, 4, 2), -40);
+        assert_eq!(trick_score(3, true, 2, 1), -6);
+        // The solver's stakes give the same numbers, and a Kieker and a Fips their flat values.
+        let game = |bid: Bid| Game { bid, trumps: None, durch: bid.target() == 5 };
+        let st = stakes(&game(Bid::gute(3)), Suit::Clubs, 0, 0, 2);
+        assert_eq!((st.score(3), st.score(5), st.score(2)), (6, 12, -12));
+        let st = stakes(&game(Bid::Kieker), Suit::Hearts, 0, 0, 2);
+        assert_eq!((st.score(5), st.score(4)), (10, -20));
+        let st = stakes(&game(Bid::Fips), Suit::Clubs, 0, 0, 1);
+        assert_eq!((st.score(5), st.score(4)), (20, -20));
+    }
+
+    #[test]
+    fn strength_reads_the_32_card_pack() {
+        let mask = |codes: &str| {
+            crate::cards::mask_of(codes.split_whitespace().map(|c| c.parse::<fipsen_rules::Card>().unwrap().index()))
+        };
+        // Diamonds is a full suit here: the top diamonds are as strong as the top clubs.
+        let diamonds = mask("DA DK DQ DJ D10");
+        let clubs = mask("CA CK CQ CJ C10");
+        assert_eq!(strength_in(&PACK, diamonds, 3), strength_in(&PACK, clubs, 0));
+        assert!(hand_strength(diamonds) > 4.5);
+        assert!(hand_strength(mask("C7 S8 H9 D7 D8")) < 1.0);
+        let (suit, keep, _) = kieker_best(mask("DA DK DQ DJ D10 C7 C8 S7 S8 H7 H8 H9"));
+        assert_eq!((suit, keep), (3, diamonds));
+    }
+}
