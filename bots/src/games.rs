@@ -12,7 +12,9 @@ use crate::review::Review;
 pub fn choose(level: Level, seed: u64, view: &GameView) -> Option<GameAction> {
     match view {
         GameView::Prisdorf(view) => Bot::new(level, seed).choose_in_series(view).map(GameAction::Prisdorf),
-        GameView::Grossenaspe(_) => None,
+        GameView::Grossenaspe(view) => {
+            crate::grossenaspe::Bot::new(level, seed).choose_in_series(view).map(GameAction::Grossenaspe)
+        }
     }
 }
 
@@ -38,6 +40,34 @@ impl FinishedDeal {
     pub fn review(&self, seat: Seat, level: Level, seed: u64) -> Option<Review> {
         match self {
             FinishedDeal::Prisdorf(deal) => crate::review::review(&deal.view(Some(seat)), level, seed),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fipsen_rules::{GameId, GameRules, Seed};
+
+    /// Through the one door, every game's bots play whole deals: each answer is legal.
+    #[test]
+    fn every_games_bots_answer_with_a_legal_action() {
+        for &id in GameId::ALL {
+            let (mut game, _) = AnyGame::start(&GameRules::default_for(id), Seed([9; 32])).unwrap();
+            let mut actions = 0;
+            while game.deal_number() < 3 && actions < 2_000 {
+                if game.deal_over() {
+                    game.next_deal().unwrap();
+                    continue;
+                }
+                let seat = game.turn().expect("a deal in progress has a seat to act");
+                let view = game.view(Some(seat));
+                let action = choose(Level::Normal, actions, &view).expect("a bot answers at its turn");
+                assert_eq!(action.game(), id);
+                game.apply(seat, &action).unwrap_or_else(|e| panic!("{id:?}: {action:?} refused: {e}"));
+                actions += 1;
+            }
+            assert_eq!(game.deal_number(), 3, "{id:?} played two deals");
         }
     }
 }
