@@ -32,6 +32,7 @@ mod holstein;
 mod ruleset;
 mod seed;
 mod series;
+mod sheet;
 mod view;
 
 pub use auction::Auction;

@@ -68,11 +68,11 @@ pub struct Prompt {
     pub siebener_fips: bool,
 }
 
-fn is_false(b: &bool) -> bool {
+pub(crate) fn is_false(b: &bool) -> bool {
     !*b
 }
 
-fn no_cards(cards: &CardSet) -> bool {
+pub(crate) fn no_cards(cards: &CardSet) -> bool {
     cards.is_empty()
 }
 

@@ -11,6 +11,7 @@ use crate::error::RuleError;
 use crate::holstein::{Settled, Tricks};
 use crate::ruleset::{FirstLead, KiekerShow};
 use crate::seed::Seed;
+use crate::sheet::deal_scores;
 
 /// Everything a player can do in a deal of Großenaspe Fipsen.
 ///
@@ -650,10 +651,7 @@ impl Deal {
         self.outcome = Some(outcome);
         self.phase = Phase::Over;
         self.turn = None;
-        let mut scores = vec![0; usize::from(self.players())];
-        if let Some((seat, points)) = outcome.score(self.rules.loss_factor) {
-            scores[seat.index()] = points;
-        }
+        let scores = deal_scores(self.players(), outcome.score(self.rules.loss_factor));
         out.push(Event::DealOver { outcome, scores, reveal: Box::new(self.reveal()) });
     }
 

@@ -12,6 +12,7 @@ use crate::deal::Seat;
 use crate::error::RuleError;
 use crate::ruleset::RuleSetError;
 use crate::seed::Seed;
+use crate::sheet::{Ended, Sheet, SheetDeal, settlement};
 
 /// The stream of the master seed the scribe is drawn from; deals use streams 0, 1, 2, …
 const SCRIBE_STREAM: u64 = u64::MAX;
@@ -43,11 +44,8 @@ pub struct Series {
     rules: Rules,
     master: Seed,
     scribe: Seat,
-    dealt: u32,
-    counted: u32,
-    deal: Deal,
-    sheet: Vec<ScoreRow>,
-    totals: Vec<i32>,
+    #[serde(flatten)]
+    sheet: Sheet<Deal, ScoreRow>,
 }
 
 /// A series as one viewer sees it.
@@ -88,11 +86,68 @@ pub fn draw_scribe(master: Seed, players: u8) -> (Seat, Vec<Card>) {
     (Seat(0), turned)
 }
 
-/// Each seat's settlement: Σ over the others of (own total − their total).
-pub fn settlement(totals: &[i32]) -> Vec<i32> {
-    let n = totals.len() as i32;
-    let sum: i32 = totals.iter().sum();
-    totals.iter().map(|t| n * t - sum).collect()
+impl SheetDeal for Deal {
+    type Rules = Rules;
+    type Action = Action;
+    type Event = Event;
+    type Row = ScoreRow;
+
+    fn deal(rules: Rules, number: u32, dealer: Seat, seed: Seed) -> (Deal, Event) {
+        Deal::new(rules, number, dealer, seed)
+    }
+
+    fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    fn players(&self) -> u8 {
+        self.rules.players
+    }
+
+    fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    fn limit(&self) -> Option<u32> {
+        self.rules.deals
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        Deal::legal_actions(self, seat)
+    }
+
+    fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        Deal::check(self, seat, action)
+    }
+
+    fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+        Deal::apply(self, seat, action)
+    }
+
+    fn ended(&self) -> Option<Ended> {
+        self.outcome.map(|o| Ended { score: o.score(self.rules.loss_factor), thrown_in: o == Outcome::ThrownIn })
+    }
+
+    fn row(&self, number: u32, value: i32, totals: Vec<i32>) -> ScoreRow {
+        let outcome = self.outcome.unwrap_or(Outcome::ThrownIn);
+        ScoreRow {
+            number,
+            dealer: self.dealer,
+            declarer: self.declarer,
+            contract: self.contract,
+            outcome,
+            value,
+            totals,
+        }
+    }
+
+    fn scored(row: ScoreRow) -> Event {
+        Event::Scored { row }
+    }
+
+    fn series_over(totals: Vec<i32>) -> Event {
+        Event::SeriesOver { totals }
+    }
 }
 
 impl Series {
@@ -102,21 +157,9 @@ impl Series {
     /// [`RuleSetError`] if an option is out of range.
     pub fn new(rules: Rules, master: Seed) -> Result<(Series, Vec<Event>), RuleSetError> {
         rules.validate()?;
-        let n = rules.players;
-        let (scribe, turned) = draw_scribe(master, n);
-        let dealer = scribe.next(n);
-        let (deal, dealt) = Deal::new(rules, 1, dealer, master.derive(0));
-        let series = Series {
-            rules,
-            master,
-            scribe,
-            dealt: 1,
-            counted: 0,
-            deal,
-            sheet: Vec::new(),
-            totals: vec![0; usize::from(n)],
-        };
-        Ok((series, vec![Event::ScribeDrawn { scribe, turned }, dealt]))
+        let (scribe, turned) = draw_scribe(master, rules.players);
+        let (sheet, dealt) = Sheet::new(rules, master, scribe.next(rules.players));
+        Ok((Series { rules, master, scribe, sheet }, vec![Event::ScribeDrawn { scribe, turned }, dealt]))
     }
 
     /// The table's rules.
@@ -131,37 +174,37 @@ impl Series {
 
     /// The current deal.
     pub fn deal(&self) -> &Deal {
-        &self.deal
+        self.sheet.deal()
     }
 
     /// The current deal's number, from 1.
     pub fn number(&self) -> u32 {
-        self.dealt
+        self.sheet.number()
     }
 
     /// Deals finished that count towards the limit.
     pub fn counted(&self) -> u32 {
-        self.counted
+        self.sheet.counted()
     }
 
     /// The scoresheet so far.
     pub fn scoresheet(&self) -> &[ScoreRow] {
-        &self.sheet
+        self.sheet.rows()
     }
 
     /// Each seat's total.
     pub fn totals(&self) -> &[i32] {
-        &self.totals
+        self.sheet.totals()
     }
 
     /// Whether the series has played its last deal.
     pub fn is_over(&self) -> bool {
-        self.rules.deals.is_some_and(|limit| self.counted >= limit)
+        self.sheet.is_over()
     }
 
     /// The legal actions of `seat` in the current deal.
     pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        if self.is_over() { Vec::new() } else { self.deal.legal_actions(seat) }
+        self.sheet.legal_actions(seat)
     }
 
     /// Whether `seat` may take `action` now.
@@ -169,10 +212,7 @@ impl Series {
     /// # Errors
     /// The error [`Series::apply`] would return.
     pub fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
-        if self.is_over() {
-            return Err(RuleError::SeriesOver);
-        }
-        self.deal.check(seat, action)
+        self.sheet.check(seat, action)
     }
 
     /// Applies an action in the current deal; when it ends the deal, the scoresheet row follows.
@@ -180,38 +220,7 @@ impl Series {
     /// # Errors
     /// A [`RuleError`]; the series is then unchanged.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
-        if self.is_over() {
-            return Err(RuleError::SeriesOver);
-        }
-        let mut out = self.deal.apply(seat, action)?;
-        if let Some(outcome) = self.deal.outcome() {
-            self.score(outcome, &mut out);
-        }
-        Ok(out)
-    }
-
-    fn score(&mut self, outcome: Outcome, out: &mut Vec<Event>) {
-        let scored = outcome.score(self.rules.loss_factor);
-        if let Some((seat, points)) = scored {
-            self.totals[seat.index()] += points;
-        }
-        if outcome != Outcome::ThrownIn {
-            self.counted += 1;
-        }
-        let row = ScoreRow {
-            number: self.dealt,
-            dealer: self.deal.dealer(),
-            declarer: self.deal.declarer(),
-            contract: self.deal.contract(),
-            outcome,
-            value: scored.map_or(0, |(_, p)| p),
-            totals: self.totals.clone(),
-        };
-        self.sheet.push(row.clone());
-        out.push(Event::Scored { row });
-        if self.is_over() {
-            out.push(Event::SeriesOver { totals: self.totals.clone() });
-        }
+        self.sheet.apply(seat, action)
     }
 
     /// Deals the next deal once the current one is over: the next dealer clockwise, or the same
@@ -220,37 +229,23 @@ impl Series {
     /// # Errors
     /// [`RuleError::DealNotOver`] while the deal is on, [`RuleError::SeriesOver`] after the last.
     pub fn next_deal(&mut self) -> Result<Vec<Event>, RuleError> {
-        if self.is_over() {
-            return Err(RuleError::SeriesOver);
-        }
-        let Some(outcome) = self.deal.outcome() else {
-            return Err(RuleError::DealNotOver);
-        };
-        let dealer = match outcome {
-            Outcome::ThrownIn => self.deal.dealer(),
-            _ => self.deal.dealer().next(self.rules.players),
-        };
-        let seed = self.master.derive(u64::from(self.dealt));
-        self.dealt += 1;
-        let (deal, event) = Deal::new(self.rules, self.dealt, dealer, seed);
-        self.deal = deal;
-        Ok(vec![event])
+        self.sheet.next_deal(self.master)
     }
 
     /// What `viewer` may see (`None`: a spectator).
     pub fn view(&self, viewer: Option<Seat>) -> SeriesView {
-        let mut deal = self.deal.view(viewer);
+        let mut deal = self.deal().view(viewer);
         if self.is_over() {
             deal.prompt = Default::default();
         }
         SeriesView {
-            number: self.dealt,
-            counted: self.counted,
+            number: self.number(),
+            counted: self.counted(),
             scribe: self.scribe,
             deal,
-            scoresheet: self.sheet.clone(),
-            totals: self.totals.clone(),
-            settlement: self.rules.cents.then(|| settlement(&self.totals)),
+            scoresheet: self.scoresheet().to_vec(),
+            totals: self.totals().to_vec(),
+            settlement: self.rules.cents.then(|| settlement(self.totals())),
             over: self.is_over(),
         }
     }
@@ -259,17 +254,6 @@ impl Series {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_pair_settles_the_difference_of_their_totals() {
-        let totals = [10, -4, 0, 6];
-        let got = settlement(&totals);
-        for (i, t) in totals.iter().enumerate() {
-            let expected: i32 = totals.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, u)| t - u).sum();
-            assert_eq!(got[i], expected);
-        }
-        assert_eq!(got.iter().sum::<i32>(), 0);
-    }
 
     #[test]
     fn the_scribe_is_the_seat_the_first_club_is_turned_to() {
@@ -283,5 +267,30 @@ mod tests {
                 assert_eq!(usize::from(scribe.0), (turned.len() - 1) % usize::from(players));
             }
         }
+    }
+
+    #[test]
+    fn the_series_state_keeps_its_json_fields_and_round_trips() {
+        let (mut series, _) = Series::new(Rules::grossenaspe(), Seed::from_u64(5)).expect("valid");
+        for _ in 0..4 {
+            let seat = series.deal().turn().expect("a turn");
+            series.apply(seat, Action::Pass).expect("pass");
+        }
+        series.next_deal().expect("the next deal");
+        let json = serde_json::to_string(&series).expect("serialisable");
+        let keys = [
+            "\"rules\"",
+            "\"master\"",
+            "\"scribe\"",
+            "\"dealt\"",
+            "\"counted\"",
+            "\"deal\"",
+            "\"sheet\"",
+            "\"totals\"",
+        ];
+        let places: Vec<usize> = keys.iter().map(|k| json.find(k).expect("a field")).collect();
+        assert!(places.windows(2).all(|w| w[0] < w[1]), "{json}");
+        let back: Series = serde_json::from_str(&json).expect("round trip");
+        assert_eq!(back, series);
     }
 }

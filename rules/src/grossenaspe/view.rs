@@ -9,6 +9,8 @@ use crate::card::{CardSet, Suit};
 use crate::deal::{Play, Seat};
 pub use crate::holstein::TrickView;
 use crate::holstein::TricksTaken;
+use crate::sheet::deal_scores;
+use crate::view::{is_false, no_cards};
 
 /// A call in the auction, with its caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,14 +55,6 @@ pub struct Prompt {
     /// He may go on for Durch.
     #[serde(default, skip_serializing_if = "is_false")]
     pub go_on: bool,
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-
-fn no_cards(cards: &CardSet) -> bool {
-    cards.is_empty()
 }
 
 impl Prompt {
@@ -167,13 +161,7 @@ impl Deal {
         let play = self.tricks.view(self.players(), self.game.and_then(|g| g.trumps));
         let kieker = self.laid_aside;
         let sees_kieker = is_declarer || (viewer.is_some() && viewer == self.kieker_shown_to);
-        let scores = self.outcome.map(|o| {
-            let mut s = vec![0; n];
-            if let Some((seat, p)) = o.score(self.rules.loss_factor) {
-                s[seat.index()] = p;
-            }
-            s
-        });
+        let scores = self.outcome.map(|o| deal_scores(self.players(), o.score(self.rules.loss_factor)));
         DealView {
             viewer,
             rules: self.rules,
