@@ -21,6 +21,7 @@ use crate::deal::{Action, Phase, Seat};
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::grossenaspe;
+use crate::mecklenburg;
 use crate::ruleset::{RuleSet, RuleSetError};
 use crate::seed::Seed;
 use crate::series::{Series, SeriesView};
@@ -408,6 +409,76 @@ impl GameEngine for grossenaspe::Series {
     }
 
     fn redact(event: &grossenaspe::Event, viewer: Option<Seat>) -> grossenaspe::Event {
+        event.for_viewer(viewer)
+    }
+}
+
+/// Both Mecklenburg games: one series over each game's own options.
+impl<R: mecklenburg::GameRules> GameEngine for mecklenburg::Series<R> {
+    type Rules = R;
+    type Action = mecklenburg::Action;
+    type Event = mecklenburg::Event;
+    type View = mecklenburg::SeriesView;
+
+    const ID: GameId = R::ID;
+
+    fn start(rules: R, master: Seed) -> Result<(mecklenburg::Series<R>, Vec<mecklenburg::Event>), RuleSetError> {
+        mecklenburg::Series::new(rules, master)
+    }
+
+    fn seats(&self) -> usize {
+        usize::from(mecklenburg::Deal::PLAYERS)
+    }
+
+    fn deal_number(&self) -> u32 {
+        self.number()
+    }
+
+    fn turn(&self) -> Option<Seat> {
+        self.deal().turn()
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<mecklenburg::Action> {
+        mecklenburg::Series::legal_actions(self, seat)
+    }
+
+    fn check(&self, seat: Seat, action: mecklenburg::Action) -> Result<(), RuleError> {
+        mecklenburg::Series::check(self, seat, action)
+    }
+
+    fn apply(&mut self, seat: Seat, action: mecklenburg::Action) -> Result<Vec<mecklenburg::Event>, RuleError> {
+        mecklenburg::Series::apply(self, seat, action)
+    }
+
+    fn trick_in_progress(&self) -> bool {
+        !self.deal().current_trick().is_empty()
+    }
+
+    fn leading(&self) -> bool {
+        self.deal().phase() == mecklenburg::Phase::Play && self.deal().current_trick().is_empty()
+    }
+
+    fn deal_over(&self) -> bool {
+        self.deal().is_over()
+    }
+
+    fn series_over(&self) -> bool {
+        self.is_over()
+    }
+
+    fn next_deal(&mut self) -> Result<Vec<mecklenburg::Event>, RuleError> {
+        mecklenburg::Series::next_deal(self)
+    }
+
+    fn totals(&self) -> &[i32] {
+        mecklenburg::Series::totals(self)
+    }
+
+    fn view(&self, viewer: Option<Seat>) -> mecklenburg::SeriesView {
+        mecklenburg::Series::view(self, viewer)
+    }
+
+    fn redact(event: &mecklenburg::Event, viewer: Option<Seat>) -> mecklenburg::Event {
         event.for_viewer(viewer)
     }
 }

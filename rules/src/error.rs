@@ -4,7 +4,7 @@
 use crate::bid::Bid;
 use crate::card::{Card, Suit};
 use crate::deal::Seat;
-use crate::grossenaspe;
+use crate::{grossenaspe, mecklenburg};
 
 /// An action the rules refuse. The state is left exactly as it was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -99,6 +99,26 @@ pub enum RuleError {
     /// Großenaspe: folding is for a Kieker declarer, after discarding and before naming trumps.
     #[error("only a Kieker may fold, after discarding and before naming trumps")]
     FoldNotAllowed,
+    /// Anseggerfips, Duttfips: a bid the game does not have (a number outside 1 to 4, or the
+    /// other game's contract).
+    #[error("this game has no such bid")]
+    UnknownBid,
+    /// Anseggerfips, Duttfips: a bid that does not beat the standing bid.
+    #[error("you must bid higher than {standing}")]
+    MustBidHigher {
+        /// The bid to beat.
+        standing: mecklenburg::Bid,
+    },
+    /// Anseggerfips, Duttfips (option `ruten_needs_rutenas`): Ruten bid or named without the
+    /// Rutenas (♦A) in hand.
+    #[error("only the holder of the Rutenas (the ace of diamonds) may bid or name Ruten")]
+    RutenasRequired,
+    /// Anseggerfips, Duttfips (option `ruten_unbid` off): Ruten named for a suit contract.
+    #[error("at this table Ruten must be bid: name clubs, spades or hearts")]
+    RutenMustBeBid,
+    /// Duttfips: forehand passed instead of naming a contract.
+    #[error("forehand may not pass: name a contract")]
+    ForehandMustBid,
 }
 
 impl RuleError {
@@ -129,6 +149,11 @@ impl RuleError {
             RuleError::NoSuchBid => "bid/no_such_bid",
             RuleError::BidNotHigher { .. } => "bid/not_higher",
             RuleError::FoldNotAllowed => "kieker/fold_not_allowed",
+            RuleError::UnknownBid => "bid/unknown",
+            RuleError::MustBidHigher { .. } => "bid/must_bid_higher",
+            RuleError::RutenasRequired => "ruten/rutenas_required",
+            RuleError::RutenMustBeBid => "trumps/ruten_must_be_bid",
+            RuleError::ForehandMustBid => "bid/forehand_must_bid",
         }
     }
 }

@@ -14,6 +14,8 @@
 //!   registered game (the registry is one line per game in `games.rs`).
 //! * [`grossenaspe`] is Großenaspe Fipsen: the 32-card pack, clubs as "Gute", bids from one
 //!   trick, Fips and the Kieker with skat and talon, for 3, 4 or 5 players.
+//! * [`mecklenburg`] is Mecklenburg Fips: Anseggerfips and Duttfips, the 25-card pack with the
+//!   Rutenas (♦A) as the only diamond, Ruten games, Fips and Rutenfips, and the Dutt.
 //!
 //! Nothing here does I/O, reads a clock or draws randomness: a deal is shuffled from a [`Seed`]
 //! the caller provides, so the same seed, rules and actions always give the same events.
@@ -29,6 +31,7 @@ mod event;
 mod games;
 pub mod grossenaspe;
 mod holstein;
+pub mod mecklenburg;
 mod ruleset;
 mod seed;
 mod series;

@@ -1,0 +1,230 @@
+//! A series of Anseggerfips or Duttfips deals at one table: the scoresheet and the totals
+//! (§B6, as §A8).
+
+use serde::{Deserialize, Serialize};
+
+use super::deal::{Action, Contract, Deal, Outcome};
+use super::event::Event;
+use super::rules::{AnseggerfipsRules, DuttfipsRules, GameRules, Rules};
+use super::view::DealView;
+use crate::deal::Seat;
+use crate::error::RuleError;
+use crate::ruleset::RuleSetError;
+use crate::seed::Seed;
+use crate::sheet::{Ended, Sheet, SheetDeal, settlement};
+
+/// One row of the scoresheet: one deal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ScoreRow {
+    /// The deal's number in the series, from 1 (thrown-in deals included).
+    pub number: u32,
+    /// The dealer.
+    pub dealer: Seat,
+    /// The declarer; none for a thrown-in deal.
+    pub declarer: Option<Seat>,
+    /// What the auction's winner owed.
+    pub contract: Option<Contract>,
+    /// How the deal ended, with the game as played.
+    pub outcome: Outcome,
+    /// The points scored by the declarer; 0 for a thrown-in deal.
+    pub value: i32,
+    /// Each seat's running total after this deal.
+    pub totals: Vec<i32>,
+}
+
+/// A table's series of deals of one Mecklenburg game: [`Anseggerfips`] or [`Duttfips`]. The
+/// first dealer is seat 3, so seat 0 is forehand (as in Prisdorf).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Series<R> {
+    rules: R,
+    master: Seed,
+    #[serde(flatten)]
+    sheet: Sheet<Deal, ScoreRow>,
+}
+
+/// A series of Anseggerfips.
+pub type Anseggerfips = Series<AnseggerfipsRules>;
+
+/// A series of Duttfips.
+pub type Duttfips = Series<DuttfipsRules>;
+
+/// A series as one viewer sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct SeriesView {
+    /// The current deal's number, from 1.
+    pub number: u32,
+    /// Deals finished that count towards the limit (thrown-in deals do not).
+    pub counted: u32,
+    /// The current deal as the viewer may see it.
+    pub deal: DealView,
+    /// The scoresheet, one row per finished deal.
+    pub scoresheet: Vec<ScoreRow>,
+    /// Each seat's total (in cents with the `cents` option: 1 point = 1 cent).
+    pub totals: Vec<i32>,
+    /// With the `cents` option: what each seat receives (negative: pays) when every pair of
+    /// players settles the difference of their totals.
+    pub settlement: Option<Vec<i32>>,
+    /// Whether the series has reached its last deal.
+    pub over: bool,
+}
+
+impl SheetDeal for Deal {
+    type Rules = Rules;
+    type Action = Action;
+    type Event = Event;
+    type Row = ScoreRow;
+
+    fn deal(rules: Rules, number: u32, dealer: Seat, seed: Seed) -> (Deal, Event) {
+        Deal::new(rules, number, dealer, seed)
+    }
+
+    fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    fn players(&self) -> u8 {
+        Deal::PLAYERS
+    }
+
+    fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    fn limit(&self) -> Option<u32> {
+        self.rules.deals()
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        Deal::legal_actions(self, seat)
+    }
+
+    fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        Deal::check(self, seat, action)
+    }
+
+    fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+        Deal::apply(self, seat, action)
+    }
+
+    fn ended(&self) -> Option<Ended> {
+        self.outcome.map(|o| Ended { score: o.score(self.rules.loss_factor()), thrown_in: o == Outcome::ThrownIn })
+    }
+
+    fn row(&self, number: u32, value: i32, totals: Vec<i32>) -> ScoreRow {
+        let outcome = self.outcome.unwrap_or(Outcome::ThrownIn);
+        ScoreRow {
+            number,
+            dealer: self.dealer,
+            declarer: self.declarer,
+            contract: self.contract,
+            outcome,
+            value,
+            totals,
+        }
+    }
+
+    fn scored(row: ScoreRow) -> Event {
+        Event::Scored { row }
+    }
+
+    fn series_over(totals: Vec<i32>) -> Event {
+        Event::SeriesOver { totals }
+    }
+}
+
+impl<R: GameRules> Series<R> {
+    /// Starts a series: seat 3 deals the first deal. Each deal's seed is derived from
+    /// `master`, which must stay secret.
+    ///
+    /// # Errors
+    /// [`RuleSetError`] if an option is out of range.
+    pub fn new(rules: R, master: Seed) -> Result<(Series<R>, Vec<Event>), RuleSetError> {
+        rules.rules().validate()?;
+        let (sheet, dealt) = Sheet::new(rules.rules(), master, Seat(Deal::PLAYERS - 1));
+        Ok((Series { rules, master, sheet }, vec![dealt]))
+    }
+
+    /// The table's rules.
+    pub fn rules(&self) -> &R {
+        &self.rules
+    }
+
+    /// The current deal.
+    pub fn deal(&self) -> &Deal {
+        self.sheet.deal()
+    }
+
+    /// The current deal's number, from 1.
+    pub fn number(&self) -> u32 {
+        self.sheet.number()
+    }
+
+    /// Deals finished that count towards the limit.
+    pub fn counted(&self) -> u32 {
+        self.sheet.counted()
+    }
+
+    /// The scoresheet so far.
+    pub fn scoresheet(&self) -> &[ScoreRow] {
+        self.sheet.rows()
+    }
+
+    /// Each seat's total.
+    pub fn totals(&self) -> &[i32] {
+        self.sheet.totals()
+    }
+
+    /// Whether the series has played its last deal.
+    pub fn is_over(&self) -> bool {
+        self.sheet.is_over()
+    }
+
+    /// The legal actions of `seat` in the current deal.
+    pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        self.sheet.legal_actions(seat)
+    }
+
+    /// Whether `seat` may take `action` now.
+    ///
+    /// # Errors
+    /// The error [`Series::apply`] would return.
+    pub fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        self.sheet.check(seat, action)
+    }
+
+    /// Applies an action in the current deal; when it ends the deal, the scoresheet row follows.
+    ///
+    /// # Errors
+    /// A [`RuleError`]; the series is then unchanged.
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+        self.sheet.apply(seat, action)
+    }
+
+    /// Deals the next deal once the current one is over: the next dealer clockwise, or after
+    /// an Anseggerfips throw-in the same dealer again.
+    ///
+    /// # Errors
+    /// [`RuleError::DealNotOver`] while the deal is on, [`RuleError::SeriesOver`] after the last.
+    pub fn next_deal(&mut self) -> Result<Vec<Event>, RuleError> {
+        self.sheet.next_deal(self.master)
+    }
+
+    /// What `viewer` may see (`None`: a spectator).
+    pub fn view(&self, viewer: Option<Seat>) -> SeriesView {
+        let mut deal = self.deal().view(viewer);
+        if self.is_over() {
+            deal.prompt = Default::default();
+        }
+        SeriesView {
+            number: self.number(),
+            counted: self.counted(),
+            deal,
+            scoresheet: self.scoresheet().to_vec(),
+            totals: self.totals().to_vec(),
+            settlement: self.deal().rules().cents().then(|| settlement(self.totals())),
+            over: self.is_over(),
+        }
+    }
+}
