@@ -1,0 +1,139 @@
+//! Helpers shared by the Mecklenburg tests (Anseggerfips and Duttfips): arranged deals, a
+//! compact script of actions and a varied random player.
+#![allow(dead_code)]
+
+#[path = "../holstein_common/mod.rs"]
+mod holstein_common;
+pub use holstein_common::{Rng, cards};
+
+use fipsen_rules::mecklenburg::{Action, Bid, Deal, Event, Outcome, Rules};
+use fipsen_rules::{Card, CardSet, Pack, Seat, Suit};
+
+/// A deal with the given hands (by seat) and Dutt.
+pub fn arrange(rules: impl Into<Rules>, dealer: u8, hands: &[&str; 4], dutt: &str) -> Deal {
+    let hands: Vec<CardSet> = hands.iter().map(|h| cards(h)).collect();
+    let dutt = cards(dutt);
+    assert!(hands.iter().all(|h| h.len() == 5) && dutt.len() == 5);
+    let all = hands.iter().fold(dutt, |a, h| {
+        assert!(a.intersection(*h).is_empty(), "a card is dealt twice");
+        a.union(*h)
+    });
+    assert_eq!(all, Pack::P25_A.cards(), "the hands and the Dutt are the pack");
+    let forehand = usize::from((dealer + 1) % 4);
+    let order: Vec<usize> = (0..4).map(|i| (forehand + i) % 4).collect();
+    let mut pack: Vec<Card> = Vec::with_capacity(25);
+    for &seat in &order {
+        pack.extend(hands[seat].iter().take(3));
+    }
+    for &seat in &order {
+        pack.extend(hands[seat].iter().skip(3));
+    }
+    pack.extend(dutt.iter());
+    let (deal, _) = Deal::from_pack(rules, 1, Seat(dealer), &pack).expect("a valid pack");
+    for (seat, hand) in hands.iter().enumerate() {
+        assert_eq!(deal.hand(Seat(seat as u8)), *hand);
+    }
+    assert_eq!(deal.dutt(), dutt);
+    deal
+}
+
+pub fn suit(code: &str) -> Suit {
+    match code {
+        "C" => Suit::Clubs,
+        "S" => Suit::Spades,
+        "H" => Suit::Hearts,
+        "D" => Suit::Diamonds,
+        other => panic!("no suit {other}"),
+    }
+}
+
+/// Parses one scripted step: `"<seat> <what>"`, e.g. `"0 bid 3"`, `"0 bid 3 ruten"`, `"1 dutt"`,
+/// `"1 ruten_oewer"`, `"2 fips"`, `"2 rutenfips"`, `"1 hold"`, `"2 pass"`,
+/// `"0 discard C7 S7 H7 H8 S8"`, `"0 trumps H"`, `"1 play CA"`, `"0 stop"`, `"0 go_on"`.
+pub fn step(line: &str) -> (Seat, Action) {
+    let mut words = line.split_whitespace();
+    let seat = Seat(words.next().and_then(|w| w.parse().ok()).unwrap_or_else(|| panic!("no seat in {line:?}")));
+    let verb = words.next().unwrap_or_else(|| panic!("no action in {line:?}"));
+    let rest: Vec<&str> = words.collect();
+    let action = match verb {
+        "bid" => Action::Bid {
+            bid: Bid::Tricks { tricks: rest[0].parse().expect("tricks"), ruten: rest.contains(&"ruten") },
+        },
+        "dutt" => Action::Bid { bid: Bid::Dutt },
+        "ruten_oewer" => Action::Bid { bid: Bid::RutenOewer },
+        "fips" => Action::Bid { bid: Bid::Fips },
+        "rutenfips" => Action::Bid { bid: Bid::Rutenfips },
+        "hold" => Action::Hold,
+        "pass" => Action::Pass,
+        "discard" => Action::Discard { cards: cards(&rest.join(" ")) },
+        "trumps" => Action::NameTrumps { suit: suit(rest[0]) },
+        "play" => Action::Play { card: rest[0].parse().unwrap_or_else(|e| panic!("{e}")) },
+        "stop" => Action::Stop,
+        "go_on" => Action::GoOn,
+        other => panic!("unknown step {other:?} in {line:?}"),
+    };
+    (seat, action)
+}
+
+/// Applies every step, checking each is listed as legal first; returns all events.
+pub fn run(deal: &mut Deal, script: &[&str]) -> Vec<Event> {
+    let mut events = Vec::new();
+    for line in script {
+        let (seat, action) = step(line);
+        assert!(
+            deal.legal_actions(seat).contains(&action),
+            "{line:?} is not listed as legal; phase {:?}, turn {:?}",
+            deal.phase(),
+            deal.turn()
+        );
+        events.extend(deal.apply(seat, action).unwrap_or_else(|e| panic!("{line:?} refused: {e}")));
+    }
+    events
+}
+
+/// Plays the deal out: every player plays his strongest legal card (a trump if he may, else
+/// his highest rank); the declarer who may choose goes on for Durch when `durch`.
+pub fn play_out(deal: &mut Deal, durch: bool) -> Vec<Event> {
+    let mut events = Vec::new();
+    while let Some(seat) = deal.turn() {
+        let legal = deal.legal_actions(seat);
+        let trumps = deal.game().and_then(|g| g.trumps);
+        let action = if legal.contains(&Action::Stop) {
+            if durch { Action::GoOn } else { Action::Stop }
+        } else {
+            *legal
+                .iter()
+                .max_by_key(|a| match a {
+                    Action::Play { card } => (Some(card.suit()) == trumps, card.rank(), std::cmp::Reverse(card.suit())),
+                    _ => panic!("only cards are left to play, not {a:?}"),
+                })
+                .expect("something to play")
+        };
+        events.extend(deal.apply(seat, action).expect("legal"));
+    }
+    events
+}
+
+/// The deal's outcome and the points of the seat that scored.
+pub fn result(deal: &Deal) -> (Outcome, i32) {
+    let outcome = deal.outcome().expect("the deal is over");
+    (outcome, outcome.score(deal.rules().loss_factor()).map_or(0, |(_, p)| p))
+}
+
+/// Picks a move the way a varied, not too sensible table would: passes often, holds often,
+/// otherwise any legal action; half the time the highest card.
+pub fn choose(legal: &[Action], rng: &mut Rng) -> Action {
+    let has = |a: Action| legal.contains(&a);
+    if has(Action::Pass) && rng.chance(45) {
+        return Action::Pass;
+    }
+    if has(Action::Hold) && rng.chance(50) {
+        return Action::Hold;
+    }
+    if let Some(high) = legal.iter().rev().find(|a| matches!(a, Action::Play { .. }))
+        && rng.chance(50)
+    {
+        return *high;
+    }
+    legal[rng.below(legal.len())]
+}
