@@ -1,11 +1,11 @@
-//! Complete random deals — shuffle and deal, auction, play, score — on one core: Prisdorf's and
-//! Großenaspe's, in the same run.
+//! Complete random deals — shuffle and deal, auction, play, score — on one core: Prisdorf's,
+//! Großenaspe's, Anseggerfips' and Duttfips', in the same run.
 //! `cargo bench -p fipsen-rules --bench deals`
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use fipsen_rules::{Action, Deal, Event, Players, RuleSet, Seat, Seed, grossenaspe};
+use fipsen_rules::{Action, Deal, Event, Players, RuleSet, Seat, Seed, grossenaspe, mecklenburg};
 
 struct Rng(u64);
 
@@ -60,6 +60,29 @@ fn random_grossenaspe_deal(
     deal.outcome().and_then(|o| o.score(rules.loss_factor)).map_or(0, |(_, p)| p)
 }
 
+/// One complete Mecklenburg deal with random legal moves, the same way.
+fn random_mecklenburg_deal(
+    rules: mecklenburg::Rules,
+    seed: Seed,
+    rng: &mut Rng,
+    legal: &mut Vec<mecklenburg::Action>,
+    events: &mut Vec<mecklenburg::Event>,
+) -> i32 {
+    let (mut deal, _) = mecklenburg::Deal::new(rules, 1, Seat(0), seed);
+    while let Some(seat) = deal.turn() {
+        deal.legal_actions_into(seat, legal);
+        let r = rng.next();
+        let action = if r & 1 == 0 && legal.contains(&mecklenburg::Action::Pass) {
+            mecklenburg::Action::Pass
+        } else {
+            legal[((r >> 1) % legal.len() as u64) as usize]
+        };
+        events.clear();
+        let _ = deal.apply_into(seat, action, events);
+    }
+    deal.outcome().and_then(|o| o.score(rules.loss_factor())).map_or(0, |(_, p)| p)
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("random_deal");
     group.throughput(Throughput::Elements(1));
@@ -94,6 +117,27 @@ fn bench(c: &mut Criterion) {
                 let mut seed = [0u8; 32];
                 seed[..8].copy_from_slice(&n.to_le_bytes());
                 black_box(random_grossenaspe_deal(rules, Seed(seed), &mut rng, &mut legal, &mut events))
+            })
+        });
+    }
+    for (name, rules) in [
+        ("anseggerfips", mecklenburg::AnseggerfipsRules::anseggerfips().into()),
+        (
+            "anseggerfips_dutt_exchange",
+            mecklenburg::AnseggerfipsRules { dutt: mecklenburg::DuttUse::Exchange, ..Default::default() }.into(),
+        ),
+        ("duttfips", mecklenburg::DuttfipsRules::duttfips().into()),
+    ] {
+        let mut rng = Rng(1);
+        let mut legal = Vec::with_capacity(256);
+        let mut events = Vec::with_capacity(16);
+        let mut n = 0u64;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                n += 1;
+                let mut seed = [0u8; 32];
+                seed[..8].copy_from_slice(&n.to_le_bytes());
+                black_box(random_mecklenburg_deal(rules, Seed(seed), &mut rng, &mut legal, &mut events))
             })
         });
     }

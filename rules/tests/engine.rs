@@ -8,6 +8,7 @@ use fipsen_rules::{
     FirstLead, GameEngine, GameEvent, GameId, GameRules, GameView, KiekerShow, Players, RuleSet, Seat, Seed, Series,
     grossenaspe,
 };
+use fipsen_rules::mecklenburg::{self, AnseggerfipsRules, AuctionKind, DuttUse, DuttfipsRules, Faces};
 
 /// A small deterministic generator (SplitMix64).
 struct Rng(u64);
@@ -133,4 +134,56 @@ fn grossenaspe_keeps_the_contract_of_the_game_interface() {
     assert_eq!(<grossenaspe::Series as GameEngine>::ID, GameId::Grossenaspe);
     assert_eq!(serde_json::to_string(&GameId::Grossenaspe).unwrap(), "\"grossenaspe\"");
     assert_eq!(GameId::Grossenaspe.code(), "grossenaspe");
+}
+
+#[test]
+fn anseggerfips_keeps_the_contract_of_the_game_interface() {
+    let mut rng = Rng(29);
+    let mut taken = 0;
+    for i in 0..30u8 {
+        let rules = AnseggerfipsRules {
+            auction: if i % 2 == 0 { AuctionKind::SingleRound } else { AuctionKind::Duels },
+            min_bid: 1 + i % 4,
+            dutt: if i % 3 == 0 { DuttUse::Exchange } else { DuttUse::Unused },
+            ruten_needs_rutenas: i % 5 != 0,
+            ruten_unbid: i % 7 != 0,
+            durch: i % 4 != 1,
+            loss_factor: 1 + i % 2,
+            first_lead: if i % 5 == 0 { FirstLead::Declarer } else { FirstLead::Forehand },
+            faces: Faces::German,
+            deals: (i % 2 == 0).then_some(2),
+            cents: i % 3 == 0,
+        };
+        let master = Seed([i + 1; 32]);
+        taken += play_through_the_interface::<mecklenburg::Anseggerfips>(rules, master, 3, &mut rng);
+    }
+    assert!(taken > 30 * 2 * 8, "{taken} actions");
+    assert_eq!(<mecklenburg::Anseggerfips as GameEngine>::ID, GameId::Anseggerfips);
+    assert_eq!(serde_json::to_string(&GameId::Anseggerfips).unwrap(), "\"anseggerfips\"");
+    assert_eq!(GameId::Anseggerfips.code(), "anseggerfips");
+}
+
+#[test]
+fn duttfips_keeps_the_contract_of_the_game_interface() {
+    let mut rng = Rng(31);
+    let mut taken = 0;
+    for i in 0..30u8 {
+        let rules = DuttfipsRules {
+            ruten_needs_rutenas: i % 5 == 0,
+            ruten_unbid: i % 7 != 0,
+            durch: i % 4 != 1,
+            loss_factor: 1 + i % 2,
+            first_lead: if i % 3 == 0 { FirstLead::Declarer } else { FirstLead::Forehand },
+            faces: Faces::French,
+            deals: (i % 2 == 0).then_some(2),
+            cents: i % 3 == 0,
+        };
+        let master = Seed([i + 1; 32]);
+        taken += play_through_the_interface::<mecklenburg::Duttfips>(rules, master, 3, &mut rng);
+    }
+    assert!(taken > 30 * 2 * 8, "{taken} actions");
+    assert_eq!(<mecklenburg::Duttfips as GameEngine>::ID, GameId::Duttfips);
+    assert_eq!(serde_json::to_string(&GameId::Duttfips).unwrap(), "\"duttfips\"");
+    assert_eq!(GameId::Duttfips.code(), "duttfips");
+    assert_eq!(GameId::ALL.map(GameId::code), ["prisdorf", "grossenaspe", "anseggerfips", "duttfips"]);
 }

@@ -104,7 +104,7 @@ fn a_duttfips_series_passes_the_deal_on_and_ends_after_its_deals_with_a_settleme
     let settlement = view.settlement.expect("cents");
     assert_eq!(settlement.iter().sum::<i32>(), 0);
     assert_eq!(settlement[0], 4 * totals[0] - totals.iter().sum::<i32>());
-    assert_eq!(serde_json::to_value(&view.deal.rules).expect("json")["game"], "duttfips");
+    assert_eq!(serde_json::to_value(view.deal.rules).expect("json")["game"], "duttfips");
 }
 
 /// The suit (clubs, spades or hearts) of which `hand` holds the most cards, the higher cards

@@ -277,7 +277,7 @@ fn cases() -> u32 {
 
 fn check_deal(rules: Rules, dealer: u8, seed: u64, policy: u64) -> Result<(), TestCaseError> {
     let dealer = Seat(dealer % 4);
-    let full = seed % 16 == 0;
+    let full = seed.is_multiple_of(16);
     let (actions, log) = play_checked(rules, dealer, Seed::from_u64(seed), policy, full);
     if full {
         let (mut again, first) = Deal::new(rules, 1, dealer, Seed::from_u64(seed));
