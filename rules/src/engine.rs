@@ -306,179 +306,114 @@ impl GameEngine for Series {
     }
 }
 
-impl GameEngine for grossenaspe::Series {
-    type Rules = grossenaspe::Rules;
-    type Action = grossenaspe::Action;
-    type Event = grossenaspe::Event;
-    type View = grossenaspe::SeriesView;
+/// [`GameEngine`] for a game's series built on the shared scoresheet: every method delegates
+/// to the series' inherent method of the same name (Großenaspe, Anseggerfips, Duttfips).
+macro_rules! holstein_engine {
+    ([$($generics:tt)*] $series:ty, $game:ident, rules: $rules:ty, id: $id:expr, seats: $seats:expr, deals: $deals:expr) => {
+        impl<$($generics)*> GameEngine for $series {
+            type Rules = $rules;
+            type Action = $game::Action;
+            type Event = $game::Event;
+            type View = $game::SeriesView;
 
-    const ID: GameId = GameId::Grossenaspe;
+            const ID: GameId = $id;
 
-    fn start(
-        rules: grossenaspe::Rules,
-        master: Seed,
-    ) -> Result<(grossenaspe::Series, Vec<grossenaspe::Event>), RuleSetError> {
-        grossenaspe::Series::new(rules, master)
-    }
+            fn start(rules: $rules, master: Seed) -> Result<(Self, Vec<$game::Event>), RuleSetError> {
+                <$series>::new(rules, master)
+            }
 
-    fn rules(&self) -> &grossenaspe::Rules {
-        grossenaspe::Series::rules(self)
-    }
+            fn rules(&self) -> &$rules {
+                <$series>::rules(self)
+            }
 
-    fn validate(rules: &grossenaspe::Rules) -> Result<(), RuleSetError> {
-        rules.validate()
-    }
+            fn validate(rules: &$rules) -> Result<(), RuleSetError> {
+                rules.validate()
+            }
 
-    fn seats_of(rules: &grossenaspe::Rules) -> usize {
-        usize::from(rules.players)
-    }
+            fn seats_of(rules: &$rules) -> usize {
+                let seats: fn(&$rules) -> usize = $seats;
+                seats(rules)
+            }
 
-    fn deals_of(rules: &grossenaspe::Rules) -> Option<u32> {
-        rules.deals
-    }
+            fn deals_of(rules: &$rules) -> Option<u32> {
+                let deals: fn(&$rules) -> Option<u32> = $deals;
+                deals(rules)
+            }
 
-    fn action_kind(action: &grossenaspe::Action) -> &'static str {
-        use grossenaspe::Action;
-        match action {
-            Action::Bid { .. } => "bid",
-            Action::Hold => "hold",
-            Action::Pass => "pass",
-            Action::Discard { .. } => "discard",
-            Action::NameTrumps { .. } => "name_trumps",
-            Action::Fold => "fold",
-            Action::Play { .. } => "play",
-            Action::Stop => "stop",
-            Action::GoOn => "go_on",
+            fn action_kind(action: &$game::Action) -> &'static str {
+                action.kind()
+            }
+
+            fn view_totals(view: &$game::SeriesView) -> &[i32] {
+                &view.totals
+            }
+
+            fn clear_prompt(view: &mut $game::SeriesView) {
+                view.deal.prompt = $game::Prompt::default();
+            }
+
+            fn deal_number(&self) -> u32 {
+                self.number()
+            }
+
+            fn turn(&self) -> Option<Seat> {
+                self.deal().turn()
+            }
+
+            fn legal_actions(&self, seat: Seat) -> Vec<$game::Action> {
+                <$series>::legal_actions(self, seat)
+            }
+
+            fn check(&self, seat: Seat, action: $game::Action) -> Result<(), RuleError> {
+                <$series>::check(self, seat, action)
+            }
+
+            fn apply(&mut self, seat: Seat, action: $game::Action) -> Result<Vec<$game::Event>, RuleError> {
+                <$series>::apply(self, seat, action)
+            }
+
+            fn trick_in_progress(&self) -> bool {
+                !self.deal().current_trick().is_empty()
+            }
+
+            fn leading(&self) -> bool {
+                self.deal().phase() == $game::Phase::Play && self.deal().current_trick().is_empty()
+            }
+
+            fn deal_over(&self) -> bool {
+                self.deal().is_over()
+            }
+
+            fn series_over(&self) -> bool {
+                self.is_over()
+            }
+
+            fn next_deal(&mut self) -> Result<Vec<$game::Event>, RuleError> {
+                <$series>::next_deal(self)
+            }
+
+            fn totals(&self) -> &[i32] {
+                <$series>::totals(self)
+            }
+
+            fn view(&self, viewer: Option<Seat>) -> $game::SeriesView {
+                <$series>::view(self, viewer)
+            }
+
+            fn redact(event: &$game::Event, viewer: Option<Seat>) -> $game::Event {
+                event.for_viewer(viewer)
+            }
         }
-    }
-
-    fn view_totals(view: &grossenaspe::SeriesView) -> &[i32] {
-        &view.totals
-    }
-
-    fn clear_prompt(view: &mut grossenaspe::SeriesView) {
-        view.deal.prompt = grossenaspe::Prompt::default();
-    }
-
-    fn deal_number(&self) -> u32 {
-        self.number()
-    }
-
-    fn turn(&self) -> Option<Seat> {
-        self.deal().turn()
-    }
-
-    fn legal_actions(&self, seat: Seat) -> Vec<grossenaspe::Action> {
-        grossenaspe::Series::legal_actions(self, seat)
-    }
-
-    fn check(&self, seat: Seat, action: grossenaspe::Action) -> Result<(), RuleError> {
-        grossenaspe::Series::check(self, seat, action)
-    }
-
-    fn apply(&mut self, seat: Seat, action: grossenaspe::Action) -> Result<Vec<grossenaspe::Event>, RuleError> {
-        grossenaspe::Series::apply(self, seat, action)
-    }
-
-    fn trick_in_progress(&self) -> bool {
-        !self.deal().current_trick().is_empty()
-    }
-
-    fn leading(&self) -> bool {
-        self.deal().phase() == grossenaspe::Phase::Play && self.deal().current_trick().is_empty()
-    }
-
-    fn deal_over(&self) -> bool {
-        self.deal().is_over()
-    }
-
-    fn series_over(&self) -> bool {
-        self.is_over()
-    }
-
-    fn next_deal(&mut self) -> Result<Vec<grossenaspe::Event>, RuleError> {
-        grossenaspe::Series::next_deal(self)
-    }
-
-    fn totals(&self) -> &[i32] {
-        grossenaspe::Series::totals(self)
-    }
-
-    fn view(&self, viewer: Option<Seat>) -> grossenaspe::SeriesView {
-        grossenaspe::Series::view(self, viewer)
-    }
-
-    fn redact(event: &grossenaspe::Event, viewer: Option<Seat>) -> grossenaspe::Event {
-        event.for_viewer(viewer)
-    }
+    };
 }
 
-/// Both Mecklenburg games: one series over each game's own options.
-impl<R: mecklenburg::GameRules> GameEngine for mecklenburg::Series<R> {
-    type Rules = R;
-    type Action = mecklenburg::Action;
-    type Event = mecklenburg::Event;
-    type View = mecklenburg::SeriesView;
+holstein_engine!(
+    [] grossenaspe::Series, grossenaspe, rules: grossenaspe::Rules, id: GameId::Grossenaspe,
+    seats: |rules| usize::from(rules.players), deals: |rules| rules.deals
+);
 
-    const ID: GameId = R::ID;
-
-    fn start(rules: R, master: Seed) -> Result<(mecklenburg::Series<R>, Vec<mecklenburg::Event>), RuleSetError> {
-        mecklenburg::Series::new(rules, master)
-    }
-
-    fn seats(&self) -> usize {
-        usize::from(mecklenburg::Deal::PLAYERS)
-    }
-
-    fn deal_number(&self) -> u32 {
-        self.number()
-    }
-
-    fn turn(&self) -> Option<Seat> {
-        self.deal().turn()
-    }
-
-    fn legal_actions(&self, seat: Seat) -> Vec<mecklenburg::Action> {
-        mecklenburg::Series::legal_actions(self, seat)
-    }
-
-    fn check(&self, seat: Seat, action: mecklenburg::Action) -> Result<(), RuleError> {
-        mecklenburg::Series::check(self, seat, action)
-    }
-
-    fn apply(&mut self, seat: Seat, action: mecklenburg::Action) -> Result<Vec<mecklenburg::Event>, RuleError> {
-        mecklenburg::Series::apply(self, seat, action)
-    }
-
-    fn trick_in_progress(&self) -> bool {
-        !self.deal().current_trick().is_empty()
-    }
-
-    fn leading(&self) -> bool {
-        self.deal().phase() == mecklenburg::Phase::Play && self.deal().current_trick().is_empty()
-    }
-
-    fn deal_over(&self) -> bool {
-        self.deal().is_over()
-    }
-
-    fn series_over(&self) -> bool {
-        self.is_over()
-    }
-
-    fn next_deal(&mut self) -> Result<Vec<mecklenburg::Event>, RuleError> {
-        mecklenburg::Series::next_deal(self)
-    }
-
-    fn totals(&self) -> &[i32] {
-        mecklenburg::Series::totals(self)
-    }
-
-    fn view(&self, viewer: Option<Seat>) -> mecklenburg::SeriesView {
-        mecklenburg::Series::view(self, viewer)
-    }
-
-    fn redact(event: &mecklenburg::Event, viewer: Option<Seat>) -> mecklenburg::Event {
-        event.for_viewer(viewer)
-    }
-}
+// Both Mecklenburg games: one series over each game's own options.
+holstein_engine!(
+    [R: mecklenburg::GameRules] mecklenburg::Series<R>, mecklenburg, rules: R, id: R::ID,
+    seats: |_| usize::from(mecklenburg::Deal::PLAYERS), deals: |rules| rules.deals()
+);

@@ -59,6 +59,76 @@ pub(crate) trait SheetDeal: Sized {
     fn series_over(totals: Vec<i32>) -> Self::Event;
 }
 
+/// [`SheetDeal`] for a game module's `Deal`, whose `Outcome` has a `ThrownIn` and a
+/// `score(loss_factor)`, and whose deal has the fields `rules`, `dealer`, `declarer`,
+/// `contract`, `outcome`; the module's `ScoreRow` and `Event::{Scored, SeriesOver}` carry the
+/// rows. `limit` and `loss_factor` read the deal's rules.
+macro_rules! holstein_sheet_deal {
+    (rules: $rules:ty, limit: |$r1:ident| $limit:expr, loss_factor: |$r2:ident| $loss_factor:expr) => {
+        impl $crate::sheet::SheetDeal for Deal {
+            type Rules = $rules;
+            type Action = Action;
+            type Event = Event;
+            type Row = ScoreRow;
+
+            fn deal(rules: $rules, number: u32, dealer: Seat, seed: Seed) -> (Deal, Event) {
+                Deal::new(rules, number, dealer, seed)
+            }
+
+            fn rules(&self) -> $rules {
+                self.rules
+            }
+
+            fn players(&self) -> u8 {
+                Deal::players(self)
+            }
+
+            fn dealer(&self) -> Seat {
+                self.dealer
+            }
+
+            fn limit(&self) -> Option<u32> {
+                let $r1 = &self.rules;
+                $limit
+            }
+
+            fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+                Deal::legal_actions(self, seat)
+            }
+
+            fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+                Deal::check(self, seat, action)
+            }
+
+            fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+                Deal::apply(self, seat, action)
+            }
+
+            fn ended(&self) -> Option<$crate::sheet::Ended> {
+                let $r2 = &self.rules;
+                let loss_factor = $loss_factor;
+                self.outcome
+                    .map(|o| $crate::sheet::Ended { score: o.score(loss_factor), thrown_in: o == Outcome::ThrownIn })
+            }
+
+            fn row(&self, number: u32, value: i32, totals: Vec<i32>) -> ScoreRow {
+                let outcome = self.outcome.unwrap_or(Outcome::ThrownIn);
+                let (dealer, declarer, contract) = (self.dealer, self.declarer, self.contract);
+                ScoreRow { number, dealer, declarer, contract, outcome, value, totals }
+            }
+
+            fn scored(row: ScoreRow) -> Event {
+                Event::Scored { row }
+            }
+
+            fn series_over(totals: Vec<i32>) -> Event {
+                Event::SeriesOver { totals }
+            }
+        }
+    };
+}
+pub(crate) use holstein_sheet_deal;
+
 /// The running part of a series: the current deal, the rows, the totals.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Sheet<D, R> {

@@ -12,7 +12,7 @@ use crate::deal::Seat;
 use crate::error::RuleError;
 use crate::ruleset::RuleSetError;
 use crate::seed::Seed;
-use crate::sheet::{Ended, Sheet, SheetDeal, settlement};
+use crate::sheet::{Sheet, holstein_sheet_deal, settlement};
 
 /// The stream of the master seed the scribe is drawn from; deals use streams 0, 1, 2, …
 const SCRIBE_STREAM: u64 = u64::MAX;
@@ -86,69 +86,7 @@ pub fn draw_scribe(master: Seed, players: u8) -> (Seat, Vec<Card>) {
     (Seat(0), turned)
 }
 
-impl SheetDeal for Deal {
-    type Rules = Rules;
-    type Action = Action;
-    type Event = Event;
-    type Row = ScoreRow;
-
-    fn deal(rules: Rules, number: u32, dealer: Seat, seed: Seed) -> (Deal, Event) {
-        Deal::new(rules, number, dealer, seed)
-    }
-
-    fn rules(&self) -> Rules {
-        self.rules
-    }
-
-    fn players(&self) -> u8 {
-        self.rules.players
-    }
-
-    fn dealer(&self) -> Seat {
-        self.dealer
-    }
-
-    fn limit(&self) -> Option<u32> {
-        self.rules.deals
-    }
-
-    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        Deal::legal_actions(self, seat)
-    }
-
-    fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
-        Deal::check(self, seat, action)
-    }
-
-    fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
-        Deal::apply(self, seat, action)
-    }
-
-    fn ended(&self) -> Option<Ended> {
-        self.outcome.map(|o| Ended { score: o.score(self.rules.loss_factor), thrown_in: o == Outcome::ThrownIn })
-    }
-
-    fn row(&self, number: u32, value: i32, totals: Vec<i32>) -> ScoreRow {
-        let outcome = self.outcome.unwrap_or(Outcome::ThrownIn);
-        ScoreRow {
-            number,
-            dealer: self.dealer,
-            declarer: self.declarer,
-            contract: self.contract,
-            outcome,
-            value,
-            totals,
-        }
-    }
-
-    fn scored(row: ScoreRow) -> Event {
-        Event::Scored { row }
-    }
-
-    fn series_over(totals: Vec<i32>) -> Event {
-        Event::SeriesOver { totals }
-    }
-}
+holstein_sheet_deal!(rules: Rules, limit: |rules| rules.deals, loss_factor: |rules| rules.loss_factor);
 
 impl Series {
     /// Starts a series: draws the scribe; his left neighbour deals the first deal.

@@ -11,7 +11,7 @@ use crate::deal::Seat;
 use crate::error::RuleError;
 use crate::ruleset::RuleSetError;
 use crate::seed::Seed;
-use crate::sheet::{Ended, Sheet, SheetDeal, settlement};
+use crate::sheet::{Sheet, holstein_sheet_deal, settlement};
 
 /// One row of the scoresheet: one deal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,69 +70,7 @@ pub struct SeriesView {
     pub over: bool,
 }
 
-impl SheetDeal for Deal {
-    type Rules = Rules;
-    type Action = Action;
-    type Event = Event;
-    type Row = ScoreRow;
-
-    fn deal(rules: Rules, number: u32, dealer: Seat, seed: Seed) -> (Deal, Event) {
-        Deal::new(rules, number, dealer, seed)
-    }
-
-    fn rules(&self) -> Rules {
-        self.rules
-    }
-
-    fn players(&self) -> u8 {
-        Deal::PLAYERS
-    }
-
-    fn dealer(&self) -> Seat {
-        self.dealer
-    }
-
-    fn limit(&self) -> Option<u32> {
-        self.rules.deals()
-    }
-
-    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        Deal::legal_actions(self, seat)
-    }
-
-    fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
-        Deal::check(self, seat, action)
-    }
-
-    fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
-        Deal::apply(self, seat, action)
-    }
-
-    fn ended(&self) -> Option<Ended> {
-        self.outcome.map(|o| Ended { score: o.score(self.rules.loss_factor()), thrown_in: o == Outcome::ThrownIn })
-    }
-
-    fn row(&self, number: u32, value: i32, totals: Vec<i32>) -> ScoreRow {
-        let outcome = self.outcome.unwrap_or(Outcome::ThrownIn);
-        ScoreRow {
-            number,
-            dealer: self.dealer,
-            declarer: self.declarer,
-            contract: self.contract,
-            outcome,
-            value,
-            totals,
-        }
-    }
-
-    fn scored(row: ScoreRow) -> Event {
-        Event::Scored { row }
-    }
-
-    fn series_over(totals: Vec<i32>) -> Event {
-        Event::SeriesOver { totals }
-    }
-}
+holstein_sheet_deal!(rules: Rules, limit: |rules| rules.deals(), loss_factor: |rules| rules.loss_factor());
 
 impl<R: GameRules> Series<R> {
     /// Starts a series: seat 3 deals the first deal. Each deal's seed is derived from
