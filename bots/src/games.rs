@@ -15,6 +15,7 @@ pub fn choose(level: Level, seed: u64, view: &GameView) -> Option<GameAction> {
         GameView::Grossenaspe(view) => {
             crate::grossenaspe::Bot::new(level, seed).choose_in_series(view).map(GameAction::Grossenaspe)
         }
+        GameView::Anseggerfips(_) | GameView::Duttfips(_) => None,
     }
 }
 

@@ -276,6 +276,11 @@ pub fn every_rule_error() -> Vec<RuleError> {
         RuleError::BidNotHigher { standing: fipsen_rules::grossenaspe::Bid::tricks(1) },
         RuleError::FoldNotAllowed,
         RuleError::WrongGame,
+        RuleError::UnknownBid,
+        RuleError::MustBidHigher { standing: fipsen_rules::mecklenburg::Bid::Dutt },
+        RuleError::RutenasRequired,
+        RuleError::RutenMustBeBid,
+        RuleError::ForehandMustBid,
     ];
     debug_assert!(all.iter().enumerate().all(|(i, e)| variant_number(e) == i));
     all
@@ -308,6 +313,11 @@ const fn variant_number(error: &RuleError) -> usize {
         RuleError::BidNotHigher { .. } => 21,
         RuleError::FoldNotAllowed => 22,
         RuleError::WrongGame => 23,
+        RuleError::UnknownBid => 24,
+        RuleError::MustBidHigher { .. } => 25,
+        RuleError::RutenasRequired => 26,
+        RuleError::RutenMustBeBid => 27,
+        RuleError::ForehandMustBid => 28,
     }
 }
 

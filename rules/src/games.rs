@@ -338,6 +338,12 @@ registry! {
     /// Großenaspe Fipsen: the 32-card pack, clubs as "Gute", bids from 1, Fips, the Kieker with
     /// skat and talon.
     Grossenaspe => crate::grossenaspe::Series, "grossenaspe", "Großenaspe Fipsen";
+    /// Anseggerfips (Mecklenburg): the 25-card pack with the ♦A, bids 2 to 4, Ruten, Fips and
+    /// Rutenfips in a single round, the Dutt unused.
+    Anseggerfips => crate::mecklenburg::Anseggerfips, "anseggerfips", "Anseggerfips";
+    /// Duttfips (Mecklenburg): forehand's compulsory contract of Dutt, Ruten oewer, Fips or
+    /// Rutenfips; the declarer takes the Dutt.
+    Duttfips => crate::mecklenburg::Duttfips, "duttfips", "Duttfips";
 }
 
 impl Default for GameId {

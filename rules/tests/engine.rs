@@ -4,11 +4,11 @@
 
 #![allow(clippy::unwrap_used)]
 
+use fipsen_rules::mecklenburg::{self, AnseggerfipsRules, AuctionKind, DuttUse, DuttfipsRules, Faces};
 use fipsen_rules::{
     FirstLead, GameEngine, GameEvent, GameId, GameRules, GameView, KiekerShow, Players, RuleSet, Seat, Seed, Series,
     grossenaspe,
 };
-use fipsen_rules::mecklenburg::{self, AnseggerfipsRules, AuctionKind, DuttUse, DuttfipsRules, Faces};
 
 /// A small deterministic generator (SplitMix64).
 struct Rng(u64);
@@ -185,5 +185,8 @@ fn duttfips_keeps_the_contract_of_the_game_interface() {
     assert_eq!(<mecklenburg::Duttfips as GameEngine>::ID, GameId::Duttfips);
     assert_eq!(serde_json::to_string(&GameId::Duttfips).unwrap(), "\"duttfips\"");
     assert_eq!(GameId::Duttfips.code(), "duttfips");
-    assert_eq!(GameId::ALL.map(GameId::code), ["prisdorf", "grossenaspe", "anseggerfips", "duttfips"]);
+    assert_eq!(
+        GameId::ALL.iter().map(|g| g.code()).collect::<Vec<_>>(),
+        ["prisdorf", "grossenaspe", "anseggerfips", "duttfips"]
+    );
 }

@@ -57,6 +57,23 @@ pub enum Action {
     GoOn,
 }
 
+impl Action {
+    /// A short name of the action's kind for logs (`"play"`, `"bid"`), never its cards.
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            Action::Bid { .. } => "bid",
+            Action::Hold => "hold",
+            Action::Pass => "pass",
+            Action::Discard { .. } => "discard",
+            Action::NameTrumps { .. } => "name_trumps",
+            Action::Fold => "fold",
+            Action::Play { .. } => "play",
+            Action::Stop => "stop",
+            Action::GoOn => "go_on",
+        }
+    }
+}
+
 /// What the auction's winner owes: the standing bid, his own or held (the same either way).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

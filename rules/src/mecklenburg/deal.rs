@@ -27,6 +27,7 @@ pub const RUTENAS: Card = Card::new(Suit::Diamonds, Rank::Ace);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "MecklenburgAction"))]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Action {
     /// Bid in the auction.
@@ -60,9 +61,26 @@ pub enum Action {
     GoOn,
 }
 
+impl Action {
+    /// A short name of the action's kind for logs (`"play"`, `"bid"`), never its cards.
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            Action::Bid { .. } => "bid",
+            Action::Hold => "hold",
+            Action::Pass => "pass",
+            Action::Discard { .. } => "discard",
+            Action::NameTrumps { .. } => "name_trumps",
+            Action::Play { .. } => "play",
+            Action::Stop => "stop",
+            Action::GoOn => "go_on",
+        }
+    }
+}
+
 /// What the auction's winner owes: the standing bid, his own or held (the same either way).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "MecklenburgContract"))]
 pub struct Contract {
     /// The bid.
     pub bid: Bid,
@@ -73,6 +91,7 @@ pub struct Contract {
 /// The game as played; its value follows from it (§B5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "MecklenburgGame"))]
 pub struct Game {
     /// The contract as played: the bid, or its Ruten game once the declarer named Ruten.
     pub bid: Bid,
@@ -104,6 +123,7 @@ impl Game {
 /// How a deal ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "MecklenburgOutcome"))]
 #[serde(tag = "result", rename_all = "snake_case")]
 pub enum Outcome {
     /// Anseggerfips: nobody bid; nobody scores and the same dealer deals again.
@@ -142,6 +162,7 @@ impl Outcome {
 /// Where a deal stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "MecklenburgPhase"))]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Bidding.

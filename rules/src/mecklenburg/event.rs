@@ -13,6 +13,7 @@ use crate::seed::Seed;
 /// Everything hidden during a deal, shown to all once it is over.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "MecklenburgReveal"))]
 pub struct Reveal {
     /// The hands as dealt, by seat.
     pub dealt: Vec<CardSet>,
@@ -37,6 +38,7 @@ pub struct Reveal {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "MecklenburgEvent"))]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// A new deal: each seat sees only its own hand.

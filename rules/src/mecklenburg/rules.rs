@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::GameId;
+use crate::games::GameId;
 use crate::ruleset::{FirstLead, RuleSetError};
 
 /// Which of the two Mecklenburg games a table plays.
@@ -30,6 +30,7 @@ pub enum Variant {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "MecklenburgBid"))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Bid {
     /// Anseggerfips: to take at least `tricks` tricks (1..=4); with `ruten`, the Rutenas is the
@@ -156,6 +157,7 @@ impl fmt::Display for Bid {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "MecklenburgCall"))]
 #[serde(tag = "call", rename_all = "snake_case")]
 pub enum Call {
     /// A bid of his own.
@@ -329,6 +331,7 @@ impl DuttfipsRules {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "MecklenburgRules"))]
 #[serde(tag = "game", rename_all = "snake_case")]
 pub enum Rules {
     /// Anseggerfips.
@@ -357,6 +360,19 @@ pub trait GameRules:
     const ID: GameId;
     /// The options as a deal keeps them.
     fn rules(self) -> Rules;
+
+    /// Checks the options that their types alone cannot.
+    ///
+    /// # Errors
+    /// An option is out of range.
+    fn validate(&self) -> Result<(), RuleSetError> {
+        self.rules().validate()
+    }
+
+    /// How many deals the series lasts (`None`: open-ended).
+    fn deals(&self) -> Option<u32> {
+        self.rules().deals()
+    }
 }
 
 impl GameRules for AnseggerfipsRules {

@@ -16,6 +16,7 @@ use crate::sheet::{Sheet, holstein_sheet_deal, settlement};
 /// One row of the scoresheet: one deal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "MecklenburgScoreRow"))]
 pub struct ScoreRow {
     /// The deal's number in the series, from 1 (thrown-in deals included).
     pub number: u32,
@@ -52,6 +53,7 @@ pub type Duttfips = Series<DuttfipsRules>;
 /// A series as one viewer sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "MecklenburgSeriesView"))]
 pub struct SeriesView {
     /// The current deal's number, from 1.
     pub number: u32,

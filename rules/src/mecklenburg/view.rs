@@ -14,6 +14,7 @@ use crate::view::{is_false, no_cards};
 /// A call in the auction, with its caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "MecklenburgCallRecord"))]
 pub struct CallRecord {
     /// Who called.
     pub seat: Seat,
@@ -29,6 +30,7 @@ pub struct CallRecord {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "MecklenburgPrompt"))]
 pub struct Prompt {
     /// Bids he may make, lowest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -84,6 +86,7 @@ impl Prompt {
 /// A deal as one viewer sees it. Built only by [`Deal::view`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "MecklenburgDealView"))]
 pub struct DealView {
     /// The seat this view is for; `null` for a spectator.
     pub viewer: Option<Seat>,
