@@ -8,6 +8,11 @@
  */
 
 /**
+ * How Anseggerfips is bid (§B2).
+ * @typedef {"single_round" | "duels"} AuctionKind
+ */
+
+/**
  * A bid: a number of tricks with optional Hand and Ruten, or a Kieker.
  * @typedef {{hand?: boolean, kind: "tricks", ruten?: boolean, tricks: number} | {kind: "kieker"}} Bid
  */
@@ -63,6 +68,11 @@
  */
 
 /**
+ * What becomes of the Dutt in Anseggerfips (§B2).
+ * @typedef {"unused" | "exchange"} DuttUse
+ */
+
+/**
  * A game the bidder could play, with its estimated chance of winning and expected score.
  * @typedef {{game: Bid, score: number, win: number}} Estimate
  */
@@ -70,6 +80,11 @@
 /**
  * One thing that happened. Fields holding cards some viewers may not see are `Option`s: [`Event::for_viewer`] empties them for everyone else.
  * @typedef {({dealer: Seat, event: "dealt", hands: Array<CardSet | null>, number: number, vorhand: Seat}) | {call: Call, event: "called", seat: Seat} | {contract: Contract, declarer: Seat, event: "auction_won"} | ({event: "kieker_shown", hand?: CardSet | null, seat: Seat, to: Seat}) | ({event: "kieker_picked_up", seat: Seat, skat?: CardSet | null, stock?: CardSet | null, thrown?: CardSet | null}) | ({event: "skat_taken", seat: Seat, skat?: CardSet | null}) | {event: "hand_chosen", forced: boolean, seat: Seat} | ({cards?: CardSet | null, event: "discarded", seat: Seat}) | {event: "trumps_named", forced: boolean, seat: Seat, suit: Suit} | {event: "kontra", seat: Seat} | {event: "rekontra", seat: Seat} | {event: "declined", seat: Seat} | {event: "gave_up", seat: Seat} | {cards: CardSet, event: "siebener_fips", seat: Seat} | {card: Card, event: "card_played", seat: Seat} | {event: "trick_taken", seat: Seat} | {event: "stopped", seat: Seat} | {event: "went_on", seat: Seat} | {event: "deal_over", outcome: Outcome, reveal: Reveal, scores: Array<number>} | {event: "scored", row: ScoreRow} | {event: "series_over", totals: Array<number>}} Event
+ */
+
+/**
+ * How the cards are drawn on the client; the rules do not depend on it.
+ * @typedef {"german" | "french" | "four_colour"} Faces
  */
 
 /**
@@ -84,27 +99,27 @@
 
 /**
  * One game's action.
- * @typedef {Action | GrossenaspeAction} GameAction
+ * @typedef {Action | GrossenaspeAction | MecklenburgAction | MecklenburgAction} GameAction
  */
 
 /**
  * One game's event.
- * @typedef {Event | GrossenaspeEvent} GameEvent
+ * @typedef {Event | GrossenaspeEvent | MecklenburgEvent | MecklenburgEvent} GameEvent
  */
 
 /**
  * Which game a table plays, as its rules name it (`"game": "prisdorf"`).
- * @typedef {"prisdorf" | "grossenaspe"} GameId
+ * @typedef {"prisdorf" | "grossenaspe" | "anseggerfips" | "duttfips"} GameId
  */
 
 /**
  * A room's rules: the game (`game`, default `prisdorf`) and its options.
- * @typedef {({deals?: number | null, first_lead?: FirstLead, game?: "prisdorf", kieker_show?: KiekerShow, kontra?: boolean, min_bid?: number, players?: Players}) | ({cents?: boolean, deals?: number | null, first_lead?: FirstLead, game: "grossenaspe", kieker_show?: KiekerShow, loss_factor?: number, min_bid?: number, players?: number})} GameRules
+ * @typedef {({deals?: number | null, first_lead?: FirstLead, game?: "prisdorf", kieker_show?: KiekerShow, kontra?: boolean, min_bid?: number, players?: Players}) | ({cents?: boolean, deals?: number | null, first_lead?: FirstLead, game: "grossenaspe", kieker_show?: KiekerShow, loss_factor?: number, min_bid?: number, players?: number}) | ({auction?: AuctionKind, cents?: boolean, deals?: number | null, durch?: boolean, dutt?: DuttUse, faces?: Faces, first_lead?: FirstLead, game: "anseggerfips", loss_factor?: number, min_bid?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean}) | ({cents?: boolean, deals?: number | null, durch?: boolean, faces?: Faces, first_lead?: FirstLead, game: "duttfips", loss_factor?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean})} GameRules
  */
 
 /**
  * What one viewer may see of a series, with the prompt of what he may do now: the game's own view with the game's name in `game`.
- * @typedef {SeriesView | GrossenaspeSeriesView} GameView
+ * @typedef {SeriesView | GrossenaspeSeriesView | MecklenburgSeriesView | MecklenburgSeriesView} GameView
  */
 
 /**
@@ -195,6 +210,81 @@
 /**
  * A public room, as the lobby lists it.
  * @typedef {{host: string, players: Array<string | null>, room: string, rules: GameRules, spectators: number, spectators_allowed: boolean, status: RoomStatus, title: string}} LobbyRoom
+ */
+
+/**
+ * Everything a player can do in a Mecklenburg deal.
+ * @typedef {{action: "bid", bid: MecklenburgBid} | {action: "hold"} | {action: "pass"} | {action: "discard", cards: CardSet} | {action: "name_trumps", suit: Suit} | {action: "play", card: Card} | {action: "stop"} | {action: "go_on"}} MecklenburgAction
+ */
+
+/**
+ * A bid of either Mecklenburg game. Anseggerfips: 2 < Ruten 2 < 3 < Ruten 3 < 4 < Ruten 4 < Fips < Rutenfips (from 1 with `min_bid` 1). Duttfips: Dutt < Ruten oewer < Fips < Rutenfips.
+ * @typedef {{kind: "tricks", ruten?: boolean, tricks: number} | {kind: "dutt"} | {kind: "ruten_oewer"} | {kind: "fips"} | {kind: "rutenfips"}} MecklenburgBid
+ */
+
+/**
+ * What a player says in the auction.
+ * @typedef {{bid: MecklenburgBid, call: "bid"} | {call: "hold"} | {call: "pass"}} MecklenburgCall
+ */
+
+/**
+ * A call in the auction, with its caller.
+ * @typedef {{call: MecklenburgCall, seat: Seat}} MecklenburgCallRecord
+ */
+
+/**
+ * What the auction's winner owes: the standing bid, his own or held (the same either way).
+ * @typedef {{bid: MecklenburgBid, held: boolean}} MecklenburgContract
+ */
+
+/**
+ * A deal as one viewer sees it. Built only by [`Deal::view`].
+ * @typedef {{calls: Array<MecklenburgCallRecord>, challenger?: Seat | null, contract?: MecklenburgContract | null, dealer: Seat, declarer?: Seat | null, discarded: number, discards?: CardSet | null, dutt?: CardSet | null, dutt_taken: boolean, forehand: Seat, game?: MecklenburgGame | null, hand?: CardSet | null, hand_sizes: Array<number>, holder?: Seat | null, outcome?: MecklenburgOutcome | null, phase: MecklenburgPhase, prompt: MecklenburgPrompt, reveal?: MecklenburgReveal | null, rules: MecklenburgRules, scores?: Array<number> | null, standing?: MecklenburgBid | null, trick: Array<Play>, tricks: Array<TrickView>, tricks_taken: TricksTaken, turn?: Seat | null, viewer?: Seat | null, winning?: Seat | null}} MecklenburgDealView
+ */
+
+/**
+ * One thing that happened. Fields holding cards some viewers may not see are `Option`s: [`Event::for_viewer`] empties them, leaving the seat and the count.
+ * @typedef {({dealer: Seat, event: "dealt", forehand: Seat, hands: Array<CardSet | null>, number: number}) | {call: MecklenburgCall, event: "called", seat: Seat} | {contract: MecklenburgContract, declarer: Seat, event: "auction_won"} | ({count: number, dutt?: CardSet | null, event: "dutt_taken", seat: Seat}) | ({cards?: CardSet | null, count: number, event: "discarded", seat: Seat}) | {event: "trumps_named", forced: boolean, seat: Seat, suit: Suit} | {card: Card, event: "card_played", seat: Seat} | {event: "trick_taken", seat: Seat} | {event: "stopped", seat: Seat} | {event: "went_on", seat: Seat} | {event: "deal_over", outcome: MecklenburgOutcome, reveal: MecklenburgReveal, scores: Array<number>} | {event: "scored", row: MecklenburgScoreRow} | {event: "series_over", totals: Array<number>}} MecklenburgEvent
+ */
+
+/**
+ * The game as played; its value follows from it (§B5).
+ * @typedef {{bid: MecklenburgBid, durch: boolean, trumps?: Suit | null}} MecklenburgGame
+ */
+
+/**
+ * How a deal ended.
+ * @typedef {{result: "thrown_in"} | {declarer: Seat, game: MecklenburgGame, result: "won", tricks: number} | {declarer: Seat, game: MecklenburgGame, result: "lost", tricks: number}} MecklenburgOutcome
+ */
+
+/**
+ * Where a deal stands.
+ * @typedef {"auction" | "discard" | "trumps" | "play" | "durch_choice" | "over"} MecklenburgPhase
+ */
+
+/**
+ * What the viewer may do now: his legal actions, gathered for a client to offer.
+ * @typedef {{bids?: Array<MecklenburgBid>, cards?: CardSet, discard?: number | null, go_on?: boolean, hold?: boolean, pass?: boolean, stop?: boolean, trumps?: Array<Suit>}} MecklenburgPrompt
+ */
+
+/**
+ * Everything hidden during a deal, shown to all once it is over.
+ * @typedef {{dealt: Array<CardSet>, discards: CardSet, dutt: CardSet, hands: Array<CardSet>, seed: Seed}} MecklenburgReveal
+ */
+
+/**
+ * The options of either game, as a deal keeps them. In JSON the game's own options with the game's name:
+ * @typedef {({auction?: AuctionKind, cents?: boolean, deals?: number | null, durch?: boolean, dutt?: DuttUse, faces?: Faces, first_lead?: FirstLead, game: "anseggerfips", loss_factor?: number, min_bid?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean}) | ({cents?: boolean, deals?: number | null, durch?: boolean, faces?: Faces, first_lead?: FirstLead, game: "duttfips", loss_factor?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean})} MecklenburgRules
+ */
+
+/**
+ * One row of the scoresheet: one deal.
+ * @typedef {{contract?: MecklenburgContract | null, dealer: Seat, declarer?: Seat | null, number: number, outcome: MecklenburgOutcome, totals: Array<number>, value: number}} MecklenburgScoreRow
+ */
+
+/**
+ * A series as one viewer sees it.
+ * @typedef {{counted: number, deal: MecklenburgDealView, number: number, over: boolean, scoresheet: Array<MecklenburgScoreRow>, settlement?: Array<number> | null, totals: Array<number>}} MecklenburgSeriesView
  */
 
 /**
@@ -297,7 +387,7 @@
 
 /**
  * What the server sends: one JSON object per WebSocket text frame, with a `type` field.
- * @typedef {{max_message_bytes: number, protocol: number, server: string, type: "welcome"} | ({chat: Array<ChatLine>, game?: GameView | null, missed: Array<SeqEvent>, resync: boolean, room: RoomState, seq: number, type: "joined", you: You}) | ({events: Array<SeqEvent>, game?: GameView | null, room: RoomState, seq: number, type: "update"}) | {id: number, seq: number, type: "ack"} | ({code: "proto/malformed" | "proto/unknown_type" | "proto/version" | "proto/too_large" | "proto/handshake_required" | "proto/already_greeted" | "room/not_found" | "room/full" | "room/started" | "room/not_started" | "room/not_host" | "room/no_spectators" | "room/already_in" | "room/not_in" | "room/seats_not_full" | "seat/taken" | "seat/invalid" | "seat/not_seated" | "token/invalid" | "action/stale" | "action/id_reused" | "rate/limited" | "chat/too_long" | "chat/empty" | "name/invalid" | "rules/invalid" | "options/invalid" | "server/busy" | "server/storage" | "server/shutting_down" | "bot/mid_deal" | "bot/not_a_bot" | "review/unavailable" | "review/busy" | "bot/standing_in" | "nudge/too_soon" | "nudge/nobody" | "room/too_many" | "seat/unknown" | "deal/over" | "series/over" | "deal/not_over" | "turn/not_yours" | "phase/wrong" | "bid/invalid" | "bid/below_minimum" | "bid/too_low" | "bid/kieker_not_allowed" | "bid/hold_not_allowed" | "skat/hand_required" | "skat/kieker_no_hand" | "discard/wrong_count" | "card/not_in_hand" | "trumps/ruten_required" | "play/must_follow_suit" | "fips/not_held" | "fips/too_late" | "kieker/give_up_not_allowed" | "bid/no_such_bid" | "bid/not_higher" | "kieker/fold_not_allowed" | "action/wrong_game", id?: number | null, message: string, type: "error"}) | {offset: number, rooms: Array<LobbyRoom>, total: number, type: "lobby"} | {room: LobbyRoom, type: "room_info"} | {rooms: Array<MyRoom>, type: "my_rooms"} | {type: "left"} | {type: "pong"} | {deal: number, review: Review, type: "review"}} ServerMessage
+ * @typedef {{max_message_bytes: number, protocol: number, server: string, type: "welcome"} | ({chat: Array<ChatLine>, game?: GameView | null, missed: Array<SeqEvent>, resync: boolean, room: RoomState, seq: number, type: "joined", you: You}) | ({events: Array<SeqEvent>, game?: GameView | null, room: RoomState, seq: number, type: "update"}) | {id: number, seq: number, type: "ack"} | ({code: "proto/malformed" | "proto/unknown_type" | "proto/version" | "proto/too_large" | "proto/handshake_required" | "proto/already_greeted" | "room/not_found" | "room/full" | "room/started" | "room/not_started" | "room/not_host" | "room/no_spectators" | "room/already_in" | "room/not_in" | "room/seats_not_full" | "seat/taken" | "seat/invalid" | "seat/not_seated" | "token/invalid" | "action/stale" | "action/id_reused" | "rate/limited" | "chat/too_long" | "chat/empty" | "name/invalid" | "rules/invalid" | "options/invalid" | "server/busy" | "server/storage" | "server/shutting_down" | "bot/mid_deal" | "bot/not_a_bot" | "review/unavailable" | "review/busy" | "bot/standing_in" | "nudge/too_soon" | "nudge/nobody" | "room/too_many" | "seat/unknown" | "deal/over" | "series/over" | "deal/not_over" | "turn/not_yours" | "phase/wrong" | "bid/invalid" | "bid/below_minimum" | "bid/too_low" | "bid/kieker_not_allowed" | "bid/hold_not_allowed" | "skat/hand_required" | "skat/kieker_no_hand" | "discard/wrong_count" | "card/not_in_hand" | "trumps/ruten_required" | "play/must_follow_suit" | "fips/not_held" | "fips/too_late" | "kieker/give_up_not_allowed" | "bid/no_such_bid" | "bid/not_higher" | "kieker/fold_not_allowed" | "action/wrong_game" | "bid/unknown" | "bid/must_bid_higher" | "ruten/rutenas_required" | "trumps/ruten_must_be_bid" | "bid/forehand_must_bid", id?: number | null, message: string, type: "error"}) | {offset: number, rooms: Array<LobbyRoom>, total: number, type: "lobby"} | {room: LobbyRoom, type: "room_info"} | {rooms: Array<MyRoom>, type: "my_rooms"} | {type: "left"} | {type: "pong"} | {deal: number, review: Review, type: "review"}} ServerMessage
  */
 
 /**
