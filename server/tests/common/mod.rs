@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use fipsen_rules::{Action, Card, CardSet, Deal, RuleSet, Seat, Seed};
+use fipsen_rules::{Card, CardSet, GameRules, Seat, Seed, grossenaspe, mecklenburg};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
@@ -371,6 +371,9 @@ pub fn random_action(deal: &Value, rng: &mut Rng) -> Option<Value> {
     if prompt["give_up"] == true && rng.chance(20) {
         options.push(json!({"action": "give_up"}));
     }
+    if prompt["fold"] == true && rng.chance(30) {
+        options.push(json!({"action": "fold"}));
+    }
     if let Some(n) = prompt["discard"].as_u64() {
         let mut hand: Vec<Value> = deal["hand"].as_array().cloned().unwrap_or_default();
         let mut cards = Vec::new();
@@ -411,9 +414,9 @@ pub struct Table {
     pub room: String,
     pub seats: Vec<Client>,
     pub spectators: Vec<Client>,
-    pub rules: RuleSet,
-    /// Every accepted action of the current deal, in order, as (seat, action).
-    pub actions: Vec<(Seat, Action)>,
+    pub rules: GameRules,
+    /// Every accepted action of the current deal, in order, as (seat, action JSON).
+    pub actions: Vec<(Seat, Value)>,
     /// Deals checked against a local replay.
     pub deals_replayed: usize,
 }
@@ -421,8 +424,8 @@ pub struct Table {
 impl Table {
     /// Creates a room, seats `players` clients, adds spectators, starts the series.
     pub async fn open(server: &Server, rules: Value, options: Value, spectators: usize) -> Table {
-        let parsed: RuleSet = serde_json::from_value(rules.clone()).unwrap();
-        let n = usize::from(parsed.players.count());
+        let parsed: GameRules = serde_json::from_value(rules.clone()).unwrap();
+        let n = parsed.seats();
         let mut host = Client::greeted(server).await;
         let room = host.create("Seat0", rules, options).await;
         let mut seats = vec![host];
@@ -495,8 +498,7 @@ impl Table {
         };
         let answer = self.seats[seat].act(&action).await;
         assert_eq!(answer["type"], "ack", "seat {seat} {action}: {answer}");
-        let parsed: Action = serde_json::from_value(action).unwrap();
-        self.actions.push((Seat(seat as u8), parsed));
+        self.actions.push((Seat(seat as u8), action));
         let seq = answer["seq"].as_u64().unwrap();
         self.sync(seq).await;
         if self.deal_over() {
@@ -518,16 +520,29 @@ impl Table {
         let seed: Seed = serde_json::from_value(reveal["seed"].clone()).unwrap();
         let number = self.seats[0].game["number"].as_u64().unwrap() as u32;
         let dealer = Seat(view["dealer"].as_u64().unwrap() as u8);
-        let (mut deal, _) = Deal::new(self.rules, number, dealer, seed);
-        for (s, d) in reveal["dealt"].as_array().unwrap().iter().enumerate() {
-            let dealt: CardSet = serde_json::from_value(d.clone()).unwrap();
-            assert_eq!(deal.dealt_hand(Seat(s as u8)), dealt, "dealt hand of seat {s} differs from the seed's");
+        let actions: Vec<(Seat, Value)> = self.actions.drain(..).collect();
+        // Each game's deal, rebuilt from the seed alone and replayed with the clients' actions.
+        macro_rules! replay {
+            ($deal:expr) => {{
+                let (mut deal, _) = $deal;
+                for (s, d) in reveal["dealt"].as_array().unwrap().iter().enumerate() {
+                    let dealt: CardSet = serde_json::from_value(d.clone()).unwrap();
+                    assert_eq!(deal.dealt_hand(Seat(s as u8)), dealt, "dealt hand of seat {s} differs from the seed's");
+                }
+                for (seat, action) in actions {
+                    deal.apply(seat, serde_json::from_value(action).unwrap()).expect("the replayed action is legal");
+                }
+                (serde_json::to_value(deal.outcome()).unwrap(), serde_json::to_value(deal.view(None).scores).unwrap())
+            }};
         }
-        for (seat, action) in self.actions.drain(..) {
-            deal.apply(seat, action).expect("the replayed action is legal");
-        }
-        assert_eq!(serde_json::to_value(deal.outcome()).unwrap(), view["outcome"], "outcome differs");
-        assert_eq!(serde_json::to_value(deal.view(None).scores).unwrap(), view["scores"]);
+        let (outcome, scores) = match self.rules {
+            GameRules::Prisdorf(rules) => replay!(fipsen_rules::Deal::new(rules, number, dealer, seed)),
+            GameRules::Grossenaspe(rules) => replay!(grossenaspe::Deal::new(rules, number, dealer, seed)),
+            GameRules::Anseggerfips(rules) => replay!(mecklenburg::Deal::new(rules, number, dealer, seed)),
+            GameRules::Duttfips(rules) => replay!(mecklenburg::Deal::new(rules, number, dealer, seed)),
+        };
+        assert_eq!(outcome, view["outcome"], "outcome differs");
+        assert_eq!(scores, view["scores"]);
         self.deals_replayed += 1;
     }
 
@@ -572,8 +587,9 @@ impl Table {
 
 // ----- what a viewer may see -----
 
+/// The code of every card of every pack (a 52-card pack holds them all).
 fn card_codes() -> Vec<(Card, String)> {
-    CardSet::PACK.iter().map(|c| (c, format!("\"{c}\""))).collect()
+    CardSet::ALL.iter().map(|c| (c, format!("\"{c}\""))).collect()
 }
 
 /// Every card named (as a JSON string) anywhere in a frame.
@@ -586,6 +602,10 @@ struct Truth {
     dealt: Vec<CardSet>,
     skat: CardSet,
     stock: CardSet,
+    /// Großenaspe: the cards a Kieker picks up besides the skat.
+    talon: CardSet,
+    /// Anseggerfips, Duttfips: the cards the declarer takes.
+    dutt: CardSet,
     discards: CardSet,
     /// (seq, event) of the deal's game events, from a spectator's frames.
     timeline: Vec<(u64, Value)>,
@@ -620,11 +640,16 @@ fn truths(spectator_frames: &[String]) -> Truths {
             truth.timeline.push((seq, event.clone()));
             if event["event"] == "deal_over" {
                 let reveal = &event["reveal"];
-                let set = |v: &Value| serde_json::from_value::<CardSet>(v.clone()).unwrap();
+                // A field the game's reveal does not have is an empty set.
+                let set = |v: &Value| {
+                    if v.is_null() { CardSet::EMPTY } else { serde_json::from_value::<CardSet>(v.clone()).unwrap() }
+                };
                 truth.dealt = reveal["dealt"].as_array().unwrap().iter().map(set).collect();
                 truth.skat = set(&reveal["skat"]);
                 truth.stock = set(&reveal["stock"]);
                 truth.discards = set(&reveal["discards"]);
+                truth.talon = set(&reveal["talon"]);
+                truth.dutt = set(&reveal["dutt"]);
             }
         }
     }
@@ -632,9 +657,10 @@ fn truths(spectator_frames: &[String]) -> Truths {
 }
 
 /// What `viewer` may know of deal `truth` as of sequence number `seq`, worked out from the
-/// rules of the game alone: his dealt hand, every card played, the skat once he took it as
-/// declarer, his own discards, skat and stock as a Kieker declarer, a Kieker's hand shown to
-/// him, a Siebener Fips laid open, and everything once the deal is over.
+/// rules of the games alone (RULES.md §9, VARIANTS.md A9 and B6): his dealt hand, every card
+/// played, the skat once he took it as declarer, his own discards, skat and stock (Großenaspe:
+/// skat and talon) as a Kieker declarer, the Dutt once he took it (Mecklenburg), a Kieker's
+/// hand shown to him, a Siebener Fips laid open, and everything once the deal is over.
 fn allowed(truth: &Truth, viewer: Option<u8>, seq: u64) -> CardSet {
     let mut cards = CardSet::EMPTY;
     if truth.dealt.is_empty() {
@@ -653,8 +679,9 @@ fn allowed(truth: &Truth, viewer: Option<u8>, seq: u64) -> CardSet {
             "card_played" => cards.insert(card(&event["card"])),
             "skat_taken" if me(event, "seat") => cards = cards.union(truth.skat).union(truth.discards),
             "kieker_picked_up" if me(event, "seat") => {
-                cards = cards.union(truth.skat).union(truth.stock).union(truth.discards)
+                cards = cards.union(truth.skat).union(truth.stock).union(truth.talon).union(truth.discards)
             }
+            "dutt_taken" if me(event, "seat") => cards = cards.union(truth.dutt).union(truth.discards),
             "kieker_shown" if me(event, "to") => {
                 let kieker = event["seat"].as_u64().unwrap() as usize;
                 cards = cards.union(truth.dealt[kieker]);
@@ -664,7 +691,7 @@ fn allowed(truth: &Truth, viewer: Option<u8>, seq: u64) -> CardSet {
                     cards.insert(card(c));
                 }
             }
-            "deal_over" => cards = CardSet::PACK,
+            "deal_over" => cards = CardSet::ALL,
             _ => {}
         }
     }
@@ -691,6 +718,11 @@ pub fn check_frames(viewer: Option<u8>, frames: &[String], spectator_frames: &[S
             for e in events.as_array().into_iter().flatten() {
                 if e["kind"] != "game" {
                     room_events.push(e.clone());
+                    continue;
+                }
+                if e["event"]["event"] == "scribe_drawn" {
+                    // The cards turned to draw the scribe are turned face up for everyone, from
+                    // a pack of their own (VARIANTS.md A2).
                     continue;
                 }
                 let shown = cards_in(&e.to_string());

@@ -1,0 +1,112 @@
+//! Every game of the platform over real sockets: a series with four people and a spectator,
+//! every frame scanned for hidden cards and every deal replayed by the rules crate; and a room
+//! of bots only, watched by its host, playing deals of each game.
+
+mod common;
+
+use common::{Client, Rng, Server, Table, check_frames, temp_db};
+use fipsen_rules::GameId;
+use serde_json::{Value, json};
+
+/// Each game's rules for a four-player table of `deals` deals, as a client sends them.
+fn rules(game: GameId, deals: u32) -> Value {
+    json!({"game": game.code(), "players": 4, "deals": deals})
+        .as_object()
+        .cloned()
+        .map(|mut rules| {
+            // The Mecklenburg games are for four players only and have no `players` option.
+            if matches!(game, GameId::Anseggerfips | GameId::Duttfips) {
+                rules.remove("players");
+            }
+            Value::Object(rules)
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_plays_a_series_with_four_people_and_a_spectator_and_no_frame_shows_a_hidden_card() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &[]);
+    for (i, &game) in GameId::ALL.iter().enumerate() {
+        let mut table = Table::open(&server, rules(game, 3), json!({"next_deal_seconds": 0}), 1).await;
+        assert_eq!(table.seats[0].room["rules"]["game"], game.code());
+        assert_eq!(table.seats[0].game["game"], game.code(), "every view names its game");
+        let mut rng = Rng(40 + i as u64);
+        let actions = table.play_series(&mut rng, false).await;
+        let view = table.seats[0].game.clone();
+        assert_eq!(view["over"], true, "{game:?}");
+        let sheet = view["scoresheet"].as_array().unwrap();
+        let counted = sheet.iter().filter(|row| row["outcome"]["result"] != "thrown_in").count();
+        assert_eq!(counted, 3, "{game:?}: three counted deals");
+        assert_eq!(table.deals_replayed, sheet.len(), "{game:?}: every deal replayed by the rules crate");
+        assert_eq!(view["totals"], sheet.last().unwrap()["totals"], "{game:?}: totals are the last row's");
+        let spectator = table.spectators[0].frames.clone();
+        let mut frames = 0;
+        for (seat, client) in table.seats.iter().enumerate() {
+            assert_eq!(client.game["scoresheet"], view["scoresheet"]);
+            frames += check_frames(Some(seat as u8), &client.frames, &spectator);
+        }
+        frames += check_frames(None, &spectator, &spectator);
+        assert!(frames > actions, "{game:?}: {frames} frames checked for {actions} actions");
+        for client in table.seats.into_iter().chain(table.spectators) {
+            client.close().await;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_action_of_another_shape_is_refused_naming_the_game_and_changes_nothing() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &[]);
+    let mut table = Table::open(&server, rules(GameId::Grossenaspe, 1), json!({}), 0).await;
+    let turn = table.view()["turn"].as_u64().unwrap() as usize;
+    let seq = table.seats[turn].seq;
+    // Prisdorf's "take the skat" is no action of Großenaspe.
+    let refused = table.seats[turn].act(&json!({"action": "take_skat"})).await;
+    assert_eq!(refused["type"], "error");
+    assert_eq!(refused["code"], "proto/malformed");
+    assert!(refused["message"].as_str().unwrap().contains("Großenaspe"), "{refused}");
+    let answer = table.seats[turn].act(&json!({"action": "pass"})).await;
+    assert_eq!(answer["type"], "ack", "the table goes on: {answer}");
+    assert!(answer["seq"].as_u64().unwrap() > seq);
+    let unknown = {
+        let mut c = Client::greeted(&server).await;
+        c.send(json!({"type": "create_room", "name": "X", "rules": {"game": "skat"}})).await;
+        c.recv_type("error").await
+    };
+    assert_eq!(unknown["code"], "proto/malformed");
+    assert!(unknown["message"].as_str().unwrap().contains("unknown game `skat`"), "{unknown}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_of_bots_watched_by_its_host_plays_deals_of_every_game() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &[]);
+    for &game in GameId::ALL {
+        let mut host = Client::greeted(&server).await;
+        let options = json!({"next_deal_seconds": 0, "bot_delay_ms": 0});
+        let room = host.create("Host", rules(game, 3), options).await;
+        // The host stands up and watches: every seat is a bot's.
+        host.send(json!({"type": "leave_seat"})).await;
+        host.recv_type("update").await;
+        for seat in 0..4 {
+            let level = ["easy", "normal", "strong", "normal"][seat];
+            host.send(json!({"type": "add_bot", "seat": seat, "level": level})).await;
+            host.recv_type("update").await;
+        }
+        host.send(json!({"type": "start"})).await;
+        let mut deals_over = 0;
+        for _ in 0..20_000 {
+            let frame = host.recv_type("update").await;
+            if frame["game"]["over"] == true {
+                break;
+            }
+            deals_over = frame["game"]["scoresheet"].as_array().map_or(0, Vec::len);
+        }
+        let view = host.game.clone();
+        assert_eq!(view["game"], game.code());
+        assert_eq!(view["over"], true, "{game:?}: the bots finished the series in {room}");
+        assert!(view["scoresheet"].as_array().unwrap().len() >= 3, "{game:?}: {deals_over} deals");
+        host.close().await;
+    }
+}
