@@ -17,7 +17,7 @@ pub enum ClientMessage {
     /// The handshake: the protocol version the client speaks.
     ///
     /// ```json
-    /// {"type": "hello", "protocol": 1, "client": "fipsen-web/0.1.0"}
+    /// {"type": "hello", "protocol": 2, "client": "fipsen-web/0.1.0"}
     /// ```
     Hello {
         /// The protocol version (see `PROTOCOL_VERSION`).
@@ -290,7 +290,7 @@ pub enum ServerMessage {
     /// The handshake's answer: the protocol version the server uses on this connection.
     ///
     /// ```json
-    /// {"type": "welcome", "protocol": 1, "server": "fipsen/0.1.0", "max_message_bytes": 16384}
+    /// {"type": "welcome", "protocol": 2, "server": "fipsen/0.1.0", "max_message_bytes": 16384}
     /// ```
     Welcome {
         /// The protocol version in use.

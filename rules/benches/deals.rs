@@ -5,7 +5,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use fipsen_rules::{Action, Deal, Event, Players, RuleSet, Seat, Seed, grossenaspe, mecklenburg};
+use fipsen_rules::{
+    Action, AnyGame, Deal, Event, GameAction, GameRules, Players, RuleSet, Seat, Seed, Series, grossenaspe, mecklenburg,
+};
 
 struct Rng(u64);
 
@@ -138,6 +140,51 @@ fn bench(c: &mut Criterion) {
                 let mut seed = [0u8; 32];
                 seed[..8].copy_from_slice(&n.to_le_bytes());
                 black_box(random_mecklenburg_deal(rules, Seed(seed), &mut rng, &mut legal, &mut events))
+            })
+        });
+    }
+    // The cost of the game interface: deals of an open-ended Prisdorf series played through the
+    // series' own methods, and the same through the registry's `AnyGame` as the server plays them.
+    {
+        let (mut series, _) = Series::new(RuleSet::prisdorf(), Seed([5; 32])).expect("rules");
+        let mut rng = Rng(1);
+        group.bench_function("prisdorf_series_direct", |b| {
+            b.iter(|| {
+                let mut moves = 0u32;
+                while !series.deal().is_over() {
+                    let seat = series.deal().turn().expect("a turn");
+                    let legal = series.legal_actions(seat);
+                    let r = rng.next();
+                    let action = if r & 1 == 0 && legal.contains(&Action::Pass) {
+                        Action::Pass
+                    } else {
+                        legal[((r >> 1) % legal.len() as u64) as usize]
+                    };
+                    moves += series.apply(seat, action).map_or(0, |e| e.len() as u32);
+                }
+                series.next_deal().expect("open-ended");
+                black_box(moves)
+            })
+        });
+        let (mut game, _) = AnyGame::start(&GameRules::Prisdorf(RuleSet::prisdorf()), Seed([5; 32])).expect("rules");
+        let mut rng = Rng(1);
+        let pass = GameAction::Prisdorf(Action::Pass);
+        group.bench_function("prisdorf_series_any_game", |b| {
+            b.iter(|| {
+                let mut moves = 0u32;
+                while !game.deal_over() {
+                    let seat = game.turn().expect("a turn");
+                    let legal = game.legal_actions(seat);
+                    let r = rng.next();
+                    let action = if r & 1 == 0 && legal.contains(&pass) {
+                        pass
+                    } else {
+                        legal[((r >> 1) % legal.len() as u64) as usize]
+                    };
+                    moves += game.apply(seat, &action).map_or(0, |e| e.len() as u32);
+                }
+                game.next_deal().expect("open-ended");
+                black_box(moves)
             })
         });
     }
