@@ -260,6 +260,6 @@ mod tests {
         assert_eq!(parsed.seq, Some(9));
         let deal = parsed.game.unwrap().deal;
         assert_eq!(deal.turn, Some(fipsen_rules::Seat(2)));
-        assert!(deal.prompt.pass);
+        assert_eq!(deal.prompt.flags["pass"], serde_json::Value::Bool(true));
     }
 }

@@ -1,9 +1,14 @@
 //! Choosing a legal move from what the server offers a player: the `prompt` of his latest view
-//! and his own hand. The generator never sees a card the player may not see.
+//! and his own hand, in any game of the platform. The generator never sees a card the player
+//! may not see.
 
-use fipsen_rules::{Action, CardSet, Prompt};
+use std::collections::BTreeMap;
+
+use fipsen_rules::{CardSet, Suit};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng as _, SeedableRng};
+use serde::Deserialize;
+use serde_json::{Value, json};
 
 /// Each table's own deterministic random numbers (ChaCha8): a run with the same seed chooses the
 /// same kinds of moves.
@@ -22,99 +27,143 @@ impl Rng {
     }
 }
 
+/// What a player may do now, read from his view's `prompt` without knowing the game: every
+/// game's prompt follows one convention. `bids` lists the bids on offer (each becomes
+/// `{"action": "bid", "bid": …}`), `cards` the cards he may play, `trumps` the suits he may name,
+/// `discard` how many cards he must lay away, and every other field that is `true` offers the
+/// action of that name (`"pass": true` offers `{"action": "pass"}`).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+pub struct Offer {
+    /// The bids on offer, in the game's own form.
+    #[serde(default)]
+    pub bids: Vec<Value>,
+    /// The cards he may play.
+    #[serde(default)]
+    pub cards: CardSet,
+    /// The suits he may name as trumps.
+    #[serde(default)]
+    pub trumps: Vec<Suit>,
+    /// How many cards he must lay away.
+    #[serde(default)]
+    pub discard: Option<u8>,
+    /// Every other field: `true` offers the action of that name.
+    #[serde(flatten)]
+    pub flags: BTreeMap<String, Value>,
+}
+
+impl Offer {
+    /// Whether the prompt offers nothing.
+    pub fn is_empty(&self) -> bool {
+        self.bids.is_empty()
+            && self.cards.is_empty()
+            && self.trumps.is_empty()
+            && self.discard.is_none()
+            && !self.flags.values().any(|v| *v == Value::Bool(true))
+    }
+}
+
 /// Every move the prompt offers, grouped by kind (bids, cards, trumps and single actions).
 /// A discard lays away the lowest cards of the hand: any choice of that many cards is legal.
-pub fn offered(prompt: &Prompt, hand: Option<CardSet>) -> Vec<Vec<Action>> {
-    let mut groups: Vec<Vec<Action>> = Vec::new();
-    if !prompt.bids.is_empty() {
-        groups.push(prompt.bids.iter().map(|&bid| Action::Bid { bid }).collect());
+pub fn offered(offer: &Offer, hand: Option<CardSet>) -> Vec<Vec<Value>> {
+    let mut groups: Vec<Vec<Value>> = Vec::new();
+    if !offer.bids.is_empty() {
+        groups.push(offer.bids.iter().map(|bid| json!({"action": "bid", "bid": bid})).collect());
     }
-    if !prompt.cards.is_empty() {
-        groups.push(prompt.cards.iter().map(|card| Action::Play { card }).collect());
+    if !offer.cards.is_empty() {
+        groups.push(offer.cards.iter().map(|card| json!({"action": "play", "card": card})).collect());
     }
-    if !prompt.trumps.is_empty() {
-        groups.push(prompt.trumps.iter().map(|&suit| Action::NameTrumps { suit }).collect());
+    if !offer.trumps.is_empty() {
+        groups.push(offer.trumps.iter().map(|suit| json!({"action": "name_trumps", "suit": suit})).collect());
     }
-    if let (Some(count), Some(hand)) = (prompt.discard, hand) {
+    if let (Some(count), Some(hand)) = (offer.discard, hand) {
         let cards: CardSet = hand.iter().take(usize::from(count)).collect();
         if cards.len() == usize::from(count) {
-            groups.push(vec![Action::Discard { cards }]);
+            groups.push(vec![json!({"action": "discard", "cards": cards})]);
         }
     }
-    let singles = [
-        (prompt.hold, Action::Hold),
-        (prompt.pass, Action::Pass),
-        (prompt.take_skat, Action::TakeSkat),
-        (prompt.play_hand, Action::PlayHand),
-        (prompt.kontra, Action::Kontra),
-        (prompt.rekontra, Action::Rekontra),
-        (prompt.stop, Action::Stop),
-        (prompt.go_on, Action::GoOn),
-        (prompt.give_up, Action::GiveUp),
-        (prompt.siebener_fips, Action::SiebenerFips),
-    ];
-    groups.extend(singles.into_iter().filter(|(offered, _)| *offered).map(|(_, action)| vec![action]));
+    for (name, value) in &offer.flags {
+        if *value == Value::Bool(true) {
+            groups.push(vec![json!({ "action": name })]);
+        }
+    }
     groups
 }
 
 /// A random move among those offered: first a kind, then one of that kind. `None` if nothing
 /// is offered.
-pub fn choose(prompt: &Prompt, hand: Option<CardSet>, rng: &mut Rng) -> Option<Action> {
-    let groups = offered(prompt, hand);
+pub fn choose(offer: &Offer, hand: Option<CardSet>, rng: &mut Rng) -> Option<Value> {
+    let mut groups = offered(offer, hand);
     if groups.is_empty() {
         return None;
     }
-    let group = &groups[rng.below(groups.len())];
-    Some(group[rng.below(group.len())])
+    let i = rng.below(groups.len());
+    let group = &mut groups[i];
+    let j = rng.below(group.len());
+    Some(group.swap_remove(j))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fipsen_rules::{Deal, RuleSet, Seat, Seed};
+    use fipsen_rules::{AnyGame, GameId, GameRules, Seat, Seed};
 
-    /// Plays whole deals choosing only from each player's view, and lets the rules crate judge
-    /// every move.
+    /// The offer in a view of any game, as the generator reads it from a frame.
+    fn offer_of(game: &AnyGame, seat: Seat) -> (Offer, Option<CardSet>) {
+        let view = serde_json::to_value(game.view(Some(seat))).unwrap();
+        let offer = serde_json::from_value(view["deal"]["prompt"].clone()).unwrap();
+        let hand = serde_json::from_value(view["deal"]["hand"].clone()).unwrap();
+        (offer, hand)
+    }
+
+    /// Plays whole deals of every game choosing only from each player's view, and lets the
+    /// rules crate judge every move.
     #[test]
-    fn moves_chosen_from_views_are_always_legal() {
+    fn moves_chosen_from_views_are_always_legal_in_every_game() {
         let mut rng = Rng::new(7);
-        for number in 0..200u32 {
-            let mut seed = [0u8; 32];
-            seed[..4].copy_from_slice(&number.to_le_bytes());
-            let (mut deal, _) = Deal::new(RuleSet::default(), 1, Seat(3), Seed(seed));
+        for &id in GameId::ALL {
             let mut moves = 0;
-            while !deal.is_over() {
-                let seats: Vec<Seat> = (0..4).map(Seat).collect();
-                let actor = deal
-                    .turn()
-                    .or_else(|| seats.iter().copied().find(|&s| !deal.view(Some(s)).prompt.is_empty()))
-                    .expect("someone may act while the deal runs");
-                let view = deal.view(Some(actor));
-                let action = choose(&view.prompt, view.hand, &mut rng).expect("the actor is offered a move");
-                deal.apply(actor, action).unwrap_or_else(|e| panic!("{action:?} refused: {e}"));
-                moves += 1;
-                assert!(moves < 500, "a deal does not end");
+            for number in 0..40u8 {
+                let (mut game, _) = AnyGame::start(&GameRules::default_for(id), Seed([number; 32])).unwrap();
+                let seats: Vec<Seat> = (0..game.seats() as u8).map(Seat).collect();
+                while !game.deal_over() {
+                    let actor = game
+                        .turn()
+                        .or_else(|| seats.iter().copied().find(|&s| !offer_of(&game, s).0.is_empty()))
+                        .expect("someone may act while the deal runs");
+                    let (offer, hand) = offer_of(&game, actor);
+                    let json = choose(&offer, hand, &mut rng).expect("the actor is offered a move");
+                    let action = game.action_from_json(json.clone()).unwrap_or_else(|e| panic!("{json}: {e}"));
+                    game.apply(actor, &action).unwrap_or_else(|e| panic!("{id:?} {json} refused: {e}"));
+                    moves += 1;
+                    assert!(moves < 40 * 500, "a deal does not end");
+                }
             }
+            assert!(moves > 40 * 5, "{id:?}: {moves} moves");
         }
     }
 
     #[test]
     fn an_empty_prompt_offers_nothing() {
-        assert_eq!(choose(&Prompt::default(), None, &mut Rng::new(1)), None);
+        let empty: Offer = serde_json::from_str("{}").unwrap();
+        assert!(empty.is_empty());
+        assert_eq!(choose(&empty, None, &mut Rng::new(1)), None);
+        let declined: Offer = serde_json::from_str(r#"{"pass": false, "cards": []}"#).unwrap();
+        assert!(declined.is_empty());
     }
 
     #[test]
     fn a_discard_lays_away_the_asked_number_of_own_cards() {
         let hand: CardSet = ["C7", "S8", "H9", "CA"].iter().map(|c| c.parse().unwrap()).collect();
-        let prompt = Prompt { discard: Some(2), ..Prompt::default() };
-        match choose(&prompt, Some(hand), &mut Rng::new(3)) {
-            Some(Action::Discard { cards }) => {
-                assert_eq!(cards.len(), 2);
-                assert!(hand.contains_all(cards));
-            }
-            other => panic!("expected a discard, got {other:?}"),
-        }
+        let offer: Offer = serde_json::from_str(r#"{"discard": 2}"#).unwrap();
+        let chosen = choose(&offer, Some(hand), &mut Rng::new(3)).expect("a discard");
+        assert_eq!(chosen["action"], "discard");
+        let cards: CardSet = serde_json::from_value(chosen["cards"].clone()).unwrap();
+        assert_eq!(cards.len(), 2);
+        assert!(hand.contains_all(cards));
         // Without the hand no discard can be chosen.
-        assert_eq!(choose(&prompt, None, &mut Rng::new(3)), None);
+        assert_eq!(choose(&offer, None, &mut Rng::new(3)), None);
+        // A flag offers the action of its name.
+        let offer: Offer = serde_json::from_str(r#"{"fold": true}"#).unwrap();
+        assert_eq!(choose(&offer, None, &mut Rng::new(3)), Some(json!({"action": "fold"})));
     }
 }

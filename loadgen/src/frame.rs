@@ -5,7 +5,9 @@
 //! lost events), the acting player's prompt and hand (to choose a legal move), and whether the
 //! series is over. Everything else is skipped without being built.
 
-use fipsen_rules::{CardSet, Prompt, Seat};
+use fipsen_rules::{CardSet, Seat};
+
+use crate::choose::Offer;
 use serde::Deserialize;
 
 /// The `type` of a server frame.
@@ -49,7 +51,7 @@ pub struct RoomPart {
 }
 
 /// The deal fields the generator uses.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 pub struct DealPart {
     /// Whose turn it is.
     #[serde(default)]
@@ -57,13 +59,13 @@ pub struct DealPart {
     /// The viewer's hand (players only).
     #[serde(default)]
     pub hand: Option<CardSet>,
-    /// What the viewer may do now.
+    /// What the viewer may do now, in any game.
     #[serde(default)]
-    pub prompt: Prompt,
+    pub prompt: Offer,
 }
 
 /// The series fields the generator uses.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 pub struct GamePart {
     /// The series has played its last deal.
     #[serde(default)]
@@ -88,7 +90,7 @@ pub struct YouPart {
 }
 
 /// A server frame, reduced to what the generator needs.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Frame {
     /// The frame's type.
     #[serde(rename = "type")]
@@ -152,7 +154,7 @@ mod tests {
         assert!(!game.over);
         assert_eq!(game.deal.turn, Some(Seat(1)));
         assert_eq!(game.deal.hand.unwrap().len(), 5);
-        assert!(game.deal.prompt.pass);
+        assert_eq!(game.deal.prompt.flags["pass"], serde_json::Value::Bool(true));
         assert_eq!(game.deal.prompt.bids.len(), 1);
     }
 

@@ -45,8 +45,15 @@ pub async fn preload(
     let started = Instant::now();
     let target = Arc::new(Target::new(addr, 4));
     let counters = Arc::new(Counters::default());
-    let config =
-        Arc::new(TableConfig { spectators: 0, deals: None, strict: false, hello_only: false, seed, keep_last: true });
+    let config = Arc::new(TableConfig {
+        game: fipsen_rules::GameId::Prisdorf,
+        spectators: 0,
+        deals: None,
+        strict: false,
+        hello_only: false,
+        seed,
+        keep_last: true,
+    });
     let phase = Arc::new(Phase::new("preload", 1.0, 0.0, 1, started));
     let next = Arc::new(AtomicUsize::new(0));
     let mut tasks = Vec::new();

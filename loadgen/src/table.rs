@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use fipsen_protocol::{ClientMessage, Role, RoomOptions, ServerMessage};
-use fipsen_rules::{Action, GameRules, RuleSet, Seat};
+use fipsen_rules::{GameId, GameRules, Seat};
 use futures_util::stream::{SelectAll, SplitSink};
 use futures_util::{SinkExt, Stream, StreamExt};
 use tokio::sync::watch;
@@ -50,6 +50,8 @@ pub enum Control {
 pub struct TableConfig {
     /// Spectator connections per table.
     pub spectators: usize,
+    /// The game the tables play.
+    pub game: GameId,
     /// Deals per series (`None`: endless). A table whose series ends opens a new room.
     pub deals: Option<u32>,
     /// Also parse every frame as a full protocol message (slower; finds malformed frames).
@@ -169,7 +171,7 @@ impl Table {
         config: Arc<TableConfig>,
         counters: Arc<Counters>,
     ) -> Result<Table, String> {
-        let n = 4 + config.spectators;
+        let n = GameRules::default_for(config.game).seats() + config.spectators;
         let mut sinks = Vec::with_capacity(n);
         let mut streams: Streams = SelectAll::new();
         for i in 0..n {
@@ -207,7 +209,11 @@ impl Table {
 
     /// Creates the room, lets the other players and the spectators join, and starts the series.
     async fn open_room(&mut self) -> Result<(), String> {
-        let rules = GameRules::Prisdorf(RuleSet { deals: self.config.deals, ..RuleSet::default() });
+        let mut rules = GameRules::default_for(self.config.game);
+        if let Ok(serde_json::Value::Object(mut options)) = serde_json::to_value(&rules) {
+            options.insert("deals".into(), self.config.deals.into());
+            rules = serde_json::from_value(serde_json::Value::Object(options)).map_err(|e| e.to_string())?;
+        }
         let options = RoomOptions { next_deal_seconds: Some(0), ..RoomOptions::default() };
         let name = format!("t{}p0", self.index);
         self.send(0, &ClientMessage::CreateRoom { name, rules, options }).await?;
@@ -450,7 +456,7 @@ impl Table {
 
     /// The next move: who makes it, what, and the sequence number it answers. `None` while
     /// nobody may move (a broadcast still on its way).
-    fn next_move(&mut self) -> Option<(usize, Action, u64)> {
+    fn next_move(&mut self) -> Option<(usize, serde_json::Value, u64)> {
         let seq = self.synced_seq()?;
         let turn = self.conns.iter().filter(|c| c.player).find_map(|c| c.game.as_ref().and_then(|g| g.deal.turn));
         let actor = match turn {
@@ -471,7 +477,7 @@ impl Table {
         phase: &Arc<Phase>,
         scheduled: Instant,
         actor: usize,
-        action: Action,
+        action: serde_json::Value,
         seq: u64,
     ) -> Result<(), String> {
         let id = self.conns[actor].next_id;
@@ -492,7 +498,6 @@ impl Table {
             stats.sent += 1;
             stats.lateness.record(sent.saturating_duration_since(ready));
         }
-        let action = serde_json::to_value(action).map_err(|e| e.to_string())?;
         self.send(actor, &ClientMessage::Act { id, seq, action }).await
     }
 

@@ -18,6 +18,7 @@ use fipsen_loadgen::report;
 use fipsen_loadgen::restore;
 use fipsen_loadgen::run::{PhaseSpec, Report, RunOptions, run};
 use fipsen_loadgen::table::{Table, TableConfig};
+use fipsen_rules::GameId;
 use fipsen_server::config::Config;
 
 /// The real server in this process, on its own runtime and thread.
@@ -83,7 +84,15 @@ fn options(label: &str, addr: SocketAddr, tables: usize, rate: f64, seconds: f64
         addr,
         sources: 4,
         tables,
-        table: TableConfig { spectators: 2, deals: Some(1), strict, hello_only: false, seed: 42, keep_last: false },
+        table: TableConfig {
+            game: GameId::Prisdorf,
+            spectators: 2,
+            deals: Some(1),
+            strict,
+            hello_only: false,
+            seed: 42,
+            keep_last: false,
+        },
         setup_concurrency: 8,
         hold_seconds: 0.0,
         phases: vec![PhaseSpec { rate, seconds, warmup: false }],
@@ -132,34 +141,37 @@ async fn the_baseline_answers_the_same_traffic() {
     assert!((report.totals.mean_update_bytes - 1500.0).abs() < 1.0, "{}", report::text(&report));
 }
 
-/// A table whose series ends opens a new room and plays on there.
+/// A table whose series ends opens a new room and plays on there, in every game.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_series_leads_to_a_new_room() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(&dir.path().join("rooms.sqlite3"));
     let target = Target::new(server.addr, 2);
-    let counters = Arc::new(Counters::default());
-    let config = Arc::new(TableConfig {
-        spectators: 1,
-        deals: Some(1),
-        strict: true,
-        hello_only: false,
-        seed: 9,
-        keep_last: false,
-    });
-    let phase = Arc::new(Phase::new("closed", 1.0, 0.0, 1, Instant::now()));
-    let mut table = Table::open(0, &target, config, counters.clone()).await.unwrap();
-    let first_room = table.saved().room;
-    let made = table.play(1000, &phase).await.unwrap();
-    assert!(table.series_over(), "a one-deal series ends within 1000 moves");
-    assert!(made > 0);
-    table.new_room().await.unwrap();
-    assert_ne!(table.saved().room, first_room);
-    assert!(!table.series_over());
-    assert_eq!(table.play(3, &phase).await.unwrap(), 3);
-    assert_eq!(counters.error_total(), 0, "{:?}", counters.snapshot().errors);
-    // `left` is the last frame of the old room: nothing of it arrives afterwards.
-    assert_eq!(counters.snapshot().stray_updates, 0);
+    for &game in GameId::ALL {
+        let counters = Arc::new(Counters::default());
+        let config = Arc::new(TableConfig {
+            game,
+            spectators: 1,
+            deals: Some(1),
+            strict: true,
+            hello_only: false,
+            seed: 9,
+            keep_last: false,
+        });
+        let phase = Arc::new(Phase::new("closed", 1.0, 0.0, 1, Instant::now()));
+        let mut table = Table::open(0, &target, config, counters.clone()).await.unwrap();
+        let first_room = table.saved().room;
+        let made = table.play(1000, &phase).await.unwrap();
+        assert!(table.series_over(), "a one-deal series ends within 1000 moves");
+        assert!(made > 0);
+        table.new_room().await.unwrap();
+        assert_ne!(table.saved().room, first_room);
+        assert!(!table.series_over());
+        assert_eq!(table.play(3, &phase).await.unwrap(), 3);
+        assert_eq!(counters.error_total(), 0, "{:?}", counters.snapshot().errors);
+        // `left` is the last frame of the old room: nothing of it arrives afterwards.
+        assert_eq!(counters.snapshot().stray_updates, 0, "{game:?}");
+    }
 }
 
 /// Rooms filled through the protocol come back after a restart with the same game.

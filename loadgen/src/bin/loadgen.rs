@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 use fipsen_loadgen::run::{PhaseSpec, RunOptions, run};
 use fipsen_loadgen::table::{SavedRoom, TableConfig};
 use fipsen_loadgen::{report, restore};
+use fipsen_rules::GameId;
 
 #[derive(Debug, Parser)]
 #[command(name = "loadgen", version, about = "Load generator for the Fipsen server")]
@@ -62,6 +63,9 @@ struct RunArgs {
     /// Deals per series; a table whose series ends opens a new room.
     #[arg(long, default_value_t = 8)]
     deals: u32,
+    /// The game the tables play (`prisdorf`, `grossenaspe`, `anseggerfips`, `duttfips`).
+    #[arg(long, default_value = "prisdorf", value_parser = parse_game)]
+    game: GameId,
     /// Loopback source addresses (127.0.0.2, …) to spread connections over.
     #[arg(long, default_value_t = 8)]
     sources: usize,
@@ -159,6 +163,7 @@ async fn main_run(args: RunArgs) -> Result<bool, String> {
         sources: args.sources,
         tables: args.tables,
         table: TableConfig {
+            game: args.game,
             spectators: args.spectators,
             deals: Some(args.deals.max(1)),
             strict: args.strict,
@@ -247,4 +252,12 @@ fn main() -> std::process::ExitCode {
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// A game by its code.
+fn parse_game(code: &str) -> Result<GameId, String> {
+    GameId::from_code(code).ok_or_else(|| {
+        let known: Vec<&str> = GameId::ALL.iter().map(|g| g.code()).collect();
+        format!("unknown game `{code}`; the games are {}", known.join(", "))
+    })
 }
