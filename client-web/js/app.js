@@ -1,12 +1,13 @@
 // The client's entry point: the connection, routing, the messages from the server, and
 // rendering the screen for the current state.
 
-import { cardShort, installCardSprite } from './cards.js';
+import { cardShort, installCardSprite, setCardFaces } from './cards.js';
 import { Connection } from './conn.js';
 import { h, replaceKeepingFocus } from './dom.js';
 import { has, initLang, t } from './i18n.js';
 import { eventLines } from './log.js';
-import { callText, countdownText, suitName } from './format.js';
+import { countdownText } from './format.js';
+import { gameName, gameOf } from './games/index.js';
 import { NUDGE_AFTER_MS, S, amHost, api, botStandsInForMe, forgetSeat, loadLog, mySeat, saveLog, saveSeat, seatFor } from './store.js';
 import { homeView, inviteTitle, joinView } from './home.js';
 import { roomView } from './room.js';
@@ -446,7 +447,7 @@ let holdTimer = 0;
 /**
  * After a trick is taken it stays on the table a moment, whatever comes next (the next lead of a
  * quick player or a bot waits on the screen, not in the game), then moves toward its winner.
- * @param {import('./protocol.js').SeriesView|null} before the series before this message
+ * @param {import('./store.js').GameView|null} before the series before this message
  */
 function noteTrick(before) {
   const deal = S.game?.deal;
@@ -508,9 +509,6 @@ api.ready = () => {
 
 // ---- a player back at his seat ----
 
-/** Game events that are a player's own move (not what follows from it). */
-const MOVES = new Set(['called', 'card_played', 'skat_taken', 'hand_chosen', 'discarded', 'trumps_named', 'kontra', 'rekontra', 'declined', 'gave_up', 'stopped', 'went_on', 'siebener_fips', 'kieker_picked_up']);
-
 /**
  * What happened at the viewer's seat while he was away (`missed` of a resume): the moves a bot
  * made for him, standing in or when his clock ran out, and how many moves the others made.
@@ -525,6 +523,8 @@ function awaySummary(missed, seat) {
   let clock = 0;
   let others = 0;
   const mine = [];
+  // Game events that are a player's own move (not what follows from it), as his game says.
+  const moves = gameOf(S.game?.game ?? S.room?.rules?.game).moves;
   for (const ev of missed) {
     if (ev.kind === 'stand_in' && ev.seat === seat) {
       stoodIn = true;
@@ -532,7 +532,7 @@ function awaySummary(missed, seat) {
     } else if (ev.kind === 'clock_ran_out' && ev.seat === seat) {
       clock += 1;
       level = ev.level;
-    } else if (ev.kind === 'game' && MOVES.has(ev.event?.event)) {
+    } else if (ev.kind === 'game' && moves.has(ev.event?.event)) {
       if (ev.event.seat !== seat) others += 1;
       else mine.push(moveText(ev.event));
     }
@@ -547,13 +547,14 @@ function awaySummary(missed, seat) {
 
 /** A move in a few words: "♠8", "Pass", "Trumps: Hearts". */
 function moveText(e) {
+  const game = gameOf(S.game?.game ?? S.room?.rules?.game);
   switch (e.event) {
     case 'card_played':
       return cardShort(e.card);
     case 'called':
-      return callText(e.call);
+      return game.callText(e.call);
     case 'trumps_named':
-      return `${t('table.trumps')}: ${suitName(e.suit, true)}`;
+      return `${t('table.trumps')}: ${game.trumpsName(e.suit)}`;
     default:
       return eventLines({ kind: 'game', event: e })
         .map((line) => line.text)
@@ -616,8 +617,9 @@ const forced = { key: /** @type {string|null} */ (null), timer: 0 };
 
 function updateTitle() {
   let title = 'Fipsen';
-  if (S.route.name === 'room') title = `${S.room?.title || t('room.title', { code: S.route.code })} — Fipsen`;
-  if (S.route.name === 'room' && !S.room && S.peek?.info) title = `${inviteTitle(S.peek.info)} — Fipsen`;
+  // A room's page names its table and its game: "Friday table — Prisdorf Fipsen".
+  if (S.route.name === 'room') title = `${S.room?.title || t('room.title', { code: S.route.code })} — ${S.room ? gameName(S.room.rules?.game) : 'Fipsen'}`;
+  if (S.route.name === 'room' && !S.room && S.peek?.info) title = `${inviteTitle(S.peek.info)} — ${gameName(S.peek.info.rules?.game)}`;
   if (myTurn()) title = `▶ ${t('table.your_turn')} — Fipsen`;
   if (document.title !== title) document.title = title;
 }
@@ -638,7 +640,9 @@ function render() {
 api.render = render;
 
 function renderNow() {
-  document.body.classList.toggle('four-colour', S.settings.fourColour);
+  document.body.classList.toggle('four-colour', S.settings.deck === 'four');
+  document.body.classList.toggle('german-faces', S.settings.deck === 'german');
+  setCardFaces(S.settings.deck === 'german' ? 'german' : 'french');
   let main;
   if (S.route.name === 'home') {
     main = homeView();

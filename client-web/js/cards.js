@@ -1,5 +1,7 @@
 // The cards, drawn as SVG for this project: suit shapes, pip layouts, court-card panels and the
 // back. Colours come from CSS (`currentColor`), so the four-colour option is a class on <body>.
+// The German faces (acorns, leaves, hearts, bells; Ober and Unter) are the same cards with other
+// suit shapes in the sprite: a display option only.
 
 import { s } from './dom.js';
 import { lang, t } from './i18n.js';
@@ -18,6 +20,76 @@ const SUIT_PATHS = {
   C: 'M50 4A21 21 0 0 1 67 38A21 21 0 1 1 56 74C57 86 61 93 69 98L31 98C39 93 43 86 44 74A21 21 0 1 1 33 38A21 21 0 0 1 50 4Z',
 };
 
+// The German suits, drawn for this project in the same box: an acorn (Eichel, for clubs), a leaf
+// (Grün, for spades), a heart (Herz) and a bell (Schellen, for diamonds). Each is a filled shape
+// and white lines or holes for its details.
+const GERMAN_SUITS = {
+  C: [
+    // The stalk, the cup with its scales, the nut.
+    ['M46 2H54V14H46Z', 'currentColor'],
+    ['M16 42C16 22 32 12 50 12C68 12 84 22 84 42Z', 'currentColor'],
+    ['M28 24L40 40M44 16L56 40M62 18L70 40M26 34L74 34', 'white-line'],
+    ['M26 46H74C74 72 62 94 50 98C38 94 26 72 26 46Z', 'currentColor'],
+    ['M40 56C38 68 40 80 46 88', 'white-line'],
+  ],
+  S: [
+    ['M50 3C73 20 92 42 85 64C81 78 67 85 55 83L55 98H45L45 83C33 85 19 78 15 64C8 42 27 20 50 3Z', 'currentColor'],
+    ['M50 80V14M50 34L34 24M50 34L66 24M50 52L28 42M50 52L72 42M50 68L32 62M50 68L68 62', 'white-line'],
+  ],
+  H: [
+    ['M50 96C28 78 4 60 4 34C4 16 17 5 31 5C40 5 47 10 50 18C53 10 60 5 69 5C83 5 96 16 96 34C96 60 72 78 50 96Z', 'currentColor'],
+    ['M24 26C26 18 32 15 38 16', 'white-line'],
+  ],
+  D: [
+    ['M50 4A8 8 0 1 1 49.9 4ZM50 9A3 3 0 1 0 50.1 9Z', 'currentColor'],
+    ['M50 18C72 18 88 36 88 58C88 80 72 96 50 96C28 96 12 80 12 58C12 36 28 18 50 18Z', 'currentColor'],
+    ['M14 54H86', 'white-band'],
+    ['M50 70A7 7 0 1 1 49.9 70Z', 'white'],
+    ['M50 84V94', 'white-line'],
+  ],
+};
+
+/** The faces the cards are drawn with (a setting): 'french' or 'german' shapes. */
+let faces = 'french';
+
+/** The faces in use: 'french' (also four-colour) or 'german'. */
+export function cardFaces() {
+  return faces;
+}
+
+/** The symbols of one set of suit shapes. */
+function suitSymbols(german) {
+  return Object.keys(SUIT_PATHS).map((letter) =>
+    s(
+      'symbol',
+      { id: `suit-${letter}`, viewBox: '0 0 100 100' },
+      german
+        ? GERMAN_SUITS[letter].map(([d, paint]) =>
+            paint === 'currentColor'
+              ? s('path', { d, fill: 'currentColor' })
+              : paint === 'white'
+                ? s('path', { d, fill: '#fff' })
+                : s('path', { d, fill: 'none', stroke: '#fff', 'stroke-width': paint === 'white-band' ? 7 : 3.5, 'stroke-linecap': 'round' }),
+          )
+        : s('path', { d: SUIT_PATHS[letter], fill: 'currentColor' }),
+    ),
+  );
+}
+
+/**
+ * Draws the cards with French or German faces from now on: the sprite's suit shapes are
+ * replaced, so every card on the page changes with them.
+ * @param {'french'|'german'} wanted
+ */
+export function setCardFaces(wanted) {
+  if (wanted === faces) return;
+  faces = wanted;
+  const defs = document.querySelector('#card-sprite defs');
+  if (!defs) return;
+  for (const old of defs.querySelectorAll('symbol')) old.remove();
+  defs.prepend(...suitSymbols(faces === 'german'));
+}
+
 /** Adds the shared SVG definitions (suit symbols, the back pattern) to the page once. */
 export function installCardSprite() {
   if (document.getElementById('card-sprite')) return;
@@ -27,9 +99,7 @@ export function installCardSprite() {
     s(
       'defs',
       null,
-      Object.entries(SUIT_PATHS).map(([letter, d]) =>
-        s('symbol', { id: `suit-${letter}`, viewBox: '0 0 100 100' }, s('path', { d, fill: 'currentColor' })),
-      ),
+      suitSymbols(faces === 'german'),
       s(
         'pattern',
         { id: 'back-lattice', width: 12, height: 12, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
@@ -47,16 +117,26 @@ export function parseCard(code) {
   return { suit: /** @type {SuitLetter} */ (code[0]), rank: code.slice(1) };
 }
 
-/** The rank letter printed on the card (German packs use B and D for Bube and Dame). */
+/**
+ * The rank letter printed on the card (German packs use B and D for Bube and Dame; the German
+ * faces O and U for Ober and Unter).
+ */
 function rankLabel(rank) {
+  if (faces === 'german') return { Q: 'O', J: 'U' }[rank] ?? rank;
   if (lang() === 'de') return { Q: 'D', J: 'B' }[rank] ?? rank;
   return rank;
 }
 
-/** A card's name for people and screen readers, e.g. "Ace of Hearts". */
+/** A rank's name, as the faces in use call it. */
+function rankName(rank) {
+  if (faces === 'german' && ['A', 'Q', 'J'].includes(rank)) return t(`rank.german.${rank}`);
+  return t(`rank.${rank}`);
+}
+
+/** A card's name for people and screen readers, e.g. "Ace of Hearts", "Ober of Acorns". */
 export function cardName(code) {
   const { suit, rank } = parseCard(code);
-  return t('card.name', { rank: t(`rank.${rank}`), suit: t(`suit.${SUITS[suit]}`) });
+  return t('card.name', { rank: rankName(rank), suit: t(faces === 'german' ? `suit.german.${SUITS[suit]}` : `suit.${SUITS[suit]}`) });
 }
 
 /** The short form, e.g. "♥A" (with the localised rank letter). */

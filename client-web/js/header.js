@@ -91,8 +91,37 @@ function settingsDialog() {
       ),
       help ? h('p', { class: 'hint', id: `set-${key}-help` }, help) : null,
     );
+  // The card faces: French (two or four colours) or German. The four-colour choice keeps the key
+  // of the switch it used to be.
+  const deck = h(
+    'fieldset',
+    { class: 'setting deck-choice' },
+    h('legend', null, t('settings.deck')),
+    /** @type {[string, string, string][]} */ ([
+      ['french', 'set-deck-french', t('settings.deck.french')],
+      ['four', 'set-fourColour', t('settings.four_colour')],
+      ['german', 'set-deck-german', t('settings.deck.german')],
+    ]).map(([value, key, label]) =>
+      h(
+        'label',
+        { class: 'check' },
+        h('input', {
+          type: 'radio',
+          name: 'set-deck',
+          'data-key': key,
+          checked: S.settings.deck === value,
+          onchange: () => {
+            S.settings.deck = /** @type {any} */ (value);
+            saveSettings();
+            api.render();
+          },
+        }),
+        h('span', null, label),
+      ),
+    ),
+  );
   return dialog('settings', t('settings.title'), [
-    toggle('fourColour', t('settings.four_colour')),
+    deck,
     toggle('sound', t('settings.sound')),
     toggle('confirmCalls', t('settings.confirm_calls'), t('settings.confirm_calls.help')),
     toggle('autoForced', t('settings.auto_forced'), t('settings.auto_forced.help')),

@@ -5,14 +5,16 @@ import { has, t } from './i18n.js';
 import { S, api, saveName, seatFor, seats } from './store.js';
 import { BOT_DELAYS, LEVELS, botDelayText, moveSecondsText } from './room.js';
 import { eyeIcon, robotIcon } from './dom.js';
+import { GAMES, GAME_IDS, gameName, gameOf } from './games/index.js';
 
-/** The rule set being chosen (kept across renders). Defaults are the rules crate's Prisdorf. */
+/**
+ * The table being set up (kept across renders): the game, each game's rules (from its module's
+ * defaults), and the room's options.
+ */
 const draft = {
-  players: 4,
-  min_bid: 2,
-  kontra: false,
-  first_lead: 'forehand',
-  kieker_show: 'left_opponent',
+  game: GAME_IDS[0],
+  /** Each game's rules as chosen so far. @type {Record<string, Record<string, any>>} */
+  rules: Object.fromEntries(GAME_IDS.map((id) => [id, { ...GAMES[id].defaults }])),
   deals: '',
   public: false,
   spectators_allowed: true,
@@ -26,7 +28,8 @@ const draft = {
   bot_delay: 900,
   /** The move clock: seconds per move, or 'off' (the server's default). */
   move: /** @type {'off'|number} */ ('off'),
-  /** The practice table: the bots' level, the number of players, the bots' pause. */
+  /** The practice table: the game, the bots' level, the number of players, the bots' pause. */
+  practice_game: GAME_IDS[0],
   practice_level: 'normal',
   practice_players: 4,
   practice_delay: 900,
@@ -111,14 +114,7 @@ function create() {
     return;
   }
   const deals = parseInt(String(draft.deals), 10);
-  const rules = {
-    players: draft.players,
-    min_bid: draft.min_bid,
-    kontra: draft.kontra,
-    first_lead: draft.first_lead,
-    kieker_show: draft.kieker_show,
-    deals: Number.isFinite(deals) && deals > 0 ? deals : null,
-  };
+  const rules = gameOf(draft.game).rulesFromForm(draft.rules[draft.game], Number.isFinite(deals) && deals > 0 ? deals : null);
   const options = {
     title: draft.title.trim(),
     public: draft.public,
@@ -143,7 +139,7 @@ function create() {
 function practise() {
   if (needName()) return;
   const players = draft.practice_players;
-  const rules = { players };
+  const rules = gameOf(draft.practice_game).practiceRules(players);
   const options = {
     title: t('practice.title'),
     public: false,
@@ -161,13 +157,15 @@ function practise() {
 
 /**
  * One option: a legend with its default, an explaining sentence, and radio buttons.
- * @param {keyof typeof draft} key
+ * @param {string} key
  * @param {string} label
  * @param {[any, string, string?][]} choices value, label and (optional) a line explaining it
  * @param {string} [help] the explaining sentence (default: the text of `opt.<key>.help`)
+ * @param {Record<string, any>} [store] where the choice is kept (default: the form's draft)
+ * @param {Record<string, any>} [defaults] the defaults of `store`
  */
-function radioOption(key, label, choices, help = t(`opt.${key}.help`)) {
-  const defaultLabel = choices.find(([v]) => v === DEFAULTS[key])?.[1] ?? '';
+function radioOption(key, label, choices, help = t(`opt.${key}.help`), store = draft, defaults = DEFAULTS) {
+  const defaultLabel = choices.find(([v]) => v === defaults[key])?.[1] ?? '';
   const explained = choices.some((c) => c[2]);
   return h(
     'fieldset',
@@ -185,9 +183,9 @@ function radioOption(key, label, choices, help = t(`opt.${key}.help`)) {
             type: 'radio',
             name: `opt-${key}`,
             'data-key': `opt-${key}-${value}`,
-            checked: draft[key] === value,
+            checked: store[key] === value,
             onchange: () => {
-              draft[key] = /** @type {never} */ (value);
+              store[key] = value;
               api.render();
             },
           }),
@@ -208,20 +206,25 @@ function delayChoices() {
   return BOT_DELAYS.map(([ms]) => /** @type {[any, string]} */ ([ms, botDelayText(ms)]));
 }
 
+/** The games as choices. */
+function gameChoices() {
+  return GAME_IDS.map((id) => /** @type {[any, string]} */ ([id, gameName(id)]));
+}
+
 function practiceSection() {
+  const choices = gameOf(draft.practice_game).playerChoices;
+  if (!choices.includes(draft.practice_players)) draft.practice_players = choices[0];
   return h(
     'section',
     { class: 'panel practice', 'aria-labelledby': 'practice-title' },
     h('h2', { id: 'practice-title' }, robotIcon(), ' ', t('practice.heading')),
     h('p', { class: 'hint' }, t('practice.help')),
+    radioOption('practice_game', t('opt.game'), gameChoices(), ''),
     radioOption('practice_level', t('practice.level'), levelChoices(), ''),
     radioOption(
       'practice_players',
       t('opt.players'),
-      [
-        [4, '4'],
-        [3, '3'],
-      ],
+      choices.map((n) => /** @type {[any, string]} */ ([n, String(n)])),
       '',
     ),
     h(
@@ -239,7 +242,15 @@ function practiceSection() {
 }
 let practiceMore = false;
 
-function checkOption(key, label, helpKey) {
+/**
+ * One yes/no option with its default and an explaining sentence.
+ * @param {string} key
+ * @param {string} label
+ * @param {string} helpKey
+ * @param {Record<string, any>} [store] where the choice is kept (default: the form's draft)
+ * @param {Record<string, any>} [defaults] the defaults of `store`
+ */
+function checkOption(key, label, helpKey, store = draft, defaults = DEFAULTS) {
   return h(
     'div',
     { class: 'option' },
@@ -249,18 +260,48 @@ function checkOption(key, label, helpKey) {
       h('input', {
         type: 'checkbox',
         'data-key': `opt-${key}`,
-        checked: draft[key],
+        checked: store[key],
         onchange: (e) => {
-          draft[key] = /** @type {never} */ (e.target.checked);
+          store[key] = e.target.checked;
         },
       }),
-      h('span', null, label, ' ', h('span', { class: 'default' }, t('opt.default', { value: DEFAULTS[key] ? t('opt.yes') : t('opt.no') }))),
+      h('span', null, label, ' ', h('span', { class: 'default' }, t('opt.default', { value: defaults[key] ? t('opt.yes') : t('opt.no') }))),
     ),
     h('p', { class: 'hint' }, t(helpKey)),
   );
 }
 
+/** The number of deals (every game has it). */
+function dealsOption() {
+  return h(
+    'div',
+    { class: 'option' },
+    h('label', { for: 'opt-deals' }, t('opt.deals'), ' ', h('span', { class: 'default' }, t('opt.default', { value: t('opt.deals.open') }))),
+    h('p', { class: 'hint' }, t('opt.deals.help')),
+    h('input', {
+      id: 'opt-deals',
+      type: 'number',
+      min: 1,
+      max: 1000,
+      inputmode: 'numeric',
+      'data-key': 'opt-deals',
+      placeholder: t('opt.deals.open'),
+      value: draft.deals,
+      oninput: (e) => (draft.deals = e.target.value),
+    }),
+  );
+}
+
 function createSection() {
+  const game = gameOf(draft.game);
+  const store = draft.rules[draft.game];
+  /** @type {import('./games/index.js').FormKit} */
+  const kit = {
+    radio: (key, label, choices, help) => radioOption(key, label, choices, help ?? t(`opt.${key}.help`), store, game.defaults),
+    check: (key, label, helpKey) => checkOption(key, label, helpKey, store, game.defaults),
+    deals: dealsOption,
+  };
+  const form = game.rulesForm(kit);
   return h(
     'section',
     { class: 'panel create', 'aria-labelledby': 'create-title' },
@@ -278,50 +319,13 @@ function createSection() {
         oninput: (e) => (draft.title = e.target.value),
       }),
     ),
-    radioOption('players', t('opt.players'), [
-      [4, '4'],
-      [3, '3'],
-    ]),
+    radioOption('game', t('opt.game'), gameChoices()),
+    form.main,
     h(
       'details',
       { class: 'more-rules', open: draft.more, ontoggle: (e) => (draft.more = e.target.open) },
       h('summary', null, t('room.rules')),
-      radioOption('min_bid', t('opt.min_bid'), [
-        [2, '2'],
-        [3, '3'],
-      ]),
-      checkOption('kontra', t('opt.kontra'), 'opt.kontra.help'),
-      radioOption('first_lead', t('opt.first_lead'), [
-        ['forehand', t('opt.first_lead.forehand')],
-        ['declarer', t('opt.first_lead.declarer')],
-      ]),
-      radioOption('kieker_show', t('opt.kieker_show'), [
-        ['left_opponent', t('opt.kieker_show.left_opponent')],
-        ['nobody', t('opt.kieker_show.nobody')],
-      ]),
-      h(
-        'div',
-        { class: 'option' },
-        h(
-          'label',
-          { for: 'opt-deals' },
-          t('opt.deals'),
-          ' ',
-          h('span', { class: 'default' }, t('opt.default', { value: t('opt.deals.open') })),
-        ),
-        h('p', { class: 'hint' }, t('opt.deals.help')),
-        h('input', {
-          id: 'opt-deals',
-          type: 'number',
-          min: 1,
-          max: 1000,
-          inputmode: 'numeric',
-          'data-key': 'opt-deals',
-          placeholder: t('opt.deals.open'),
-          value: draft.deals,
-          oninput: (e) => (draft.deals = e.target.value),
-        }),
-      ),
+      form.more,
       radioOption('next_deal', t('opt.next_deal'), [
         ['auto', t('opt.next_deal.auto')],
         ['slow', t('opt.next_deal.slow')],
@@ -436,6 +440,7 @@ function lobbySection() {
                 'div',
                 { class: 'lobby-info' },
                 h('strong', null, r.title || code),
+                h('span', { class: 'lobby-game', 'data-testid': 'lobby-game' }, gameName(r.rules?.game)),
                 h('span', null, players.filter(Boolean).join(', ')),
                 h(
                   'span',
@@ -493,6 +498,7 @@ function myRoomsSection() {
             'div',
             { class: 'lobby-info' },
             h('strong', null, r?.title || t('room.title', { code })),
+            r ? h('span', { class: 'lobby-game', 'data-testid': 'lobby-game' }, gameName(r.game)) : null,
             r ? h('span', { class: 'hint' }, (r.players ?? []).filter(Boolean).join(', ')) : null,
           ),
           h('a', { class: 'button primary small', href: `#/room/${code}` }, t('home.return')),
@@ -504,13 +510,25 @@ function myRoomsSection() {
 
 let howtoOpen = false;
 
-/** The rules in six sentences, for people who have never played. */
-function howToPlay() {
+/**
+ * Each game's rules in a few sentences, for people who have never played (the game of an
+ * invitation first).
+ * @param {string} [first] the id of the game to tell first
+ */
+function howToPlay(first) {
+  const ids = first && GAME_IDS.includes(first) ? [first, ...GAME_IDS.filter((id) => id !== first)] : GAME_IDS;
   return h(
     'details',
     { class: 'panel howto', open: howtoOpen, ontoggle: (e) => (howtoOpen = e.target.open) },
     h('summary', null, t('howto.title')),
-    h('ol', null, [1, 2, 3, 4, 5, 6].map((i) => h('li', null, t(`howto.${i}`)))),
+    ids.map((id) =>
+      h(
+        'section',
+        { class: 'howto-game', 'data-game': id, 'aria-labelledby': `howto-${id}` },
+        h('h3', { id: `howto-${id}` }, gameName(id)),
+        h('ol', null, gameOf(id).howto().map((line) => h('li', null, line))),
+      ),
+    ),
   );
 }
 
@@ -541,13 +559,17 @@ export function inviteTitle(info) {
 function inviteInfo(info) {
   const players = info.players ?? [];
   const seated = players.filter((p) => p !== null);
-  const rules = info.rules ?? {};
-  const game = [t('invite.players', { n: rules.players ?? players.length }), rules.deals ? t('invite.deals', { n: rules.deals }) : t('invite.deals_open')];
-  if (rules.kontra) game.push(t('opt.kontra'));
+  const rules = /** @type {any} */ (info.rules ?? {});
+  const game = [
+    gameName(rules.game),
+    t('invite.players', { n: rules.players ?? players.length }),
+    rules.deals ? t('invite.deals', { n: rules.deals }) : t('invite.deals_open'),
+    ...gameOf(rules.game).inviteFacts(rules),
+  ];
   return h(
     'div',
     { class: 'invite-info', 'data-testid': 'invite-info' },
-    h('p', { class: 'invite-game' }, game.join(' · ')),
+    h('p', { class: 'invite-game', 'data-testid': 'invite-game', 'data-game': gameOf(rules.game).id }, game.join(' · ')),
     h('p', { class: 'invite-status', 'data-testid': 'invite-status' }, t(`invite.status.${info.status}`)),
     h(
       'ul',
@@ -606,6 +628,6 @@ export function joinView(code) {
           ),
       h('p', null, h('a', { href: '#/' }, '← Fipsen')),
     ),
-    howToPlay(),
+    howToPlay(info?.rules?.game),
   );
 }

@@ -30,6 +30,21 @@ const STRINGS = {
     'settings.title': 'Settings',
     'settings.language': 'Language',
     'settings.four_colour': 'Four-colour cards (clubs black, spades green, hearts red, diamonds orange)',
+    'game.name.prisdorf': 'Prisdorf Fipsen',
+    'opt.game': 'Game',
+    'opt.game.help': 'Which game of the Fipsen family this table plays; the rules below are that game’s.',
+    'howto.games': 'Each game of the family in a few sentences.',
+    'settings.deck': 'Card faces',
+    'settings.deck.french': 'French faces (clubs, spades, hearts, diamonds)',
+    'settings.deck.german': 'German faces (acorns, leaves, hearts, bells)',
+    'suit.german.clubs': 'Acorns',
+    'suit.german.spades': 'Leaves',
+    'suit.german.hearts': 'Hearts',
+    'suit.german.diamonds': 'Bells',
+    'suit.german.diamonds_ruten': 'Ruten (the 7 of bells the only trump)',
+    'rank.german.A': 'Deuce',
+    'rank.german.Q': 'Ober',
+    'rank.german.J': 'Unter',
     'settings.sound': 'Sound when it is my turn',
     'settings.close': 'Close',
     'home.name': 'Your name',
@@ -294,6 +309,7 @@ const STRINGS = {
     'err.kieker/give_up_not_allowed': 'Only a Kieker declarer may give up, before the first card is led.',
     'err.bid/no_such_bid': 'A bid names 1 to 5 tricks, a Kieker or a Fips.',
     'err.bid/not_higher': 'Bid higher than the standing bid.',
+    'err.action/wrong_game': 'That move belongs to another game than this table’s. Reload the page.',
     'err.kieker/fold_not_allowed': 'Only a Kieker may fold, after discarding and before naming trumps.',
     'conn.failed': 'Disconnected',
     'log.seat_open': '{name}’s seat is open: someone else may take it.',
@@ -474,6 +490,21 @@ const STRINGS = {
     'settings.title': 'Einstellungen',
     'settings.language': 'Sprache',
     'settings.four_colour': 'Vierfarbige Karten (Kreuz schwarz, Pik grün, Herz rot, Karo orange)',
+    'game.name.prisdorf': 'Prisdorf Fipsen',
+    'opt.game': 'Spiel',
+    'opt.game.help': 'Welches Spiel der Fipsen-Familie an diesem Tisch gespielt wird; die Regeln darunter sind die dieses Spiels.',
+    'howto.games': 'Jedes Spiel der Familie in wenigen Sätzen.',
+    'settings.deck': 'Kartenbild',
+    'settings.deck.french': 'Französisches Blatt (Kreuz, Pik, Herz, Karo)',
+    'settings.deck.german': 'Deutsches Blatt (Eichel, Grün, Herz, Schellen)',
+    'suit.german.clubs': 'Eichel',
+    'suit.german.spades': 'Grün',
+    'suit.german.hearts': 'Herz',
+    'suit.german.diamonds': 'Schellen',
+    'suit.german.diamonds_ruten': 'Ruten (Schellen 7 einziger Trumpf)',
+    'rank.german.A': 'Daus',
+    'rank.german.Q': 'Ober',
+    'rank.german.J': 'Unter',
     'settings.sound': 'Ton, wenn ich dran bin',
     'settings.close': 'Schließen',
     'home.name': 'Ihr Name',
@@ -738,6 +769,7 @@ const STRINGS = {
     'err.kieker/give_up_not_allowed': 'Nur der Kieker-Spieler darf aufgeben, und nur vor dem ersten Ausspielen.',
     'err.bid/no_such_bid': 'Ein Gebot nennt 1 bis 5 Stiche, einen Kieker oder einen Fips.',
     'err.bid/not_higher': 'Bieten Sie höher als das stehende Gebot.',
+    'err.action/wrong_game': 'Dieser Zug gehört zu einem anderen Spiel als dem dieses Tisches. Bitte die Seite neu laden.',
     'err.kieker/fold_not_allowed': 'Nur ein Kieker darf aufgeben, nach dem Drücken und vor dem Ansagen der Trümpfe.',
     'conn.failed': 'Getrennt',
     'log.seat_open': 'Der Platz von {name} ist frei: Jemand anderes darf ihn übernehmen.',
@@ -917,6 +949,21 @@ const STRINGS = {
     'settings.title': '設定',
     'settings.language': '言語',
     'settings.four_colour': '4色のカード（クラブ黒・スペード緑・ハート赤・ダイヤ橙）',
+    'game.name.prisdorf': 'プリスドルフ・フィプセン',
+    'opt.game': 'ゲーム',
+    'opt.game.help': 'このテーブルで遊ぶフィプセンの種類。下のルールはそのゲームのものです。',
+    'howto.games': '各ゲームをかんたんに。',
+    'settings.deck': 'カードの絵柄',
+    'settings.deck.french': 'フランス式（クラブ・スペード・ハート・ダイヤ）',
+    'settings.deck.german': 'ドイツ式（ドングリ・葉・ハート・鈴）',
+    'suit.german.clubs': 'ドングリ',
+    'suit.german.spades': '葉',
+    'suit.german.hearts': 'ハート',
+    'suit.german.diamonds': '鈴',
+    'suit.german.diamonds_ruten': 'ルーテン（鈴の7だけが切り札）',
+    'rank.german.A': 'ダウス',
+    'rank.german.Q': 'オーバー',
+    'rank.german.J': 'ウンター',
     'settings.sound': '自分の番で音を鳴らす',
     'settings.close': '閉じる',
     'home.name': 'お名前',
@@ -1192,6 +1239,7 @@ const STRINGS = {
     'err.kieker/give_up_not_allowed': '降りられるのはキーカーのデクレアラーだけで、最初のカードが出る前に限ります。',
     'err.bid/no_such_bid': '宣言は1〜5トリック、キーカー、またはフィプスです。',
     'err.bid/not_higher': '今の宣言より高く宣言してください。',
+    'err.action/wrong_game': 'この手はこのテーブルとは別のゲームのものです。ページを再読み込みしてください。',
     'err.kieker/fold_not_allowed': '降りられるのはキーカーだけで、捨て札のあと切り札を決める前に限ります。',
     'conn.failed': '切断されました',
     'log.seat_open': '{name} の席が空きました：ほかの人が座れます。',
@@ -1406,6 +1454,14 @@ export function t(key, values) {
   const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   if (!values) return text;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+/**
+ * Adds a game's own words (its module's `strings`) to every language.
+ * @param {Partial<Record<Lang, Record<string, string>>>} table
+ */
+export function addStrings(table) {
+  for (const l of LANGS) Object.assign(STRINGS[l], table[l] ?? {});
 }
 
 /** The keys every language must have (used by the tests). */

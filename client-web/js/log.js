@@ -1,7 +1,7 @@
 // Sentences for the table log, from the room events the server sends.
 
 import { t } from './i18n.js';
-import { callText, contractText, gameText, suitName } from './format.js';
+import { gameOf } from './games/index.js';
 import { S, seatName } from './store.js';
 
 /**
@@ -47,74 +47,13 @@ export function eventLines(ev) {
   }
 }
 
-/** Game events told in one sentence naming the seat that acted. */
-const SIMPLE = {
-  kieker_picked_up: 'log.kieker_picked_up',
-  skat_taken: 'log.skat_taken',
-  hand_chosen: 'log.hand',
-  kontra: 'log.kontra',
-  rekontra: 'log.rekontra',
-  declined: 'log.declined',
-  gave_up: 'log.gave_up',
-  siebener_fips: 'log.fips',
-  trick_taken: 'log.trick',
-  stopped: 'log.stopped',
-  went_on: 'log.went_on',
-};
-
 /**
- * @param {any} e a game event (fipsen_rules::Event)
+ * The sentences of a game event, as the room's game tells them.
+ * @param {any} e a game event of the room's game
  * @returns {import('./store.js').LogLine[]}
  */
 function gameLines(e) {
-  const name = seatName(e?.seat);
-  /** @returns {import('./store.js').LogLine[]} */
-  const one = (key, extra = {}) => [{ kind: 'event', text: t(key, { name, ...extra }) }];
-  if (e?.event in SIMPLE) return one(SIMPLE[e.event]);
-  switch (e?.event) {
-    case 'dealt':
-      return one('log.dealt', { n: e.number, name: seatName(e.dealer) });
-    case 'called':
-      return one('log.called', { call: callText(e.call) });
-    case 'auction_won':
-      return one('log.auction_won', { name: seatName(e.declarer), game: contractText(e.contract) });
-    case 'discarded': {
-      // The cards are hidden from everybody but the declarer; a Kieker lays away five.
-      const kieker = S.game?.deal?.contract?.bid?.kind === 'kieker';
-      return one('log.discarded', { n: e.cards?.length ?? (kieker ? 5 : 2) });
-    }
-    case 'kieker_shown':
-      return one('log.kieker_shown', { to: seatName(e.to) });
-    case 'trumps_named':
-      return one('log.trumps', { suit: suitName(e.suit, true) });
-    case 'deal_over':
-      return [{ kind: 'event', text: outcomeSentence(e.outcome, e.scores, S.game?.deal?.dealer) }];
-    default:
-      return [];
-  }
-}
-
-/** One sentence for how a deal ended. */
-export function outcomeSentence(outcome, scores, dealer) {
-  if (!outcome) return '';
-  switch (outcome.result) {
-    case 'thrown_in':
-      return t('result.thrown_in', { name: seatName(dealer) });
-    case 'siebener_fips':
-      return t('result.siebener_fips', { name: seatName(outcome.seat) });
-    case 'given_up':
-      return t('result.given_up', { name: seatName(outcome.declarer) });
-    case 'won':
-    case 'lost': {
-      const value = scores?.[outcome.declarer] ?? 0;
-      return t(`result.${outcome.result}`, {
-        name: seatName(outcome.declarer),
-        game: gameText(outcome.game),
-        tricks: outcome.tricks,
-        value: outcome.result === 'lost' ? `−${Math.abs(value)}` : value,
-      });
-    }
-    default:
-      return '';
-  }
+  return gameOf(S.game?.game ?? S.room?.rules?.game)
+    .eventTexts(e, S.game?.deal)
+    .map((text) => /** @type {import('./store.js').LogLine} */ ({ kind: 'event', text }));
 }

@@ -5,7 +5,7 @@
 import { cardFace, cardName, cardShort, sortHand } from './cards.js';
 import { h } from './dom.js';
 import { has, lang, t } from './i18n.js';
-import { bidText } from './format.js';
+import { bidText } from './games/prisdorf.js';
 import { S, api } from './store.js';
 import { dialog } from './header.js';
 

@@ -3,6 +3,7 @@
 import { eyeIcon, h, robotIcon } from './dom.js';
 import { lang, t } from './i18n.js';
 import { S, amHost, api, mySeat } from './store.js';
+import { gameName, gameOf } from './games/index.js';
 
 export function inviteLink(code) {
   return `${location.origin}${location.pathname}#/room/${code}`;
@@ -44,19 +45,17 @@ export function inviteBox(code) {
   );
 }
 
-/** The table's options in words. */
+/** The table's game and its options in words. @param {any} rules */
 export function rulesSummary(rules) {
   if (!rules) return null;
   const row = (label, value) => h('div', { class: 'rule' }, h('dt', null, label), h('dd', null, value));
   return h(
     'dl',
     { class: 'rules-summary' },
-    row(t('opt.players'), String(rules.players)),
-    row(t('opt.min_bid'), String(rules.min_bid)),
-    row(t('opt.kontra'), rules.kontra ? t('opt.yes') : t('opt.no')),
-    row(t('opt.first_lead'), t(`opt.first_lead.${rules.first_lead}`)),
-    row(t('opt.kieker_show'), t(`opt.kieker_show.${rules.kieker_show}`)),
-    row(t('opt.deals'), rules.deals ? String(rules.deals) : t('opt.deals.open')),
+    row(t('opt.game'), gameName(rules.game)),
+    gameOf(rules.game)
+      .rulesRows(rules)
+      .map(([label, value]) => row(label, value)),
   );
 }
 

@@ -2,37 +2,28 @@
 
 import { h, s } from './dom.js';
 import { t } from './i18n.js';
-import { contractText, gameText, points } from './format.js';
+import { points } from './format.js';
+import { gameOf } from './games/index.js';
 import { seatName } from './store.js';
 
-const LINE_COLOURS = ['#1f5fbf', '#c0392b', '#1e8449', '#b9770e'];
+const LINE_COLOURS = ['#1f5fbf', '#c0392b', '#1e8449', '#b9770e', '#7d3c98'];
 
-function resultWord(outcome) {
-  switch (outcome?.result) {
-    case 'won':
-      return `${t('sheet.won')} (${outcome.tricks})`;
-    case 'lost':
-      return `${t('sheet.lost')} (${outcome.tricks})`;
-    case 'given_up':
-      return t('sheet.given_up');
-    case 'thrown_in':
-      return t('sheet.thrown_in');
-    case 'siebener_fips':
-      return t('sheet.siebener_fips');
-    default:
-      return '';
-  }
-}
-
-/** @param {any} game a SeriesView */
+/**
+ * The sheet of a series, with what its game adds (Großenaspe: the scribe above, the settlement
+ * below) and its own cells for the game and the result.
+ * @param {any} game a GameView
+ */
 export function scoresheet(game) {
+  const rules = gameOf(game.game);
   const rows = game.scoresheet ?? [];
   const n = game.totals?.length ?? 4;
   const names = Array.from({ length: n }, (_, i) => seatName(i));
-  if (rows.length === 0) return h('p', { class: 'hint' }, t('sheet.empty'));
+  const head = h('div', { class: 'sheet-head' }, h('p', { class: 'sheet-game', 'data-testid': 'sheet-game' }, rules.name()), rules.sheetHead(game));
+  if (rows.length === 0) return h('div', { class: 'sheet' }, head, h('p', { class: 'hint' }, t('sheet.empty')));
   return h(
     'div',
-    { class: 'sheet' },
+    { class: 'sheet', 'data-game': rules.id },
+    head,
     chart(rows, names),
     h(
       'div',
@@ -59,17 +50,16 @@ export function scoresheet(game) {
           'tbody',
           null,
           rows.map((row) => {
-            const game = row.outcome?.game;
             return h(
               'tr',
               { 'data-deal': row.number },
               h('th', { scope: 'row' }, String(row.number)),
               h('td', { class: 'wide-only' }, seatName(row.dealer)),
               h('td', null, row.declarer === null || row.declarer === undefined ? '—' : seatName(row.declarer)),
-              h('td', null, game ? gameText(game) : contractText(row.contract) || '—'),
-              h('td', null, resultWord(row.outcome)),
+              h('td', null, rules.sheetGame(row)),
+              h('td', null, rules.resultWord(row.outcome)),
               h('td', { class: row.value < 0 ? 'neg' : '' }, points(row.value)),
-              row.totals.map((total) => h('td', { class: `total${total < 0 ? ' neg' : ''}` }, String(total))),
+              row.totals.map((total) => h('td', { class: `total${total < 0 ? ' neg' : ''}` }, rules.totalText(total, game))),
             );
           }),
         ),
@@ -82,11 +72,12 @@ export function scoresheet(game) {
             h('th', { scope: 'row' }, t('sheet.totals')),
             h('td', { class: 'wide-only' }),
             h('td', { colspan: 4 }),
-            (game.totals ?? []).map((total) => h('td', { class: `total${total < 0 ? ' neg' : ''}` }, h('strong', null, String(total)))),
+            (game.totals ?? []).map((total) => h('td', { class: `total${total < 0 ? ' neg' : ''}` }, h('strong', null, rules.totalText(total, game)))),
           ),
         ),
       ),
     ),
+    rules.sheetFoot(game),
   );
 }
 

@@ -14,8 +14,13 @@ import { t } from './i18n.js';
  */
 
 /**
+ * A series as the server sends it: the game's own view, tagged with the game's id (`game`).
+ * @typedef {import('./protocol.js').GameView & {game: import('./protocol.js').GameId}} GameView
+ */
+
+/**
  * @typedef {object} Settings
- * @property {boolean} fourColour
+ * @property {'french'|'four'|'german'} deck the card faces: French, French in four colours, German
  * @property {boolean} sound
  * @property {boolean} confirmCalls ask "are you sure?" before a bid or another irrevocable call
  * @property {boolean} autoForced play the only card the prompt allows by itself, after a pause
@@ -30,7 +35,7 @@ import { t } from './i18n.js';
  * @property {Settings} settings
  * @property {Room|null} room
  * @property {import('./protocol.js').You|null} you
- * @property {import('./protocol.js').SeriesView|null} game
+ * @property {GameView|null} game
  * @property {number} seq
  * @property {number|null} nextDealAt
  * @property {number} roomAt when the last room state arrived (ms since 1970): its clocks count from then
@@ -80,7 +85,7 @@ export const S = {
   /** Who we are in the room. */
   you: /** @type {import('./protocol.js').You|null} */ (null),
   /** The series as this viewer may see it (fipsen_rules::SeriesView), or null before the start. */
-  game: /** @type {import('./protocol.js').SeriesView|null} */ (null),
+  game: /** @type {GameView|null} */ (null),
   seq: 0,
   /** When the next deal comes by itself (ms since 1970), if the server said so. */
   nextDealAt: /** @type {number|null} */ (null),
@@ -133,7 +138,10 @@ function readSettings() {
   // Before one tap played a card, "quick play" also skipped the confirmation of calls.
   if (saved.confirmCalls === undefined && saved.quickPlay) saved.confirmCalls = false;
   delete saved.quickPlay;
-  return { fourColour: false, sound: true, confirmCalls: true, autoForced: false, ...saved };
+  // Before German faces, the four-colour pack was a switch of its own.
+  if (saved.deck === undefined) saved.deck = saved.fourColour ? 'four' : 'french';
+  delete saved.fourColour;
+  return { deck: 'french', sound: true, confirmCalls: true, autoForced: false, ...saved };
 }
 
 function readJson(key, fallback) {

@@ -2,21 +2,27 @@
 // panel offering exactly what the server's prompt lists, your hand, the result, and the chat.
 
 import { cardBack, cardFace, cardName, isTrump, sortHand, suitLetter } from './cards.js';
-import { clockIcon, eyeIcon, h, infoButton, pauseIcon, robotIcon, s } from './dom.js';
+import { clockIcon, eyeIcon, h, pauseIcon, robotIcon } from './dom.js';
 import { t } from './i18n.js';
-import { bidText, callText, contractText, countdownText, gameText, gameValue, points, suitName } from './format.js';
-import { outcomeSentence } from './log.js';
+import { countdownText, points } from './format.js';
+import { confirmBar, suitIcon, term } from './calls.js';
+import { gameOf } from './games/index.js';
 import { NUDGE_AFTER_MS, S, amHost, api, botStandsInForMe, mySeat, seatName } from './store.js';
 import { dialog } from './header.js';
 import { scoresheet } from './sheet.js';
 import { botLabel, seatList } from './room.js';
 import { reviewButton, reviewDialog } from './review.js';
 
-/** @typedef {'bottom'|'left'|'top'|'right'} Place */
+/** @typedef {'bottom'|'left'|'top'|'right'|'top-left'|'top-right'} Place */
+
+/** The module of the game being played (games/). */
+function G() {
+  return gameOf(S.game?.game);
+}
 
 /** Where each seat sits on the screen, the viewer (or seat 0 for a watcher) at the bottom. */
 function places(n, bottom) {
-  const order = n === 4 ? ['bottom', 'left', 'top', 'right'] : ['bottom', 'left', 'right'];
+  const order = n === 5 ? ['bottom', 'left', 'top-left', 'top-right', 'right'] : n === 4 ? ['bottom', 'left', 'top', 'right'] : ['bottom', 'left', 'right'];
   /** @type {Record<number, Place>} */
   const out = {};
   for (let i = 0; i < n; i++) out[(bottom + i) % n] = /** @type {Place} */ (order[i]);
@@ -33,16 +39,13 @@ function shownKieker(deal, me) {
   return Boolean(deal.kieker_hand) && me !== null && me !== deal.declarer && deal.phase !== 'over';
 }
 
-function term(key) {
-  return infoButton(t(`term.${key}`), t(`term.${key}.text`));
-}
-
 function isMyTurn(deal, me) {
   return me !== null && deal.turn === me && Object.keys(deal.prompt ?? {}).length > 0 && !botStandsInForMe();
 }
 
 export function tableView() {
   const game = S.game;
+  /** @type {any} */
   const deal = game.deal;
   const me = mySeat();
   const n = deal.hand_sizes.length;
@@ -50,7 +53,7 @@ export function tableView() {
   const myTurn = isMyTurn(deal, me);
   return h(
     'div',
-    { class: `table-screen players-${n}${me === null ? ' spectating' : ''}${myTurn ? ' my-turn' : ''}`, 'data-phase': deal.phase },
+    { class: `table-screen players-${n} game-${G().id}${me === null ? ' spectating' : ''}${myTurn ? ' my-turn' : ''}`, 'data-phase': deal.phase },
     banners(me, myTurn),
     infoBar(game, deal),
     // Two columns on wide screens; on phones the wrappers dissolve and the parts stack.
@@ -78,7 +81,7 @@ export function tableView() {
     ),
     S.ui.dialog === 'sheet' ? dialog('sheet', t('sheet.title'), scoresheet(game)) : null,
     S.ui.dialog === 'last_trick' ? dialog('last_trick', t('table.last_trick'), lastTrick(deal, where)) : null,
-    S.ui.dialog === 'review' ? reviewDialog(game) : null,
+    S.ui.dialog === 'review' ? reviewDialog(/** @type {any} */ (game)) : null,
   );
 }
 
@@ -172,11 +175,9 @@ function infoBar(game, deal) {
           h('span', { class: 'label' }, t('table.declarer'), ': '),
           h('strong', null, seatName(deal.declarer)),
           ' · ',
-          g ? gameText(g) : contractText(deal.contract),
-          g?.kieker ? term('kieker') : null,
-          g?.hand ? term('hand') : null,
-          trumps === 'diamonds' ? term('ruten') : null,
-          g ? h('span', { class: 'hint' }, ` (${t('table.value', { value: gameValue(g) })})`) : null,
+          g ? G().gameText(g) : G().contractText(deal.contract),
+          G().gameTerms(g),
+          g ? h('span', { class: 'hint' }, ` (${t('table.value', { value: G().gameValue(g) })})`) : null,
         )
       : null,
     trumps
@@ -186,7 +187,7 @@ function infoBar(game, deal) {
           h('span', { class: 'label' }, t('table.trumps'), ': '),
           h('span', { class: `suit-icon suit-${suitLetter(trumps)}`, 'aria-hidden': 'true' }, suitIcon(suitLetter(trumps))),
           ' ',
-          suitName(trumps, true),
+          G().trumpsName(trumps),
         )
       : null,
     deal.phase === 'play' || deal.phase === 'durch_choice' || (deal.phase === 'over' && deal.tricks.length > 0)
@@ -226,10 +227,6 @@ function infoBar(game, deal) {
   );
 }
 
-function suitIcon(letter) {
-  return s('svg', { viewBox: '0 0 100 100', width: '1em', height: '1em', class: 'suit-glyph' }, s('use', { href: `#suit-${letter}` }));
-}
-
 /** The last call of each seat in this auction. */
 function lastCalls(deal) {
   const out = {};
@@ -266,7 +263,7 @@ function seatBox(deal, seat, place) {
       Array.from({ length: backs }, () => h('span', { class: 'mini-card' }, cardBack())),
     ),
     h('span', { class: 'count' }, cardCount(count)),
-    call ? h('span', { class: `bubble call-${call.call}`, 'data-testid': 'last-call' }, callText(call)) : null,
+    call ? h('span', { class: `bubble call-${call.call}`, 'data-testid': 'last-call' }, G().callText(call)) : null,
     // A seat whose player stayed away past the grace period, or one left free between deals,
     // may be taken over by a watcher.
     (!info || info.open) && !info?.bot && mySeat() === null
@@ -312,9 +309,16 @@ function cardCount(n) {
 function roleChips(deal, seat) {
   return [
     deal.dealer === seat ? h('span', { class: 'chip dealer', title: t('table.dealer') }, t('table.dealer')) : null,
-    deal.vorhand === seat ? h('span', { class: 'chip vorhand' }, t('table.vorhand'), term('vorhand')) : null,
+    G().forehand(deal) === seat ? forehandChip() : null,
     deal.declarer === seat ? h('span', { class: 'chip declarer' }, t('table.declarer'), term('declarer')) : null,
+    ...G().seatChips(S.game, seat),
   ];
+}
+
+/** The forehand's chip, in the game's word for him ("Vorhand"). */
+function forehandChip() {
+  const [text, explained] = G().forehandWords;
+  return h('span', { class: 'chip vorhand' }, t(text), term(explained));
 }
 
 /**
@@ -357,7 +361,7 @@ function auctionCaption(deal) {
       bidder = record.seat;
       heldBy = null;
     } else if (record.call.call === 'hold') heldBy = record.seat;
-    return { seat: record.seat, text: record.call.call === 'hold' && before ? t('act.hold', { bid: bidText(before) }) : callText(record.call) };
+    return { seat: record.seat, text: record.call.call === 'hold' && before ? t('act.hold', { bid: G().bidText(before) }) : G().callText(record.call) };
   });
   const parts = [];
   if (deal.standing && bidder !== null) {
@@ -365,7 +369,7 @@ function auctionCaption(deal) {
       h(
         'p',
         { class: 'centre-caption standing', 'data-testid': 'standing', 'data-bidder': bidder },
-        t('table.standing_by', { bid: bidText(deal.standing), name: seatName(bidder) }),
+        t('table.standing_by', { bid: G().bidText(deal.standing), name: seatName(bidder) }),
         heldBy !== null ? ` · ${t('table.held_by', { name: seatName(heldBy) })}` : '',
       ),
     );
@@ -419,15 +423,9 @@ function centre(deal, where) {
       { class: 'centre shown', 'data-testid': 'trick' },
       h('section', { class: 'kieker-shown' }, h('h2', { class: 'centre-caption' }, t('table.kieker_hand', { name: seatName(deal.declarer) })), cardRow(deal.kieker_hand, trumps)),
     );
-  } else if (deal.outcome?.result === 'siebener_fips') {
-    // The four sevens and the ace laid down on the table, as the outcome names them.
-    const seat = deal.outcome.seat;
-    const laid = deal.outcome.cards;
-    return h(
-      'div',
-      { class: 'centre shown', 'data-testid': 'trick' },
-      h('section', { class: 'fips-shown' }, h('h2', { class: 'centre-caption' }, t('log.fips', { name: seatName(seat) })), cardRow(laid, trumps)),
-    );
+  } else if (G().centreShown(deal, (cards) => cardRow(cards, trumps))) {
+    // Something the game lays down in the middle (Prisdorf: a Siebener Fips).
+    return h('div', { class: 'centre shown', 'data-testid': 'trick' }, G().centreShown(deal, (cards) => cardRow(cards, trumps)));
   } else if (deal.trick.length > 0) {
     content = deal.trick.map((p) => playedCard(p, where[p.seat], trumps, false, p.seat === deal.winning));
   } else if (deal.tricks.length > 0 && deal.phase === 'over') {
@@ -439,7 +437,7 @@ function centre(deal, where) {
     const last = deal.tricks[deal.tricks.length - 1];
     caption = t('table.took_trick', { name: seatName(last.winner) });
   } else if (deal.declarer !== null && deal.declarer !== undefined) {
-    caption = `${seatName(deal.declarer)}: ${deal.game ? gameText(deal.game) : contractText(deal.contract)}`;
+    caption = `${seatName(deal.declarer)}: ${deal.game ? G().gameText(deal.game) : G().contractText(deal.contract)}`;
   }
   return h(
     'div',
@@ -479,257 +477,17 @@ function statusLine(deal, me, myTurn) {
 
 // ---- the action panel ----
 
-/**
- * A button for an irrevocable call: asks for confirmation first unless quick play is on.
- * @param {string} label
- * @param {any} action
- * @param {string} key
- * @param {string} [cls]
- */
-function callButton(label, action, key, cls = '', ariaLabel = undefined, what = label) {
-  return h(
-    'button',
-    {
-      type: 'button',
-      class: `call ${cls}`.trim(),
-      'data-key': key,
-      'data-action': JSON.stringify(action),
-      'aria-label': ariaLabel ?? label,
-      disabled: S.waiting,
-      onclick: () => ask(what, action),
-    },
-    label,
-  );
-}
-
-function ask(what, action) {
-  if (!S.settings.confirmCalls) {
-    api.act(action);
-    return;
-  }
-  S.ui.confirm = { what, action };
-  api.render();
-}
-
-function confirmBar() {
-  const { what, action } = S.ui.confirm;
-  return h(
-    'div',
-    { class: 'confirm', role: 'group', 'aria-label': t('act.sure', { what }) },
-    h('p', { class: 'confirm-q' }, t('act.sure', { what })),
-    h(
-      'div',
-      { class: 'row' },
-      h(
-        'button',
-        { type: 'button', class: 'primary big', 'data-key': 'confirm-yes', 'data-autofocus': '', disabled: S.waiting, onclick: () => api.act(action) },
-        t('act.confirm', { what }),
-      ),
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'big',
-          'data-key': 'confirm-no',
-          onclick: () => {
-            S.ui.confirm = null;
-            api.render();
-          },
-        },
-        t('act.cancel'),
-      ),
-    ),
-  );
-}
-
+/** The action panel: exactly what the prompt offers, in the rows of the room's game. */
 function actionPanel(deal, me) {
   // While a bot finishes the trick for him, the server refuses his actions: offer none.
   if (me === null || botStandsInForMe()) return null;
   const p = deal.prompt ?? {};
-  const parts = [];
   if (S.ui.confirm) {
     return h('section', { class: 'actions', 'aria-label': t('do.auction') }, confirmBar());
   }
-  // A pass belongs to the auction unless it declines a Kontra or Rekontra.
-  const auctionPass = p.pass && !p.kontra && !p.rekontra;
-  if (p.bids?.length || p.hold || auctionPass) parts.push(biddingPanel(deal, { ...p, pass: auctionPass }));
-  if (p.discard) parts.push(discardPanel(p.discard));
-  if (p.trumps?.length) {
-    const suitButton = (suit) =>
-      h(
-        'button',
-        {
-          type: 'button',
-          class: `call suit-button suit-${suitLetter(suit)}`,
-          'data-key': `trumps-${suit}`,
-          'data-action': JSON.stringify({ action: 'name_trumps', suit }),
-          disabled: S.waiting,
-          onclick: () => ask(`${t('table.trumps')}: ${suitName(suit, true)}`, { action: 'name_trumps', suit }),
-        },
-        h('span', { class: 'suit-icon', 'aria-hidden': 'true' }, suitIcon(suitLetter(suit))),
-        h('span', null, suitName(suit, suit === 'diamonds')),
-      );
-    // The three plain suits side by side; Ruten, which doubles, on a line of its own.
-    parts.push(
-      h(
-        'div',
-        { class: 'suits-row', role: 'group', 'aria-label': t('do.trumps') },
-        p.trumps.filter((suit) => suit !== 'diamonds').map(suitButton),
-        p.trumps.includes('diamonds') ? h('div', { class: 'ruten-cell' }, suitButton('diamonds'), term('ruten')) : null,
-      ),
-    );
-  }
-  parts.push(...simpleRows(p));
+  const parts = G().actions(deal, p);
   if (parts.length === 0) return null;
   return h('section', { class: 'actions', 'aria-label': t('do.auction') }, parts);
-}
-
-/**
- * The choices that are a row of buttons: each [prompt flag, text key, action, data-key, class],
- * with the terms to explain beside them.
- */
-function simpleRows(p) {
-  const rows = [
-    {
-      buttons: [
-        [p.take_skat, 'act.take_skat', { action: 'take_skat' }, 'take-skat', 'primary big'],
-        [p.play_hand, 'act.play_hand', { action: 'play_hand' }, 'play-hand', 'big'],
-      ],
-      terms: ['skat', 'hand'],
-    },
-    {
-      buttons: [
-        [p.kontra, 'act.kontra', { action: 'kontra' }, 'kontra', 'primary big'],
-        [p.rekontra, 'act.rekontra', { action: 'rekontra' }, 'rekontra', 'primary big'],
-        [(p.kontra || p.rekontra) && p.pass, 'act.no_kontra', { action: 'pass' }, 'no-kontra', 'big'],
-      ],
-      terms: ['kontra'],
-    },
-    {
-      buttons: [
-        [p.stop, 'act.stop', { action: 'stop' }, 'stop', 'big'],
-        [p.go_on, 'act.go_on', { action: 'go_on' }, 'go-on', 'primary big'],
-      ],
-      terms: ['durch'],
-    },
-    { buttons: [[p.give_up, 'act.give_up', { action: 'give_up' }, 'give-up', 'danger']], terms: ['kieker'] },
-    { buttons: [[p.siebener_fips, 'act.siebener_fips', { action: 'siebener_fips' }, 'siebener-fips', 'gold big']], terms: ['siebener_fips'] },
-  ];
-  return rows
-    .filter((row) => row.buttons.some(([offered]) => offered))
-    .map((row) =>
-      h(
-        'div',
-        { class: 'row' },
-        row.buttons.filter(([offered]) => offered).map(([, text, action, key, cls]) => callButton(t(text), action, key, cls)),
-        row.terms.map(term),
-      ),
-    );
-}
-
-const VARIANTS = [
-  [false, false],
-  [true, false],
-  [false, true],
-  [true, true],
-];
-
-function biddingPanel(deal, p) {
-  const bids = p.bids ?? [];
-  const find = (tricks, hand, ruten) => bids.find((b) => b.kind === 'tricks' && b.tricks === tricks && Boolean(b.hand) === hand && Boolean(b.ruten) === ruten);
-  const rows = [];
-  for (const tricks of [2, 3, 4, 'kieker', 5]) {
-    if (tricks === 'kieker') {
-      const kieker = bids.find((b) => b.kind === 'kieker');
-      if (kieker) {
-        rows.push(
-          h(
-            'div',
-            { class: 'bid-row kieker-row', role: 'row' },
-            h('span', { class: 'bid-row-label', role: 'rowheader' }, t('bid.kieker'), term('kieker')),
-            h(
-              'span',
-              { class: 'kieker-cell', role: 'cell' },
-              callButton(t('bid.kieker'), { action: 'bid', bid: kieker }, 'bid-kieker', 'bid-button', undefined, t('act.bid', { bid: t('bid.kieker') })),
-            ),
-          ),
-        );
-      }
-      continue;
-    }
-    const cells = VARIANTS.map(([hand, ruten]) => find(tricks, hand, ruten));
-    if (!cells.some(Boolean)) continue;
-    rows.push(
-      h(
-        'div',
-        { class: 'bid-row', role: 'row' },
-        h('span', { class: 'bid-row-label', role: 'rowheader' }, t('bid.row', { n: tricks })),
-        cells.map((bid, i) =>
-          h(
-            'span',
-            { class: 'bid-cell', role: 'cell' },
-            bid
-              ? callButton(
-                  bidText(bid),
-                  { action: 'bid', bid },
-                  `bid-${tricks}-${VARIANTS[i][0] ? 'h' : ''}${VARIANTS[i][1] ? 'r' : ''}`,
-                  'bid-button',
-                  undefined,
-                  t('act.bid', { bid: bidText(bid) }),
-                )
-              : null,
-          ),
-        ),
-      ),
-    );
-  }
-  return h(
-    'div',
-    { class: 'bidding', role: 'group', 'aria-label': t('do.auction') },
-    rows.length
-      ? h(
-          'div',
-          { class: 'bid-grid', role: 'table', 'aria-label': t('do.auction') },
-          h(
-            'div',
-            { class: 'bid-row bid-head', role: 'row' },
-            h('span', { role: 'columnheader' }),
-            h('span', { role: 'columnheader' }, t('bid.plain')),
-            h('span', { role: 'columnheader' }, t('bid.hand'), term('hand')),
-            h('span', { role: 'columnheader' }, t('bid.ruten'), term('ruten')),
-            h('span', { role: 'columnheader' }, `${t('bid.hand')} + ${t('bid.ruten')}`),
-          ),
-          rows,
-        )
-      : null,
-    h(
-      'div',
-      { class: 'row' },
-      p.hold ? callButton(t('act.hold', { bid: bidText(deal.standing) }), { action: 'hold' }, 'hold', 'primary big') : null,
-      p.hold ? term('hold') : null,
-      p.pass ? callButton(t('act.pass'), { action: 'pass' }, 'pass', 'big pass') : null,
-    ),
-  );
-}
-
-function discardPanel(k) {
-  const chosen = S.ui.selected.length;
-  return h(
-    'div',
-    { class: 'row discard-row' },
-    h('span', { class: 'hint', role: 'status' }, t('act.selected', { n: chosen, k })),
-    h(
-      'button',
-      {
-        type: 'button',
-        class: 'primary big',
-        'data-key': 'discard',
-        disabled: chosen !== k || S.waiting,
-        onclick: () => ask(t('act.discard', { n: k }), { action: 'discard', cards: [...S.ui.selected] }),
-      },
-      t('act.discard', { n: k }),
-    ),
-  );
 }
 
 // ---- your hand ----
@@ -742,7 +500,7 @@ function handView(deal, me, myTurn) {
   const discarding = Boolean(p.discard);
   // While laying away, show which cards came from the skat (and the stock, in a Kieker) —
   // unless all did, as in a Kieker at three.
-  let pickedUp = new Set(discarding ? [...(deal.skat ?? []), ...(deal.stock ?? [])] : []);
+  let pickedUp = new Set(discarding ? G().pickedUp(deal) : []);
   if (cards.every((c) => pickedUp.has(c))) pickedUp = new Set();
   const onKey = (e) => {
     if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
@@ -765,14 +523,18 @@ function handView(deal, me, myTurn) {
       moveClock(me),
       roleChips(deal, me),
       deal.phase === 'auction' && lastCalls(deal)[me]
-        ? h('span', { class: `bubble inline call-${lastCalls(deal)[me].call}` }, callText(lastCalls(deal)[me]))
+        ? h('span', { class: `bubble inline call-${lastCalls(deal)[me].call}` }, G().callText(lastCalls(deal)[me]))
         : null,
       h('h2', { class: 'sr-only' }, t('table.your_hand')),
     ),
     h(
       'div',
-      // Ten cards (a Kieker laying away) take two rows on a phone.
-      { class: `hand-cards${cards.length > 7 ? ' many' : ''}`, role: 'list', style: `--cols:${Math.ceil(cards.length / 2)}` },
+      // Ten cards (a Kieker laying away) take two rows on a phone, more than twelve three.
+      {
+        class: `hand-cards${cards.length > 7 ? ' many' : ''}${cards.length > 12 ? ' most' : ''}`,
+        role: 'list',
+        style: `--cols:${Math.ceil(cards.length / (cards.length > 12 ? 3 : 2))}`,
+      },
       cards.map((card) => {
         const trump = isTrump(card, trumps);
         const selected = discarding && S.ui.selected.includes(card);
@@ -833,7 +595,7 @@ function cardRow(cards, trumps, label) {
 // ---- the end of a deal ----
 
 function resultPanel(game, deal, me) {
-  const sentence = outcomeSentence(deal.outcome, deal.scores, deal.dealer);
+  const sentence = G().outcomeSentence(deal.outcome, deal.scores, deal.dealer);
   const reveal = deal.reveal;
   const trumps = deal.game?.trumps;
   const n = deal.hand_sizes.length;
@@ -861,7 +623,7 @@ function resultPanel(game, deal, me) {
       'div',
       { class: 'row' },
       h('button', { type: 'button', class: 'big', 'data-key': 'result-sheet', 'aria-haspopup': 'dialog', onclick: () => openDialog('sheet') }, t('table.scoresheet')),
-      me !== null ? reviewButton(game) : null,
+      me !== null && G().review ? reviewButton(/** @type {any} */ (game)) : null,
     ),
     seatsBetweenDeals(),
     reveal
@@ -873,10 +635,9 @@ function resultPanel(game, deal, me) {
             'div',
             { class: 'reveal-grid' },
             Array.from({ length: n }, (_, i) => h('div', { class: 'reveal-seat', 'data-seat': i }, h('h3', null, seatName(i), ` — ${t('result.dealt')}`), cardRow(reveal.dealt[i], trumps, seatName(i)))),
-            reveal.skat?.length ? h('div', null, h('h3', null, t('table.skat')), cardRow(reveal.skat, trumps)) : null,
-            reveal.discards?.length ? h('div', null, h('h3', null, t('table.discards')), cardRow(reveal.discards, trumps)) : null,
-            reveal.stock?.length ? h('div', null, h('h3', null, t('table.stock')), cardRow(reveal.stock, trumps)) : null,
-            reveal.thrown?.length ? h('div', null, h('h3', null, t('table.thrown')), cardRow(reveal.thrown, trumps)) : null,
+            G()
+              .revealZones(reveal)
+              .map(([key, cards]) => (cards?.length ? h('div', null, h('h3', null, t(key)), cardRow(cards, trumps)) : null)),
           ),
         )
       : null,

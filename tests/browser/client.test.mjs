@@ -13,6 +13,8 @@ import { generate, OUTPUT_PATH, SCHEMA_PATH } from './gen-protocol-types.mjs';
 globalThis.localStorage ??= /** @type {any} */ ({ getItem: () => null, setItem: () => {} });
 globalThis.document ??= /** @type {any} */ ({ documentElement: {} });
 const { LANGS, missingKeys, has, setLang } = await import('../../client-web/js/i18n.js');
+// The games' own words join the client's through the registry of games.
+const { GAMES } = await import('../../client-web/js/games/index.js');
 
 test('the protocol typedefs are generated from the current JSON Schema', () => {
   const expected = generate(readFileSync(SCHEMA_PATH, 'utf8'));
@@ -22,6 +24,18 @@ test('the protocol typedefs are generated from the current JSON Schema', () => {
 test('every text exists in every language', () => {
   assert.deepEqual(missingKeys(), []);
   assert.deepEqual(LANGS, ['de', 'en', 'ja']);
+});
+
+test('every game module offers the whole game interface, and its words in every language', () => {
+  const interfaceOf = (module) => Object.keys(module).sort();
+  const expected = interfaceOf(GAMES.prisdorf);
+  assert.ok(Object.keys(GAMES).length >= 2);
+  for (const [id, module] of Object.entries(GAMES)) {
+    assert.equal(module.id, id);
+    assert.deepEqual(interfaceOf(module), expected, `${id} exports what prisdorf does`);
+    const keys = LANGS.map((lang) => Object.keys(module.strings[lang] ?? {}).sort());
+    for (const [i, lang] of LANGS.entries()) assert.deepEqual(keys[i], keys[0], `${id}: the same words in ${lang} as in ${LANGS[0]}`);
+  }
 });
 
 test('every error code the server may send has a readable message in every language', () => {

@@ -102,7 +102,7 @@ export async function setName(page, name) {
 /**
  * Creates a room through the home screen and returns its invite code.
  * @param {any} client
- * @param {{players?: 3|4, nextDeal?: 'auto'|'slow'|'ask', title?: string, public?: boolean, kontra?: boolean, grace?: number,
+ * @param {{game?: 'prisdorf'|'grossenaspe', players?: 3|4|5, cents?: boolean, nextDeal?: 'auto'|'slow'|'ask', title?: string, public?: boolean, kontra?: boolean, grace?: number,
  *   botTakeover?: 'off'|'easy'|'normal'|'strong', botDelay?: 0|400|900|1600, move?: 20|30|60|120, screenshot?: string}} opts
  *   (`screenshot`: a full-page screenshot of the filled-in form under this name)
  */
@@ -110,9 +110,11 @@ export async function createRoom(client, name, opts = {}) {
   const { page } = client;
   await setName(page, name);
   if (opts.title) await page.locator('#opt-title').fill(opts.title);
-  if (opts.players === 3) await page.locator('[data-key="opt-players-3"]').check();
-  const more = opts.nextDeal || opts.public || opts.kontra || opts.grace !== undefined || opts.botTakeover || opts.botDelay !== undefined || opts.move;
+  if (opts.game) await page.locator(`[data-key="opt-game-${opts.game}"]`).check();
+  if (opts.players === 3 || opts.players === 5) await page.locator(`[data-key="opt-players-${opts.players}"]`).check();
+  const more = opts.nextDeal || opts.public || opts.kontra || opts.grace !== undefined || opts.botTakeover || opts.botDelay !== undefined || opts.move || opts.cents;
   if (more) await page.locator('.more-rules > summary').click();
+  if (opts.cents) await page.locator('[data-key="opt-cents"]').check();
   if (opts.move) await page.locator(`[data-key="opt-move-${opts.move}"]`).check();
   if (opts.botTakeover) await page.locator(`[data-key="opt-bot_takeover-${opts.botTakeover}"]`).check();
   if (opts.botDelay !== undefined) await page.locator(`[data-key="opt-bot_delay-${opts.botDelay}"]`).check();
@@ -263,6 +265,9 @@ export async function settle(page) {
   await page.waitForFunction(() => !(/** @type {any} */ (window).fipsenDebug?.S?.waiting));
 }
 
+/** The card codes of the 32-card pack (Großenaspe). */
+export const PACK32 = ['C', 'S', 'H', 'D'].flatMap((s) => ['A', 'K', 'Q', 'J', '10', '9', '8', '7'].map((r) => s + r));
+
 /** The card codes of the 25-card pack. */
 export const PACK = [
   ...['C', 'S', 'H'].flatMap((s) => ['A', 'K', 'Q', 'J', '10', '9', '8', '7'].map((r) => s + r)),
@@ -271,7 +276,8 @@ export const PACK = [
 
 // ---- hidden cards ----
 
-const CARD = /^(?:[CSH](?:A|K|Q|J|10|9|8|7)|D7)$/;
+// Every card of the 32-card pack (Prisdorf's 25 are among them).
+const CARD = /^[CSHD](?:A|K|Q|J|10|9|8|7)$/;
 
 /** Every card code anywhere in a JSON value. */
 export function cardsIn(value, out = new Set()) {
@@ -292,7 +298,12 @@ export function cardsIn(value, out = new Set()) {
  */
 function cardsOfPlay(msg) {
   const game = msg.game ? { ...msg.game, scoresheet: [] } : msg.game;
-  return cardsIn({ ...msg, game });
+  // Großenaspe's scribe is drawn before the first deal with cards of a pack of its own, turned
+  // face up for all: they are no card of the deal.
+  const drawn = (seqEvent) => seqEvent?.kind === 'game' && seqEvent.event?.event === 'scribe_drawn';
+  const events = msg.events?.filter((e) => !drawn(e));
+  const missed = msg.missed?.filter((e) => !drawn(e));
+  return cardsIn({ ...msg, game, events, missed });
 }
 
 /** The game events of a server frame (update or joined). */
@@ -367,7 +378,7 @@ export function checkFramesOfSeat(frames, seat) {
       if (e.event === 'card_played') deal.shown.add(e.card);
       if (e.event === 'siebener_fips') for (const c of e.cards) deal.shown.add(c);
       if ((e.event === 'skat_taken' || e.event === 'kieker_picked_up') && e.seat === seat) {
-        for (const c of [...(e.skat ?? []), ...(e.stock ?? []), ...(e.thrown ?? [])]) deal.shown.add(c);
+        for (const c of [...(e.skat ?? []), ...(e.stock ?? []), ...(e.thrown ?? []), ...(e.talon ?? [])]) deal.shown.add(c);
       }
       if (e.event === 'kieker_shown' && e.to === seat) for (const c of e.hand ?? []) deal.shown.add(c);
       if (e.event === 'deal_over') {

@@ -1,0 +1,436 @@
+// Großenaspe Fipsen (VARIANTS.md §A): the 32-card pack, bids from 1 with clubs as "Gute", the
+// Kieker with skat and talon (who may fold), Fips, the scribe, and a score in cents. Everything it
+// offers comes from the server's prompt; what a module exports is listed in games/index.js.
+
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { points, suitName } from '../format.js';
+import { callButton, callRow, discardPanel, suitButton, term } from '../calls.js';
+import { seatName } from '../store.js';
+import { cardShort } from '../cards.js';
+import { strings as words } from './grossenaspe-strings.js';
+
+export const id = /** @type {string} */ ('grossenaspe');
+
+export function name() {
+  return t('game.name.grossenaspe');
+}
+
+export const strings = /** @type {Partial<Record<import("../i18n.js").Lang, Record<string, string>>>} */ (words);
+
+/** The server has no review of a Großenaspe deal. */
+export const review = /** @type {boolean} */ (false);
+
+// ---- the rules ----
+
+export const defaults = /** @type {Record<string, any>} */ ({
+  players: 4,
+  min_bid: 1,
+  first_lead: 'forehand',
+  kieker_show: 'left_opponent',
+  loss_factor: 2,
+  cents: false,
+  deals: '',
+});
+
+export const playerChoices = [4, 3, 5];
+
+/** @param {import('./index.js').FormKit} kit */
+export function rulesForm(kit) {
+  return {
+    main: [kit.radio('players', t('opt.players'), playerChoices.map((n) => [n, String(n)]), t('ga.opt.players.help'))],
+    more: [
+      kit.radio(
+        'min_bid',
+        t('opt.min_bid'),
+        [
+          [1, '1'],
+          [2, '2'],
+        ],
+        t('ga.opt.min_bid.help'),
+      ),
+      kit.radio(
+        'first_lead',
+        t('opt.first_lead'),
+        [
+          ['forehand', t('ga.opt.first_lead.forehand')],
+          ['declarer', t('opt.first_lead.declarer')],
+        ],
+        t('ga.opt.first_lead.help'),
+      ),
+      kit.radio(
+        'kieker_show',
+        t('opt.kieker_show'),
+        [
+          ['left_opponent', t('opt.kieker_show.left_opponent')],
+          ['nobody', t('opt.kieker_show.nobody')],
+        ],
+        t('ga.opt.kieker_show.help'),
+      ),
+      kit.radio(
+        'loss_factor',
+        t('ga.opt.loss_factor'),
+        [
+          [2, t('ga.opt.loss_factor.2')],
+          [1, t('ga.opt.loss_factor.1')],
+        ],
+        t('ga.opt.loss_factor.help'),
+      ),
+      kit.check('cents', t('ga.opt.cents'), 'ga.opt.cents.help'),
+      kit.deals(),
+    ],
+  };
+}
+
+/** @returns {import('../protocol.js').GameRules} */
+export function rulesFromForm(draft, deals) {
+  return {
+    game: 'grossenaspe',
+    players: draft.players,
+    min_bid: draft.min_bid,
+    first_lead: draft.first_lead,
+    kieker_show: draft.kieker_show,
+    loss_factor: draft.loss_factor,
+    cents: draft.cents,
+    deals,
+  };
+}
+
+/** @returns {import('../protocol.js').GameRules} */
+export function practiceRules(players) {
+  return { game: 'grossenaspe', players };
+}
+
+/** @param {any} rules */
+export function rulesRows(rules) {
+  return [
+    [t('opt.players'), String(rules.players ?? 4)],
+    [t('opt.min_bid'), String(rules.min_bid ?? 1)],
+    [t('opt.first_lead'), rules.first_lead === 'declarer' ? t('opt.first_lead.declarer') : t('ga.opt.first_lead.forehand')],
+    [t('opt.kieker_show'), t(`opt.kieker_show.${rules.kieker_show ?? 'left_opponent'}`)],
+    [t('ga.opt.loss_factor'), t(`ga.opt.loss_factor.${rules.loss_factor ?? 2}`)],
+    [t('ga.opt.cents'), rules.cents ? t('opt.yes') : t('opt.no')],
+    [t('opt.deals'), rules.deals ? String(rules.deals) : t('opt.deals.open')],
+  ];
+}
+
+/** @param {any} rules */
+export function inviteFacts(rules) {
+  return rules.cents ? [t('ga.opt.cents')] : [];
+}
+
+export function howto() {
+  return [1, 2, 3, 4, 5, 6].map((i) => t(`howto.grossenaspe.${i}`));
+}
+
+// ---- words ----
+
+/** "1", "3 Gute", "Kieker", "Fips". @param {any} bid a GrossenaspeBid */
+export function bidText(bid) {
+  if (!bid) return '';
+  if (bid.kind === 'kieker') return t('ga.bid.kieker');
+  if (bid.kind === 'fips') return t('ga.bid.fips');
+  const n = t('ga.bid.tricks', { n: bid.tricks });
+  return bid.gute ? `${n} ${t('ga.bid.gute')}` : n;
+}
+
+/** @param {any} call a GrossenaspeCall */
+export function callText(call) {
+  if (!call) return '';
+  if (call.call === 'bid') return bidText(call.bid);
+  if (call.call === 'hold') return t('call.hold_short');
+  return t('call.pass_short');
+}
+
+/** The game as declared: "3 Gute", "2 in clubs Durch", "Kieker", "Fips". @param {any} game */
+export function gameText(game) {
+  if (!game) return '';
+  const parts = [bidText(game.bid)];
+  if (game.bid?.kind === 'tricks' && !game.bid.gute && game.trumps === 'clubs') parts.push(t('ga.game.clubs_named'));
+  if (game.durch && game.bid?.kind === 'tricks' && game.bid.tricks < 5) parts.push(t('game.durch'));
+  return parts.join(' ');
+}
+
+/** Value of a game (§A7), shown only: n × 2 for clubs × 2 for Durch (a 5 always); Kieker 10, Fips 20. */
+export function gameValue(game) {
+  const bid = game?.bid;
+  if (!bid) return 0;
+  if (bid.kind === 'kieker') return 10;
+  if (bid.kind === 'fips') return 20;
+  const clubs = bid.gute || game.trumps === 'clubs' ? 2 : 1;
+  const durch = game.durch || bid.tricks === 5 ? 2 : 1;
+  return bid.tricks * clubs * durch;
+}
+
+/** @param {any} contract a GrossenaspeContract */
+export function contractText(contract) {
+  if (!contract) return '';
+  const text = bidText(contract.bid);
+  return contract.held ? `${text} (${t('game.held')})` : text;
+}
+
+/** Trumps are named by the suit alone (no Ruten here). */
+export function trumpsName(suit) {
+  return suitName(suit);
+}
+
+/** @param {any} g the declared game */
+export function gameTerms(g) {
+  const bid = g?.bid;
+  return [bid?.kind === 'kieker' ? term('ga_kieker') : null, bid?.kind === 'fips' ? term('fips') : null, bid?.gute || g?.trumps === 'clubs' ? term('gute') : null];
+}
+
+// ---- the table ----
+
+/** The forehand's chip: its text key and the term explaining it. @type {[string, string]} */
+export const forehandWords = ['ga.table.forehand', 'forehand'];
+
+/** @param {any} deal */
+export function forehand(deal) {
+  return deal.forehand;
+}
+
+/** The scribe's chip at his seat. @param {any} game @param {number} seat */
+export function seatChips(game, seat) {
+  return game?.scribe === seat ? [h('span', { class: 'chip scribe', 'data-testid': 'scribe' }, t('ga.table.scribe'), term('scribe'))] : [];
+}
+
+/** @param {any} deal */
+export function pickedUp(deal) {
+  return [...(deal.skat ?? []), ...(deal.talon ?? [])];
+}
+
+/** Nothing is laid down in the middle in Großenaspe. @param {any} deal @param {(cards: string[]) => any} cardRow @returns {HTMLElement|null} */
+// eslint-disable-next-line no-unused-vars
+export function centreShown(deal, cardRow) {
+  return null;
+}
+
+/** @param {any} reveal */
+export function revealZones(reveal) {
+  return [
+    ['table.skat', reveal.skat],
+    ['ga.table.talon', reveal.talon],
+    ['table.discards', reveal.discards],
+    ['ga.table.laid_aside', reveal.laid_aside],
+  ];
+}
+
+/** The bids of the auction grid, lowest first: rows of [label, plain, Gute] and single bids. */
+const ROWS = [1, 2, 3, 4, 'kieker', 5, 'fips'];
+
+/**
+ * The action panel: the auction (bids as the prompt lists them, hold, pass), laying away, the
+ * trumps (and a Kieker's fold), stop or go on.
+ * @param {any} deal
+ * @param {any} p the prompt
+ */
+export function actions(deal, p) {
+  const parts = [];
+  if (p.bids?.length || p.hold || p.pass) parts.push(biddingPanel(deal, p));
+  if (p.discard) parts.push(discardPanel(p.discard));
+  if (p.trumps?.length) {
+    parts.push(
+      h(
+        'div',
+        { class: 'suits-row four', role: 'group', 'aria-label': t('do.trumps') },
+        p.trumps.map((suit) => suitButton(suit, suitName(suit))),
+        p.trumps.includes('clubs') ? h('div', { class: 'gute-note hint' }, term('gute')) : null,
+      ),
+    );
+  }
+  parts.push(
+    callRow([[p.fold, 'ga.act.fold', { action: 'fold' }, 'fold', 'danger']], ['ga_kieker']),
+    callRow(
+      [
+        [p.stop, 'act.stop', { action: 'stop' }, 'stop', 'big'],
+        [p.go_on, 'act.go_on', { action: 'go_on' }, 'go-on', 'primary big'],
+      ],
+      ['durch'],
+    ),
+  );
+  return parts.filter(Boolean);
+}
+
+function bidButton(bid, key) {
+  return callButton(bidText(bid), { action: 'bid', bid }, key, 'bid-button', undefined, t('act.bid', { bid: bidText(bid) }));
+}
+
+function biddingPanel(deal, p) {
+  const bids = p.bids ?? [];
+  const rows = [];
+  for (const row of ROWS) {
+    if (row === 'kieker' || row === 'fips') {
+      const bid = bids.find((b) => b.kind === row);
+      if (!bid) continue;
+      const label = row === 'kieker' ? 'ga_kieker' : 'fips';
+      rows.push(
+        h(
+          'div',
+          { class: `bid-row ${row}-row`, role: 'row' },
+          h('span', { class: 'bid-row-label', role: 'rowheader' }, t(`ga.bid.${row}`), term(label)),
+          h('span', { class: 'kieker-cell', role: 'cell' }, bidButton(bid, `bid-${row}`)),
+        ),
+      );
+      continue;
+    }
+    const cells = [false, true].map((gute) => bids.find((b) => b.kind === 'tricks' && b.tricks === row && Boolean(b.gute) === gute));
+    if (!cells.some(Boolean)) continue;
+    rows.push(
+      h(
+        'div',
+        { class: 'bid-row', role: 'row' },
+        h('span', { class: 'bid-row-label', role: 'rowheader' }, t('bid.row', { n: row })),
+        cells.map((bid, i) => h('span', { class: 'bid-cell', role: 'cell' }, bid ? bidButton(bid, `bid-${row}${i ? '-g' : ''}`) : null)),
+      ),
+    );
+  }
+  return h(
+    'div',
+    { class: 'bidding', role: 'group', 'aria-label': t('do.auction') },
+    rows.length
+      ? h(
+          'div',
+          { class: 'bid-grid ga-grid', role: 'table', 'aria-label': t('do.auction') },
+          h(
+            'div',
+            { class: 'bid-row bid-head', role: 'row' },
+            h('span', { role: 'columnheader' }),
+            h('span', { role: 'columnheader' }, t('ga.col.plain')),
+            h('span', { role: 'columnheader' }, t('ga.bid.gute'), term('gute')),
+          ),
+          rows,
+        )
+      : null,
+    h(
+      'div',
+      { class: 'row' },
+      p.hold ? callButton(t('act.hold', { bid: bidText(deal.standing) }), { action: 'hold' }, 'hold', 'primary big') : null,
+      p.hold ? term('hold') : null,
+      p.pass ? callButton(t('act.pass'), { action: 'pass' }, 'pass', 'big pass') : null,
+    ),
+  );
+}
+
+// ---- the log ----
+
+export const moves = new Set(['called', 'card_played', 'discarded', 'trumps_named', 'folded', 'stopped', 'went_on']);
+
+const SIMPLE = {
+  skat_taken: 'log.skat_taken',
+  folded: 'ga.log.folded',
+  trick_taken: 'log.trick',
+  stopped: 'log.stopped',
+  went_on: 'log.went_on',
+};
+
+/**
+ * @param {any} e a GrossenaspeEvent
+ * @param {any} deal
+ * @returns {string[]}
+ */
+export function eventTexts(e, deal) {
+  const name = seatName(e?.seat);
+  const one = (key, extra = {}) => [t(key, { name, ...extra })];
+  if (e?.event in SIMPLE) return one(SIMPLE[e.event]);
+  switch (e?.event) {
+    case 'scribe_drawn':
+      return one('ga.log.scribe', { name: seatName(e.scribe), cards: (e.turned ?? []).map(cardShort).join(' ') });
+    case 'dealt':
+      return one('log.dealt', { n: e.number, name: seatName(e.dealer) });
+    case 'called':
+      return one('log.called', { call: callText(e.call) });
+    case 'auction_won':
+      return one('log.auction_won', { name: seatName(e.declarer), game: contractText(e.contract) });
+    case 'kieker_shown':
+      return one('log.kieker_shown', { to: seatName(e.to) });
+    case 'kieker_picked_up':
+      return one('ga.log.kieker_picked_up', { n: e.count });
+    case 'discarded':
+      return one('ga.log.discarded', { n: e.count ?? e.cards?.length ?? 2 });
+    case 'trumps_named':
+      return one('log.trumps', { suit: suitName(e.suit) });
+    case 'deal_over':
+      return [outcomeSentence(e.outcome, e.scores, deal?.dealer)];
+    default:
+      return [];
+  }
+}
+
+/** @param {any} outcome a GrossenaspeOutcome */
+export function outcomeSentence(outcome, scores, dealer) {
+  if (!outcome) return '';
+  switch (outcome.result) {
+    case 'thrown_in':
+      return t('result.thrown_in', { name: seatName(dealer) });
+    case 'folded':
+      return t('ga.result.folded', { name: seatName(outcome.declarer) });
+    case 'won':
+    case 'lost': {
+      const value = scores?.[outcome.declarer] ?? 0;
+      return t(`result.${outcome.result}`, {
+        name: seatName(outcome.declarer),
+        game: gameText(outcome.game),
+        tricks: outcome.tricks,
+        value: outcome.result === 'lost' ? `−${Math.abs(value)}` : value,
+      });
+    }
+    default:
+      return '';
+  }
+}
+
+// ---- the scoresheet ----
+
+export function resultWord(outcome) {
+  switch (outcome?.result) {
+    case 'won':
+      return `${t('sheet.won')} (${outcome.tricks})`;
+    case 'lost':
+      return `${t('sheet.lost')} (${outcome.tricks})`;
+    case 'folded':
+      return t('ga.sheet.folded');
+    case 'thrown_in':
+      return t('sheet.thrown_in');
+    default:
+      return '';
+  }
+}
+
+/** @param {any} row */
+export function sheetGame(row) {
+  const game = row.outcome?.game;
+  return game ? gameText(game) : contractText(row.contract) || '—';
+}
+
+/** The scribe, named above the sheet. @param {any} game */
+export function sheetHead(game) {
+  if (game?.scribe === undefined || game?.scribe === null) return null;
+  return h('p', { class: 'sheet-scribe', 'data-testid': 'sheet-scribe' }, t('ga.sheet.scribe', { name: seatName(game.scribe) }));
+}
+
+/** With the score in cents: the settlement the server gives, seat by seat. @param {any} game */
+export function sheetFoot(game) {
+  if (!game?.deal?.rules?.cents || !game.settlement) return null;
+  return h(
+    'section',
+    { class: 'settlement', 'data-testid': 'settlement' },
+    h('h3', null, t('ga.sheet.settlement')),
+    h(
+      'ul',
+      { class: 'plain-list' },
+      game.settlement.map((n, seat) =>
+        h(
+          'li',
+          { 'data-seat': seat, class: n < 0 ? 'neg' : null },
+          n > 0 ? t('ga.sheet.receives', { name: seatName(seat), n }) : n < 0 ? t('ga.sheet.pays', { name: seatName(seat), n: -n }) : t('ga.sheet.even', { name: seatName(seat) }),
+        ),
+      ),
+    ),
+  );
+}
+
+/** A total on the sheet: in cents when the table keeps the score in cents. @param {number} total @param {any} game */
+export function totalText(total, game) {
+  return game?.deal?.rules?.cents ? t('ga.cents', { n: points(total) }) : String(total);
+}

@@ -1,0 +1,53 @@
+// The games the client knows, by the id the server names them with (`rules.game`, `game.game`).
+// The shared screens (table, log, scoresheet, home, room) ask the game's module for everything
+// that differs between games; adding a game is its module, its words and one line here.
+//
+// What a game's module exports:
+//   id, name(), strings {de, en, ja}, review (whether the server reviews its deals)
+//   defaults, playerChoices, rulesForm(kit), rulesFromForm(draft, deals), practiceRules(players),
+//     rulesRows(rules), inviteFacts(rules), howto()          — the rules: form, room, invitation, home
+//   bidText(bid), callText(call), contractText(contract), gameText(game), gameValue(game),
+//     trumpsName(suit), gameTerms(game)                      — words
+//   forehand(deal), seatChips(game, seat), pickedUp(deal), centreShown(deal, cardRow),
+//     revealZones(reveal), actions(deal, prompt)             — the table
+//   moves, eventTexts(event, deal), outcomeSentence(outcome, scores, dealer) — the log, the result
+//   resultWord(outcome), sheetGame(row), sheetHead(game), sheetFoot(game) — the scoresheet
+
+import { addStrings } from '../i18n.js';
+import * as prisdorf from './prisdorf.js';
+import * as grossenaspe from './grossenaspe.js';
+
+/**
+ * The tools the create form lends a game for its options.
+ * @typedef {object} FormKit
+ * @property {(key: string, label: string, choices: [any, string, string?][], help?: string) => HTMLElement} radio
+ * @property {(key: string, label: string, helpKey: string) => HTMLElement} check
+ * @property {() => HTMLElement} deals the number of deals (every game has it)
+ */
+
+/** @typedef {typeof prisdorf} Game */
+
+/** Every game, the default first. @type {Record<string, Game>} */
+export const GAMES = {
+  prisdorf,
+  grossenaspe,
+};
+
+for (const game of Object.values(GAMES)) addStrings(game.strings);
+
+/** The ids of the games, the default first. */
+export const GAME_IDS = Object.keys(GAMES);
+
+/**
+ * The module of a game by its id (a missing id is Prisdorf, as on the server).
+ * @param {string|null|undefined} id
+ * @returns {Game}
+ */
+export function gameOf(id) {
+  return GAMES[id ?? 'prisdorf'] ?? prisdorf;
+}
+
+/** The name of a game by its id. @param {string|null|undefined} id */
+export function gameName(id) {
+  return gameOf(id).name();
+}
