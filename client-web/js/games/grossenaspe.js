@@ -235,7 +235,7 @@ export function actions(deal, p) {
         'div',
         { class: 'suits-row four', role: 'group', 'aria-label': t('do.trumps') },
         p.trumps.map((suit) => suitButton(suit, suitName(suit))),
-        p.trumps.includes('clubs') ? h('div', { class: 'gute-note hint' }, term('gute')) : null,
+        p.trumps.includes('clubs') ? h('div', { class: 'gute-note hint' }, `${t('suit.clubs')} = ${t('ga.bid.gute')}`, term('gute')) : null,
       ),
     );
   }
