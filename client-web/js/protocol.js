@@ -119,7 +119,7 @@
 
 /**
  * What one viewer may see of a series, with the prompt of what he may do now: the game's own view with the game's name in `game`.
- * @typedef {SeriesView | GrossenaspeSeriesView | MecklenburgSeriesView | MecklenburgSeriesView} GameView
+ * @typedef {(SeriesView & {game: "prisdorf"}) | (GrossenaspeSeriesView & {game: "grossenaspe"}) | (MecklenburgSeriesView & {game: "anseggerfips"}) | (MecklenburgSeriesView & {game: "duttfips"})} GameView
  */
 
 /**
@@ -377,7 +377,7 @@
 
 /**
  * A room event with its sequence number. Numbers rise by one per event in a room.
- * @typedef {{seq: number} & ({event: GameEvent, kind: "game"} | {kind: "seated", name: string, seat: Seat} | {kind: "left_seat", seat: Seat} | {kind: "connected", seat: Seat} | {kind: "disconnected", seat: Seat} | {kind: "seat_open", seat: Seat} | {count: number, kind: "spectators"} | {kind: "started"} | {kind: "public", public: boolean} | {kind: "next_deal_asked", seat: Seat} | ChatLine | {kind: "bot_added", level: Level, name: string, seat: Seat} | {kind: "bot_removed", seat: Seat} | {kind: "stand_in", level: Level, seat: Seat} | {kind: "stand_in_ended", seat: Seat} | ({kind: "host_changed", name: string, seat?: Seat | null}) | {by: Seat, kind: "nudged", seat: Seat} | {kind: "clock_ran_out", level: Level, seat: Seat} | {kind: "reading", reading: boolean, seat: Seat})} SeqEvent
+ * @typedef {{seq: number} & ({event: GameEvent, kind: "game"} | {kind: "seated", name: string, seat: Seat} | {kind: "left_seat", seat: Seat} | {kind: "connected", seat: Seat} | {kind: "disconnected", seat: Seat} | {kind: "seat_open", seat: Seat} | {count: number, kind: "spectators"} | {kind: "started"} | {kind: "public", public: boolean} | {kind: "next_deal_asked", seat: Seat} | (ChatLine & {kind: "chat"}) | {kind: "bot_added", level: Level, name: string, seat: Seat} | {kind: "bot_removed", seat: Seat} | {kind: "stand_in", level: Level, seat: Seat} | {kind: "stand_in_ended", seat: Seat} | ({kind: "host_changed", name: string, seat?: Seat | null}) | {by: Seat, kind: "nudged", seat: Seat} | {kind: "clock_ran_out", level: Level, seat: Seat} | {kind: "reading", reading: boolean, seat: Seat})} SeqEvent
  */
 
 /**

@@ -163,7 +163,7 @@ function botPicker(seat) {
 export function seatList() {
   const room = S.room;
   const me = mySeat();
-  const players = room.rules?.players ?? room.seats.length;
+  const players = room.seats.length;
   const isHost = amHost();
   const waiting = room.status === 'waiting';
   const bots = isHost && botsChangeable(room);
@@ -237,7 +237,7 @@ export function seatList() {
 export function roomView() {
   const room = S.room;
   const me = mySeat();
-  const players = room.rules?.players ?? room.seats.length;
+  const players = room.seats.length;
   const seated = room.seats.filter(Boolean).length;
   const missing = Math.max(0, players - seated);
   const isHost = amHost();

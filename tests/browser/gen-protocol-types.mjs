@@ -17,7 +17,11 @@ export const OUTPUT_PATH = join(root, 'client-web', 'js', 'protocol.js');
 /** @param {any} schema a JSON Schema node @returns {string} a TypeScript-style type expression */
 function typeOf(schema) {
   if (schema === true || schema === undefined) return 'any';
-  if (schema.$ref) return schema.$ref.replace('#/$defs/', '');
+  if (schema.$ref) {
+    // An internally tagged enum: each alternative is a $ref beside its tag (`game`, `type`…).
+    const name = schema.$ref.replace('#/$defs/', '');
+    return schema.properties ? `${name} & ${objectType(schema)}` : name;
+  }
   if ('const' in schema) return JSON.stringify(schema.const);
   if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
   const alternatives = schema.oneOf ?? schema.anyOf;
