@@ -4,11 +4,24 @@
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { points, suitName } from '../format.js';
+import { suitName } from '../format.js';
 import { callButton, callRow, discardPanel, suitButton, term } from '../calls.js';
 import { seatName } from '../store.js';
 import { cardShort } from '../cards.js';
 import { strings as words } from './grossenaspe-strings.js';
+import {
+  callTextWith,
+  commonEventTexts,
+  commonOptions,
+  commonOutcomeSentence,
+  commonResultWord,
+  commonRows,
+  contractTextWith,
+  durchRow,
+  forehandWords,
+  sheetFoot,
+  totalText,
+} from './holstein.js';
 
 export const id = /** @type {string} */ ('grossenaspe');
 
@@ -37,6 +50,7 @@ export const playerChoices = [4, 3, 5];
 
 /** @param {import('./index.js').FormKit} kit */
 export function rulesForm(kit) {
+  const common = commonOptions(kit);
   return {
     main: [kit.radio('players', t('opt.players'), playerChoices.map((n) => [n, String(n)]), t('ga.opt.players.help'))],
     more: [
@@ -49,15 +63,7 @@ export function rulesForm(kit) {
         ],
         t('ga.opt.min_bid.help'),
       ),
-      kit.radio(
-        'first_lead',
-        t('opt.first_lead'),
-        [
-          ['forehand', t('ga.opt.first_lead.forehand')],
-          ['declarer', t('opt.first_lead.declarer')],
-        ],
-        t('ga.opt.first_lead.help'),
-      ),
+      common.firstLead,
       kit.radio(
         'kieker_show',
         t('opt.kieker_show'),
@@ -67,16 +73,8 @@ export function rulesForm(kit) {
         ],
         t('ga.opt.kieker_show.help'),
       ),
-      kit.radio(
-        'loss_factor',
-        t('ga.opt.loss_factor'),
-        [
-          [2, t('ga.opt.loss_factor.2')],
-          [1, t('ga.opt.loss_factor.1')],
-        ],
-        t('ga.opt.loss_factor.help'),
-      ),
-      kit.check('cents', t('ga.opt.cents'), 'ga.opt.cents.help'),
+      common.lossFactor,
+      common.cents,
       kit.deals(),
     ],
   };
@@ -103,20 +101,21 @@ export function practiceRules(players) {
 
 /** @param {any} rules */
 export function rulesRows(rules) {
+  const common = commonRows(rules);
   return [
     [t('opt.players'), String(rules.players ?? 4)],
     [t('opt.min_bid'), String(rules.min_bid ?? 1)],
-    [t('opt.first_lead'), rules.first_lead === 'declarer' ? t('opt.first_lead.declarer') : t('ga.opt.first_lead.forehand')],
+    common.firstLead,
     [t('opt.kieker_show'), t(`opt.kieker_show.${rules.kieker_show ?? 'left_opponent'}`)],
-    [t('ga.opt.loss_factor'), t(`ga.opt.loss_factor.${rules.loss_factor ?? 2}`)],
-    [t('ga.opt.cents'), rules.cents ? t('opt.yes') : t('opt.no')],
-    [t('opt.deals'), rules.deals ? String(rules.deals) : t('opt.deals.open')],
+    common.lossFactor,
+    common.cents,
+    common.deals,
   ];
 }
 
 /** @param {any} rules */
 export function inviteFacts(rules) {
-  return rules.cents ? [t('ga.opt.cents')] : [];
+  return rules.cents ? [t('hs.opt.cents')] : [];
 }
 
 export function howto() {
@@ -135,12 +134,7 @@ export function bidText(bid) {
 }
 
 /** @param {any} call a GrossenaspeCall */
-export function callText(call) {
-  if (!call) return '';
-  if (call.call === 'bid') return bidText(call.bid);
-  if (call.call === 'hold') return t('call.hold_short');
-  return t('call.pass_short');
-}
+export const callText = callTextWith(bidText);
 
 /** The game as declared: "3 Gute", "2 in clubs Durch", "Kieker", "Fips". @param {any} game */
 export function gameText(game) {
@@ -163,11 +157,7 @@ export function gameValue(game) {
 }
 
 /** @param {any} contract a GrossenaspeContract */
-export function contractText(contract) {
-  if (!contract) return '';
-  const text = bidText(contract.bid);
-  return contract.held ? `${text} (${t('game.held')})` : text;
-}
+export const contractText = contractTextWith(bidText);
 
 /** Trumps are named by the suit alone (no Ruten here). */
 export function trumpsName(suit) {
@@ -182,8 +172,7 @@ export function gameTerms(g) {
 
 // ---- the table ----
 
-/** The forehand's chip: its text key and the term explaining it. @type {[string, string]} */
-export const forehandWords = ['ga.table.forehand', 'forehand'];
+export { forehandWords };
 
 /** @param {any} deal */
 export function forehand(deal) {
@@ -241,13 +230,7 @@ export function actions(deal, p) {
   }
   parts.push(
     callRow([[p.fold, 'ga.act.fold', { action: 'fold' }, 'fold', 'danger']], ['ga_kieker']),
-    callRow(
-      [
-        [p.stop, 'act.stop', { action: 'stop' }, 'stop', 'big'],
-        [p.go_on, 'act.go_on', { action: 'go_on' }, 'go-on', 'primary big'],
-      ],
-      ['durch'],
-    ),
+    durchRow(p),
   );
   return parts.filter(Boolean);
 }
@@ -316,42 +299,27 @@ function biddingPanel(deal, p) {
 
 export const moves = new Set(['called', 'card_played', 'discarded', 'trumps_named', 'folded', 'stopped', 'went_on']);
 
-const SIMPLE = {
-  skat_taken: 'log.skat_taken',
-  folded: 'ga.log.folded',
-  trick_taken: 'log.trick',
-  stopped: 'log.stopped',
-  went_on: 'log.went_on',
-};
-
 /**
  * @param {any} e a GrossenaspeEvent
  * @param {any} deal
  * @returns {string[]}
  */
 export function eventTexts(e, deal) {
+  const common = commonEventTexts(e, deal, { callText, contractText, trumpsName, outcomeSentence });
+  if (common) return common;
   const name = seatName(e?.seat);
   const one = (key, extra = {}) => [t(key, { name, ...extra })];
-  if (e?.event in SIMPLE) return one(SIMPLE[e.event]);
   switch (e?.event) {
+    case 'skat_taken':
+      return one('log.skat_taken');
+    case 'folded':
+      return one('ga.log.folded');
     case 'scribe_drawn':
       return one('ga.log.scribe', { name: seatName(e.scribe), cards: (e.turned ?? []).map(cardShort).join(' ') });
-    case 'dealt':
-      return one('log.dealt', { n: e.number, name: seatName(e.dealer) });
-    case 'called':
-      return one('log.called', { call: callText(e.call) });
-    case 'auction_won':
-      return one('log.auction_won', { name: seatName(e.declarer), game: contractText(e.contract) });
     case 'kieker_shown':
       return one('log.kieker_shown', { to: seatName(e.to) });
     case 'kieker_picked_up':
       return one('ga.log.kieker_picked_up', { n: e.count });
-    case 'discarded':
-      return one('ga.log.discarded', { n: e.count ?? e.cards?.length ?? 2 });
-    case 'trumps_named':
-      return one('log.trumps', { suit: suitName(e.suit) });
-    case 'deal_over':
-      return [outcomeSentence(e.outcome, e.scores, deal?.dealer)];
     default:
       return [];
   }
@@ -359,42 +327,14 @@ export function eventTexts(e, deal) {
 
 /** @param {any} outcome a GrossenaspeOutcome */
 export function outcomeSentence(outcome, scores, dealer) {
-  if (!outcome) return '';
-  switch (outcome.result) {
-    case 'thrown_in':
-      return t('result.thrown_in', { name: seatName(dealer) });
-    case 'folded':
-      return t('ga.result.folded', { name: seatName(outcome.declarer) });
-    case 'won':
-    case 'lost': {
-      const value = scores?.[outcome.declarer] ?? 0;
-      return t(`result.${outcome.result}`, {
-        name: seatName(outcome.declarer),
-        game: gameText(outcome.game),
-        tricks: outcome.tricks,
-        value: outcome.result === 'lost' ? `−${Math.abs(value)}` : value,
-      });
-    }
-    default:
-      return '';
-  }
+  if (outcome?.result === 'folded') return t('ga.result.folded', { name: seatName(outcome.declarer) });
+  return commonOutcomeSentence(outcome, scores, dealer, gameText) ?? '';
 }
 
 // ---- the scoresheet ----
 
 export function resultWord(outcome) {
-  switch (outcome?.result) {
-    case 'won':
-      return `${t('sheet.won')} (${outcome.tricks})`;
-    case 'lost':
-      return `${t('sheet.lost')} (${outcome.tricks})`;
-    case 'folded':
-      return t('ga.sheet.folded');
-    case 'thrown_in':
-      return t('sheet.thrown_in');
-    default:
-      return '';
-  }
+  return outcome?.result === 'folded' ? t('ga.sheet.folded') : (commonResultWord(outcome) ?? '');
 }
 
 /** @param {any} row */
@@ -409,28 +349,4 @@ export function sheetHead(game) {
   return h('p', { class: 'sheet-scribe', 'data-testid': 'sheet-scribe' }, t('ga.sheet.scribe', { name: seatName(game.scribe) }));
 }
 
-/** With the score in cents: the settlement the server gives, seat by seat. @param {any} game */
-export function sheetFoot(game) {
-  if (!game?.deal?.rules?.cents || !game.settlement) return null;
-  return h(
-    'section',
-    { class: 'settlement', 'data-testid': 'settlement' },
-    h('h3', null, t('ga.sheet.settlement')),
-    h(
-      'ul',
-      { class: 'plain-list' },
-      game.settlement.map((n, seat) =>
-        h(
-          'li',
-          { 'data-seat': seat, class: n < 0 ? 'neg' : null },
-          n > 0 ? t('ga.sheet.receives', { name: seatName(seat), n }) : n < 0 ? t('ga.sheet.pays', { name: seatName(seat), n: -n }) : t('ga.sheet.even', { name: seatName(seat) }),
-        ),
-      ),
-    ),
-  );
-}
-
-/** A total on the sheet: in cents when the table keeps the score in cents. @param {number} total @param {any} game */
-export function totalText(total, game) {
-  return game?.deal?.rules?.cents ? t('ga.cents', { n: points(total) }) : String(total);
-}
+export { sheetFoot, totalText };

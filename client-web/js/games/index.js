@@ -1,6 +1,8 @@
 // The games the client knows, by the id the server names them with (`rules.game`, `game.game`).
 // The shared screens (table, log, scoresheet, home, room) ask the game's module for everything
-// that differs between games; adding a game is its module, its words and one line here.
+// that differs between games; adding a game is its module, its words and one line here. Words and
+// pieces the Holstein-family games share are in holstein.js; Anseggerfips and Duttfips are one
+// module (mecklenburg.js) made for each game.
 //
 // What a game's module exports:
 //   id, name(), strings {de, en, ja}, review (whether the server reviews its deals)
@@ -16,6 +18,9 @@
 import { addStrings } from '../i18n.js';
 import * as prisdorf from './prisdorf.js';
 import * as grossenaspe from './grossenaspe.js';
+import * as anseggerfips from './anseggerfips.js';
+import * as duttfips from './duttfips.js';
+import { strings as holsteinStrings } from './holstein.js';
 
 /**
  * The tools the create form lends a game for its options.
@@ -31,8 +36,11 @@ import * as grossenaspe from './grossenaspe.js';
 export const GAMES = {
   prisdorf,
   grossenaspe,
+  anseggerfips,
+  duttfips,
 };
 
+addStrings(holsteinStrings);
 for (const game of Object.values(GAMES)) addStrings(game.strings);
 
 /** The ids of the games, the default first. */
