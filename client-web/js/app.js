@@ -8,7 +8,7 @@ import { has, initLang, t } from './i18n.js';
 import { eventLines } from './log.js';
 import { countdownText } from './format.js';
 import { gameName, gameOf } from './games/index.js';
-import { NUDGE_AFTER_MS, S, amHost, api, botStandsInForMe, forgetSeat, loadLog, mySeat, saveLog, saveSeat, seatFor } from './store.js';
+import { NUDGE_AFTER_MS, S, amHost, api, botStandsInForMe, deckInUse, forgetSeat, loadLog, mySeat, saveLog, saveSeat, seatFor } from './store.js';
 import { homeView, inviteTitle, joinView } from './home.js';
 import { roomView } from './room.js';
 import { tableView } from './table.js';
@@ -640,9 +640,10 @@ function render() {
 api.render = render;
 
 function renderNow() {
-  document.body.classList.toggle('four-colour', S.settings.deck === 'four');
-  document.body.classList.toggle('german-faces', S.settings.deck === 'german');
-  setCardFaces(S.settings.deck === 'german' ? 'german' : 'french');
+  const deck = deckInUse();
+  document.body.classList.toggle('four-colour', deck === 'four');
+  document.body.classList.toggle('german-faces', deck === 'german');
+  setCardFaces(deck === 'german' ? 'german' : 'french');
   let main;
   if (S.route.name === 'home') {
     main = homeView();

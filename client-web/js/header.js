@@ -2,7 +2,7 @@
 
 import { h } from './dom.js';
 import { LANGS, lang, setLang, t } from './i18n.js';
-import { S, api, saveSettings } from './store.js';
+import { S, api, saveSettings, tableDeck } from './store.js';
 
 const LANG_LABEL = { de: 'Deutsch', en: 'English', ja: '日本語' };
 
@@ -92,33 +92,41 @@ function settingsDialog() {
       help ? h('p', { class: 'hint', id: `set-${key}-help` }, help) : null,
     );
   // The card faces: French (two or four colours) or German. The four-colour choice keeps the key
-  // of the switch it used to be.
+  // of the switch it used to be. At a table whose rules name faces, "the table's" is a choice too
+  // (and the choice until the person makes his own).
+  const table = tableDeck();
+  const own = S.settings.deckChosen || !table;
+  const choice = (value, key, label, checked, change) =>
+    h(
+      'label',
+      { class: 'check' },
+      h('input', { type: 'radio', name: 'set-deck', 'data-key': key, checked, onchange: change }),
+      h('span', null, label),
+    );
   const deck = h(
     'fieldset',
     { class: 'setting deck-choice' },
     h('legend', null, t('settings.deck')),
+    table
+      ? choice('table', 'set-deck-table', t('settings.deck.table', { faces: t(`settings.deck.${table === 'four' ? 'four' : table}.short`) }), !own, () => {
+          S.settings.deckChosen = false;
+          saveSettings();
+          api.render();
+        })
+      : null,
     /** @type {[string, string, string][]} */ ([
       ['french', 'set-deck-french', t('settings.deck.french')],
       ['four', 'set-fourColour', t('settings.four_colour')],
       ['german', 'set-deck-german', t('settings.deck.german')],
     ]).map(([value, key, label]) =>
-      h(
-        'label',
-        { class: 'check' },
-        h('input', {
-          type: 'radio',
-          name: 'set-deck',
-          'data-key': key,
-          checked: S.settings.deck === value,
-          onchange: () => {
-            S.settings.deck = /** @type {any} */ (value);
-            saveSettings();
-            api.render();
-          },
-        }),
-        h('span', null, label),
-      ),
+      choice(value, key, label, own && S.settings.deck === value, () => {
+        S.settings.deck = /** @type {any} */ (value);
+        S.settings.deckChosen = true;
+        saveSettings();
+        api.render();
+      }),
     ),
+    h('p', { class: 'hint' }, t('settings.deck.help')),
   );
   return dialog('settings', t('settings.title'), [
     deck,

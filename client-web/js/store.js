@@ -21,6 +21,8 @@ import { t } from './i18n.js';
 /**
  * @typedef {object} Settings
  * @property {'french'|'four'|'german'} deck the card faces: French, French in four colours, German
+ * @property {boolean} deckChosen whether the person chose the faces himself; if not, a table whose
+ *   rules name faces (`faces`, the Mecklenburg games) shows its own (see `deckInUse`)
  * @property {boolean} sound
  * @property {boolean} confirmCalls ask "are you sure?" before a bid or another irrevocable call
  * @property {boolean} autoForced play the only card the prompt allows by itself, after a pause
@@ -138,10 +140,12 @@ function readSettings() {
   // Before one tap played a card, "quick play" also skipped the confirmation of calls.
   if (saved.confirmCalls === undefined && saved.quickPlay) saved.confirmCalls = false;
   delete saved.quickPlay;
+  // Faces saved before tables had faces of their own: anything but the old default was chosen.
+  if (saved.deckChosen === undefined) saved.deckChosen = saved.deck !== undefined ? saved.deck !== 'french' : Boolean(saved.fourColour);
   // Before German faces, the four-colour pack was a switch of its own.
   if (saved.deck === undefined) saved.deck = saved.fourColour ? 'four' : 'french';
   delete saved.fourColour;
-  return { deck: 'french', sound: true, confirmCalls: true, autoForced: false, ...saved };
+  return { deck: 'french', deckChosen: false, sound: true, confirmCalls: true, autoForced: false, ...saved };
 }
 
 function readJson(key, fallback) {
@@ -151,6 +155,22 @@ function readJson(key, fallback) {
   } catch {
     return fallback;
   }
+}
+
+/** The faces a table's rules name (`faces`), as the settings name them; null if it names none. */
+export function tableDeck() {
+  const faces = /** @type {any} */ (S.room?.rules)?.faces;
+  return { german: 'german', french: 'french', four_colour: 'four' }[faces] ?? null;
+}
+
+/**
+ * The card faces to draw: the person's own choice in the settings (the dialog behind the header's
+ * settings button, kept in this browser), else the table's (`faces` in its rules), else French.
+ * @returns {'french'|'four'|'german'}
+ */
+export function deckInUse() {
+  if (S.settings.deckChosen) return S.settings.deck;
+  return tableDeck() ?? S.settings.deck;
 }
 
 export function saveSettings() {
