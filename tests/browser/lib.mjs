@@ -102,9 +102,10 @@ export async function setName(page, name) {
 /**
  * Creates a room through the home screen and returns its invite code.
  * @param {any} client
- * @param {{game?: 'prisdorf'|'grossenaspe', players?: 3|4|5, cents?: boolean, nextDeal?: 'auto'|'slow'|'ask', title?: string, public?: boolean, kontra?: boolean, grace?: number,
- *   botTakeover?: 'off'|'easy'|'normal'|'strong', botDelay?: 0|400|900|1600, move?: 20|30|60|120, screenshot?: string}} opts
- *   (`screenshot`: a full-page screenshot of the filled-in form under this name)
+ * @param {{game?: 'prisdorf'|'grossenaspe'|'anseggerfips'|'duttfips', players?: 3|4|5, cents?: boolean, nextDeal?: 'auto'|'slow'|'ask', title?: string, public?: boolean, kontra?: boolean, grace?: number,
+ *   botTakeover?: 'off'|'easy'|'normal'|'strong', botDelay?: 0|400|900|1600, move?: 20|30|60|120, screenshot?: string, options?: string[]}} opts
+ *   (`screenshot`: a full-page screenshot of the filled-in form under this name; `options`: the
+ *   data-keys of further options of the game's own to check, e.g. "opt-dutt-exchange")
  */
 export async function createRoom(client, name, opts = {}) {
   const { page } = client;
@@ -112,8 +113,9 @@ export async function createRoom(client, name, opts = {}) {
   if (opts.title) await page.locator('#opt-title').fill(opts.title);
   if (opts.game) await page.locator(`[data-key="opt-game-${opts.game}"]`).check();
   if (opts.players === 3 || opts.players === 5) await page.locator(`[data-key="opt-players-${opts.players}"]`).check();
-  const more = opts.nextDeal || opts.public || opts.kontra || opts.grace !== undefined || opts.botTakeover || opts.botDelay !== undefined || opts.move || opts.cents;
+  const more = opts.nextDeal || opts.public || opts.kontra || opts.grace !== undefined || opts.botTakeover || opts.botDelay !== undefined || opts.move || opts.cents || opts.options?.length;
   if (more) await page.locator('.more-rules > summary').click();
+  for (const key of opts.options ?? []) await page.locator(`[data-key="${key}"]`).check();
   if (opts.cents) await page.locator('[data-key="opt-cents"]').check();
   if (opts.move) await page.locator(`[data-key="opt-move-${opts.move}"]`).check();
   if (opts.botTakeover) await page.locator(`[data-key="opt-bot_takeover-${opts.botTakeover}"]`).check();
@@ -268,6 +270,9 @@ export async function settle(page) {
 /** The card codes of the 32-card pack (Großenaspe). */
 export const PACK32 = ['C', 'S', 'H', 'D'].flatMap((s) => ['A', 'K', 'Q', 'J', '10', '9', '8', '7'].map((r) => s + r));
 
+/** The card codes of the Mecklenburg games' 25-card pack: the ♦A, the Rutenas, is its only diamond. */
+export const PACK25A = [...['C', 'S', 'H'].flatMap((s) => ['A', 'K', 'Q', 'J', '10', '9', '8', '7'].map((r) => s + r)), 'DA'];
+
 /** The card codes of the 25-card pack. */
 export const PACK = [
   ...['C', 'S', 'H'].flatMap((s) => ['A', 'K', 'Q', 'J', '10', '9', '8', '7'].map((r) => s + r)),
@@ -344,7 +349,7 @@ export function checkFrames(frames, known = []) {
 /**
  * Replays every frame a seated player received, over as many deals as there were: within a
  * deal, each frame may hold only the cards this seat may know — its own dealt hand (the `dealt`
- * event must hide every other hand), the skat, stock or thrown hand it picked up itself, a
+ * event must hide every other hand), the skat, stock, thrown hand or Dutt it picked up itself, a
  * Kieker's hand shown to it — and the cards played face up so far (or laid down in a Siebener
  * Fips). Once a deal is over everything of it may show, until the next deal is dealt. A
  * `review` frame may show the cards of the finished deal it is about (and is skipped); any other
@@ -381,6 +386,8 @@ export function checkFramesOfSeat(frames, seat) {
         for (const c of [...(e.skat ?? []), ...(e.stock ?? []), ...(e.thrown ?? []), ...(e.talon ?? [])]) deal.shown.add(c);
       }
       if (e.event === 'kieker_shown' && e.to === seat) for (const c of e.hand ?? []) deal.shown.add(c);
+      // The Mecklenburg declarer sees the Dutt he takes (nobody else does).
+      if (e.event === 'dutt_taken' && e.seat === seat) for (const c of e.dutt ?? []) deal.shown.add(c);
       if (e.event === 'deal_over') {
         deal.over = true;
         ended = true;
