@@ -402,7 +402,9 @@ function centre(deal, where) {
   const held = S.ui.held && S.ui.held.deal === S.game?.number && deal.phase !== 'over' ? S.ui.held : null;
   if (deal.phase === 'auction') {
     caption = auctionCaption(deal);
-    content = [h('div', { class: 'skat', 'aria-label': t('table.skat') }, cardBack(), cardBack())];
+    // The cards lying face down while the auction runs (a skat; the Dutt).
+    const pile = G().auctionPile(deal);
+    if (pile) content = [h('div', { class: 'skat', 'aria-label': t(pile[0]) }, Array.from({ length: pile[1] }, () => cardBack()))];
   } else if (held) {
     // The trick just taken stays a moment (what came after it waits), then goes to its winner.
     const { trick } = held;

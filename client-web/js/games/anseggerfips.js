@@ -29,6 +29,7 @@ export const {
   seatChips,
   pickedUp,
   centreShown,
+  auctionPile,
   revealZones,
   actions,
   moves,

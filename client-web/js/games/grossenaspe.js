@@ -195,6 +195,12 @@ export function centreShown(deal, cardRow) {
   return null;
 }
 
+/** The cards lying face down in the middle during the auction: their name's key and how many. @param {any} deal @returns {[string, number]|null} */
+// eslint-disable-next-line no-unused-vars
+export function auctionPile(deal) {
+  return ['table.skat', 2];
+}
+
 /** @param {any} reveal */
 export function revealZones(reveal) {
   return [

@@ -11,7 +11,7 @@
 //   bidText(bid), callText(call), contractText(contract), gameText(game), gameValue(game),
 //     trumpsName(suit), gameTerms(game)                      — words
 //   forehand(deal), seatChips(game, seat), pickedUp(deal), centreShown(deal, cardRow),
-//     revealZones(reveal), actions(deal, prompt)             — the table
+//     auctionPile(deal), revealZones(reveal), actions(deal, prompt) — the table
 //   moves, eventTexts(event, deal), outcomeSentence(outcome, scores, dealer) — the log, the result
 //   resultWord(outcome), sheetGame(row), sheetHead(game), sheetFoot(game) — the scoresheet
 

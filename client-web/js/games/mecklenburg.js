@@ -371,6 +371,9 @@ export function mecklenburg(id) {
     /** Nothing is laid down in the middle. @param {any} deal @param {(cards: string[]) => any} cardRow @returns {HTMLElement|null} */
     // eslint-disable-next-line no-unused-vars
     centreShown: (deal, cardRow) => null,
+    /** The Dutt lies face down while the auction runs. @param {any} deal @returns {[string, number]|null} */
+    // eslint-disable-next-line no-unused-vars
+    auctionPile: (deal) => ['mb.table.dutt', 5],
     /** @param {any} reveal */
     revealZones: (reveal) => [
       ['mb.table.dutt', reveal.dutt],

@@ -193,6 +193,12 @@ export function centreShown(deal, cardRow) {
   return h('section', { class: 'fips-shown' }, h('h2', { class: 'centre-caption' }, t('log.fips', { name: seatName(deal.outcome.seat) })), cardRow(deal.outcome.cards));
 }
 
+/** The cards lying face down in the middle during the auction: their name's key and how many. @param {any} deal @returns {[string, number]|null} */
+// eslint-disable-next-line no-unused-vars
+export function auctionPile(deal) {
+  return ['table.skat', 2];
+}
+
 /** The zones of the reveal after the deal, below the dealt hands: [text key, cards]. @param {any} reveal */
 export function revealZones(reveal) {
   return [
