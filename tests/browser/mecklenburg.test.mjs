@@ -281,3 +281,28 @@ test('Duttfips: a deal on a phone and a desktop with two bots and a watcher; for
   await host.page.locator('[data-testid="contract"]', { hasText: 'Rutenfips' }).waitFor();
   assertNoConsoleErrors(r.everyone);
 });
+
+test('Duttfips practice in one click: four seats, three bots, on a phone; the faces chosen in the settings win over the table’s', async () => {
+  const me = await openClient(chrome, 'mb-practice', PHONE, 'en');
+  await me.page.locator('#name').fill('Hinnerk');
+  await me.page.locator('[data-key="opt-practice_game-duttfips"]').check();
+  // Four players only: the one choice offered.
+  assert.equal(await me.page.locator('[data-key^="opt-practice_players-"]').count(), 1);
+  await me.page.locator('[data-key="practice-more"]').click();
+  await me.page.locator('[data-key="opt-practice_delay-0"]').check();
+  await me.page.locator('[data-key="practice"]').click();
+  await me.page.locator('.table-screen.players-4').waitFor();
+  assert.equal(await state(me.page, 'S.room.rules.game'), 'duttfips');
+  assert.equal(await state(me.page, 'S.game.game'), 'duttfips');
+  assert.equal(await me.page.locator('.felt .seat .bot-tag').count(), 3);
+  assert.ok(await me.page.evaluate(() => document.body.classList.contains('german-faces')), 'the table’s German faces');
+  // The settings offer the table's faces, chosen until the player picks his own.
+  await me.page.locator('[data-key="settings"]').click();
+  assert.ok(await me.page.locator('[data-key="set-deck-table"]').isChecked());
+  await me.page.locator('[data-key="set-deck-french"]').check();
+  await me.page.locator('[data-key="close-settings"]').click();
+  assert.ok(!(await me.page.evaluate(() => document.body.classList.contains('german-faces'))), 'his own French faces');
+  await screenshot(me, 'phone-duttfips-practice');
+  checkFramesOfSeat(me.frames, await state(me.page, 'S.you.seat'));
+  assertNoConsoleErrors([me]);
+});
