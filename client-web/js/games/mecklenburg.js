@@ -112,14 +112,12 @@ export function trumpsName(suit) {
   return suit === 'diamonds' ? t('mb.trumps.ruten') : suitName(suit);
 }
 
-/** @param {any} g the game as played */
+/** The one term that explains the game as played (Fips also Rutenfips). @param {any} g */
 export function gameTerms(g) {
   const bid = playedBid(g);
-  return [
-    isRuten(bid) ? term('mb_ruten') : null,
-    bid?.kind === 'dutt' ? term('mb_dutt') : null,
-    bid?.kind === 'fips' || bid?.kind === 'rutenfips' ? term('mb_fips') : null,
-  ];
+  if (bid?.kind === 'fips' || bid?.kind === 'rutenfips') return [term('mb_fips')];
+  if (bid?.kind === 'dutt') return [term('mb_dutt')];
+  return [isRuten(bid) ? term('mb_ruten') : null];
 }
 
 // ---- the action panel ----
