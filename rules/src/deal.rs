@@ -376,69 +376,11 @@ impl Deal {
         self.rules.players.count()
     }
 
-    /// The dealer.
-    pub fn dealer(&self) -> Seat {
-        self.dealer
-    }
+    crate::holstein::holstein_deal_accessors!();
 
     /// Vorhand: the player to the dealer's left, who speaks first.
     pub fn vorhand(&self) -> Seat {
         self.dealer.next(self.players())
-    }
-
-    /// The seed this deal was shuffled with. Never to be shown before the deal is over.
-    pub fn seed(&self) -> Seed {
-        self.seed
-    }
-
-    /// Where the deal stands.
-    pub fn phase(&self) -> Phase {
-        self.phase
-    }
-
-    /// Whose turn it is, if anyone's.
-    pub fn turn(&self) -> Option<Seat> {
-        self.turn
-    }
-
-    /// The auction so far.
-    pub fn auction(&self) -> &Auction {
-        &self.auction
-    }
-
-    /// The declarer, once the auction is won.
-    pub fn declarer(&self) -> Option<Seat> {
-        self.declarer
-    }
-
-    /// What the declarer owes.
-    pub fn contract(&self) -> Option<Contract> {
-        self.contract
-    }
-
-    /// The game as declared so far.
-    pub fn game(&self) -> Option<Game> {
-        self.game
-    }
-
-    /// How the deal ended, once it has.
-    pub fn outcome(&self) -> Option<Outcome> {
-        self.outcome
-    }
-
-    /// Whether the deal is over.
-    pub fn is_over(&self) -> bool {
-        self.outcome.is_some()
-    }
-
-    /// The cards a seat holds now.
-    pub fn hand(&self, seat: Seat) -> CardSet {
-        self.hands[seat.index()]
-    }
-
-    /// The hand a seat was dealt.
-    pub fn dealt_hand(&self, seat: Seat) -> CardSet {
-        self.dealt[seat.index()]
     }
 
     /// The skat as dealt.
@@ -449,26 +391,6 @@ impl Deal {
     /// The stock as dealt.
     pub fn stock(&self) -> CardSet {
         self.stock
-    }
-
-    /// The declarer's discards.
-    pub fn discards(&self) -> CardSet {
-        self.discards
-    }
-
-    /// Every card played, in order.
-    pub fn plays(&self) -> &[Play] {
-        self.tricks.plays()
-    }
-
-    /// The winners of the finished tricks.
-    pub fn trick_winners(&self) -> &[Seat] {
-        self.tricks.trick_winners()
-    }
-
-    /// Tricks taken by the declarer and by the opponents.
-    pub fn tricks_taken(&self) -> (u8, u8) {
-        self.tricks.taken()
     }
 
     /// Where every card is. Always the whole pack, each card exactly once (tested).
@@ -498,11 +420,6 @@ impl Deal {
     /// The trump suit the play goes by (diamonds, the ♦7 alone, until trumps are named).
     pub(crate) fn trumps_in_play(&self) -> Suit {
         self.game.and_then(|g| g.trumps).unwrap_or(Suit::Diamonds)
-    }
-
-    /// The cards of the trick being played.
-    pub fn current_trick(&self) -> &[Play] {
-        self.tricks.current_trick(self.players())
     }
 
     /// The cards `seat` may play now (empty unless it is his turn to play).

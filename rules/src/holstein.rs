@@ -200,3 +200,99 @@ impl Tricks {
 pub(crate) fn own_hand_only(hands: &[Option<CardSet>], viewer: Option<Seat>) -> Vec<Option<CardSet>> {
     hands.iter().enumerate().map(|(i, h)| h.filter(|_| viewer.is_some_and(|v| v.index() == i))).collect()
 }
+
+/// The accessors every Holstein game's `Deal` has alike, for its `impl Deal` block. The deal
+/// keeps the fields `dealer`, `seed`, `phase`, `turn`, `auction`, `declarer`, `contract`,
+/// `game`, `outcome`, `hands`, `dealt`, `discards` and `tricks`, and a method `players`; the
+/// types `Phase`, `Auction`, `Contract`, `Game` and `Outcome` are the game's own, as named
+/// where the macro is used. Inherent methods, so that callers need no trait in scope.
+macro_rules! holstein_deal_accessors {
+    () => {
+        /// The dealer.
+        pub fn dealer(&self) -> Seat {
+            self.dealer
+        }
+
+        /// The seed this deal was shuffled with. Never to be shown before the deal is over.
+        pub fn seed(&self) -> Seed {
+            self.seed
+        }
+
+        /// Where the deal stands.
+        pub fn phase(&self) -> Phase {
+            self.phase
+        }
+
+        /// Whose turn it is, if anyone's.
+        pub fn turn(&self) -> Option<Seat> {
+            self.turn
+        }
+
+        /// The auction so far.
+        pub fn auction(&self) -> &Auction {
+            &self.auction
+        }
+
+        /// The declarer, once the auction is won.
+        pub fn declarer(&self) -> Option<Seat> {
+            self.declarer
+        }
+
+        /// What the declarer owes.
+        pub fn contract(&self) -> Option<Contract> {
+            self.contract
+        }
+
+        /// The game as declared so far.
+        pub fn game(&self) -> Option<Game> {
+            self.game
+        }
+
+        /// How the deal ended, once it has.
+        pub fn outcome(&self) -> Option<Outcome> {
+            self.outcome
+        }
+
+        /// Whether the deal is over.
+        pub fn is_over(&self) -> bool {
+            self.outcome.is_some()
+        }
+
+        /// The cards a seat holds now.
+        pub fn hand(&self, seat: Seat) -> CardSet {
+            self.hands[seat.index()]
+        }
+
+        /// The hand a seat was dealt.
+        pub fn dealt_hand(&self, seat: Seat) -> CardSet {
+            self.dealt[seat.index()]
+        }
+
+        /// The declarer's discards.
+        pub fn discards(&self) -> CardSet {
+            self.discards
+        }
+
+        /// Every card played, in order.
+        pub fn plays(&self) -> &[Play] {
+            self.tricks.plays()
+        }
+
+        /// The winners of the finished tricks.
+        pub fn trick_winners(&self) -> &[Seat] {
+            self.tricks.trick_winners()
+        }
+
+        /// Tricks taken by the declarer and by the opponents.
+        pub fn tricks_taken(&self) -> (u8, u8) {
+            self.tricks.taken()
+        }
+
+        /// The cards of the trick being played.
+        pub fn current_trick(&self) -> &[Play] {
+            self.tricks.current_trick(self.players())
+        }
+    };
+}
+
+pub(crate) use holstein_deal_accessors;

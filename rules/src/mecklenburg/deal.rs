@@ -272,74 +272,16 @@ impl Deal {
         Deal::PLAYERS
     }
 
+    crate::holstein::holstein_deal_accessors!();
+
     /// The deal's number in its series.
     pub fn number(&self) -> u32 {
         self.number
     }
 
-    /// The dealer.
-    pub fn dealer(&self) -> Seat {
-        self.dealer
-    }
-
     /// Forehand: the player to the dealer's left, who speaks first.
     pub fn forehand(&self) -> Seat {
         self.dealer.next(Deal::PLAYERS)
-    }
-
-    /// The seed this deal was shuffled with. Never to be shown before the deal is over.
-    pub fn seed(&self) -> Seed {
-        self.seed
-    }
-
-    /// Where the deal stands.
-    pub fn phase(&self) -> Phase {
-        self.phase
-    }
-
-    /// Whose turn it is, if anyone's.
-    pub fn turn(&self) -> Option<Seat> {
-        self.turn
-    }
-
-    /// The auction so far.
-    pub fn auction(&self) -> &Auction {
-        &self.auction
-    }
-
-    /// The declarer, once the auction is won.
-    pub fn declarer(&self) -> Option<Seat> {
-        self.declarer
-    }
-
-    /// What the declarer owes.
-    pub fn contract(&self) -> Option<Contract> {
-        self.contract
-    }
-
-    /// The game as played so far.
-    pub fn game(&self) -> Option<Game> {
-        self.game
-    }
-
-    /// How the deal ended, once it has.
-    pub fn outcome(&self) -> Option<Outcome> {
-        self.outcome
-    }
-
-    /// Whether the deal is over.
-    pub fn is_over(&self) -> bool {
-        self.outcome.is_some()
-    }
-
-    /// The cards a seat holds now.
-    pub fn hand(&self, seat: Seat) -> CardSet {
-        self.hands[seat.index()]
-    }
-
-    /// The hand a seat was dealt.
-    pub fn dealt_hand(&self, seat: Seat) -> CardSet {
-        self.dealt[seat.index()]
     }
 
     /// The Dutt as dealt.
@@ -350,31 +292,6 @@ impl Deal {
     /// Whether the declarer has taken the Dutt.
     pub fn dutt_taken(&self) -> bool {
         self.dutt_taken
-    }
-
-    /// The declarer's discards.
-    pub fn discards(&self) -> CardSet {
-        self.discards
-    }
-
-    /// Every card played, in order.
-    pub fn plays(&self) -> &[Play] {
-        self.tricks.plays()
-    }
-
-    /// The winners of the finished tricks.
-    pub fn trick_winners(&self) -> &[Seat] {
-        self.tricks.trick_winners()
-    }
-
-    /// Tricks taken by the declarer and by the opponents.
-    pub fn tricks_taken(&self) -> (u8, u8) {
-        self.tricks.taken()
-    }
-
-    /// The cards of the trick being played.
-    pub fn current_trick(&self) -> &[Play] {
-        self.tricks.current_trick(Deal::PLAYERS)
     }
 
     /// Where every card is: the hands, the Dutt while it lies aside, the discards, the cards
