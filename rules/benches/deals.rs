@@ -4,7 +4,8 @@
 
 use std::hint::black_box;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use fipsen_rules::{
     Action, AnyGame, Deal, Event, GameAction, GameRules, Players, RuleSet, Seat, Seed, Series, grossenaspe, mecklenburg,
 };
@@ -21,68 +22,135 @@ impl Rng {
     }
 }
 
-/// One complete deal with random legal moves (passing half the time in the auction).
-/// Returns the declarer's score, so nothing can be optimised away.
-fn random_deal(rules: RuleSet, seed: Seed, rng: &mut Rng, legal: &mut Vec<Action>, events: &mut Vec<Event>) -> i32 {
-    let (mut deal, _) = Deal::new(rules, 1, Seat(0), seed);
-    while let Some(seat) = deal.turn() {
-        deal.legal_actions_into(seat, legal);
-        let r = rng.next();
-        let action = if r & 1 == 0 && legal.contains(&Action::Pass) {
-            Action::Pass
-        } else {
-            legal[((r >> 1) % legal.len() as u64) as usize]
-        };
-        events.clear();
-        let _ = deal.apply_into(seat, action, events);
-    }
-    deal.outcome().and_then(|o| o.score()).map_or(0, |(_, p)| p)
+/// What a complete random deal needs of a game's `Deal`.
+trait RandomDeal: Sized {
+    type Rules: Copy;
+    type Action: Copy + PartialEq;
+    type Event;
+    /// The action taken half the time where it is legal.
+    const PASS: Self::Action;
+
+    fn deal(rules: Self::Rules, seed: Seed) -> Self;
+    fn turn(&self) -> Option<Seat>;
+    fn legal_actions_into(&self, seat: Seat, out: &mut Vec<Self::Action>);
+    fn apply_into(&mut self, seat: Seat, action: Self::Action, out: &mut Vec<Self::Event>);
+    /// The declarer's score once the deal is over, 0 without one.
+    fn declarer_score(&self) -> i32;
 }
 
-/// One complete Großenaspe deal with random legal moves, the same way.
-fn random_grossenaspe_deal(
-    rules: grossenaspe::Rules,
-    seed: Seed,
-    rng: &mut Rng,
-    legal: &mut Vec<grossenaspe::Action>,
-    events: &mut Vec<grossenaspe::Event>,
-) -> i32 {
-    let (mut deal, _) = grossenaspe::Deal::new(rules, 1, Seat(0), seed);
-    while let Some(seat) = deal.turn() {
-        deal.legal_actions_into(seat, legal);
-        let r = rng.next();
-        let action = if r & 1 == 0 && legal.contains(&grossenaspe::Action::Pass) {
-            grossenaspe::Action::Pass
-        } else {
-            legal[((r >> 1) % legal.len() as u64) as usize]
-        };
-        events.clear();
-        let _ = deal.apply_into(seat, action, events);
+impl RandomDeal for Deal {
+    type Rules = RuleSet;
+    type Action = Action;
+    type Event = Event;
+    const PASS: Action = Action::Pass;
+
+    fn deal(rules: RuleSet, seed: Seed) -> Deal {
+        Deal::new(rules, 1, Seat(0), seed).0
     }
-    deal.outcome().and_then(|o| o.score(rules.loss_factor)).map_or(0, |(_, p)| p)
+    fn turn(&self) -> Option<Seat> {
+        Deal::turn(self)
+    }
+    fn legal_actions_into(&self, seat: Seat, out: &mut Vec<Action>) {
+        Deal::legal_actions_into(self, seat, out);
+    }
+    fn apply_into(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) {
+        let _ = Deal::apply_into(self, seat, action, out);
+    }
+    fn declarer_score(&self) -> i32 {
+        self.outcome().and_then(|o| o.score()).map_or(0, |(_, p)| p)
+    }
 }
 
-/// One complete Mecklenburg deal with random legal moves, the same way.
-fn random_mecklenburg_deal(
-    rules: mecklenburg::Rules,
+impl RandomDeal for grossenaspe::Deal {
+    type Rules = grossenaspe::Rules;
+    type Action = grossenaspe::Action;
+    type Event = grossenaspe::Event;
+    const PASS: grossenaspe::Action = grossenaspe::Action::Pass;
+
+    fn deal(rules: grossenaspe::Rules, seed: Seed) -> grossenaspe::Deal {
+        grossenaspe::Deal::new(rules, 1, Seat(0), seed).0
+    }
+    fn turn(&self) -> Option<Seat> {
+        grossenaspe::Deal::turn(self)
+    }
+    fn legal_actions_into(&self, seat: Seat, out: &mut Vec<grossenaspe::Action>) {
+        grossenaspe::Deal::legal_actions_into(self, seat, out);
+    }
+    fn apply_into(&mut self, seat: Seat, action: grossenaspe::Action, out: &mut Vec<grossenaspe::Event>) {
+        let _ = grossenaspe::Deal::apply_into(self, seat, action, out);
+    }
+    fn declarer_score(&self) -> i32 {
+        self.outcome().and_then(|o| o.score(self.rules().loss_factor)).map_or(0, |(_, p)| p)
+    }
+}
+
+impl RandomDeal for mecklenburg::Deal {
+    type Rules = mecklenburg::Rules;
+    type Action = mecklenburg::Action;
+    type Event = mecklenburg::Event;
+    const PASS: mecklenburg::Action = mecklenburg::Action::Pass;
+
+    fn deal(rules: mecklenburg::Rules, seed: Seed) -> mecklenburg::Deal {
+        mecklenburg::Deal::new(rules, 1, Seat(0), seed).0
+    }
+    fn turn(&self) -> Option<Seat> {
+        mecklenburg::Deal::turn(self)
+    }
+    fn legal_actions_into(&self, seat: Seat, out: &mut Vec<mecklenburg::Action>) {
+        mecklenburg::Deal::legal_actions_into(self, seat, out);
+    }
+    fn apply_into(&mut self, seat: Seat, action: mecklenburg::Action, out: &mut Vec<mecklenburg::Event>) {
+        let _ = mecklenburg::Deal::apply_into(self, seat, action, out);
+    }
+    fn declarer_score(&self) -> i32 {
+        self.outcome().and_then(|o| o.score(self.rules().loss_factor())).map_or(0, |(_, p)| p)
+    }
+}
+
+/// One complete deal of any game with random legal moves (passing half the time in the
+/// auction). Returns the declarer's score, so nothing can be optimised away.
+fn random_deal<D: RandomDeal>(
+    rules: D::Rules,
     seed: Seed,
     rng: &mut Rng,
-    legal: &mut Vec<mecklenburg::Action>,
-    events: &mut Vec<mecklenburg::Event>,
+    legal: &mut Vec<D::Action>,
+    events: &mut Vec<D::Event>,
 ) -> i32 {
-    let (mut deal, _) = mecklenburg::Deal::new(rules, 1, Seat(0), seed);
+    let mut deal = D::deal(rules, seed);
     while let Some(seat) = deal.turn() {
         deal.legal_actions_into(seat, legal);
         let r = rng.next();
-        let action = if r & 1 == 0 && legal.contains(&mecklenburg::Action::Pass) {
-            mecklenburg::Action::Pass
+        let action = if r & 1 == 0 && legal.contains(&D::PASS) {
+            D::PASS
         } else {
             legal[((r >> 1) % legal.len() as u64) as usize]
         };
         events.clear();
-        let _ = deal.apply_into(seat, action, events);
+        deal.apply_into(seat, action, events);
     }
-    deal.outcome().and_then(|o| o.score(rules.loss_factor())).map_or(0, |(_, p)| p)
+    deal.declarer_score()
+}
+
+/// Benchmarks complete random deals of one game's `Deal` with these rules, each from its own
+/// seed.
+fn bench_random_deals<D: RandomDeal>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    rules: D::Rules,
+    legal_capacity: usize,
+) {
+    let mut rng = Rng(1);
+    let mut legal = Vec::with_capacity(legal_capacity);
+    let mut events = Vec::with_capacity(16);
+    let mut n = 0u64;
+    group.bench_function(name, |b| {
+        b.iter(|| {
+            n += 1;
+            let mut seed = [0u8; 32];
+            seed[..8].copy_from_slice(&n.to_le_bytes());
+            black_box(random_deal::<D>(rules, Seed(seed), &mut rng, &mut legal, &mut events))
+        })
+    });
 }
 
 fn bench(c: &mut Criterion) {
@@ -92,35 +160,13 @@ fn bench(c: &mut Criterion) {
         ("four_players", RuleSet::prisdorf()),
         ("three_players", RuleSet { players: Players::Three, ..RuleSet::prisdorf() }),
     ] {
-        let mut rng = Rng(1);
-        let mut legal = Vec::with_capacity(64);
-        let mut events = Vec::with_capacity(16);
-        let mut n = 0u64;
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                n += 1;
-                let mut seed = [0u8; 32];
-                seed[..8].copy_from_slice(&n.to_le_bytes());
-                black_box(random_deal(rules, Seed(seed), &mut rng, &mut legal, &mut events))
-            })
-        });
+        bench_random_deals::<Deal>(&mut group, name, rules, 64);
     }
     for (name, players) in
         [("grossenaspe_four_players", 4), ("grossenaspe_three_players", 3), ("grossenaspe_five_players", 5)]
     {
         let rules = grossenaspe::Rules { players, ..grossenaspe::Rules::grossenaspe() };
-        let mut rng = Rng(1);
-        let mut legal = Vec::with_capacity(64);
-        let mut events = Vec::with_capacity(16);
-        let mut n = 0u64;
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                n += 1;
-                let mut seed = [0u8; 32];
-                seed[..8].copy_from_slice(&n.to_le_bytes());
-                black_box(random_grossenaspe_deal(rules, Seed(seed), &mut rng, &mut legal, &mut events))
-            })
-        });
+        bench_random_deals::<grossenaspe::Deal>(&mut group, name, rules, 64);
     }
     for (name, rules) in [
         ("anseggerfips", mecklenburg::AnseggerfipsRules::anseggerfips().into()),
@@ -130,18 +176,7 @@ fn bench(c: &mut Criterion) {
         ),
         ("duttfips", mecklenburg::DuttfipsRules::duttfips().into()),
     ] {
-        let mut rng = Rng(1);
-        let mut legal = Vec::with_capacity(256);
-        let mut events = Vec::with_capacity(16);
-        let mut n = 0u64;
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                n += 1;
-                let mut seed = [0u8; 32];
-                seed[..8].copy_from_slice(&n.to_le_bytes());
-                black_box(random_mecklenburg_deal(rules, Seed(seed), &mut rng, &mut legal, &mut events))
-            })
-        });
+        bench_random_deals::<mecklenburg::Deal>(&mut group, name, rules, 256);
     }
     // The cost of the game interface: deals of an open-ended Prisdorf series played through the
     // series' own methods, and the same through the registry's `AnyGame` as the server plays them.
