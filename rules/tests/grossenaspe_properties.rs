@@ -12,8 +12,9 @@
 
 mod grossenaspe_common;
 
-use fipsen_rules::grossenaspe::{Action, Bid, Deal, Event, Rules};
-use fipsen_rules::{Card, CardSet, FirstLead, KiekerShow, Pack, Seat, Seed, Suit};
+use fipsen_rules::grossenaspe::{Action, Bid, Deal, DealView, Event, Phase, Rules};
+use fipsen_rules::{CardSet, FirstLead, KiekerShow, Pack, RuleError, Seat, Seed, Suit};
+use grossenaspe_common::holstein_common::properties::{CheckedDeal, Knowledge, play_checked};
 use grossenaspe_common::{Rng, choose};
 use proptest::prelude::*;
 
@@ -42,94 +43,6 @@ fn candidates(deal: &Deal, seat: Seat, rng: &mut Rng) -> Vec<Action> {
     let k = hand.len().saturating_sub(5);
     out.push(Action::Discard { cards: rng.subset(PACK, k) });
     out
-}
-
-/// What each viewer may see, worked out from the true events alone (§A9).
-struct Knowledge {
-    players: usize,
-    /// Per seat; index `players` is the spectator.
-    visible: Vec<CardSet>,
-}
-
-impl Knowledge {
-    fn new(players: usize) -> Knowledge {
-        Knowledge { players, visible: vec![CardSet::EMPTY; players + 1] }
-    }
-
-    fn index(&self, viewer: Option<Seat>) -> usize {
-        viewer.map_or(self.players, Seat::index)
-    }
-
-    fn add(&mut self, seat: Seat, cards: Option<CardSet>) {
-        let cards = cards.expect("the true event holds the cards");
-        self.visible[seat.index()] = self.visible[seat.index()].union(cards);
-    }
-
-    fn learn(&mut self, event: &Event) {
-        match event {
-            Event::Dealt { hands, .. } => {
-                for (seat, hand) in hands.iter().enumerate() {
-                    self.add(Seat(seat as u8), *hand);
-                }
-            }
-            Event::SkatTaken { seat, skat } => self.add(*seat, *skat),
-            Event::KiekerShown { to, hand, .. } => self.add(*to, *hand),
-            Event::KiekerPickedUp { seat, skat, talon, .. } => {
-                self.add(*seat, *skat);
-                self.add(*seat, *talon);
-            }
-            Event::CardPlayed { card, .. } => self.visible.iter_mut().for_each(|v| v.insert(*card)),
-            Event::DealOver { .. } => self.visible.iter_mut().for_each(|v| *v = PACK),
-            _ => {}
-        }
-    }
-}
-
-fn cards_in(value: &serde_json::Value, out: &mut CardSet) {
-    match value {
-        serde_json::Value::String(s) => {
-            if let Ok(card) = s.parse::<Card>() {
-                out.insert(card);
-            }
-        }
-        serde_json::Value::Array(items) => items.iter().for_each(|v| cards_in(v, out)),
-        serde_json::Value::Object(map) => map.values().for_each(|v| cards_in(v, out)),
-        _ => {}
-    }
-}
-
-fn json_cards<T: serde::Serialize>(value: &T) -> CardSet {
-    let mut out = CardSet::EMPTY;
-    cards_in(&serde_json::to_value(value).expect("serialisable"), &mut out);
-    out
-}
-
-fn check_places(deal: &Deal) {
-    let mut seen = CardSet::EMPTY;
-    for place in deal.card_places() {
-        assert!(seen.intersection(place).is_empty(), "a card is in two places: {:?}", seen.intersection(place));
-        seen = seen.union(place);
-    }
-    assert_eq!(seen, PACK, "cards missing");
-}
-
-fn viewers(players: u8) -> impl Iterator<Item = Option<Seat>> {
-    (0..players).map(|s| Some(Seat(s))).chain([None])
-}
-
-/// A redacted event keeps everything but the hidden cards: the same event once the cards of
-/// both are set aside, and a stub where the viewer may not see them.
-fn check_stub(event: &Event, seen: &Event, viewer: Option<Seat>) {
-    let strip = |e: &Event| {
-        let mut v = serde_json::to_value(e).expect("serialisable");
-        if let Some(map) = v.as_object_mut() {
-            for key in ["hands", "skat", "talon", "cards", "hand"] {
-                map.remove(key);
-            }
-        }
-        v
-    };
-    assert_eq!(strip(event), strip(seen), "redaction changed more than the cards: {viewer:?}");
 }
 
 /// The score of §A7, computed from the events alone.
@@ -170,83 +83,81 @@ fn expected_scores(events: &[Event], rules: Rules) -> Vec<i32> {
     scores
 }
 
-/// Plays one complete deal, checking every property on the way.
-fn play_checked(
-    rules: Rules,
-    dealer: Seat,
-    seed: Seed,
-    policy: u64,
-    full_checks: bool,
-) -> (Vec<(Seat, Action)>, Vec<Event>) {
-    let n = rules.players;
-    let (mut deal, first) = Deal::new(rules, 1, dealer, seed);
-    let mut rng = Rng(policy);
-    let mut knowledge = Knowledge::new(usize::from(n));
-    knowledge.learn(&first);
-    for viewer in viewers(n) {
-        let seen = json_cards(&first.for_viewer(viewer));
-        assert_eq!(seen, viewer.map_or(CardSet::EMPTY, |s| deal.hand(s)), "the deal shows {viewer:?} its own hand");
+impl CheckedDeal for Deal {
+    type Action = Action;
+    type Event = Event;
+    type Phase = Phase;
+    type View = DealView;
+
+    const PACK: CardSet = PACK;
+    const MAX_STEPS: usize = 200;
+    const CARD_KEYS: Option<&'static [&'static str]> = Some(&["hands", "skat", "talon", "cards", "hand"]);
+
+    fn players(&self) -> u8 {
+        Deal::players(self)
     }
-    let mut log = vec![first];
-    let mut actions = Vec::new();
-    for step in 0.. {
-        assert!(step < 200, "a deal must end");
-        check_places(&deal);
-        for viewer in viewers(n) {
-            let seen = json_cards(&deal.view(viewer));
-            let allowed = knowledge.visible[knowledge.index(viewer)];
-            assert!(allowed.contains_all(seen), "view of {viewer:?} shows {:?}", seen.difference(allowed));
-        }
-        if deal.is_over() {
-            break;
-        }
-        let turn = deal.turn().expect("someone is to act while the deal is on");
-        let legal = deal.legal_actions(turn);
-        assert!(!legal.is_empty(), "the player to act has a legal action");
-        let before = deal.clone();
-        for seat in (0..n).map(Seat) {
-            let listed = deal.legal_actions(seat);
-            if seat != turn {
-                assert!(listed.is_empty(), "nothing out of turn: {listed:?}");
-            }
-            for action in candidates(&deal, seat, &mut rng) {
-                let accepted = deal.check(seat, action).is_ok();
-                assert_eq!(accepted, listed.contains(&action), "{seat:?} {action:?} in {:?}", deal.phase());
-                if !accepted {
-                    assert!(deal.apply(seat, action).is_err());
-                    assert!(deal == before, "a refused {action:?} changed the deal");
-                }
-            }
-            for action in &listed {
-                assert!(deal.check(seat, *action).is_ok(), "listed {action:?} is refused");
-            }
-        }
-        if full_checks {
-            let json = serde_json::to_string(&deal).expect("serialisable");
-            let back: Deal = serde_json::from_str(&json).expect("round trip");
-            assert!(back == deal, "JSON round trip");
-        }
-        let action = choose(&legal, &mut rng);
-        let events = deal.apply(turn, action).expect("a legal action is accepted");
-        actions.push((turn, action));
-        for event in &events {
-            knowledge.learn(event);
-            for viewer in viewers(n) {
-                let redacted = event.for_viewer(viewer);
-                let seen = json_cards(&redacted);
-                let allowed = knowledge.visible[knowledge.index(viewer)];
-                assert!(allowed.contains_all(seen), "{event:?} shows {viewer:?} {:?}", seen.difference(allowed));
-                check_stub(event, &redacted, viewer);
-            }
-        }
-        log.extend(events);
+    fn card_places(&self) -> Vec<CardSet> {
+        Deal::card_places(self)
     }
-    let scores = match log.last() {
-        Some(Event::DealOver { scores, .. }) => scores.clone(),
-        other => panic!("the last event is the end of the deal, not {other:?}"),
-    };
-    assert_eq!(scores, expected_scores(&log, rules), "score formula; events: {log:?}");
-    (actions, log)
+    fn hand(&self, seat: Seat) -> CardSet {
+        Deal::hand(self, seat)
+    }
+    fn is_over(&self) -> bool {
+        Deal::is_over(self)
+    }
+    fn turn(&self) -> Option<Seat> {
+        Deal::turn(self)
+    }
+    fn phase(&self) -> Phase {
+        Deal::phase(self)
+    }
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        Deal::legal_actions(self, seat)
+    }
+    fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        Deal::check(self, seat, action)
+    }
+    fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+        Deal::apply(self, seat, action)
+    }
+    fn view(&self, viewer: Option<Seat>) -> DealView {
+        Deal::view(self, viewer)
+    }
+    fn redact(event: &Event, viewer: Option<Seat>) -> Event {
+        event.for_viewer(viewer)
+    }
+
+    fn candidates(&self, seat: Seat, rng: &mut Rng) -> Vec<Action> {
+        candidates(self, seat, rng)
+    }
+
+    /// What each viewer may see, worked out from the true events alone (§A9).
+    fn learn(knowledge: &mut Knowledge, event: &Event) {
+        match event {
+            Event::Dealt { hands, .. } => knowledge.dealt(hands),
+            Event::SkatTaken { seat, skat } => knowledge.add(*seat, *skat),
+            Event::KiekerShown { to, hand, .. } => knowledge.add(*to, *hand),
+            Event::KiekerPickedUp { seat, skat, talon, .. } => {
+                knowledge.add(*seat, *skat);
+                knowledge.add(*seat, *talon);
+            }
+            Event::CardPlayed { card, .. } => knowledge.played(*card),
+            Event::DealOver { .. } => knowledge.show_all(PACK),
+            _ => {}
+        }
+    }
+
+    fn pick(&self, turn: Seat, legal: &[Action], rng: &mut Rng) -> (Seat, Action) {
+        (turn, choose(legal, rng))
+    }
+
+    fn check_scores(&self, log: &[Event]) {
+        let scores = match log.last() {
+            Some(Event::DealOver { scores, .. }) => scores.clone(),
+            other => panic!("the last event is the end of the deal, not {other:?}"),
+        };
+        assert_eq!(scores, expected_scores(log, *self.rules()), "score formula; events: {log:?}");
+    }
 }
 
 fn rules_from(players: u8, options: (bool, bool, bool, bool)) -> Rules {
@@ -279,14 +190,7 @@ proptest! {
         let rules = rules_from(players, options);
         let dealer = Seat(dealer % players);
         let full = seed % 16 == 0;
-        let (actions, log) = play_checked(rules, dealer, Seed::from_u64(seed), policy, full);
-        if full {
-            let (mut again, first) = Deal::new(rules, 1, dealer, Seed::from_u64(seed));
-            let mut replay = vec![first];
-            for (seat, action) in actions {
-                replay.extend(again.apply(seat, action).expect("replay"));
-            }
-            prop_assert_eq!(replay, log);
-        }
+        let deal = || Deal::new(rules, 1, dealer, Seed::from_u64(seed));
+        play_checked(deal(), deal, policy, full);
     }
 }

@@ -14,9 +14,11 @@
 mod mecklenburg_common;
 
 use fipsen_rules::mecklenburg::{
-    Action, AnseggerfipsRules, AuctionKind, Bid, Deal, DuttUse, DuttfipsRules, Event, Faces, Rules, Variant,
+    Action, AnseggerfipsRules, AuctionKind, Bid, Deal, DealView, DuttUse, DuttfipsRules, Event, Faces, Phase, Rules,
+    Variant,
 };
-use fipsen_rules::{Card, CardSet, FirstLead, Pack, Seat, Seed, Suit};
+use fipsen_rules::{CardSet, FirstLead, Pack, RuleError, Seat, Seed, Suit};
+use mecklenburg_common::holstein_common::properties::{CheckedDeal, Knowledge, play_checked};
 use mecklenburg_common::{Rng, choose};
 use proptest::prelude::*;
 
@@ -44,88 +46,6 @@ fn candidates(deal: &Deal, seat: Seat, rng: &mut Rng) -> Vec<Action> {
     }
     out.push(Action::Discard { cards: rng.subset(PACK, 5) });
     out
-}
-
-/// What each viewer may see, worked out from the true events alone (§B6).
-struct Knowledge {
-    /// Per seat; index 4 is the spectator.
-    visible: Vec<CardSet>,
-}
-
-impl Knowledge {
-    fn new() -> Knowledge {
-        Knowledge { visible: vec![CardSet::EMPTY; 5] }
-    }
-
-    fn of(&self, viewer: Option<Seat>) -> CardSet {
-        self.visible[viewer.map_or(4, Seat::index)]
-    }
-
-    fn add(&mut self, seat: Seat, cards: Option<CardSet>) {
-        let cards = cards.expect("the true event holds the cards");
-        self.visible[seat.index()] = self.visible[seat.index()].union(cards);
-    }
-
-    fn learn(&mut self, event: &Event) {
-        match event {
-            Event::Dealt { hands, .. } => {
-                for (seat, hand) in hands.iter().enumerate() {
-                    self.add(Seat(seat as u8), *hand);
-                }
-            }
-            Event::DuttTaken { seat, dutt, .. } => self.add(*seat, *dutt),
-            Event::CardPlayed { card, .. } => self.visible.iter_mut().for_each(|v| v.insert(*card)),
-            Event::DealOver { .. } => self.visible.iter_mut().for_each(|v| *v = PACK),
-            _ => {}
-        }
-    }
-}
-
-fn cards_in(value: &serde_json::Value, out: &mut CardSet) {
-    match value {
-        serde_json::Value::String(s) => {
-            if let Ok(card) = s.parse::<Card>() {
-                out.insert(card);
-            }
-        }
-        serde_json::Value::Array(items) => items.iter().for_each(|v| cards_in(v, out)),
-        serde_json::Value::Object(map) => map.values().for_each(|v| cards_in(v, out)),
-        _ => {}
-    }
-}
-
-fn json_cards<T: serde::Serialize>(value: &T) -> CardSet {
-    let mut out = CardSet::EMPTY;
-    cards_in(&serde_json::to_value(value).expect("serialisable"), &mut out);
-    out
-}
-
-fn check_places(deal: &Deal) {
-    let mut seen = CardSet::EMPTY;
-    for place in deal.card_places() {
-        assert!(seen.intersection(place).is_empty(), "a card is in two places: {:?}", seen.intersection(place));
-        seen = seen.union(place);
-    }
-    assert_eq!(seen, PACK, "cards missing");
-}
-
-fn viewers() -> impl Iterator<Item = Option<Seat>> {
-    (0..4).map(|s| Some(Seat(s))).chain([None])
-}
-
-/// A redacted event keeps everything but the hidden cards: the same event once the cards of
-/// both are set aside.
-fn check_stub(event: &Event, seen: &Event, viewer: Option<Seat>) {
-    let strip = |e: &Event| {
-        let mut v = serde_json::to_value(e).expect("serialisable");
-        if let Some(map) = v.as_object_mut() {
-            for key in ["hands", "dutt", "cards"] {
-                map.remove(key);
-            }
-        }
-        v
-    };
-    assert_eq!(strip(event), strip(seen), "redaction changed more than the cards: {viewer:?}");
 }
 
 /// The score of §B5, computed from the events alone: value = base × r × d.
@@ -163,79 +83,79 @@ fn expected_scores(events: &[Event], rules: Rules) -> Vec<i32> {
     scores
 }
 
-/// Plays one complete deal, checking every property on the way.
-fn play_checked(rules: Rules, dealer: Seat, seed: Seed, policy: u64, full: bool) -> (Vec<(Seat, Action)>, Vec<Event>) {
-    let (mut deal, first) = Deal::new(rules, 1, dealer, seed);
-    let mut rng = Rng(policy);
-    let mut knowledge = Knowledge::new();
-    knowledge.learn(&first);
-    for viewer in viewers() {
-        let seen = json_cards(&first.for_viewer(viewer));
-        assert_eq!(seen, viewer.map_or(CardSet::EMPTY, |s| deal.hand(s)), "the deal shows {viewer:?} its own hand");
+impl CheckedDeal for Deal {
+    type Action = Action;
+    type Event = Event;
+    type Phase = Phase;
+    type View = DealView;
+
+    const PACK: CardSet = PACK;
+    const MAX_STEPS: usize = 100;
+    const CARD_KEYS: Option<&'static [&'static str]> = Some(&["hands", "dutt", "cards"]);
+
+    fn players(&self) -> u8 {
+        Deal::players(self)
     }
-    let mut log = vec![first];
-    let mut actions = Vec::new();
-    for step in 0.. {
-        assert!(step < 100, "a deal must end");
-        check_places(&deal);
-        for viewer in viewers() {
-            let seen = json_cards(&deal.view(viewer));
-            let allowed = knowledge.of(viewer);
-            assert!(allowed.contains_all(seen), "view of {viewer:?} shows {:?}", seen.difference(allowed));
-        }
-        if deal.is_over() {
-            break;
-        }
-        let turn = deal.turn().expect("someone is to act while the deal is on");
-        let legal = deal.legal_actions(turn);
-        assert!(!legal.is_empty(), "the player to act has a legal action");
-        let before = deal.clone();
-        for seat in (0..4).map(Seat) {
-            let listed = deal.legal_actions(seat);
-            if seat != turn {
-                assert!(listed.is_empty(), "nothing out of turn: {listed:?}");
-            }
-            for action in candidates(&deal, seat, &mut rng) {
-                let accepted = deal.check(seat, action).is_ok();
-                assert_eq!(accepted, listed.contains(&action), "{seat:?} {action:?} in {:?}", deal.phase());
-                if !accepted {
-                    assert!(deal.apply(seat, action).is_err());
-                    assert!(deal == before, "a refused {action:?} changed the deal");
-                }
-            }
-            for action in &listed {
-                assert!(deal.check(seat, *action).is_ok(), "listed {action:?} is refused");
-            }
-        }
-        if full {
-            let json = serde_json::to_string(&deal).expect("serialisable");
-            let back: Deal = serde_json::from_str(&json).expect("round trip");
-            assert!(back == deal, "JSON round trip");
-        }
-        let action = choose(&legal, &mut rng);
-        let events = deal.apply(turn, action).expect("a legal action is accepted");
-        actions.push((turn, action));
-        for event in &events {
-            knowledge.learn(event);
-            for viewer in viewers() {
-                let redacted = event.for_viewer(viewer);
-                let seen = json_cards(&redacted);
-                let allowed = knowledge.of(viewer);
-                assert!(allowed.contains_all(seen), "{event:?} shows {viewer:?} {:?}", seen.difference(allowed));
-                check_stub(event, &redacted, viewer);
-            }
-        }
-        log.extend(events);
+    fn card_places(&self) -> Vec<CardSet> {
+        Deal::card_places(self)
     }
-    let scores = match log.last() {
-        Some(Event::DealOver { scores, .. }) => scores.clone(),
-        other => panic!("the last event is the end of the deal, not {other:?}"),
-    };
-    assert_eq!(scores, expected_scores(&log, rules), "score formula; events: {log:?}");
-    if rules.variant() == Variant::Duttfips {
-        assert!(!matches!(deal.outcome(), Some(fipsen_rules::mecklenburg::Outcome::ThrownIn)), "never a throw-in");
+    fn hand(&self, seat: Seat) -> CardSet {
+        Deal::hand(self, seat)
     }
-    (actions, log)
+    fn is_over(&self) -> bool {
+        Deal::is_over(self)
+    }
+    fn turn(&self) -> Option<Seat> {
+        Deal::turn(self)
+    }
+    fn phase(&self) -> Phase {
+        Deal::phase(self)
+    }
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        Deal::legal_actions(self, seat)
+    }
+    fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        Deal::check(self, seat, action)
+    }
+    fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+        Deal::apply(self, seat, action)
+    }
+    fn view(&self, viewer: Option<Seat>) -> DealView {
+        Deal::view(self, viewer)
+    }
+    fn redact(event: &Event, viewer: Option<Seat>) -> Event {
+        event.for_viewer(viewer)
+    }
+
+    fn candidates(&self, seat: Seat, rng: &mut Rng) -> Vec<Action> {
+        candidates(self, seat, rng)
+    }
+
+    /// What each viewer may see, worked out from the true events alone (§B6).
+    fn learn(knowledge: &mut Knowledge, event: &Event) {
+        match event {
+            Event::Dealt { hands, .. } => knowledge.dealt(hands),
+            Event::DuttTaken { seat, dutt, .. } => knowledge.add(*seat, *dutt),
+            Event::CardPlayed { card, .. } => knowledge.played(*card),
+            Event::DealOver { .. } => knowledge.show_all(PACK),
+            _ => {}
+        }
+    }
+
+    fn pick(&self, turn: Seat, legal: &[Action], rng: &mut Rng) -> (Seat, Action) {
+        (turn, choose(legal, rng))
+    }
+
+    fn check_scores(&self, log: &[Event]) {
+        let scores = match log.last() {
+            Some(Event::DealOver { scores, .. }) => scores.clone(),
+            other => panic!("the last event is the end of the deal, not {other:?}"),
+        };
+        assert_eq!(scores, expected_scores(log, *self.rules()), "score formula; events: {log:?}");
+        if self.variant() == Variant::Duttfips {
+            assert!(!matches!(self.outcome(), Some(fipsen_rules::mecklenburg::Outcome::ThrownIn)), "never a throw-in");
+        }
+    }
 }
 
 fn faces(n: u8) -> Faces {
@@ -275,19 +195,10 @@ fn cases() -> u32 {
     std::env::var("FIPSEN_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000)
 }
 
-fn check_deal(rules: Rules, dealer: u8, seed: u64, policy: u64) -> Result<(), TestCaseError> {
+fn check_deal(rules: Rules, dealer: u8, seed: u64, policy: u64) {
     let dealer = Seat(dealer % 4);
-    let full = seed.is_multiple_of(16);
-    let (actions, log) = play_checked(rules, dealer, Seed::from_u64(seed), policy, full);
-    if full {
-        let (mut again, first) = Deal::new(rules, 1, dealer, Seed::from_u64(seed));
-        let mut replay = vec![first];
-        for (seat, action) in actions {
-            replay.extend(again.apply(seat, action).expect("replay"));
-        }
-        prop_assert_eq!(replay, log);
-    }
-    Ok(())
+    let deal = || Deal::new(rules, 1, dealer, Seed::from_u64(seed));
+    play_checked(deal(), deal, policy, seed.is_multiple_of(16));
 }
 
 proptest! {
@@ -301,7 +212,7 @@ proptest! {
         options in any::<[bool; 7]>(),
         min_bid in 1u8..=4,
     ) {
-        check_deal(anseggerfips(options, min_bid), dealer, seed, policy)?;
+        check_deal(anseggerfips(options, min_bid), dealer, seed, policy);
     }
 
     #[test]
@@ -311,6 +222,6 @@ proptest! {
         dealer in 0u8..4,
         options in any::<[bool; 7]>(),
     ) {
-        check_deal(duttfips(options), dealer, seed, policy)?;
+        check_deal(duttfips(options), dealer, seed, policy);
     }
 }

@@ -9,12 +9,14 @@
 //! same seed and actions give the same events.
 
 use fipsen_rules::{
-    Action, Bid, Card, CardSet, Deal, Event, FirstLead, KiekerShow, Outcome, Players, RuleSet, Seat, Seed, Suit,
+    Action, Bid, CardSet, Deal, DealView, Event, FirstLead, KiekerShow, Outcome, Phase, Players, RuleError, RuleSet,
+    Seat, Seed, Suit,
 };
 use proptest::prelude::*;
 
 mod common;
 
+use common::holstein_common::properties::{CheckedDeal, Knowledge, play_checked};
 use common::{Rng, choose};
 
 /// Every action worth trying for `seat`: all fixed ones, all cards, every bid and some discards.
@@ -44,97 +46,6 @@ fn candidates(deal: &Deal, seat: Seat, rng: &mut Rng) -> Vec<Action> {
     out.push(Action::Discard { cards: rng.subset(CardSet::PACK, 2) });
     out.push(Action::Discard { cards: rng.subset(CardSet::PACK, 5) });
     out
-}
-
-/// What each viewer may see, worked out from the true events alone.
-struct Knowledge {
-    players: usize,
-    /// Per seat; index `players` is the spectator.
-    visible: Vec<CardSet>,
-}
-
-impl Knowledge {
-    fn new(players: usize) -> Knowledge {
-        Knowledge { players, visible: vec![CardSet::EMPTY; players + 1] }
-    }
-
-    fn index(&self, viewer: Option<Seat>) -> usize {
-        viewer.map_or(self.players, Seat::index)
-    }
-
-    fn learn(&mut self, event: &Event) {
-        let all = self.players + 1;
-        match event {
-            Event::Dealt { hands, .. } => {
-                for (seat, hand) in hands.iter().enumerate() {
-                    self.visible[seat] = self.visible[seat].union(hand.expect("the true event holds every hand"));
-                }
-            }
-            Event::KiekerShown { seat, to, hand } => {
-                let hand = hand.expect("true event");
-                for s in [seat.index(), to.index()] {
-                    self.visible[s] = self.visible[s].union(hand);
-                }
-            }
-            Event::KiekerPickedUp { seat, skat, stock, .. } => {
-                let cards = skat.expect("true event").union(stock.expect("true event"));
-                self.visible[seat.index()] = self.visible[seat.index()].union(cards);
-            }
-            Event::SkatTaken { seat, skat } => {
-                self.visible[seat.index()] = self.visible[seat.index()].union(skat.expect("true event"));
-            }
-            Event::CardPlayed { card, .. } => {
-                for v in 0..all {
-                    self.visible[v].insert(*card);
-                }
-            }
-            Event::SiebenerFips { cards, .. } => {
-                for v in 0..all {
-                    self.visible[v] = self.visible[v].union(*cards);
-                }
-            }
-            Event::DealOver { .. } => {
-                for v in 0..all {
-                    self.visible[v] = CardSet::PACK;
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Every card named anywhere in a JSON value.
-fn cards_in(value: &serde_json::Value, out: &mut CardSet) {
-    match value {
-        serde_json::Value::String(s) => {
-            if let Ok(card) = s.parse::<Card>() {
-                out.insert(card);
-            }
-        }
-        serde_json::Value::Array(items) => items.iter().for_each(|v| cards_in(v, out)),
-        serde_json::Value::Object(map) => map.values().for_each(|v| cards_in(v, out)),
-        _ => {}
-    }
-}
-
-fn json_cards<T: serde::Serialize>(value: &T) -> CardSet {
-    let mut out = CardSet::EMPTY;
-    cards_in(&serde_json::to_value(value).expect("serialisable"), &mut out);
-    out
-}
-
-fn check_places(deal: &Deal) {
-    let places = deal.card_places();
-    let mut seen = CardSet::EMPTY;
-    for place in places {
-        assert!(seen.intersection(place).is_empty(), "a card is in two places: {:?}", seen.intersection(place));
-        seen = seen.union(place);
-    }
-    assert_eq!(seen, CardSet::PACK, "cards missing");
-}
-
-fn viewers(players: u8) -> impl Iterator<Item = Option<Seat>> {
-    (0..players).map(|s| Some(Seat(s))).chain([None])
 }
 
 /// The score of RULES.md §7, computed from the events alone.
@@ -180,108 +91,119 @@ fn expected_scores(events: &[Event], players: u8) -> Vec<i32> {
     scores
 }
 
-/// Plays one complete deal, checking every property on the way. Returns the actions taken.
-fn play_checked(
-    rules: RuleSet,
-    dealer: Seat,
-    seed: Seed,
-    policy: u64,
-    full_checks: bool,
-) -> (Vec<(Seat, Action)>, Vec<Event>) {
-    let n = rules.players.count();
-    let (mut deal, first) = Deal::new(rules, 1, dealer, seed);
-    let mut rng = Rng(policy);
-    let mut knowledge = Knowledge::new(usize::from(n));
-    let mut log = vec![first.clone()];
-    knowledge.learn(&first);
-    for viewer in viewers(n) {
-        let seen = json_cards(&first.for_viewer(viewer));
-        let own = viewer.map_or(CardSet::EMPTY, |s| deal.hand(s));
-        assert_eq!(seen, own, "the deal shows {viewer:?} exactly its own hand");
+impl CheckedDeal for Deal {
+    type Action = Action;
+    type Event = Event;
+    type Phase = Phase;
+    type View = DealView;
+
+    const PACK: CardSet = CardSet::PACK;
+    const MAX_STEPS: usize = 200;
+    const CARD_KEYS: Option<&'static [&'static str]> = None;
+
+    fn players(&self) -> u8 {
+        Deal::players(self)
     }
-    let mut actions = Vec::new();
-    for step in 0.. {
-        assert!(step < 200, "a deal must end");
-        check_places(&deal);
-        for viewer in viewers(n) {
-            let seen = json_cards(&deal.view(viewer));
-            let allowed = knowledge.visible[knowledge.index(viewer)];
-            assert!(allowed.contains_all(seen), "view of {viewer:?} shows {:?}", seen.difference(allowed));
-        }
-        if deal.is_over() {
-            break;
-        }
-        let turn = deal.turn().expect("someone is to act while the deal is on");
-        let legal = deal.legal_actions(turn);
-        assert!(!legal.is_empty(), "the player to act has a legal action");
-        // Every candidate: listed as legal exactly when the rules accept it; refused ones change nothing.
-        let before = deal.clone();
-        for seat in 0..n {
-            let seat = Seat(seat);
-            let listed = deal.legal_actions(seat);
-            if Some(seat) != deal.turn() {
-                assert!(
-                    listed.iter().all(|a| matches!(a, Action::SiebenerFips | Action::GiveUp)),
-                    "out of turn only a Siebener Fips or a Kieker's give-up: {listed:?}"
-                );
+    fn card_places(&self) -> Vec<CardSet> {
+        Deal::card_places(self)
+    }
+    fn hand(&self, seat: Seat) -> CardSet {
+        Deal::hand(self, seat)
+    }
+    fn is_over(&self) -> bool {
+        Deal::is_over(self)
+    }
+    fn turn(&self) -> Option<Seat> {
+        Deal::turn(self)
+    }
+    fn phase(&self) -> Phase {
+        Deal::phase(self)
+    }
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        Deal::legal_actions(self, seat)
+    }
+    fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        Deal::check(self, seat, action)
+    }
+    fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+        Deal::apply(self, seat, action)
+    }
+    fn view(&self, viewer: Option<Seat>) -> DealView {
+        Deal::view(self, viewer)
+    }
+    fn redact(event: &Event, viewer: Option<Seat>) -> Event {
+        event.for_viewer(viewer)
+    }
+
+    fn candidates(&self, seat: Seat, rng: &mut Rng) -> Vec<Action> {
+        candidates(self, seat, rng)
+    }
+
+    /// What each viewer may see, worked out from the true events alone.
+    fn learn(knowledge: &mut Knowledge, event: &Event) {
+        match event {
+            Event::Dealt { hands, .. } => knowledge.dealt(hands),
+            Event::KiekerShown { seat, to, hand } => {
+                knowledge.add(*seat, *hand);
+                knowledge.add(*to, *hand);
             }
-            if listed.contains(&Action::GiveUp) {
-                assert!(deal.declarer() == Some(seat) && deal.before_first_lead(), "only the Kieker, before the lead");
+            Event::KiekerPickedUp { seat, skat, stock, .. } => {
+                knowledge.add(*seat, *skat);
+                knowledge.add(*seat, *stock);
             }
-            for action in candidates(&deal, seat, &mut rng) {
-                let accepted = deal.check(seat, action).is_ok();
-                assert_eq!(accepted, listed.contains(&action), "{seat:?} {action:?} in {:?}", deal.phase());
-                if !accepted {
-                    assert!(deal.apply(seat, action).is_err());
-                    assert!(deal == before, "a refused {action:?} changed the deal");
-                }
-            }
-            for action in &listed {
-                assert!(deal.check(seat, *action).is_ok(), "listed {action:?} is refused");
-            }
+            Event::SkatTaken { seat, skat } => knowledge.add(*seat, *skat),
+            Event::CardPlayed { card, .. } => knowledge.played(*card),
+            Event::SiebenerFips { cards, .. } => knowledge.show_all(*cards),
+            Event::DealOver { .. } => knowledge.show_all(CardSet::PACK),
+            _ => {}
         }
-        if full_checks {
-            let json = serde_json::to_string(&deal).expect("serialisable");
-            let bad =
-                Action::Play { card: CardSet::PACK.difference(deal.hand(turn)).lowest().expect("a card elsewhere") };
-            let _ = deal.apply(turn, bad);
-            assert_eq!(serde_json::to_string(&deal).expect("serialisable"), json, "refused action changed the JSON");
-            let back: Deal = serde_json::from_str(&json).expect("round trip");
-            assert!(back == deal, "JSON round trip");
+    }
+
+    fn check_listed(&self, seat: Seat, turn: Seat, listed: &[Action]) {
+        if seat != turn {
+            assert!(
+                listed.iter().all(|a| matches!(a, Action::SiebenerFips | Action::GiveUp)),
+                "out of turn only a Siebener Fips or a Kieker's give-up: {listed:?}"
+            );
         }
-        // Sometimes a Siebener Fips or a Kieker's give-up comes out of turn.
-        let out_of_turn =
-            |action: Action| (0..n).map(Seat).find(|s| *s != turn && deal.legal_actions(*s).contains(&action));
+        if listed.contains(&Action::GiveUp) {
+            assert!(self.declarer() == Some(seat) && self.before_first_lead(), "only the Kieker, before the lead");
+        }
+    }
+
+    fn full_checks(&mut self, turn: Seat) {
+        let json = serde_json::to_string(self).expect("serialisable");
+        let bad = Action::Play { card: CardSet::PACK.difference(self.hand(turn)).lowest().expect("a card elsewhere") };
+        let _ = Deal::apply(self, turn, bad);
+        assert_eq!(serde_json::to_string(self).expect("serialisable"), json, "refused action changed the JSON");
+    }
+
+    /// Sometimes a Siebener Fips or a Kieker's give-up comes out of turn.
+    fn pick(&self, turn: Seat, legal: &[Action], rng: &mut Rng) -> (Seat, Action) {
+        let out_of_turn = |action: Action| {
+            (0..self.players()).map(Seat).find(|s| *s != turn && self.legal_actions(*s).contains(&action))
+        };
         let fips = out_of_turn(Action::SiebenerFips);
         let give_up = out_of_turn(Action::GiveUp);
-        let (seat, action) = match (fips, give_up) {
+        match (fips, give_up) {
             (Some(seat), _) if rng.chance(50) => (seat, Action::SiebenerFips),
             (_, Some(seat)) if rng.chance(25) => (seat, Action::GiveUp),
-            _ => (turn, choose(&legal, &mut rng)),
-        };
-        let events = deal.apply(seat, action).expect("a legal action is accepted");
-        actions.push((seat, action));
-        for event in &events {
-            knowledge.learn(event);
-            for viewer in viewers(n) {
-                let seen = json_cards(&event.for_viewer(viewer));
-                let allowed = knowledge.visible[knowledge.index(viewer)];
-                assert!(allowed.contains_all(seen), "{event:?} shows {viewer:?} {:?}", seen.difference(allowed));
-            }
+            _ => (turn, choose(legal, rng)),
         }
-        log.extend(events);
     }
-    let scores = match log.last() {
-        Some(Event::DealOver { scores, outcome, .. }) => {
-            if let Outcome::Won { game, .. } | Outcome::Lost { game, .. } = outcome {
-                assert_eq!(game.value(), i32::from(game.tricks) << game.doubles());
+
+    fn check_scores(&self, log: &[Event]) {
+        let scores = match log.last() {
+            Some(Event::DealOver { scores, outcome, .. }) => {
+                if let Outcome::Won { game, .. } | Outcome::Lost { game, .. } = outcome {
+                    assert_eq!(game.value(), i32::from(game.tricks) << game.doubles());
+                }
+                scores.clone()
             }
-            scores.clone()
-        }
-        other => panic!("the last event is the end of the deal, not {other:?}"),
-    };
-    assert_eq!(scores, expected_scores(&log, n), "score formula; events: {log:?}");
-    (actions, log)
+            other => panic!("the last event is the end of the deal, not {other:?}"),
+        };
+        assert_eq!(scores, expected_scores(log, self.players()), "score formula; events: {log:?}");
+    }
 }
 
 fn rules_from(players: bool, min_bid3: bool, kontra: bool, declarer_leads: bool, show_nobody: bool) -> RuleSet {
@@ -312,15 +234,7 @@ proptest! {
         let rules = rules_from(options.0, options.1, options.2, options.3, options.4);
         let dealer = Seat(dealer % rules.players.count());
         let full = seed % 16 == 0;
-        let (actions, log) = play_checked(rules, dealer, Seed::from_u64(seed), policy, full);
-        if full {
-            // The same seed, rules and actions give the same events.
-            let (mut again, first) = Deal::new(rules, 1, dealer, Seed::from_u64(seed));
-            let mut replay = vec![first];
-            for (seat, action) in actions {
-                replay.extend(again.apply(seat, action).expect("replay"));
-            }
-            prop_assert_eq!(replay, log);
-        }
+        let deal = || Deal::new(rules, 1, dealer, Seed::from_u64(seed));
+        play_checked(deal(), deal, policy, full);
     }
 }

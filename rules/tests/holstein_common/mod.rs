@@ -4,6 +4,8 @@
 
 use fipsen_rules::{Card, CardSet};
 
+pub mod properties;
+
 /// Parses space-separated card codes.
 pub fn cards(codes: &str) -> CardSet {
     codes.split_whitespace().map(|c| c.parse::<Card>().unwrap_or_else(|e| panic!("{e}"))).collect()

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 #[path = "../holstein_common/mod.rs"]
-mod holstein_common;
+pub mod holstein_common;
 pub use holstein_common::{Rng, cards};
 
 use fipsen_rules::mecklenburg::{Action, Bid, Deal, Event, Outcome, Rules};
