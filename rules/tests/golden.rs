@@ -8,14 +8,14 @@
 //! `cargo test -p fipsen-rules --test golden -- --ignored generate`.
 
 mod common;
-mod holstein_golden;
 
 use std::path::PathBuf;
 
 use common::{Rng, choose};
 use fipsen_rules::{Action, Bid, Deal, Event, FirstLead, KiekerShow, Outcome, Players, RuleSet, Seat, Seed};
 
-use holstein_golden::{render, to_values};
+use common::holstein_common::golden as holstein_golden;
+use holstein_golden::{render, scores_of, to_values};
 
 type Golden = holstein_golden::Golden<RuleSet, Action>;
 
@@ -23,31 +23,10 @@ fn golden_dir() -> PathBuf {
     holstein_golden::golden_dir("")
 }
 
-fn replay(g: &Golden) -> Result<Vec<Event>, String> {
-    let (mut deal, first) = Deal::new(g.rules, 1, g.dealer, g.seed);
-    let mut events = vec![first];
-    for (i, (seat, action)) in g.actions.iter().enumerate() {
-        let more = deal.apply(*seat, *action).map_err(|e| format!("action {i} ({seat:?} {action:?}) refused: {e}"))?;
-        events.extend(more);
-    }
-    Ok(events)
-}
-
-fn scores_of(events: &[Event]) -> Vec<i32> {
-    events
-        .iter()
-        .find_map(|e| match e {
-            Event::DealOver { scores, .. } => Some(scores.clone()),
-            _ => None,
-        })
-        .unwrap_or_default()
-}
-
 #[test]
 fn golden_deals_replay_to_their_recorded_events_and_scores() {
     holstein_golden::replay_all(&golden_dir(), 20, |g: &Golden| {
-        let events = replay(g)?;
-        Ok((to_values(&events), scores_of(&events)))
+        holstein_golden::replay(Deal::new(g.rules, 1, g.dealer, g.seed), &g.actions)
     });
 }
 
@@ -229,7 +208,7 @@ fn generate() {
             dealer,
             seed,
             actions,
-            scores: scores_of(&events),
+            scores: scores_of::<Deal>(&events),
             events: to_values(&events),
         };
         let path = golden_dir().join(format!("{:02}-{name}.json", i + 1));

@@ -8,7 +8,6 @@
 //! `cargo test -p fipsen-rules --test grossenaspe_golden -- --ignored generate`.
 
 mod grossenaspe_common;
-mod holstein_golden;
 
 use std::path::PathBuf;
 
@@ -16,7 +15,8 @@ use fipsen_rules::grossenaspe::{Action, Bid, Deal, Event, Outcome, Phase, Rules,
 use fipsen_rules::{CardSet, FirstLead, KiekerShow, Seat, Seed, Suit};
 use grossenaspe_common::{Rng, choose};
 
-use holstein_golden::{render, to_values};
+use grossenaspe_common::holstein_common::golden as holstein_golden;
+use holstein_golden::{render, scores_of, to_values};
 
 type Golden = holstein_golden::Golden<Rules, Action>;
 
@@ -24,31 +24,10 @@ fn golden_dir() -> PathBuf {
     holstein_golden::golden_dir("grossenaspe")
 }
 
-fn replay(g: &Golden) -> Result<Vec<Event>, String> {
-    let (mut deal, first) = Deal::new(g.rules, 1, g.dealer, g.seed);
-    let mut events = vec![first];
-    for (i, (seat, action)) in g.actions.iter().enumerate() {
-        let more = deal.apply(*seat, *action).map_err(|e| format!("action {i} ({seat:?} {action:?}) refused: {e}"))?;
-        events.extend(more);
-    }
-    Ok(events)
-}
-
-fn scores_of(events: &[Event]) -> Vec<i32> {
-    events
-        .iter()
-        .find_map(|e| match e {
-            Event::DealOver { scores, .. } => Some(scores.clone()),
-            _ => None,
-        })
-        .unwrap_or_default()
-}
-
 #[test]
 fn grossenaspe_golden_deals_replay_to_their_recorded_events_and_scores() {
     holstein_golden::replay_all(&golden_dir(), 12, |g: &Golden| {
-        let events = replay(g)?;
-        Ok((to_values(&events), scores_of(&events)))
+        holstein_golden::replay(Deal::new(g.rules, 1, g.dealer, g.seed), &g.actions)
     });
 }
 
@@ -253,7 +232,7 @@ fn generate() {
             dealer,
             seed,
             actions,
-            scores: scores_of(&events),
+            scores: scores_of::<Deal>(&events),
             events: to_values(&events),
         };
         let path = golden_dir().join(format!("{:02}-{name}.json", i + 1));

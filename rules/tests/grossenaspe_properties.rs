@@ -12,8 +12,8 @@
 
 mod grossenaspe_common;
 
-use fipsen_rules::grossenaspe::{Action, Bid, Deal, DealView, Event, Phase, Rules};
-use fipsen_rules::{CardSet, FirstLead, KiekerShow, Pack, RuleError, Seat, Seed, Suit};
+use fipsen_rules::grossenaspe::{Action, Bid, Deal, Event, Rules};
+use fipsen_rules::{CardSet, FirstLead, KiekerShow, Pack, Seat, Seed, Suit};
 use grossenaspe_common::holstein_common::properties::{CheckedDeal, Knowledge, play_checked};
 use grossenaspe_common::{Rng, choose};
 use proptest::prelude::*;
@@ -84,48 +84,8 @@ fn expected_scores(events: &[Event], rules: Rules) -> Vec<i32> {
 }
 
 impl CheckedDeal for Deal {
-    type Action = Action;
-    type Event = Event;
-    type Phase = Phase;
-    type View = DealView;
-
-    const PACK: CardSet = PACK;
     const MAX_STEPS: usize = 200;
     const CARD_KEYS: Option<&'static [&'static str]> = Some(&["hands", "skat", "talon", "cards", "hand"]);
-
-    fn players(&self) -> u8 {
-        Deal::players(self)
-    }
-    fn card_places(&self) -> Vec<CardSet> {
-        Deal::card_places(self)
-    }
-    fn hand(&self, seat: Seat) -> CardSet {
-        Deal::hand(self, seat)
-    }
-    fn is_over(&self) -> bool {
-        Deal::is_over(self)
-    }
-    fn turn(&self) -> Option<Seat> {
-        Deal::turn(self)
-    }
-    fn phase(&self) -> Phase {
-        Deal::phase(self)
-    }
-    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        Deal::legal_actions(self, seat)
-    }
-    fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
-        Deal::check(self, seat, action)
-    }
-    fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
-        Deal::apply(self, seat, action)
-    }
-    fn view(&self, viewer: Option<Seat>) -> DealView {
-        Deal::view(self, viewer)
-    }
-    fn redact(event: &Event, viewer: Option<Seat>) -> Event {
-        event.for_viewer(viewer)
-    }
 
     fn candidates(&self, seat: Seat, rng: &mut Rng) -> Vec<Action> {
         candidates(self, seat, rng)

@@ -8,7 +8,6 @@
 //! To build the sets from scratch (searching seeds for deals with each wanted feature):
 //! `cargo test -p fipsen-rules --test mecklenburg_golden -- --ignored generate`.
 
-mod holstein_golden;
 mod mecklenburg_common;
 
 use std::path::PathBuf;
@@ -18,7 +17,8 @@ use fipsen_rules::mecklenburg::{
     GameRules, Outcome, Phase,
 };
 use fipsen_rules::{CardSet, FirstLead, Seat, Seed, Suit};
-use holstein_golden::{render, to_values};
+use holstein_golden::{render, scores_of, to_values};
+use mecklenburg_common::holstein_common::golden as holstein_golden;
 use mecklenburg_common::{Rng, choose};
 
 type Golden<R> = holstein_golden::Golden<R, Action>;
@@ -27,30 +27,9 @@ fn golden_dir<R: GameRules>() -> PathBuf {
     holstein_golden::golden_dir(R::ID.code())
 }
 
-fn replay<R: GameRules>(g: &Golden<R>) -> Result<Vec<Event>, String> {
-    let (mut deal, first) = Deal::new(g.rules.rules(), 1, g.dealer, g.seed);
-    let mut events = vec![first];
-    for (i, (seat, action)) in g.actions.iter().enumerate() {
-        let more = deal.apply(*seat, *action).map_err(|e| format!("action {i} ({seat:?} {action:?}) refused: {e}"))?;
-        events.extend(more);
-    }
-    Ok(events)
-}
-
-fn scores_of(events: &[Event]) -> Vec<i32> {
-    events
-        .iter()
-        .find_map(|e| match e {
-            Event::DealOver { scores, .. } => Some(scores.clone()),
-            _ => None,
-        })
-        .unwrap_or_default()
-}
-
 fn replay_folder<R: GameRules>() {
     holstein_golden::replay_all(&golden_dir::<R>(), 12, |g: &Golden<R>| {
-        let events = replay(g)?;
-        Ok((to_values(&events), scores_of(&events)))
+        holstein_golden::replay(Deal::new(g.rules.rules(), 1, g.dealer, g.seed), &g.actions)
     });
 }
 
@@ -235,7 +214,7 @@ fn generate_folder<R: GameRules>(wanted: Vec<Wanted<R>>) {
             dealer,
             seed,
             actions,
-            scores: scores_of(&events),
+            scores: scores_of::<Deal>(&events),
             events: to_values(&events),
         };
         let path = golden_dir::<R>().join(format!("{:02}-{name}.json", i + 1));

@@ -9,8 +9,7 @@
 //! same seed and actions give the same events.
 
 use fipsen_rules::{
-    Action, Bid, CardSet, Deal, DealView, Event, FirstLead, KiekerShow, Outcome, Phase, Players, RuleError, RuleSet,
-    Seat, Seed, Suit,
+    Action, Bid, CardSet, Deal, Event, FirstLead, KiekerShow, Outcome, Players, RuleSet, Seat, Seed, Suit,
 };
 use proptest::prelude::*;
 
@@ -92,48 +91,8 @@ fn expected_scores(events: &[Event], players: u8) -> Vec<i32> {
 }
 
 impl CheckedDeal for Deal {
-    type Action = Action;
-    type Event = Event;
-    type Phase = Phase;
-    type View = DealView;
-
-    const PACK: CardSet = CardSet::PACK;
     const MAX_STEPS: usize = 200;
     const CARD_KEYS: Option<&'static [&'static str]> = None;
-
-    fn players(&self) -> u8 {
-        Deal::players(self)
-    }
-    fn card_places(&self) -> Vec<CardSet> {
-        Deal::card_places(self)
-    }
-    fn hand(&self, seat: Seat) -> CardSet {
-        Deal::hand(self, seat)
-    }
-    fn is_over(&self) -> bool {
-        Deal::is_over(self)
-    }
-    fn turn(&self) -> Option<Seat> {
-        Deal::turn(self)
-    }
-    fn phase(&self) -> Phase {
-        Deal::phase(self)
-    }
-    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        Deal::legal_actions(self, seat)
-    }
-    fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
-        Deal::check(self, seat, action)
-    }
-    fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
-        Deal::apply(self, seat, action)
-    }
-    fn view(&self, viewer: Option<Seat>) -> DealView {
-        Deal::view(self, viewer)
-    }
-    fn redact(event: &Event, viewer: Option<Seat>) -> Event {
-        event.for_viewer(viewer)
-    }
 
     fn candidates(&self, seat: Seat, rng: &mut Rng) -> Vec<Action> {
         candidates(self, seat, rng)

@@ -3,9 +3,10 @@
 
 #[path = "../holstein_common/mod.rs"]
 pub mod holstein_common;
+use holstein_common::{HolsteinDeal, arranged_pack, suit};
 pub use holstein_common::{Rng, cards};
 
-use fipsen_rules::{Action, Bid, Card, CardSet, Deal, Event, Outcome, RuleSet, Seat, Suit};
+use fipsen_rules::{Action, Bid, Card, CardSet, Deal, DealView, Event, Outcome, Phase, RuleError, RuleSet, Seat, Suit};
 
 /// A deal with the given hands (by seat) and skat; the stock is every other card.
 pub fn arrange(rules: RuleSet, dealer: u8, hands: &[&str], skat: &str) -> Deal {
@@ -23,17 +24,7 @@ pub fn arrange(rules: RuleSet, dealer: u8, hands: &[&str], skat: &str) -> Deal {
         used = used.union(*hand);
     }
     let stock = CardSet::PACK.difference(used);
-    let vorhand = (dealer as usize + 1) % n;
-    let order: Vec<usize> = (0..n).map(|i| (vorhand + i) % n).collect();
-    let mut pack = Vec::with_capacity(25);
-    for &seat in &order {
-        pack.extend(hands[seat].iter().take(3));
-    }
-    pack.extend(skat.iter());
-    for &seat in &order {
-        pack.extend(hands[seat].iter().skip(3));
-    }
-    pack.extend(stock.iter());
+    let pack = arranged_pack(&hands, dealer, skat, stock);
     let pack: [Card; 25] = pack.try_into().expect("25 cards");
     let (deal, _) = Deal::from_pack(rules, 1, Seat(dealer), pack).expect("a valid pack");
     for (seat, hand) in hands.iter().enumerate() {
@@ -62,15 +53,7 @@ pub fn step(line: &str) -> (Seat, Action) {
         "skat" => Action::TakeSkat,
         "hand" => Action::PlayHand,
         "discard" => Action::Discard { cards: cards(&rest.join(" ")) },
-        "trumps" => Action::NameTrumps {
-            suit: match rest[0] {
-                "C" => Suit::Clubs,
-                "S" => Suit::Spades,
-                "H" => Suit::Hearts,
-                "D" => Suit::Diamonds,
-                other => panic!("no suit {other}"),
-            },
-        },
+        "trumps" => Action::NameTrumps { suit: suit(rest[0]) },
         "kontra" => Action::Kontra,
         "rekontra" => Action::Rekontra,
         "give_up" => Action::GiveUp,
@@ -85,21 +68,7 @@ pub fn step(line: &str) -> (Seat, Action) {
 
 /// Applies every step, checking each is listed as legal first; returns all events.
 pub fn run(deal: &mut Deal, script: &[&str]) -> Vec<Event> {
-    let mut events = Vec::new();
-    for line in script {
-        let (seat, action) = step(line);
-        assert!(
-            deal.legal_actions(seat).contains(&action),
-            "{line:?} is not listed as legal; legal: {:?}; phase {:?}",
-            deal.legal_actions(seat),
-            deal.phase()
-        );
-        match deal.apply(seat, action) {
-            Ok(mut e) => events.append(&mut e),
-            Err(e) => panic!("{line:?} refused: {e}"),
-        }
-    }
-    events
+    holstein_common::run(deal, script, step)
 }
 
 /// The deal's outcome and the points of the seat that scored.
@@ -129,4 +98,64 @@ pub fn choose(legal: &[Action], rng: &mut Rng) -> Action {
         return Action::Hold;
     }
     moves[rng.below(moves.len())]
+}
+
+impl HolsteinDeal for Deal {
+    type Action = Action;
+    type Event = Event;
+    type Phase = Phase;
+    type View = DealView;
+
+    const PACK: CardSet = CardSet::PACK;
+    const STOP: Action = Action::Stop;
+    const GO_ON: Action = Action::GoOn;
+
+    fn players(&self) -> u8 {
+        Deal::players(self)
+    }
+    fn card_places(&self) -> Vec<CardSet> {
+        Deal::card_places(self)
+    }
+    fn hand(&self, seat: Seat) -> CardSet {
+        Deal::hand(self, seat)
+    }
+    fn is_over(&self) -> bool {
+        Deal::is_over(self)
+    }
+    fn turn(&self) -> Option<Seat> {
+        Deal::turn(self)
+    }
+    fn phase(&self) -> Phase {
+        Deal::phase(self)
+    }
+    fn trumps(&self) -> Option<Suit> {
+        self.game().and_then(|g| g.trumps)
+    }
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        Deal::legal_actions(self, seat)
+    }
+    fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        Deal::check(self, seat, action)
+    }
+    fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+        Deal::apply(self, seat, action)
+    }
+    fn view(&self, viewer: Option<Seat>) -> DealView {
+        Deal::view(self, viewer)
+    }
+    fn redact(event: &Event, viewer: Option<Seat>) -> Event {
+        event.for_viewer(viewer)
+    }
+    fn card_played(action: Action) -> Option<Card> {
+        match action {
+            Action::Play { card } => Some(card),
+            _ => None,
+        }
+    }
+    fn final_scores(event: &Event) -> Option<&[i32]> {
+        match event {
+            Event::DealOver { scores, .. } => Some(scores),
+            _ => None,
+        }
+    }
 }

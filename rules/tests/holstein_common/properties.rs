@@ -1,42 +1,20 @@
 //! The property-test driver shared by every Holstein game: plays one complete deal with a
 //! random player, checking every invariant at every step. A game's test gives its deal's
 //! methods, its candidate actions, its random player and what each viewer may see (worked out
-//! from the true events, independently of the view code) through [`CheckedDeal`].
+//! from the true events, independently of the view code) through [`HolsteinDeal`] and [`CheckedDeal`].
 
-use std::fmt::Debug;
-
-use fipsen_rules::{Card, CardSet, RuleError, Seat};
+use fipsen_rules::{Card, CardSet, Seat};
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 
-use super::Rng;
+use super::{HolsteinDeal, Rng};
 
-/// What the driver needs of a game's deal, and the game's hooks.
-pub trait CheckedDeal: Clone + PartialEq + Debug + Serialize + DeserializeOwned {
-    type Action: Copy + PartialEq + Debug;
-    type Event: Clone + PartialEq + Debug + Serialize;
-    type Phase: Debug;
-    type View: Serialize;
-
-    /// Every card of the game's pack.
-    const PACK: CardSet;
+/// A game's hooks for the driver.
+pub trait CheckedDeal: HolsteinDeal {
     /// The most steps a deal may take.
     const MAX_STEPS: usize;
     /// The keys of a redacted event that may be emptied; `None`: redaction is not compared
     /// with the true event.
     const CARD_KEYS: Option<&'static [&'static str]>;
-
-    fn players(&self) -> u8;
-    fn card_places(&self) -> Vec<CardSet>;
-    fn hand(&self, seat: Seat) -> CardSet;
-    fn is_over(&self) -> bool;
-    fn turn(&self) -> Option<Seat>;
-    fn phase(&self) -> Self::Phase;
-    fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
-    fn check(&self, seat: Seat, action: Self::Action) -> Result<(), RuleError>;
-    fn apply(&mut self, seat: Seat, action: Self::Action) -> Result<Vec<Self::Event>, RuleError>;
-    fn view(&self, viewer: Option<Seat>) -> Self::View;
-    fn redact(event: &Self::Event, viewer: Option<Seat>) -> Self::Event;
 
     /// Every action worth trying for `seat`.
     fn candidates(&self, seat: Seat, rng: &mut Rng) -> Vec<Self::Action>;

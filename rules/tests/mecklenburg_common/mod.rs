@@ -4,10 +4,11 @@
 
 #[path = "../holstein_common/mod.rs"]
 pub mod holstein_common;
+use holstein_common::{HolsteinDeal, arranged_pack, suit};
 pub use holstein_common::{Rng, cards};
 
-use fipsen_rules::mecklenburg::{Action, Bid, Deal, Event, Outcome, Rules};
-use fipsen_rules::{Card, CardSet, Pack, Seat, Suit};
+use fipsen_rules::mecklenburg::{Action, Bid, Deal, DealView, Event, Outcome, Phase, Rules};
+use fipsen_rules::{Card, CardSet, Pack, RuleError, Seat, Suit};
 
 /// A deal with the given hands (by seat) and Dutt.
 pub fn arrange(rules: impl Into<Rules>, dealer: u8, hands: &[&str; 4], dutt: &str) -> Deal {
@@ -19,32 +20,13 @@ pub fn arrange(rules: impl Into<Rules>, dealer: u8, hands: &[&str; 4], dutt: &st
         a.union(*h)
     });
     assert_eq!(all, Pack::P25_A.cards(), "the hands and the Dutt are the pack");
-    let forehand = usize::from((dealer + 1) % 4);
-    let order: Vec<usize> = (0..4).map(|i| (forehand + i) % 4).collect();
-    let mut pack: Vec<Card> = Vec::with_capacity(25);
-    for &seat in &order {
-        pack.extend(hands[seat].iter().take(3));
-    }
-    for &seat in &order {
-        pack.extend(hands[seat].iter().skip(3));
-    }
-    pack.extend(dutt.iter());
+    let pack = arranged_pack(&hands, dealer, CardSet::EMPTY, dutt);
     let (deal, _) = Deal::from_pack(rules, 1, Seat(dealer), &pack).expect("a valid pack");
     for (seat, hand) in hands.iter().enumerate() {
         assert_eq!(deal.hand(Seat(seat as u8)), *hand);
     }
     assert_eq!(deal.dutt(), dutt);
     deal
-}
-
-pub fn suit(code: &str) -> Suit {
-    match code {
-        "C" => Suit::Clubs,
-        "S" => Suit::Spades,
-        "H" => Suit::Hearts,
-        "D" => Suit::Diamonds,
-        other => panic!("no suit {other}"),
-    }
 }
 
 /// Parses one scripted step: `"<seat> <what>"`, e.g. `"0 bid 3"`, `"0 bid 3 ruten"`, `"1 dutt"`,
@@ -77,41 +59,13 @@ pub fn step(line: &str) -> (Seat, Action) {
 
 /// Applies every step, checking each is listed as legal first; returns all events.
 pub fn run(deal: &mut Deal, script: &[&str]) -> Vec<Event> {
-    let mut events = Vec::new();
-    for line in script {
-        let (seat, action) = step(line);
-        assert!(
-            deal.legal_actions(seat).contains(&action),
-            "{line:?} is not listed as legal; phase {:?}, turn {:?}",
-            deal.phase(),
-            deal.turn()
-        );
-        events.extend(deal.apply(seat, action).unwrap_or_else(|e| panic!("{line:?} refused: {e}")));
-    }
-    events
+    holstein_common::run(deal, script, step)
 }
 
-/// Plays the deal out: every player plays his strongest legal card (a trump if he may, else
-/// his highest rank); the declarer who may choose goes on for Durch when `durch`.
+/// Plays the deal out with every player's strongest legal card; the declarer who may choose
+/// goes on for Durch when `durch`.
 pub fn play_out(deal: &mut Deal, durch: bool) -> Vec<Event> {
-    let mut events = Vec::new();
-    while let Some(seat) = deal.turn() {
-        let legal = deal.legal_actions(seat);
-        let trumps = deal.game().and_then(|g| g.trumps);
-        let action = if legal.contains(&Action::Stop) {
-            if durch { Action::GoOn } else { Action::Stop }
-        } else {
-            *legal
-                .iter()
-                .max_by_key(|a| match a {
-                    Action::Play { card } => (Some(card.suit()) == trumps, card.rank(), std::cmp::Reverse(card.suit())),
-                    _ => panic!("only cards are left to play, not {a:?}"),
-                })
-                .expect("something to play")
-        };
-        events.extend(deal.apply(seat, action).expect("legal"));
-    }
-    events
+    holstein_common::play_out(deal, durch)
 }
 
 /// The deal's outcome and the points of the seat that scored.
@@ -136,4 +90,64 @@ pub fn choose(legal: &[Action], rng: &mut Rng) -> Action {
         return *high;
     }
     legal[rng.below(legal.len())]
+}
+
+impl HolsteinDeal for Deal {
+    type Action = Action;
+    type Event = Event;
+    type Phase = Phase;
+    type View = DealView;
+
+    const PACK: CardSet = Pack::P25_A.cards();
+    const STOP: Action = Action::Stop;
+    const GO_ON: Action = Action::GoOn;
+
+    fn players(&self) -> u8 {
+        Deal::players(self)
+    }
+    fn card_places(&self) -> Vec<CardSet> {
+        Deal::card_places(self)
+    }
+    fn hand(&self, seat: Seat) -> CardSet {
+        Deal::hand(self, seat)
+    }
+    fn is_over(&self) -> bool {
+        Deal::is_over(self)
+    }
+    fn turn(&self) -> Option<Seat> {
+        Deal::turn(self)
+    }
+    fn phase(&self) -> Phase {
+        Deal::phase(self)
+    }
+    fn trumps(&self) -> Option<Suit> {
+        self.game().and_then(|g| g.trumps)
+    }
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        Deal::legal_actions(self, seat)
+    }
+    fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        Deal::check(self, seat, action)
+    }
+    fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+        Deal::apply(self, seat, action)
+    }
+    fn view(&self, viewer: Option<Seat>) -> DealView {
+        Deal::view(self, viewer)
+    }
+    fn redact(event: &Event, viewer: Option<Seat>) -> Event {
+        event.for_viewer(viewer)
+    }
+    fn card_played(action: Action) -> Option<Card> {
+        match action {
+            Action::Play { card } => Some(card),
+            _ => None,
+        }
+    }
+    fn final_scores(event: &Event) -> Option<&[i32]> {
+        match event {
+            Event::DealOver { scores, .. } => Some(scores),
+            _ => None,
+        }
+    }
 }

@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use fipsen_rules::{Seat, Seed};
 use serde::{Deserialize, Serialize};
 
+use super::HolsteinDeal;
+
 /// One golden deal of a game with rules `R` and actions `A`.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Golden<R, A> {
@@ -55,6 +57,25 @@ pub fn render<R: Serialize, A: Serialize>(g: &Golden<R, A>) -> String {
 /// Events as JSON values, as a golden file holds them.
 pub fn to_values<E: Serialize>(events: &[E]) -> Vec<serde_json::Value> {
     events.iter().map(|e| serde_json::to_value(e).expect("serialisable")).collect()
+}
+
+/// The scores of a deal's end among its events (none before it).
+pub fn scores_of<D: HolsteinDeal>(events: &[D::Event]) -> Vec<i32> {
+    events.iter().find_map(D::final_scores).map(<[i32]>::to_vec).unwrap_or_default()
+}
+
+/// Takes a golden deal's actions again in its deal, dealt anew: its events as JSON values and its
+/// scores, or which action was refused.
+pub fn replay<D: HolsteinDeal>(
+    (mut deal, first): (D, D::Event),
+    actions: &[(Seat, D::Action)],
+) -> Result<(Vec<serde_json::Value>, Vec<i32>), String> {
+    let mut events = vec![first];
+    for (i, (seat, action)) in actions.iter().enumerate() {
+        let more = deal.apply(*seat, *action).map_err(|e| format!("action {i} ({seat:?} {action:?}) refused: {e}"))?;
+        events.extend(more);
+    }
+    Ok((to_values(&events), scores_of::<D>(&events)))
 }
 
 fn first_difference(expected: &[serde_json::Value], actual: &[serde_json::Value]) -> Option<String> {
