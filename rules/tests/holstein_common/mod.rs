@@ -45,6 +45,76 @@ pub trait HolsteinDeal: Clone + PartialEq + Debug + Serialize + DeserializeOwned
     fn final_scores(event: &Self::Event) -> Option<&[i32]>;
 }
 
+/// [`HolsteinDeal`] for a game's `Deal` with the pack `$pack`: every method the deal's inherent
+/// one of the same name. `Deal`, `Action`, `Event`, `Phase` and `DealView` are the game's own,
+/// as named where it is used (with `HolsteinDeal`, `Card`, `CardSet`, `RuleError`, `Seat` and
+/// `Suit`).
+macro_rules! holstein_deal {
+    ($pack:expr) => {
+        impl HolsteinDeal for Deal {
+            type Action = Action;
+            type Event = Event;
+            type Phase = Phase;
+            type View = DealView;
+
+            const PACK: CardSet = $pack;
+            const STOP: Action = Action::Stop;
+            const GO_ON: Action = Action::GoOn;
+
+            fn players(&self) -> u8 {
+                Deal::players(self)
+            }
+            fn card_places(&self) -> Vec<CardSet> {
+                Deal::card_places(self)
+            }
+            fn hand(&self, seat: Seat) -> CardSet {
+                Deal::hand(self, seat)
+            }
+            fn is_over(&self) -> bool {
+                Deal::is_over(self)
+            }
+            fn turn(&self) -> Option<Seat> {
+                Deal::turn(self)
+            }
+            fn phase(&self) -> Phase {
+                Deal::phase(self)
+            }
+            fn trumps(&self) -> Option<Suit> {
+                self.game().and_then(|g| g.trumps)
+            }
+            fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+                Deal::legal_actions(self, seat)
+            }
+            fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+                Deal::check(self, seat, action)
+            }
+            fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+                Deal::apply(self, seat, action)
+            }
+            fn view(&self, viewer: Option<Seat>) -> DealView {
+                Deal::view(self, viewer)
+            }
+            fn redact(event: &Event, viewer: Option<Seat>) -> Event {
+                event.for_viewer(viewer)
+            }
+            fn card_played(action: Action) -> Option<Card> {
+                match action {
+                    Action::Play { card } => Some(card),
+                    _ => None,
+                }
+            }
+            fn final_scores(event: &Event) -> Option<&[i32]> {
+                match event {
+                    Event::DealOver { scores, .. } => Some(scores),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+pub(crate) use holstein_deal;
+
 /// Parses a suit's code: `C`, `S`, `H` or `D`.
 pub fn suit(code: &str) -> Suit {
     match code {
