@@ -110,65 +110,7 @@ impl Series {
         self.scribe
     }
 
-    /// The current deal.
-    pub fn deal(&self) -> &Deal {
-        self.sheet.deal()
-    }
-
-    /// The current deal's number, from 1.
-    pub fn number(&self) -> u32 {
-        self.sheet.number()
-    }
-
-    /// Deals finished that count towards the limit.
-    pub fn counted(&self) -> u32 {
-        self.sheet.counted()
-    }
-
-    /// The scoresheet so far.
-    pub fn scoresheet(&self) -> &[ScoreRow] {
-        self.sheet.rows()
-    }
-
-    /// Each seat's total.
-    pub fn totals(&self) -> &[i32] {
-        self.sheet.totals()
-    }
-
-    /// Whether the series has played its last deal.
-    pub fn is_over(&self) -> bool {
-        self.sheet.is_over()
-    }
-
-    /// The legal actions of `seat` in the current deal.
-    pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        self.sheet.legal_actions(seat)
-    }
-
-    /// Whether `seat` may take `action` now.
-    ///
-    /// # Errors
-    /// The error [`Series::apply`] would return.
-    pub fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
-        self.sheet.check(seat, action)
-    }
-
-    /// Applies an action in the current deal; when it ends the deal, the scoresheet row follows.
-    ///
-    /// # Errors
-    /// A [`RuleError`]; the series is then unchanged.
-    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
-        self.sheet.apply(seat, action)
-    }
-
-    /// Deals the next deal once the current one is over: the next dealer clockwise, or the same
-    /// dealer again after a thrown-in deal.
-    ///
-    /// # Errors
-    /// [`RuleError::DealNotOver`] while the deal is on, [`RuleError::SeriesOver`] after the last.
-    pub fn next_deal(&mut self) -> Result<Vec<Event>, RuleError> {
-        self.sheet.next_deal(self.master)
-    }
+    crate::sheet::holstein_sheet_series!();
 
     /// What `viewer` may see (`None`: a spectator).
     pub fn view(&self, viewer: Option<Seat>) -> SeriesView {
