@@ -567,16 +567,6 @@ impl Deal {
         }
     }
 
-    /// Applies `action` for `seat` and returns the events it caused.
-    ///
-    /// # Errors
-    /// A [`RuleError`] if the action is not legal now; the deal is then unchanged.
-    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
-        let mut out = Vec::with_capacity(4);
-        self.apply_into(seat, action, &mut out)?;
-        Ok(out)
-    }
-
     /// [`Deal::apply`], appending the events to `out`.
     ///
     /// # Errors

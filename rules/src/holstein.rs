@@ -203,9 +203,10 @@ pub(crate) fn own_hand_only(hands: &[Option<CardSet>], viewer: Option<Seat>) -> 
 
 /// The accessors every Holstein game's `Deal` has alike, for its `impl Deal` block. The deal
 /// keeps the fields `dealer`, `seed`, `phase`, `turn`, `auction`, `declarer`, `contract`,
-/// `game`, `outcome`, `hands`, `dealt`, `discards` and `tricks`, and a method `players`; the
-/// types `Phase`, `Auction`, `Contract`, `Game` and `Outcome` are the game's own, as named
-/// where the macro is used. Inherent methods, so that callers need no trait in scope.
+/// `game`, `outcome`, `hands`, `dealt`, `discards` and `tricks`, and the methods `players` and
+/// `apply_into`; the types `Phase`, `Auction`, `Contract`, `Game`, `Outcome`, `Action` and
+/// `Event` are the game's own, as named where the macro is used. Inherent methods, so that
+/// callers need no trait in scope.
 macro_rules! holstein_deal_accessors {
     () => {
         /// The dealer.
@@ -291,6 +292,16 @@ macro_rules! holstein_deal_accessors {
         /// The cards of the trick being played.
         pub fn current_trick(&self) -> &[Play] {
             self.tricks.current_trick(self.players())
+        }
+
+        /// Applies `action` for `seat` and returns the events it caused.
+        ///
+        /// # Errors
+        /// A [`RuleError`] if the action is not legal now; the deal is then unchanged.
+        pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+            let mut out = Vec::with_capacity(4);
+            self.apply_into(seat, action, &mut out)?;
+            Ok(out)
         }
     };
 }
