@@ -15,7 +15,7 @@ use common::{Rng, choose};
 use fipsen_rules::{Action, Bid, Deal, Event, FirstLead, KiekerShow, Outcome, Players, RuleSet, Seat, Seed};
 
 use common::holstein_common::golden as holstein_golden;
-use holstein_golden::{render, scores_of, to_values};
+use holstein_golden::save;
 
 type Golden = holstein_golden::Golden<RuleSet, Action>;
 
@@ -201,17 +201,7 @@ fn generate() {
             (wanted(&events) && gave_up == give_up_out_of_turn).then_some((dealer, seed, actions, events))
         });
         let Some((dealer, seed, actions, events)) = found else { panic!("no deal found for {name}") };
-        let golden = Golden {
-            name: name.to_string(),
-            about: about.to_string(),
-            rules,
-            dealer,
-            seed,
-            actions,
-            scores: scores_of::<Deal>(&events),
-            events: to_values(&events),
-        };
-        let path = golden_dir().join(format!("{:02}-{name}.json", i + 1));
-        std::fs::write(&path, render(&golden)).expect("write");
+        let golden = Golden::found::<Deal>((name, about), rules, dealer, seed, actions, &events);
+        save(&golden_dir(), i, &golden);
     }
 }

@@ -16,7 +16,7 @@ use fipsen_rules::{CardSet, FirstLead, KiekerShow, Seat, Seed, Suit};
 use grossenaspe_common::{Rng, choose};
 
 use grossenaspe_common::holstein_common::golden as holstein_golden;
-use holstein_golden::{render, scores_of, to_values};
+use holstein_golden::save;
 
 type Golden = holstein_golden::Golden<Rules, Action>;
 
@@ -87,21 +87,14 @@ fn declarer_choice(deal: &Deal, seat: Seat, legal: &[Action], rng: &mut Rng) -> 
 }
 
 fn random_deal(rules: Rules, dealer: Seat, seed: Seed, policy: u64) -> (Vec<(Seat, Action)>, Vec<Event>) {
-    let (mut deal, first) = Deal::new(rules, 1, dealer, seed);
     let mut rng = Rng(policy);
-    let mut events = vec![first];
-    let mut actions = Vec::new();
-    while let Some(seat) = deal.turn() {
-        let legal = deal.legal_actions(seat);
-        let action = if deal.declarer() == Some(seat) {
-            declarer_choice(&deal, seat, &legal, &mut rng)
+    holstein_golden::random_deal(Deal::new(rules, 1, dealer, seed), |deal, seat, legal| {
+        if deal.declarer() == Some(seat) {
+            declarer_choice(deal, seat, legal, &mut rng)
         } else {
-            choose(&legal, &mut rng)
-        };
-        events.extend(deal.apply(seat, action).expect("legal"));
-        actions.push((seat, action));
-    }
-    (actions, events)
+            choose(legal, &mut rng)
+        }
+    })
 }
 
 fn outcome(events: &[Event]) -> Option<Outcome> {
@@ -225,17 +218,7 @@ fn generate() {
             wanted(&events).then_some((dealer, seed, actions, events))
         });
         let Some((dealer, seed, actions, events)) = found else { panic!("no deal found for {name}") };
-        let golden = Golden {
-            name: name.to_string(),
-            about: about.to_string(),
-            rules,
-            dealer,
-            seed,
-            actions,
-            scores: scores_of::<Deal>(&events),
-            events: to_values(&events),
-        };
-        let path = golden_dir().join(format!("{:02}-{name}.json", i + 1));
-        std::fs::write(&path, render(&golden)).expect("write");
+        let golden = Golden::found::<Deal>((name, about), rules, dealer, seed, actions, &events);
+        save(&golden_dir(), i, &golden);
     }
 }

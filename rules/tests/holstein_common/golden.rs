@@ -24,6 +24,47 @@ pub struct Golden<R, A> {
     pub scores: Vec<i32>,
 }
 
+impl<R, A> Golden<R, A> {
+    /// A deal found for the golden set: its rules, dealer, seed, actions and events.
+    pub fn found<D: HolsteinDeal<Action = A>>(
+        (name, about): (&str, &str),
+        rules: R,
+        dealer: Seat,
+        seed: Seed,
+        actions: Vec<(Seat, A)>,
+        events: &[D::Event],
+    ) -> Golden<R, A> {
+        let (name, about) = (name.to_string(), about.to_string());
+        Golden { name, about, rules, dealer, seed, actions, events: to_values(events), scores: scores_of::<D>(events) }
+    }
+}
+
+/// Writes `golden` as the file `NN-name.json` of `dir`, `NN` being `index` + 1.
+pub fn save<R: Serialize, A: Serialize>(dir: &Path, index: usize, golden: &Golden<R, A>) {
+    let path = dir.join(format!("{:02}-{}.json", index + 1, golden.name));
+    std::fs::write(&path, render(golden)).expect("write");
+}
+
+/// A deal's actions, by seat, and every event it caused.
+pub type Played<D> = (Vec<(Seat, <D as HolsteinDeal>::Action)>, Vec<<D as HolsteinDeal>::Event>);
+
+/// Plays a deal out, `pick` choosing for the seat to act among his legal actions: the actions
+/// taken and every event.
+pub fn random_deal<D: HolsteinDeal>(
+    (mut deal, first): (D, D::Event),
+    mut pick: impl FnMut(&D, Seat, &[D::Action]) -> D::Action,
+) -> Played<D> {
+    let mut events = vec![first];
+    let mut actions = Vec::new();
+    while let Some(seat) = deal.turn() {
+        let legal = deal.legal_actions(seat);
+        let action = pick(&deal, seat, &legal);
+        events.extend(deal.apply(seat, action).expect("legal"));
+        actions.push((seat, action));
+    }
+    (actions, events)
+}
+
 /// The folder of golden files below `tests/golden` (`sub` empty: that folder itself).
 pub fn golden_dir(sub: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("golden");
