@@ -15,7 +15,12 @@ pub fn choose(level: Level, seed: u64, view: &GameView) -> Option<GameAction> {
         GameView::Grossenaspe(view) => {
             crate::grossenaspe::Bot::new(level, seed).choose_in_series(view).map(GameAction::Grossenaspe)
         }
-        GameView::Anseggerfips(_) | GameView::Duttfips(_) => None,
+        GameView::Anseggerfips(view) => {
+            crate::mecklenburg::Bot::new(level, seed).choose_in_series(view).map(GameAction::Anseggerfips)
+        }
+        GameView::Duttfips(view) => {
+            crate::mecklenburg::Bot::new(level, seed).choose_in_series(view).map(GameAction::Duttfips)
+        }
     }
 }
 

@@ -18,6 +18,8 @@
 //! * [`arena`]: deals played between bots (used by the `arena` binary and the tests).
 //! * [`grossenaspe`]: the bots of Großenaspe Fipsen, on the same solver, sampling and rules
 //!   of thumb (parametrised by the pack: [`cards::PackMasks`]).
+//! * [`mecklenburg`]: the bots of Anseggerfips and Duttfips (the 25-card pack with the
+//!   Rutenas), on the same machinery.
 
 // Loops over parallel small arrays (seats, suits, capacities) read better with an index.
 #![allow(clippy::needless_range_loop)]
@@ -31,6 +33,7 @@ pub mod grossenaspe;
 pub mod heuristic;
 pub mod inference;
 pub mod knowledge;
+pub mod mecklenburg;
 pub mod play;
 pub mod review;
 pub mod rng;

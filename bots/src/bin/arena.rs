@@ -10,7 +10,9 @@
 //! cargo run --release -p fipsen-bots --bin arena -- --game grossenaspe --deals 10000 --threads 2
 //! ```
 //!
-//! With five players (Großenaspe) the seats go A B A B A, then B A B A B.
+//! With five players (Großenaspe) the seats go A B A B A, then B A B A B. Anseggerfips and
+//! Duttfips are played by four (`--game anseggerfips` with `--dutt-exchange` or `--duels` for
+//! those options; `--game duttfips`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -18,8 +20,10 @@ use std::time::Instant;
 use fipsen_bots::Level;
 use fipsen_bots::arena::{Player, Stats, play_deal};
 use fipsen_bots::grossenaspe;
+use fipsen_bots::mecklenburg;
 use fipsen_bots::rng::Hasher;
 use fipsen_rules::grossenaspe::Rules as GrossenaspeRules;
+use fipsen_rules::mecklenburg::{AnseggerfipsRules, AuctionKind, DuttUse, DuttfipsRules, Rules as MecklenburgRules};
 use fipsen_rules::{FirstLead, Outcome, Players, RuleSet, Seat, Seed};
 
 /// The game played and its table options.
@@ -27,6 +31,7 @@ use fipsen_rules::{FirstLead, Outcome, Players, RuleSet, Seat, Seed};
 enum Game {
     Prisdorf(RuleSet),
     Grossenaspe(GrossenaspeRules),
+    Mecklenburg(MecklenburgRules),
 }
 
 impl Game {
@@ -34,6 +39,7 @@ impl Game {
         match self {
             Game::Prisdorf(r) => r.players.count(),
             Game::Grossenaspe(r) => r.players,
+            Game::Mecklenburg(_) => 4,
         }
     }
 
@@ -62,6 +68,16 @@ impl Game {
                 };
                 (played.scores, declarer)
             }
+            Game::Mecklenburg(rules) => {
+                use fipsen_rules::mecklenburg::Outcome as O;
+                let played = mecklenburg::play_deal(*rules, dealer, seed, players, bot_seed);
+                let declarer = match played.outcome {
+                    O::Won { declarer, .. } => Some((declarer, true)),
+                    O::Lost { declarer, .. } => Some((declarer, false)),
+                    O::ThrownIn => None,
+                };
+                (played.scores, declarer)
+            }
         }
     }
 
@@ -77,6 +93,15 @@ impl Game {
             Game::Grossenaspe(r) => format!(
                 "Großenaspe, {} players, min bid {}, loss factor {}, first lead {:?}",
                 r.players, r.min_bid, r.loss_factor, r.first_lead
+            ),
+            Game::Mecklenburg(r) => format!(
+                "{:?}, 4 players, auction {:?}, min bid {}, Dutt {:?}, loss factor {}, first lead {:?}",
+                r.variant(),
+                r.auction(),
+                r.min_bid(),
+                r.dutt(),
+                r.loss_factor(),
+                r.first_lead()
             ),
         }
     }
@@ -103,6 +128,8 @@ fn parse() -> Result<Args, String> {
     let mut min_bid: Option<u8> = None;
     let mut kontra = false;
     let mut declarer_leads = false;
+    let mut dutt_exchange = false;
+    let mut duels = false;
     let mut matches = Vec::new();
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -116,6 +143,8 @@ fn parse() -> Result<Args, String> {
             "--min-bid" => min_bid = Some(value()?.parse().map_err(|e| format!("--min-bid: {e}"))?),
             "--kontra" => kontra = true,
             "--declarer-leads" => declarer_leads = true,
+            "--dutt-exchange" => dutt_exchange = true,
+            "--duels" => duels = true,
             "--match" => {
                 let v = value()?;
                 let (a, b) = v.split_once(':').ok_or("--match takes two levels like strong:normal")?;
@@ -123,9 +152,11 @@ fn parse() -> Result<Args, String> {
             }
             "--help" | "-h" => {
                 println!(
-                    "arena [--game prisdorf|grossenaspe] [--deals N] [--match A:B]... [--players 3|4|5] \
-                     [--min-bid N] [--kontra] [--declarer-leads] [--seed S] [--threads T]\nlevels: easy, normal, \
-                     strong; five players and min bid 1 for grossenaspe only, --kontra for prisdorf only"
+                    "arena [--game prisdorf|grossenaspe|anseggerfips|duttfips] [--deals N] [--match A:B]... \
+                     [--players 3|4|5] [--min-bid N] [--kontra] [--declarer-leads] [--dutt-exchange] [--duels] \
+                     [--seed S] [--threads T]\nlevels: easy, normal, strong; five players and min bid 1 for \
+                     grossenaspe only, --kontra for prisdorf only, --dutt-exchange and --duels for anseggerfips \
+                     only; anseggerfips and duttfips are played by four"
                 );
                 std::process::exit(0);
             }
@@ -163,7 +194,32 @@ fn parse() -> Result<Args, String> {
             rules.validate().map_err(|e| e.to_string())?;
             Game::Grossenaspe(rules)
         }
-        other => return Err(format!("--game prisdorf or grossenaspe, not {other}")),
+        "anseggerfips" | "duttfips" => {
+            if kontra || players.is_some_and(|p| p != 4) {
+                return Err(format!("{game} is played by four, without Kontra"));
+            }
+            let rules = if game == "anseggerfips" {
+                let mut r = AnseggerfipsRules { first_lead, ..AnseggerfipsRules::anseggerfips() };
+                if dutt_exchange {
+                    r.dutt = DuttUse::Exchange;
+                }
+                if duels {
+                    r.auction = AuctionKind::Duels;
+                }
+                if let Some(m) = min_bid {
+                    r.min_bid = m;
+                }
+                MecklenburgRules::Anseggerfips(r)
+            } else {
+                if dutt_exchange || duels || min_bid.is_some() {
+                    return Err("duttfips has no --dutt-exchange, --duels or --min-bid".into());
+                }
+                MecklenburgRules::Duttfips(DuttfipsRules { first_lead, ..DuttfipsRules::duttfips() })
+            };
+            rules.validate().map_err(|e| e.to_string())?;
+            Game::Mecklenburg(rules)
+        }
+        other => return Err(format!("--game prisdorf, grossenaspe, anseggerfips or duttfips, not {other}")),
     };
     if matches.is_empty() {
         matches = vec![(Level::Strong, Level::Normal), (Level::Normal, Level::Easy)];
