@@ -300,6 +300,17 @@ impl GameTable {
     }
 }
 
+/// The five of ten cards a declarer keeps for trump suit number `suit` after taking the Dutt,
+/// with their strength, as the bidding estimate reckons it: the best five of the seven
+/// best-looking cards (trumps first, then the other cards, each from the highest rank down).
+fn exchange_keep(cards: u64, suit: usize) -> (u64, f64) {
+    let mut ranked: Vec<u8> = Bits(cards).collect();
+    let trumps = PACK.suits[suit];
+    ranked.sort_by_key(|&c| (std::cmp::Reverse(trumps & (1 << c) != 0), std::cmp::Reverse(c & 15), c));
+    let pool = ranked.iter().take(7).fold(0u64, |m, &c| m | 1 << c);
+    best_keep_in(&PACK, pool, suit, 5)
+}
+
 /// Every deal of `layouts` solved for every trump naming open to the bidder: with his dealt
 /// hand, or (the Dutt exchanged) with the five of his hand and the sampled Dutt that look best
 /// for that naming by the rules of thumb.
@@ -323,11 +334,8 @@ fn game_table(k: &Knowledge, rules: &Rules, first_leader: u8, layouts: &[Layout]
         };
         let mut row = Row { taken: [None; 4], strength: [f64::MIN; 4] };
         for s in 0..4 {
-            let (keep, strength) = if exchange {
-                best_keep_in(&PACK, hand | layout.out, s, 5)
-            } else {
-                (hand, strength_in(&PACK, hand, s))
-            };
+            let (keep, strength) =
+                if exchange { exchange_keep(hand | layout.out, s) } else { (hand, strength_in(&PACK, hand, s)) };
             if s == RUTEN && needs && keep & RUTENAS == 0 {
                 continue;
             }
@@ -407,7 +415,7 @@ impl Bot {
         h.word(u64::from(k.viewer));
         h.word(u64::from(view.dealer.0));
         h.word(rules_word(&view.rules));
-        let samples = self.config.bid_samples.max(8);
+        let samples = bid_samples(&view.rules, self.config.bid_samples);
         h.word(samples as u64);
         let key = h.finish();
         if !matches!(&self.table, Some((c, _)) if *c == key) {
@@ -636,6 +644,14 @@ impl Bot {
         let (go_on, stop) = durch_value_at(&base, value, lf, view.tricks_taken.declarer, &layouts, &mut self.solver);
         Some(if go_on > stop { Action::GoOn } else { Action::Stop })
     }
+}
+
+/// Deals sampled for a bidding estimate: with the Dutt exchanged every deal needs a keep
+/// searched for each naming, so half as many (at least eight) keep a call within tens of
+/// milliseconds.
+fn bid_samples(rules: &Rules, samples: usize) -> usize {
+    let samples = if rules.dutt() == DuttUse::Exchange { samples / 2 } else { samples };
+    samples.max(8)
 }
 
 /// The easy bot's call. Anseggerfips: the highest bid whose tricks it counts in its hand by
