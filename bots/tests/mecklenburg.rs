@@ -321,17 +321,14 @@ fn sampled_deals_fit_what_the_seat_knows() {
 
 #[test]
 fn a_short_arena_runs_and_a_series_is_driven_through_the_bots() {
-    let mut totals = [0i64; 2];
     for i in 0..12u64 {
         let rules: Rules =
             if i % 2 == 0 { AnseggerfipsRules::anseggerfips().into() } else { DuttfipsRules::duttfips().into() };
         let players: Vec<Player> =
             (0..4).map(|s| light(if s % 2 == 0 { Level::Normal } else { Level::Easy })).collect();
         let played = mecklenburg::play_deal(rules, Seat((i % 4) as u8), Seed::from_u64(i), &players, i);
-        assert_eq!(played.scores.iter().filter(|&&s| s != 0).count() <= 1, true);
-        for s in 0..4 {
-            totals[s % 2] += i64::from(played.scores[s]);
-        }
+        assert!(played.scores.iter().filter(|&&s| s != 0).count() <= 1, "only the declarer scores");
+        assert!(!played.actions.is_empty());
     }
     let (mut series, _) = Duttfips::new(DuttfipsRules { deals: Some(3), ..DuttfipsRules::duttfips() }, Seed([3; 32]))
         .expect("valid rules");
