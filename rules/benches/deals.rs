@@ -214,7 +214,7 @@ fn bench(c: &mut Criterion) {
                     let action = if r & 1 == 0 && legal.contains(&pass) {
                         pass
                     } else {
-                        legal[((r >> 1) % legal.len() as u64) as usize]
+                        legal.get(((r >> 1) % legal.len() as u64) as usize).expect("in range")
                     };
                     moves += game.apply(seat, &action).map_or(0, |e| e.len() as u32);
                 }

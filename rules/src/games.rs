@@ -208,6 +208,97 @@ macro_rules! registry {
             }
         }
 
+        /// The events one step of a game caused, in the game's own list: each is read as a
+        /// [`GameEvent`] by iterating, so that nothing is converted on the way.
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum GameEvents {
+            $( $(#[$doc])* $variant(Vec<<$series as GameEngine>::Event>), )+
+        }
+
+        impl GameEvents {
+            /// How many events.
+            pub fn len(&self) -> usize {
+                match self { $( GameEvents::$variant(list) => list.len(), )+ }
+            }
+
+            /// Whether there are none.
+            pub fn is_empty(&self) -> bool {
+                self.len() == 0
+            }
+        }
+
+        /// The events of [`GameEvents`], one [`GameEvent`] at a time.
+        #[derive(Debug)]
+        pub enum GameEventsIter {
+            $( $(#[$doc])* $variant(std::vec::IntoIter<<$series as GameEngine>::Event>), )+
+        }
+
+        impl Iterator for GameEventsIter {
+            type Item = GameEvent;
+
+            fn next(&mut self) -> Option<GameEvent> {
+                match self { $( GameEventsIter::$variant(it) => it.next().map(GameEvent::$variant), )+ }
+            }
+
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                match self { $( GameEventsIter::$variant(it) => it.size_hint(), )+ }
+            }
+        }
+
+        impl ExactSizeIterator for GameEventsIter {}
+
+        impl IntoIterator for GameEvents {
+            type Item = GameEvent;
+            type IntoIter = GameEventsIter;
+
+            fn into_iter(self) -> GameEventsIter {
+                match self { $( GameEvents::$variant(list) => GameEventsIter::$variant(list.into_iter()), )+ }
+            }
+        }
+
+        /// The actions a seat may take, in the game's own list: each is read as a
+        /// [`GameAction`], so that listing converts nothing.
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum GameActions {
+            $( $(#[$doc])* $variant(Vec<<$series as GameEngine>::Action>), )+
+        }
+
+        impl GameActions {
+            /// How many actions.
+            pub fn len(&self) -> usize {
+                match self { $( GameActions::$variant(list) => list.len(), )+ }
+            }
+
+            /// Whether there are none.
+            pub fn is_empty(&self) -> bool {
+                self.len() == 0
+            }
+
+            /// The action at `index`.
+            pub fn get(&self, index: usize) -> Option<GameAction> {
+                match self { $( GameActions::$variant(list) => list.get(index).copied().map(GameAction::$variant), )+ }
+            }
+
+            /// The first action.
+            pub fn first(&self) -> Option<GameAction> {
+                self.get(0)
+            }
+
+            /// Whether `action` is among them.
+            pub fn contains(&self, action: &GameAction) -> bool {
+                match (self, action) {
+                    $( (GameActions::$variant(list), GameAction::$variant(action)) => list.contains(action), )+
+                    #[allow(unreachable_patterns)]
+                    _ => false,
+                }
+            }
+
+            /// Every action, in order.
+            pub fn iter(&self) -> impl Iterator<Item = GameAction> + '_ {
+                (0..self.len()).filter_map(|i| self.get(i))
+            }
+        }
+
         /// A table's series of whichever game it plays.
         #[derive(Debug, Clone)]
         #[allow(clippy::large_enum_variant)]
@@ -227,11 +318,11 @@ macro_rules! registry {
             ///
             /// # Errors
             /// An option is out of range.
-            pub fn start(rules: &GameRules, master: Seed) -> Result<(AnyGame, Vec<GameEvent>), RuleSetError> {
+            pub fn start(rules: &GameRules, master: Seed) -> Result<(AnyGame, GameEvents), RuleSetError> {
                 match rules {
                     $( GameRules::$variant(rules) => {
                         let (series, events) = <$series as GameEngine>::start(rules.clone(), master)?;
-                        Ok((AnyGame::$variant(series), events.into_iter().map(GameEvent::$variant).collect()))
+                        Ok((AnyGame::$variant(series), GameEvents::$variant(events)))
                     } )+
                 }
             }
@@ -241,11 +332,10 @@ macro_rules! registry {
                 match self { $( AnyGame::$variant(_) => GameId::$variant, )+ }
             }
 
-            /// Every action `seat` may take now.
-            pub fn legal_actions(&self, seat: Seat) -> Vec<GameAction> {
-                match self {
-                    $( AnyGame::$variant(g) => g.legal_actions(seat).into_iter().map(GameAction::$variant).collect(), )+
-                }
+            /// Every action `seat` may take now, in the game's own list (nothing is converted until
+            /// an action is read from it).
+            pub fn legal_actions(&self, seat: Seat) -> GameActions {
+                match self { $( AnyGame::$variant(g) => GameActions::$variant(g.legal_actions(seat)), )+ }
             }
 
             /// Whether `seat` may take `action` now, without taking it.
@@ -265,10 +355,10 @@ macro_rules! registry {
             /// # Errors
             /// The action is not allowed now (or is another game's); the state is then exactly
             /// as before.
-            pub fn apply(&mut self, seat: Seat, action: &GameAction) -> Result<Vec<GameEvent>, RuleError> {
+            pub fn apply(&mut self, seat: Seat, action: &GameAction) -> Result<GameEvents, RuleError> {
                 match (self, action) {
                     $( (AnyGame::$variant(g), GameAction::$variant(action)) => {
-                        Ok(g.apply(seat, *action)?.into_iter().map(GameEvent::$variant).collect())
+                        Ok(GameEvents::$variant(g.apply(seat, *action)?))
                     } )+
                     #[allow(unreachable_patterns)]
                     _ => Err(RuleError::WrongGame),
@@ -279,10 +369,8 @@ macro_rules! registry {
             ///
             /// # Errors
             /// The deal is not over, or the series is.
-            pub fn next_deal(&mut self) -> Result<Vec<GameEvent>, RuleError> {
-                match self {
-                    $( AnyGame::$variant(g) => Ok(g.next_deal()?.into_iter().map(GameEvent::$variant).collect()), )+
-                }
+            pub fn next_deal(&mut self) -> Result<GameEvents, RuleError> {
+                match self { $( AnyGame::$variant(g) => Ok(GameEvents::$variant(g.next_deal()?)), )+ }
             }
 
             /// What `viewer` may see (`None`: a spectator).
@@ -448,9 +536,12 @@ mod tests {
         let (mut game, _) = AnyGame::start(&rules, Seed([3; 32])).unwrap();
         let seat = game.turn().unwrap();
         let legal = game.legal_actions(seat);
-        let json = serde_json::to_value(legal[0]).unwrap();
+        let first = legal.first().unwrap();
+        assert!(legal.contains(&first) && legal.iter().count() == legal.len());
+        let json = serde_json::to_value(first).unwrap();
         let parsed = game.action_from_json(json.clone()).unwrap();
-        assert_eq!(parsed, legal[0]);
+        assert_eq!(parsed, first);
+        assert!(!legal.contains(&GameAction::Prisdorf(crate::deal::Action::Pass)), "another game's action");
         let prisdorf = GameAction::from_json(GameId::Prisdorf, serde_json::json!({"action": "pass"})).unwrap();
         assert_eq!(game.check(seat, &prisdorf), Err(RuleError::WrongGame));
         assert!(game.apply(seat, &prisdorf).is_err());

@@ -45,7 +45,7 @@ pub use deal::{Action, Contract, Deal, Game, Outcome, Phase, Play, Seat, trick_w
 pub use engine::GameEngine;
 pub use error::RuleError;
 pub use event::{Event, Reveal};
-pub use games::{AnyGame, GameAction, GameEvent, GameId, GameRules, GameView};
+pub use games::{AnyGame, GameAction, GameActions, GameEvent, GameEvents, GameEventsIter, GameId, GameRules, GameView};
 pub use ruleset::{FirstLead, KiekerShow, Players, RuleSet, RuleSetError};
 pub use seed::Seed;
 pub use series::{ScoreRow, Series, SeriesView};

@@ -130,7 +130,7 @@ mod tests {
         assert_eq!(rules.deals(), Some(3));
         let (mut series, dealt) = AnyGame::start(&rules, Seed::from_u64(7)).unwrap();
         let mut seq = 0;
-        let mut number = |events: Vec<fipsen_rules::GameEvent>| -> Vec<SeqEvent> {
+        let mut number = |events: fipsen_rules::GameEvents| -> Vec<SeqEvent> {
             events
                 .into_iter()
                 .map(|event| {
@@ -167,7 +167,7 @@ mod tests {
             } else {
                 let seat = series.turn().unwrap();
                 let legal = series.legal_actions(seat);
-                series.apply(seat, &legal[step as usize % legal.len()]).unwrap()
+                series.apply(seat, &legal.get(step as usize % legal.len()).unwrap()).unwrap()
             };
             pending = number(events);
         }

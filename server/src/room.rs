@@ -1406,7 +1406,7 @@ impl Room {
                 // Never expected; the table must not stall, so the bot makes the first legal move.
                 warn!(room = %self.code, seat = seat.0, decision = ?other.ok(), "a bot chose no legal action");
                 match series.legal_actions(seat).first() {
-                    Some(action) => *action,
+                    Some(action) => action,
                     None => return,
                 }
             }
@@ -1908,7 +1908,7 @@ mod tests {
                     if legal.len() == 1 { forced.push(pause) } else { free.push(pause) }
                 }
                 pick = splitmix(pick);
-                let action = legal[(pick % legal.len() as u64) as usize];
+                let action = legal.get((pick % legal.len() as u64) as usize).expect("in range");
                 room.apply(&Record::BotAct { seat, action });
             }
         }
