@@ -4,6 +4,7 @@
 mod common;
 
 use common::{Client, Rng, Server, Table, temp_db};
+use fipsen_rules::GameId;
 use serde_json::{Value, json};
 
 /// Every seat and the spectator resume on the restarted server; returns their views.
@@ -32,12 +33,26 @@ async fn resume_all(server: &Server, table: &mut Table, tokens: &[String]) -> Ve
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_at_several_points_of_a_deal_loses_nothing_acknowledged() {
+    sigkill_and_restart_lose_nothing(json!({"players": 4, "deals": 3}), 77).await;
+}
+
+/// The same in every other game of the platform: its stored actions are read back as that
+/// game's, and every deal still replays against its rules.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_survives_sigkill_and_restart_losing_nothing_acknowledged() {
+    for (i, &game) in GameId::ALL.iter().enumerate().filter(|(_, g)| **g != GameId::Prisdorf) {
+        sigkill_and_restart_lose_nothing(json!({"game": game.code(), "deals": 4}), 100 + i as u64).await;
+    }
+}
+
+/// Plays a series with `rules`, killing the server right after an acknowledged action at
+/// several points and resuming every seat and the spectator on a restarted server.
+async fn sigkill_and_restart_lose_nothing(rules: Value, seed: u64) {
     let (_dir, db) = temp_db();
     let mut server = Server::start(&db, &[]);
-    let rules = json!({"players": 4, "deals": 3});
-    let mut table = Table::open(&server, rules, json!({"next_deal_seconds": null}), 1).await;
+    let mut table = Table::open(&server, rules.clone(), json!({"next_deal_seconds": null}), 1).await;
     let tokens: Vec<String> = table.seats.iter().map(Client::token).collect();
-    let mut rng = Rng(77);
+    let mut rng = Rng(seed);
     let mut kills = 0;
     // Kill after 1, 3, 6, 10, … actions: in the auction, around the skat, in the tricks, and
     // (with the next deal asked for by hand) between deals.
@@ -88,7 +103,7 @@ async fn sigkill_at_several_points_of_a_deal_loses_nothing_acknowledged() {
     }
     assert!(kills >= 4, "only {kills} kills");
     let sheet = table.seats[0].game["scoresheet"].as_array().unwrap().len();
-    assert_eq!(table.deals_replayed, sheet, "every deal replayed, across {kills} restarts");
+    assert_eq!(table.deals_replayed, sheet, "every deal replayed, across {kills} restarts: {rules}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -81,7 +81,7 @@ async fn an_action_of_another_shape_is_refused_naming_the_game_and_changes_nothi
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_room_of_bots_watched_by_its_host_plays_deals_of_every_game() {
     let (_dir, db) = temp_db();
-    let server = Server::start(&db, &[]);
+    let (server, log) = Server::start_logged(&db, &[]);
     for &game in GameId::ALL {
         let mut host = Client::greeted(&server).await;
         let options = json!({"next_deal_seconds": 0, "bot_delay_ms": 0});
@@ -107,6 +107,41 @@ async fn a_room_of_bots_watched_by_its_host_plays_deals_of_every_game() {
         assert_eq!(view["game"], game.code());
         assert_eq!(view["over"], true, "{game:?}: the bots finished the series in {room}");
         assert!(view["scoresheet"].as_array().unwrap().len() >= 3, "{game:?}: {deals_over} deals");
+        // Every move was a bot's own choice, never the server's fallback to a first legal move.
+        assert_eq!(log.count_containing("a bot chose no legal action"), 0, "{game:?}");
         host.close().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_every_game_a_bot_stands_in_for_a_player_who_is_gone_and_the_series_goes_on() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &[]);
+    for &game in GameId::ALL {
+        let mut host = Client::greeted(&server).await;
+        let options = json!({"next_deal_seconds": 0, "bot_delay_ms": 0, "grace_seconds": 0, "bot_takeover": "easy"});
+        let room = host.create("Host", rules(game, 2), options).await;
+        for seat in 1..4 {
+            host.send(json!({"type": "add_bot", "seat": seat, "level": "normal"})).await;
+            host.recv_type("update").await;
+        }
+        let mut watcher = Client::greeted(&server).await;
+        assert_eq!(watcher.join(&room, "Oma", "spectator").await["type"], "joined");
+        host.send(json!({"type": "start"})).await;
+        host.recv_type("update").await;
+        // The host is gone: with no grace, a bot plays his seat.
+        host.close().await;
+        let mut stood_in = false;
+        for _ in 0..20_000 {
+            let frame = watcher.recv_type("update").await;
+            stood_in |= frame.to_string().contains(r#""kind":"stand_in""#);
+            if frame["game"]["over"] == true {
+                break;
+            }
+        }
+        assert!(stood_in, "{game:?}: a stand-in was announced");
+        assert_eq!(watcher.game["game"], game.code());
+        assert_eq!(watcher.game["over"], true, "{game:?}: the series went on to its end");
+        watcher.close().await;
     }
 }

@@ -115,6 +115,11 @@ pub struct Log {
 }
 
 impl Log {
+    /// How many lines so far contain `needle`.
+    pub fn count_containing(&self, needle: &str) -> usize {
+        self.lines.lock().unwrap().iter().filter(|l| l.contains(needle)).count()
+    }
+
     /// The first line containing `needle`, waiting for it for at most [`PATIENCE`].
     pub async fn line_containing(&self, needle: &str) -> String {
         let deadline = std::time::Instant::now() + PATIENCE;
