@@ -1,6 +1,8 @@
 //! The real binary killed with SIGKILL mid-deal and restarted on the same database loses
 //! nothing it acknowledged; SIGTERM closes connections with 1012.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{Client, Rng, Server, Table, temp_db};
