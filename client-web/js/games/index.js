@@ -18,8 +18,7 @@
 import { addStrings } from '../i18n.js';
 import * as prisdorf from './prisdorf.js';
 import * as grossenaspe from './grossenaspe.js';
-import * as anseggerfips from './anseggerfips.js';
-import * as duttfips from './duttfips.js';
+import { mecklenburg } from './mecklenburg.js';
 import { strings as holsteinStrings } from './holstein.js';
 
 /**
@@ -36,8 +35,8 @@ import { strings as holsteinStrings } from './holstein.js';
 export const GAMES = {
   prisdorf,
   grossenaspe,
-  anseggerfips,
-  duttfips,
+  anseggerfips: mecklenburg('anseggerfips'),
+  duttfips: mecklenburg('duttfips'),
 };
 
 addStrings(holsteinStrings);

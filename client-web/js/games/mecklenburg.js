@@ -2,7 +2,7 @@
 // with the Rutenas (♦A) as the only diamond, four players, a Dutt of five cards, Ruten (the
 // Rutenas the only trump, double), Fips and Rutenfips; they differ in the auction and in the Dutt.
 // `mecklenburg(id)` makes the module of either game (what a module exports is listed in
-// games/index.js); anseggerfips.js and duttfips.js export what it makes.
+// games/index.js), which registers what it makes for each game.
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
