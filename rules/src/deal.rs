@@ -9,7 +9,7 @@ use crate::bid::{Bid, Call};
 use crate::card::{Card, CardSet, Pack, Suit};
 use crate::error::RuleError;
 use crate::event::{Event, Reveal};
-use crate::holstein::{Settled, Tricks};
+use crate::holstein::{Follow, Settled, Tricks};
 use crate::ruleset::{FirstLead, KiekerShow, RuleSet};
 use crate::seed::Seed;
 
@@ -427,7 +427,7 @@ impl Deal {
         if self.phase != Phase::Play || self.turn != Some(seat) {
             return CardSet::EMPTY;
         }
-        self.tricks.playable(self.hands[seat.index()], self.players())
+        self.tricks.playable(self.hands[seat.index()], self.players(), Follow::FREE)
     }
 
     /// The suits the declarer may name as trumps now.
@@ -561,7 +561,7 @@ impl Deal {
             }
             (Phase::Kontra, Action::Kontra | Action::Pass) => Ok(()),
             (Phase::Rekontra, Action::Rekontra | Action::Pass) => Ok(()),
-            (Phase::Play, Action::Play { card }) => self.tricks.check_play(hand, card, self.players()),
+            (Phase::Play, Action::Play { card }) => self.tricks.check_play(hand, card, self.players(), Follow::FREE),
             (Phase::DurchChoice, Action::Stop | Action::GoOn) => Ok(()),
             (phase, _) => Err(RuleError::WrongPhase(phase_hint(phase))),
         }

@@ -78,6 +78,17 @@ pub enum RuleError {
         /// The suit led.
         suit: Suit,
     },
+    /// Following suit, a card that does not head the trick although one in the hand does
+    /// (option `head_the_trick`).
+    #[error("you must beat the best card of the suit led if you can")]
+    MustHead,
+    /// Void in the suit led, a card that is not a trump although the hand holds one, or a
+    /// trump that does not beat the trick's trumps although one in the hand does.
+    #[error("you have none of the suit led: you must trump ({trumps:?}), and beat every trump in the trick if you can")]
+    MustTrump {
+        /// The trump suit.
+        trumps: Suit,
+    },
     /// Siebener Fips announced without all four sevens and an ace.
     #[error("a Siebener Fips needs all four sevens and an ace in your hand")]
     NoSiebenerFips,
@@ -143,6 +154,8 @@ impl RuleError {
             RuleError::NotInHand { .. } => "card/not_in_hand",
             RuleError::RutenRequired => "trumps/ruten_required",
             RuleError::MustFollowSuit { .. } => "play/must_follow_suit",
+            RuleError::MustHead => "play/must_head",
+            RuleError::MustTrump { .. } => "play/must_trump",
             RuleError::NoSiebenerFips => "fips/not_held",
             RuleError::SiebenerFipsTooLate => "fips/too_late",
             RuleError::GiveUpNotAllowed => "kieker/give_up_not_allowed",

@@ -43,6 +43,59 @@ pub(crate) struct PlayView {
     pub(crate) tricks_taken: TricksTaken,
 }
 
+/// What a player who holds no card of the suit led must play (§0.4); the policies no game
+/// plays yet (`trump_if_untrumped`, `must_trump`, `overtrump_else_free`) join with their game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum VoidPolicy {
+    /// Any card.
+    Free,
+    /// A trump beating every trump in the trick if he has one; otherwise any trump he has;
+    /// otherwise any card.
+    OvertrumpElseTrump,
+}
+
+/// The follow settings of a deal (§0.4): whether a player following suit must head the trick,
+/// what a void player must play, and the trump suit these refer to (`None`: no trumps yet, so
+/// only suit is followed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Follow {
+    pub(crate) head: bool,
+    pub(crate) void: VoidPolicy,
+    pub(crate) trumps: Option<Suit>,
+}
+
+impl Follow {
+    /// Follow suit if able, else any card: the Holstein games.
+    pub(crate) const FREE: Follow = Follow { head: false, void: VoidPolicy::Free, trumps: None };
+
+    /// The cards of `hand` that may be added to the non-empty `trick`.
+    pub(crate) fn playable(self, trick: &[Play], hand: CardSet) -> CardSet {
+        let led = trick[0].card.suit();
+        let follow = hand.of_suit(led);
+        let Some(trumps) = self.trumps else {
+            return if follow.is_empty() { hand } else { follow };
+        };
+        let trumps_in_trick = trick.iter().map(|p| p.card).filter(|c| c.suit() == trumps);
+        let best_trump = trumps_in_trick.max();
+        if !follow.is_empty() {
+            if !self.head || (best_trump.is_some() && led != trumps) {
+                return follow;
+            }
+            let best = trick.iter().map(|p| p.card).filter(|c| c.suit() == led).max();
+            let beating: CardSet = follow.iter().filter(|&c| best.is_none_or(|b| c > b)).collect();
+            return if beating.is_empty() { follow } else { beating };
+        }
+        let held = hand.of_suit(trumps);
+        let over: CardSet = held.iter().filter(|&c| best_trump.is_none_or(|b| c > b)).collect();
+        match self.void {
+            VoidPolicy::Free => hand,
+            VoidPolicy::OvertrumpElseTrump if !over.is_empty() => over,
+            VoidPolicy::OvertrumpElseTrump if !held.is_empty() => held,
+            VoidPolicy::OvertrumpElseTrump => hand,
+        }
+    }
+}
+
 /// The events the play machine emits, for a game's own event type.
 pub(crate) trait PlayEvents {
     /// A card was played.
@@ -112,29 +165,35 @@ impl Tricks {
         self.trick_winners.iter().enumerate().map(move |(i, &winner)| (&self.plays[i * n..(i + 1) * n], winner))
     }
 
-    /// The cards of `hand` that may be played now: follow suit if able, else any card.
+    /// The cards of `hand` that may be played now under the `follow` settings (§0.4).
     #[inline]
-    pub(crate) fn playable(&self, hand: CardSet, players: u8) -> CardSet {
-        match self.current_trick(players).first() {
-            None => hand,
-            Some(lead) => {
-                let follow = hand.of_suit(lead.card.suit());
-                if follow.is_empty() { hand } else { follow }
-            }
+    pub(crate) fn playable(&self, hand: CardSet, players: u8, follow: Follow) -> CardSet {
+        match self.current_trick(players) {
+            [] => hand,
+            trick => follow.playable(trick, hand),
         }
     }
 
-    /// Checks that `card` may be played from `hand` now.
+    /// Checks that `card` may be played from `hand` now under the `follow` settings.
     #[inline]
-    pub(crate) fn check_play(&self, hand: CardSet, card: Card, players: u8) -> Result<(), RuleError> {
+    pub(crate) fn check_play(&self, hand: CardSet, card: Card, players: u8, follow: Follow) -> Result<(), RuleError> {
         if !hand.contains(card) {
             return Err(RuleError::NotInHand { card });
         }
-        if self.playable(hand, players).contains(card) {
-            Ok(())
-        } else {
-            let suit = self.current_trick(players).first().map_or(card.suit(), |p| p.card.suit());
-            Err(RuleError::MustFollowSuit { suit })
+        let trick = self.current_trick(players);
+        if trick.is_empty() {
+            return Ok(());
+        }
+        let allowed = follow.playable(trick, hand);
+        if allowed.contains(card) {
+            return Ok(());
+        }
+        let led = trick[0].card.suit();
+        match follow.trumps {
+            _ if !hand.of_suit(led).is_empty() && card.suit() != led => Err(RuleError::MustFollowSuit { suit: led }),
+            _ if !hand.of_suit(led).is_empty() => Err(RuleError::MustHead),
+            Some(trumps) => Err(RuleError::MustTrump { trumps }),
+            None => Err(RuleError::MustFollowSuit { suit: led }),
         }
     }
 

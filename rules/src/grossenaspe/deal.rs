@@ -8,7 +8,7 @@ use super::rules::{Bid, Call, Rules};
 use crate::card::{Card, CardSet, Pack, Suit};
 use crate::deal::{Play, Seat};
 use crate::error::RuleError;
-use crate::holstein::{Settled, Tricks};
+use crate::holstein::{Follow, Settled, Tricks};
 use crate::ruleset::{FirstLead, KiekerShow};
 use crate::seed::Seed;
 use crate::sheet::deal_scores;
@@ -341,7 +341,7 @@ impl Deal {
         if self.phase != Phase::Play || self.turn != Some(seat) {
             return CardSet::EMPTY;
         }
-        self.tricks.playable(self.hands[seat.index()], self.players())
+        self.tricks.playable(self.hands[seat.index()], self.players(), Follow::FREE)
     }
 
     /// How many cards the declarer must lay away now.
@@ -427,7 +427,7 @@ impl Deal {
                 }
             }
             (_, Action::Fold) => Err(RuleError::FoldNotAllowed),
-            (Phase::Play, Action::Play { card }) => self.tricks.check_play(hand, card, self.players()),
+            (Phase::Play, Action::Play { card }) => self.tricks.check_play(hand, card, self.players(), Follow::FREE),
             (Phase::DurchChoice, Action::Stop | Action::GoOn) => Ok(()),
             (phase, _) => Err(RuleError::WrongPhase(phase_hint(phase))),
         }

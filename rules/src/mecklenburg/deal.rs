@@ -8,7 +8,7 @@ use super::rules::{Bid, Call, DuttUse, Rules, Variant};
 use crate::card::{Card, CardSet, Pack, Rank, Suit};
 use crate::deal::{Play, Seat};
 use crate::error::RuleError;
-use crate::holstein::{Settled, Tricks};
+use crate::holstein::{Follow, Settled, Tricks};
 use crate::ruleset::FirstLead;
 use crate::seed::Seed;
 use crate::sheet::deal_scores;
@@ -311,7 +311,7 @@ impl Deal {
         if self.phase != Phase::Play || self.turn != Some(seat) {
             return CardSet::EMPTY;
         }
-        self.tricks.playable(self.hands[seat.index()], Deal::PLAYERS)
+        self.tricks.playable(self.hands[seat.index()], Deal::PLAYERS, Follow::FREE)
     }
 
     /// Whether `seat` may play a Ruten game now: always, unless the table wants the Rutenas in
@@ -404,7 +404,7 @@ impl Deal {
                 None => Ok(()),
             },
             (Phase::Trumps, Action::NameTrumps { suit }) => self.check_trumps(seat, suit),
-            (Phase::Play, Action::Play { card }) => self.tricks.check_play(hand, card, Deal::PLAYERS),
+            (Phase::Play, Action::Play { card }) => self.tricks.check_play(hand, card, Deal::PLAYERS, Follow::FREE),
             (Phase::DurchChoice, Action::Stop | Action::GoOn) => Ok(()),
             (phase, _) => Err(RuleError::WrongPhase(phase_hint(phase))),
         }
