@@ -281,6 +281,8 @@ pub fn every_rule_error() -> Vec<RuleError> {
         RuleError::RutenasRequired,
         RuleError::RutenMustBeBid,
         RuleError::ForehandMustBid,
+        RuleError::MustHead,
+        RuleError::MustTrump { trumps: Suit::Hearts },
     ];
     debug_assert!(all.iter().enumerate().all(|(i, e)| variant_number(e) == i));
     all
@@ -318,6 +320,8 @@ const fn variant_number(error: &RuleError) -> usize {
         RuleError::RutenasRequired => 26,
         RuleError::RutenMustBeBid => 27,
         RuleError::ForehandMustBid => 28,
+        RuleError::MustHead => 29,
+        RuleError::MustTrump { .. } => 30,
     }
 }
 
