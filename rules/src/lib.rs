@@ -36,6 +36,7 @@ mod ruleset;
 mod seed;
 mod series;
 mod sheet;
+pub mod thedinghausen;
 mod view;
 
 pub use auction::Auction;

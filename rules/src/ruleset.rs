@@ -108,6 +108,9 @@ pub enum RuleSetError {
         /// The highest allowed.
         high: u8,
     },
+    /// `rounds` of zero.
+    #[error("a series needs at least one round")]
+    NoRounds,
     /// `loss_factor` other than 1 or 2.
     #[error("a lost game costs once or twice its value, not {0} times")]
     LossFactor(u8),
