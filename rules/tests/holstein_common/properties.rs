@@ -16,6 +16,11 @@ pub trait CheckedDeal: HolsteinDeal {
     /// with the true event.
     const CARD_KEYS: Option<&'static [&'static str]>;
 
+    /// The cards the first event shows everyone (a turned-up trump card): by default none.
+    fn public_when_dealt(&self) -> CardSet {
+        CardSet::EMPTY
+    }
+
     /// Every action worth trying for `seat`.
     fn candidates(&self, seat: Seat, rng: &mut Rng) -> Vec<Self::Action>;
 
@@ -145,7 +150,8 @@ pub fn play_checked<D: CheckedDeal>(
     D::learn(&mut knowledge, &first);
     for viewer in viewers(n) {
         let seen = json_cards(&D::redact(&first, viewer));
-        assert_eq!(seen, viewer.map_or(CardSet::EMPTY, |s| deal.hand(s)), "the deal shows {viewer:?} its own hand");
+        let own = viewer.map_or(CardSet::EMPTY, |s| deal.hand(s));
+        assert_eq!(seen, own.union(deal.public_when_dealt()), "the deal shows {viewer:?} its own hand");
     }
     let mut log = vec![first];
     let mut actions = Vec::new();
