@@ -1,5 +1,5 @@
 //! Complete random deals — shuffle and deal, auction, play, score — on one core: Prisdorf's,
-//! Großenaspe's, Anseggerfips' and Duttfips', in the same run.
+//! Großenaspe's, Anseggerfips', Duttfips' and Thedinghausen's, in the same run.
 //! `cargo bench -p fipsen-rules --bench deals`
 
 use std::hint::black_box;
@@ -7,7 +7,8 @@ use std::hint::black_box;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use fipsen_rules::{
-    Action, AnyGame, Deal, Event, GameAction, GameRules, Players, RuleSet, Seat, Seed, Series, grossenaspe, mecklenburg,
+    Action, AnyGame, Deal, Event, GameAction, GameRules, Players, RuleSet, Seat, Seed, Series, grossenaspe,
+    mecklenburg, thedinghausen,
 };
 
 struct Rng(u64);
@@ -107,6 +108,30 @@ impl RandomDeal for mecklenburg::Deal {
     }
 }
 
+impl RandomDeal for thedinghausen::Deal {
+    type Rules = thedinghausen::Rules;
+    type Action = thedinghausen::Action;
+    type Event = thedinghausen::Event;
+    const PASS: thedinghausen::Action = thedinghausen::Action::Pass;
+
+    fn deal(rules: thedinghausen::Rules, seed: Seed) -> thedinghausen::Deal {
+        thedinghausen::Deal::new(rules, 1, Seat(4), seed, thedinghausen::Round::first()).0
+    }
+    fn turn(&self) -> Option<Seat> {
+        thedinghausen::Deal::turn(self)
+    }
+    fn legal_actions_into(&self, seat: Seat, out: &mut Vec<thedinghausen::Action>) {
+        thedinghausen::Deal::legal_actions_into(self, seat, out);
+    }
+    fn apply_into(&mut self, seat: Seat, action: thedinghausen::Action, out: &mut Vec<thedinghausen::Event>) {
+        let _ = thedinghausen::Deal::apply_into(self, seat, action, out);
+    }
+    /// The pot, as Thedinghausen has no declarer.
+    fn declarer_score(&self) -> i32 {
+        self.pot()
+    }
+}
+
 /// One complete deal of any game with random legal moves (passing half the time in the
 /// auction). Returns the declarer's score, so nothing can be optimised away.
 fn random_deal<D: RandomDeal>(
@@ -178,6 +203,7 @@ fn bench(c: &mut Criterion) {
     ] {
         bench_random_deals::<mecklenburg::Deal>(&mut group, name, rules, 256);
     }
+    bench_random_deals::<thedinghausen::Deal>(&mut group, "thedinghausen", thedinghausen::Rules::default(), 16);
     // The cost of the game interface: deals of an open-ended Prisdorf series played through the
     // series' own methods, and the same through the registry's `AnyGame` as the server plays them.
     {

@@ -412,6 +412,14 @@ holstein_engine!(
     seats: |rules| usize::from(rules.players), deals: |rules| rules.deals
 );
 
+// Thedinghausen Fipsen (`thedinghausen::Series`) has every method this macro calls; it is not
+// registered yet, and an implementation needs its `GameId`, which only the registry declares.
+// Registering it is its line in `games.rs` and, here:
+// holstein_engine!(
+//     [] thedinghausen::Series, thedinghausen, rules: thedinghausen::Rules, id: GameId::Thedinghausen,
+//     seats: |_| usize::from(thedinghausen::Deal::PLAYERS), deals: |_| None
+// );
+
 // Both Mecklenburg games: one series over each game's own options.
 holstein_engine!(
     [R: mecklenburg::GameRules] mecklenburg::Series<R>, mecklenburg, rules: R, id: R::ID,
