@@ -366,3 +366,49 @@ macro_rules! holstein_deal_accessors {
 }
 
 pub(crate) use holstein_deal_accessors;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(codes: &str) -> CardSet {
+        codes.split_whitespace().map(|c| c.parse::<Card>().expect("a card")).collect()
+    }
+
+    fn trick(codes: &str) -> Vec<Play> {
+        codes
+            .split_whitespace()
+            .enumerate()
+            .map(|(i, c)| Play { seat: Seat(i as u8), card: c.parse().expect("a card") })
+            .collect()
+    }
+
+    const THEDINGHAUSEN: Follow =
+        Follow { head: false, void: VoidPolicy::OvertrumpElseTrump, trumps: Some(Suit::Hearts) };
+    const HEADING: Follow = Follow { head: true, ..THEDINGHAUSEN };
+
+    #[test]
+    fn free_follows_suit_if_able_else_any_card() {
+        assert_eq!(Follow::FREE.playable(&trick("C10"), set("C7 HA SK")), set("C7"));
+        assert_eq!(Follow::FREE.playable(&trick("C10"), set("HA SK")), set("HA SK"));
+    }
+
+    #[test]
+    fn overtrump_else_trump_else_any_card() {
+        // No trump in the trick yet: every trump beats it.
+        assert_eq!(THEDINGHAUSEN.playable(&trick("C10"), set("H7 HQ S8")), set("H7 HQ"));
+        assert_eq!(THEDINGHAUSEN.playable(&trick("C10 HJ"), set("HQ H9 S8")), set("HQ"));
+        assert_eq!(THEDINGHAUSEN.playable(&trick("C10 HJ"), set("H9 S8")), set("H9"));
+        assert_eq!(THEDINGHAUSEN.playable(&trick("C10 HJ"), set("S8 DK")), set("S8 DK"));
+        // Following suit is never forced into a trump, nor to head without the option.
+        assert_eq!(THEDINGHAUSEN.playable(&trick("C10 HJ"), set("C7 HA")), set("C7"));
+    }
+
+    #[test]
+    fn heading_applies_while_the_trick_holds_no_trump_or_when_trumps_were_led() {
+        assert_eq!(HEADING.playable(&trick("C10"), set("C7 CJ CA")), set("CJ CA"));
+        assert_eq!(HEADING.playable(&trick("CK"), set("C7 CJ")), set("C7 CJ"));
+        assert_eq!(HEADING.playable(&trick("C10 HJ"), set("C7 CA")), set("C7 CA"));
+        assert_eq!(HEADING.playable(&trick("H10 HJ"), set("H7 HQ HA")), set("HQ HA"));
+    }
+}

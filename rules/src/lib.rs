@@ -16,6 +16,9 @@
 //!   trick, Fips and the Kieker with skat and talon, for 3, 4 or 5 players.
 //! * [`mecklenburg`] is Mecklenburg Fips: Anseggerfips and Duttfips, the 25-card pack with the
 //!   Rutenas (♦A) as the only diamond, Ruten games, Fips and Rutenfips, and the Dutt.
+//! * [`thedinghausen`] is Thedinghausen Fipsen: five players, a turned-up trump card, the duty to
+//!   trump and overtrump, the fipsen announcement, and the race to ten tricks over several deals
+//!   for a round pot (not registered as a game yet).
 //!
 //! Nothing here does I/O, reads a clock or draws randomness: a deal is shuffled from a [`Seed`]
 //! the caller provides, so the same seed, rules and actions always give the same events.

@@ -491,7 +491,10 @@ impl Deal {
                 self.pot += FIPSEN_PENALTY;
                 out.push(Event::FipsenLost { seat: fipsen.seat, penalty: FIPSEN_PENALTY, pot: self.pot });
             } else if tricks == 5 {
-                // All five: they count ten, which always wins the round (§C10.2).
+                // All five: they count ten, which always wins the round (§C10.2). **Decision:**
+                // an announcer whose fifth trick is also his tenth by ordinary count has still
+                // taken all five tricks: the fipsen is won (credited), not void; only a round
+                // ended before the fifth trick voids it.
                 fipsen.result = FipsenResult::Won;
                 self.counts[winner.index()] += 5;
                 out.push(Event::FipsenWon { seat: winner, count: self.counts[winner.index()] });
