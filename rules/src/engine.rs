@@ -88,9 +88,6 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
         false
     }
 
-    /// Each seat's running total, as a view shows it.
-    fn view_totals(view: &Self::View) -> &[i32];
-
     /// The view without any action on offer (a bot acts for the viewer meanwhile).
     fn clear_prompt(view: &mut Self::View);
 
@@ -216,10 +213,6 @@ impl GameEngine for Series {
         self.deal().turn() != Some(seat) && self.deal().legal_actions(seat).contains(&Action::SiebenerFips)
     }
 
-    fn view_totals(view: &SeriesView) -> &[i32] {
-        &view.totals
-    }
-
     fn clear_prompt(view: &mut SeriesView) {
         view.deal.prompt = Prompt::default();
     }
@@ -342,10 +335,6 @@ macro_rules! holstein_engine {
 
             fn action_kind(action: &$game::Action) -> &'static str {
                 action.kind()
-            }
-
-            fn view_totals(view: &$game::SeriesView) -> &[i32] {
-                &view.totals
             }
 
             fn clear_prompt(view: &mut $game::SeriesView) {

@@ -197,11 +197,6 @@ macro_rules! registry {
                 match self { $( GameView::$variant(_) => GameId::$variant, )+ }
             }
 
-            /// Each seat's running total.
-            pub fn totals(&self) -> &[i32] {
-                match self { $( GameView::$variant(view) => <$series as GameEngine>::view_totals(view), )+ }
-            }
-
             /// Takes every action off the view's prompt (a bot acts for the viewer meanwhile).
             pub fn clear_prompt(&mut self) {
                 match self { $( GameView::$variant(view) => <$series as GameEngine>::clear_prompt(view), )+ }
