@@ -21,6 +21,9 @@ pub fn choose(level: Level, seed: u64, view: &GameView) -> Option<GameAction> {
         GameView::Duttfips(view) => {
             crate::mecklenburg::Bot::new(level, seed).choose_in_series(view).map(GameAction::Duttfips)
         }
+        GameView::Thedinghausen(view) => {
+            crate::thedinghausen::Bot::new(level, seed).choose_in_series(view).map(GameAction::Thedinghausen)
+        }
     }
 }
 

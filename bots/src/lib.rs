@@ -39,6 +39,7 @@ pub mod review;
 pub mod rng;
 pub mod solver;
 pub mod table;
+pub mod thedinghausen;
 
 pub use bot::{Bot, Config, Level};
 pub use evaluate::Estimate;

@@ -52,7 +52,8 @@ pub struct TableConfig {
     pub spectators: usize,
     /// The game the tables play.
     pub game: GameId,
-    /// Deals per series (`None`: endless). A table whose series ends opens a new room.
+    /// Deals per series, or rounds in a game that counts rounds (`None`: endless). A table whose
+    /// series ends opens a new room.
     pub deals: Option<u32>,
     /// Also parse every frame as a full protocol message (slower; finds malformed frames).
     pub strict: bool,
@@ -211,7 +212,9 @@ impl Table {
     async fn open_room(&mut self) -> Result<(), String> {
         let mut rules = GameRules::default_for(self.config.game);
         if let Ok(serde_json::Value::Object(mut options)) = serde_json::to_value(&rules) {
-            options.insert("deals".into(), self.config.deals.into());
+            // The series' length: deals, or rounds where a game counts those (Thedinghausen).
+            let length = if options.contains_key("rounds") { "rounds" } else { "deals" };
+            options.insert(length.into(), self.config.deals.into());
             rules = serde_json::from_value(serde_json::Value::Object(options)).map_err(|e| e.to_string())?;
         }
         let options = RoomOptions { next_deal_seconds: Some(0), ..RoomOptions::default() };

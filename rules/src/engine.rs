@@ -25,6 +25,7 @@ use crate::mecklenburg;
 use crate::ruleset::{RuleSet, RuleSetError};
 use crate::seed::Seed;
 use crate::series::{Series, SeriesView};
+use crate::thedinghausen;
 use crate::view::Prompt;
 
 /// JSON of a value whose serialisation cannot fail (every map key is a string).
@@ -401,13 +402,11 @@ holstein_engine!(
     seats: |rules| usize::from(rules.players), deals: |rules| rules.deals
 );
 
-// Thedinghausen Fipsen (`thedinghausen::Series`) has every method this macro calls; it is not
-// registered yet, and an implementation needs its `GameId`, which only the registry declares.
-// Registering it is its line in `games.rs` and, here:
-// holstein_engine!(
-//     [] thedinghausen::Series, thedinghausen, rules: thedinghausen::Rules, id: GameId::Thedinghausen,
-//     seats: |_| usize::from(thedinghausen::Deal::PLAYERS), deals: |_| None
-// );
+// Thedinghausen Fipsen: five seats; a series runs by rounds, not deals.
+holstein_engine!(
+    [] thedinghausen::Series, thedinghausen, rules: thedinghausen::Rules, id: GameId::Thedinghausen,
+    seats: |_| usize::from(thedinghausen::Deal::PLAYERS), deals: |_| None
+);
 
 // Both Mecklenburg games: one series over each game's own options.
 holstein_engine!(

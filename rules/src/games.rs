@@ -427,6 +427,9 @@ registry! {
     /// Duttfips (Mecklenburg): forehand's compulsory contract of Dutt, Ruten oewer, Fips or
     /// Rutenfips; the declarer takes the Dutt.
     Duttfips => crate::mecklenburg::Duttfips, "duttfips", "Duttfips";
+    /// Thedinghausen Fipsen: five players, the 32-card pack, a turned-up trump card, the duty
+    /// to trump and overtrump, fipsen announced, and a race to ten tricks over several deals.
+    Thedinghausen => crate::thedinghausen::Series, "thedinghausen", "Thedinghausen Fipsen";
 }
 
 impl Default for GameId {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use fipsen_rules::{Card, CardSet, GameRules, Seat, Seed, grossenaspe, mecklenburg};
+use fipsen_rules::{Card, CardSet, GameRules, Seat, Seed, grossenaspe, mecklenburg, thedinghausen};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
@@ -545,10 +545,37 @@ impl Table {
             GameRules::Grossenaspe(rules) => replay!(grossenaspe::Deal::new(rules, number, dealer, seed)),
             GameRules::Anseggerfips(rules) => replay!(mecklenburg::Deal::new(rules, number, dealer, seed)),
             GameRules::Duttfips(rules) => replay!(mecklenburg::Deal::new(rules, number, dealer, seed)),
+            GameRules::Thedinghausen(rules) => {
+                replay!(thedinghausen::Deal::new(rules, number, dealer, seed, self.round_of_deal(number)))
+            }
         };
         assert_eq!(outcome, view["outcome"], "outcome differs");
         assert_eq!(scores, view["scores"]);
         self.deals_replayed += 1;
+    }
+
+    /// Thedinghausen: where the round stood as deal `number` began, from its `dealt` event.
+    fn round_of_deal(&self, number: u32) -> thedinghausen::Round {
+        let dealt = self.seats[0]
+            .frames
+            .iter()
+            .rev()
+            .filter_map(|f| serde_json::from_str::<Value>(f).ok())
+            .flat_map(|v| {
+                let events = v["events"].as_array().into_iter().chain(v["missed"].as_array()).flatten();
+                events.map(|e| e["event"].clone()).collect::<Vec<_>>()
+            })
+            .find(|e| e["event"] == "dealt" && e["number"] == json!(number))
+            .expect("the deal's dealt event reached seat 0");
+        let counts: Vec<u8> = serde_json::from_value(dealt["counts"].clone()).unwrap();
+        let fresh = dealt["anted"].as_bool().unwrap();
+        let pot = dealt["pot"].as_i64().unwrap() as i32 - if fresh { 5 } else { 0 };
+        thedinghausen::Round {
+            number: dealt["round"].as_u64().unwrap() as u32,
+            counts: counts.try_into().unwrap(),
+            pot,
+            fresh,
+        }
     }
 
     /// Starts the next deal the way players do: every seat asks.
@@ -691,6 +718,8 @@ fn allowed(truth: &Truth, viewer: Option<u8>, seq: u64) -> CardSet {
                 let kieker = event["seat"].as_u64().unwrap() as usize;
                 cards = cards.union(truth.dealt[kieker]);
             }
+            // Thedinghausen: the turned-up trump card is public.
+            "dealt" if event["trump_card"].is_string() => cards.insert(card(&event["trump_card"])),
             "siebener_fips" => {
                 for c in event["cards"].as_array().unwrap() {
                     cards.insert(card(c));
