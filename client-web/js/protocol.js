@@ -99,27 +99,27 @@
 
 /**
  * One game's action.
- * @typedef {Action | GrossenaspeAction | MecklenburgAction | MecklenburgAction} GameAction
+ * @typedef {Action | GrossenaspeAction | MecklenburgAction | MecklenburgAction | ThedinghausenAction} GameAction
  */
 
 /**
  * One game's event.
- * @typedef {Event | GrossenaspeEvent | MecklenburgEvent | MecklenburgEvent} GameEvent
+ * @typedef {Event | GrossenaspeEvent | MecklenburgEvent | MecklenburgEvent | ThedinghausenEvent} GameEvent
  */
 
 /**
  * Which game a table plays, as its rules name it (`"game": "prisdorf"`).
- * @typedef {"prisdorf" | "grossenaspe" | "anseggerfips" | "duttfips"} GameId
+ * @typedef {"prisdorf" | "grossenaspe" | "anseggerfips" | "duttfips" | "thedinghausen"} GameId
  */
 
 /**
  * A room's rules: the game (`game`, default `prisdorf`) and its options.
- * @typedef {({deals?: number | null, first_lead?: FirstLead, game?: "prisdorf", kieker_show?: KiekerShow, kontra?: boolean, min_bid?: number, players?: Players}) | ({cents?: boolean, deals?: number | null, first_lead?: FirstLead, game: "grossenaspe", kieker_show?: KiekerShow, loss_factor?: number, min_bid?: number, players?: number}) | ({auction?: AuctionKind, cents?: boolean, deals?: number | null, durch?: boolean, dutt?: DuttUse, faces?: Faces, first_lead?: FirstLead, game: "anseggerfips", loss_factor?: number, min_bid?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean}) | ({cents?: boolean, deals?: number | null, durch?: boolean, faces?: Faces, first_lead?: FirstLead, game: "duttfips", loss_factor?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean})} GameRules
+ * @typedef {({deals?: number | null, first_lead?: FirstLead, game?: "prisdorf", kieker_show?: KiekerShow, kontra?: boolean, min_bid?: number, players?: Players}) | ({cents?: boolean, deals?: number | null, first_lead?: FirstLead, game: "grossenaspe", kieker_show?: KiekerShow, loss_factor?: number, min_bid?: number, players?: number}) | ({auction?: AuctionKind, cents?: boolean, deals?: number | null, durch?: boolean, dutt?: DuttUse, faces?: Faces, first_lead?: FirstLead, game: "anseggerfips", loss_factor?: number, min_bid?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean}) | ({cents?: boolean, deals?: number | null, durch?: boolean, faces?: Faces, first_lead?: FirstLead, game: "duttfips", loss_factor?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean}) | ({fipsen?: boolean, game: "thedinghausen", head_the_trick?: boolean, rounds?: number | null})} GameRules
  */
 
 /**
  * What one viewer may see of a series, with the prompt of what he may do now: the game's own view with the game's name in `game`.
- * @typedef {(SeriesView & {game: "prisdorf"}) | (GrossenaspeSeriesView & {game: "grossenaspe"}) | (MecklenburgSeriesView & {game: "anseggerfips"}) | (MecklenburgSeriesView & {game: "duttfips"})} GameView
+ * @typedef {(SeriesView & {game: "prisdorf"}) | (GrossenaspeSeriesView & {game: "grossenaspe"}) | (MecklenburgSeriesView & {game: "anseggerfips"}) | (MecklenburgSeriesView & {game: "duttfips"}) | (ThedinghausenSeriesView & {game: "thedinghausen"})} GameView
  */
 
 /**
@@ -393,6 +393,66 @@
 /**
  * A suit. In Prisdorf's pack diamonds holds a single card, the seven; naming diamonds as trumps is **Ruten**.
  * @typedef {"clubs" | "spades" | "hearts" | "diamonds"} Suit
+ */
+
+/**
+ * Everything a player can do in a Thedinghausen deal.
+ * @typedef {{action: "fipsen"} | {action: "pass"} | {action: "play", card: Card}} ThedinghausenAction
+ */
+
+/**
+ * A deal as one viewer sees it. Built only by [`Deal::view`].
+ * @typedef {{counts: Array<number>, dealer: Seat, fipsen?: ThedinghausenFipsen | null, forehand: Seat, hand?: CardSet | null, hand_sizes: Array<number>, number: number, outcome?: ThedinghausenOutcome | null, passed: Array<Seat>, phase: ThedinghausenPhase, pot: number, prompt: ThedinghausenPrompt, reveal?: ThedinghausenReveal | null, round: number, rules: ThedinghausenRules, scores: Array<number>, trick: Array<Play>, tricks: Array<TrickView>, tricks_taken: Array<number>, trump_card: Card, turn?: Seat | null, viewer?: Seat | null, winning?: Seat | null}} ThedinghausenDealView
+ */
+
+/**
+ * One thing that happened. [`Event::for_viewer`] empties the hands a viewer may not see.
+ * @typedef {({anted: boolean, counts: Array<number>, dealer: Seat, event: "dealt", forehand: Seat, hands: Array<CardSet | null>, number: number, pot: number, round: number, trump_card: Card}) | {event: "announced", seat: Seat} | {event: "passed", seat: Seat} | {card: Card, event: "card_played", seat: Seat} | {event: "trick_taken", seat: Seat} | {event: "fipsen_lost", penalty: number, pot: number, seat: Seat} | {count: number, event: "fipsen_won", seat: Seat} | {event: "fipsen_void", seat: Seat} | {event: "round_won", pot: number, round: number, seat: Seat} | {event: "deal_over", outcome: ThedinghausenOutcome, reveal: ThedinghausenReveal, scores: Array<number>} | {event: "scored", row: ThedinghausenScoreRow} | {balances: Array<number>, event: "series_over", slips: Array<number>}} ThedinghausenEvent
+ */
+
+/**
+ * A fipsen announced in a deal.
+ * @typedef {{result: ThedinghausenFipsenResult, seat: Seat}} ThedinghausenFipsen
+ */
+
+/**
+ * How a fipsen stands.
+ * @typedef {"running" | "won" | "lost" | "void"} ThedinghausenFipsenResult
+ */
+
+/**
+ * How a deal ended.
+ * @typedef {{counts: Array<number>, fipsen?: ThedinghausenFipsen | null, pot: number, tricks: Array<number>, winner?: Seat | null}} ThedinghausenOutcome
+ */
+
+/**
+ * Where a deal stands.
+ * @typedef {"fipsen" | "play" | "over"} ThedinghausenPhase
+ */
+
+/**
+ * What the viewer may do now: his legal actions, gathered for a client to offer.
+ * @typedef {{cards?: CardSet, fipsen?: boolean, pass?: boolean}} ThedinghausenPrompt
+ */
+
+/**
+ * Everything hidden during a deal, shown to all once it is over.
+ * @typedef {{dealt: Array<CardSet>, hands: Array<CardSet>, seed: Seed, unused: CardSet}} ThedinghausenReveal
+ */
+
+/**
+ * A Thedinghausen table's options (§C9).
+ * @typedef {{fipsen?: boolean, head_the_trick?: boolean, rounds?: number | null}} ThedinghausenRules
+ */
+
+/**
+ * A row of the scoresheet: one per deal, and one per finished round after its last deal.
+ * @typedef {({counts: Array<number>, dealer: Seat, fipsen?: ThedinghausenFipsen | null, number: number, round: number, row: "deal", tricks: Array<number>, trump_card: Card}) | {balances: Array<number>, pot: number, round: number, row: "round", slips: Array<number>, winner: Seat}} ThedinghausenScoreRow
+ */
+
+/**
+ * A series as one viewer sees it.
+ * @typedef {{deal: ThedinghausenDealView, number: number, over: boolean, pot: number, round: number, rounds_won: number, scoresheet: Array<ThedinghausenScoreRow>, slips: Array<number>, totals: Array<number>}} ThedinghausenSeriesView
  */
 
 /**

@@ -1,4 +1,4 @@
-//! One table: four player connections and K spectator connections, driven by one task.
+//! One table: a connection per seat of its game and K spectator connections, driven by one task.
 //!
 //! The table opens its room (`create_room`, the others `join_room`, the host `start`s), then
 //! makes moves when its schedule says so: the player whose turn it is (from the latest
@@ -172,7 +172,8 @@ impl Table {
         config: Arc<TableConfig>,
         counters: Arc<Counters>,
     ) -> Result<Table, String> {
-        let n = GameRules::default_for(config.game).seats() + config.spectators;
+        let players = GameRules::default_for(config.game).seats();
+        let n = players + config.spectators;
         let mut sinks = Vec::with_capacity(n);
         let mut streams: Streams = SelectAll::new();
         for i in 0..n {
@@ -189,7 +190,7 @@ impl Table {
             counters,
             sinks,
             streams,
-            conns: (0..n).map(|i| Conn::new(i < 4)).collect(),
+            conns: (0..n).map(|i| Conn::new(i < players)).collect(),
             room: String::new(),
             inflight: None,
             changed: Instant::now(),

@@ -121,13 +121,17 @@ mod tests {
     fn frames_are_exactly_the_serialised_update() {
         for &game in GameId::ALL {
             let mut rules = serde_json::to_value(GameRules::default_for(game)).unwrap();
-            rules["deals"] = 3.into();
+            // A short series: three deals, or one round where a game counts rounds.
+            if rules.get("rounds").is_some() {
+                rules["rounds"] = 1.into();
+            } else {
+                rules["deals"] = 3.into();
+            }
             frames_of_a_series_are_the_serialised_update(serde_json::from_value(rules).unwrap());
         }
     }
 
     fn frames_of_a_series_are_the_serialised_update(rules: GameRules) {
-        assert_eq!(rules.deals(), Some(3));
         let (mut series, dealt) = AnyGame::start(&rules, Seed::from_u64(7)).unwrap();
         let mut seq = 0;
         let mut number = |events: fipsen_rules::GameEvents| -> Vec<SeqEvent> {
@@ -145,7 +149,8 @@ mod tests {
             let state = room(Some(&series));
             let hidden = [Seat(1)];
             let mut frames = UpdateFrames::new(step, &pending, &state, Some(&series)).without_prompt(&hidden);
-            for viewer in [None, Some(Seat(0)), Some(Seat(1)), Some(Seat(2)), Some(Seat(3))] {
+            let seats = (0..series.seats() as u8).map(|s| Some(Seat(s)));
+            for viewer in std::iter::once(None).chain(seats) {
                 let mut view = series.view(viewer);
                 if viewer == Some(Seat(1)) {
                     view.clear_prompt();

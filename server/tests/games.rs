@@ -5,26 +5,32 @@
 mod common;
 
 use common::{Client, Rng, Server, Table, check_frames, temp_db};
-use fipsen_rules::GameId;
+use fipsen_rules::{GameId, GameRules};
 use serde_json::{Value, json};
 
-/// Each game's rules for a four-player table of `deals` deals, as a client sends them.
+/// Each game's default rules as a client sends them, four players where the game lets the
+/// table choose, and a short series: `deals` deals, or one round where a game counts rounds
+/// (Thedinghausen: a race to ten tricks over several deals).
 fn rules(game: GameId, deals: u32) -> Value {
-    json!({"game": game.code(), "players": 4, "deals": deals})
-        .as_object()
-        .cloned()
-        .map(|mut rules| {
-            // The Mecklenburg games are for four players only and have no `players` option.
-            if matches!(game, GameId::Anseggerfips | GameId::Duttfips) {
-                rules.remove("players");
-            }
-            Value::Object(rules)
-        })
-        .unwrap_or_default()
+    let mut rules = serde_json::to_value(GameRules::default_for(game)).expect("rules serialise");
+    if rules.get("players").is_some() {
+        rules["players"] = 4.into();
+    }
+    if rules.get("rounds").is_some() {
+        rules["rounds"] = 1.into();
+    } else {
+        rules["deals"] = deals.into();
+    }
+    rules
+}
+
+/// The scoresheet's rows of deals (Thedinghausen adds a row per finished round).
+fn deal_rows(sheet: &[Value]) -> Vec<&Value> {
+    sheet.iter().filter(|row| row["row"] != "round").collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_game_plays_a_series_with_four_people_and_a_spectator_and_no_frame_shows_a_hidden_card() {
+async fn every_game_plays_a_series_with_a_full_table_and_a_spectator_and_no_frame_shows_a_hidden_card() {
     let (_dir, db) = temp_db();
     let server = Server::start(&db, &[]);
     for (i, &game) in GameId::ALL.iter().enumerate() {
@@ -36,10 +42,20 @@ async fn every_game_plays_a_series_with_four_people_and_a_spectator_and_no_frame
         let view = table.seats[0].game.clone();
         assert_eq!(view["over"], true, "{game:?}");
         let sheet = view["scoresheet"].as_array().unwrap();
-        let counted = sheet.iter().filter(|row| row["outcome"]["result"] != "thrown_in").count();
-        assert_eq!(counted, 3, "{game:?}: three counted deals");
-        assert_eq!(table.deals_replayed, sheet.len(), "{game:?}: every deal replayed by the rules crate");
-        assert_eq!(view["totals"], sheet.last().unwrap()["totals"], "{game:?}: totals are the last row's");
+        let deals = deal_rows(sheet);
+        if game == GameId::Thedinghausen {
+            // One round: deals until a player reaches ten tricks, then the round's row.
+            let last = sheet.last().unwrap();
+            assert_eq!(last["row"], "round", "the round's row ends the sheet");
+            assert_eq!(view["totals"], last["balances"], "totals are the round's balances");
+            assert!(deals.len() >= 2, "ten tricks take at least two deals of five");
+            assert!(deals.last().unwrap()["counts"].as_array().unwrap().contains(&json!(10)), "{last}");
+        } else {
+            let counted = deals.iter().filter(|row| row["outcome"]["result"] != "thrown_in").count();
+            assert_eq!(counted, 3, "{game:?}: three counted deals");
+            assert_eq!(view["totals"], sheet.last().unwrap()["totals"], "{game:?}: totals are the last row's");
+        }
+        assert_eq!(table.deals_replayed, deals.len(), "{game:?}: every deal replayed by the rules crate");
         let spectator = table.spectators[0].frames.clone();
         let mut frames = 0;
         for (seat, client) in table.seats.iter().enumerate() {
@@ -89,8 +105,9 @@ async fn a_room_of_bots_watched_by_its_host_plays_deals_of_every_game() {
         // The host stands up and watches: every seat is a bot's.
         host.send(json!({"type": "leave_seat"})).await;
         host.recv_type("update").await;
-        for seat in 0..4 {
-            let level = ["easy", "normal", "strong", "normal"][seat];
+        let seats = GameRules::default_for(game).seats();
+        for seat in 0..seats {
+            let level = ["easy", "normal", "strong"][seat % 3];
             host.send(json!({"type": "add_bot", "seat": seat, "level": level})).await;
             host.recv_type("update").await;
         }
@@ -106,7 +123,9 @@ async fn a_room_of_bots_watched_by_its_host_plays_deals_of_every_game() {
         let view = host.game.clone();
         assert_eq!(view["game"], game.code());
         assert_eq!(view["over"], true, "{game:?}: the bots finished the series in {room}");
-        assert!(view["scoresheet"].as_array().unwrap().len() >= 3, "{game:?}: {deals_over} deals");
+        // Three deals, or a round of at least two deals in a game that counts rounds.
+        let least = if game == GameId::Thedinghausen { 2 } else { 3 };
+        assert!(deal_rows(view["scoresheet"].as_array().unwrap()).len() >= least, "{game:?}: {deals_over} deals");
         // Every move was a bot's own choice, never the server's fallback to a first legal move.
         assert_eq!(log.count_containing("a bot chose no legal action"), 0, "{game:?}");
         host.close().await;
@@ -121,7 +140,7 @@ async fn in_every_game_a_bot_stands_in_for_a_player_who_is_gone_and_the_series_g
         let mut host = Client::greeted(&server).await;
         let options = json!({"next_deal_seconds": 0, "bot_delay_ms": 0, "grace_seconds": 0, "bot_takeover": "easy"});
         let room = host.create("Host", rules(game, 2), options).await;
-        for seat in 1..4 {
+        for seat in 1..GameRules::default_for(game).seats() {
             host.send(json!({"type": "add_bot", "seat": seat, "level": "normal"})).await;
             host.recv_type("update").await;
         }

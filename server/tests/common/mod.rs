@@ -554,27 +554,26 @@ impl Table {
         self.deals_replayed += 1;
     }
 
-    /// Thedinghausen: where the round stood as deal `number` began, from its `dealt` event.
+    /// Thedinghausen: where the round stood as deal `number` began, from the scoresheet (the
+    /// counts after the deal before it in the same round) and the deal's end (the pot then, and
+    /// what the deal moved between the players and the pot).
     fn round_of_deal(&self, number: u32) -> thedinghausen::Round {
-        let dealt = self.seats[0]
-            .frames
-            .iter()
-            .rev()
-            .filter_map(|f| serde_json::from_str::<Value>(f).ok())
-            .flat_map(|v| {
-                let events = v["events"].as_array().into_iter().chain(v["missed"].as_array()).flatten();
-                events.map(|e| e["event"].clone()).collect::<Vec<_>>()
-            })
-            .find(|e| e["event"] == "dealt" && e["number"] == json!(number))
-            .expect("the deal's dealt event reached seat 0");
-        let counts: Vec<u8> = serde_json::from_value(dealt["counts"].clone()).unwrap();
-        let fresh = dealt["anted"].as_bool().unwrap();
-        let pot = dealt["pot"].as_i64().unwrap() as i32 - if fresh { 5 } else { 0 };
+        let game = &self.seats[0].game;
+        let sheet = game["scoresheet"].as_array().unwrap();
+        let at = sheet.iter().position(|r| r["row"] == "deal" && r["number"] == json!(number)).unwrap();
+        let round = sheet[at]["round"].as_u64().unwrap() as u32;
+        let before = at.checked_sub(1).map(|i| &sheet[i]).filter(|r| r["row"] == "deal");
+        let Some(before) = before else {
+            return thedinghausen::Round { number: round, counts: [0; 5], pot: 0, fresh: true };
+        };
+        let deal = &game["deal"];
+        let moved: i64 = deal["scores"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap()).sum();
+        let counts: Vec<u8> = serde_json::from_value(before["counts"].clone()).unwrap();
         thedinghausen::Round {
-            number: dealt["round"].as_u64().unwrap() as u32,
+            number: round,
             counts: counts.try_into().unwrap(),
-            pot,
-            fresh,
+            pot: (deal["pot"].as_i64().unwrap() + moved) as i32,
+            fresh: false,
         }
     }
 
