@@ -130,6 +130,40 @@ pub enum RuleError {
     /// Duttfips: forehand passed instead of naming a contract.
     #[error("forehand may not pass: name a contract")]
     ForehandMustBid,
+    /// Tippen (1859, Vierblatt): the first lead with three or more players in the deal is a
+    /// trump, if the leader holds one.
+    #[error("the first card led must be a trump ({trumps:?}) when you hold one")]
+    MustLeadTrump {
+        /// The trump suit.
+        trumps: Suit,
+    },
+    /// Tippen (1859, Vierblatt): the winner of the first trick who holds the Daus of trumps
+    /// must lead it to the second trick.
+    #[error("you hold the Daus of trumps ({card}): you must lead it to the second trick")]
+    MustLeadDaus {
+        /// The Daus, in the leader's own hand.
+        card: Card,
+    },
+    /// Tippen: more cards exchanged than the table allows or the talon holds.
+    #[error("you may exchange at most {max} cards")]
+    ExchangeTooMany {
+        /// The most allowed now.
+        max: u8,
+    },
+    /// Tippen: robbing without the seven of trumps, or where the table or the deal does not
+    /// allow it.
+    #[error("you cannot rob the trump card: robbing needs the seven of trumps, at a table that allows it")]
+    RobNotAllowed,
+    /// Tippen: a shove by the last seat of a full circle, or at a table without shoving.
+    #[error("you cannot pass the deal on: deal")]
+    ShoveNotAllowed,
+    /// Tippen: passing where everyone must play, or by a dealer who sniffed (he plays or drops
+    /// out).
+    #[error("you may not pass in this deal")]
+    PassNotAllowed,
+    /// Tippen: dropping out is only for a dealer who sniffed the trump card (alvensleben).
+    #[error("only a dealer who sniffed the trump card may drop out")]
+    DropOutNotAllowed,
 }
 
 impl RuleError {
@@ -167,6 +201,13 @@ impl RuleError {
             RuleError::RutenasRequired => "ruten/rutenas_required",
             RuleError::RutenMustBeBid => "trumps/ruten_must_be_bid",
             RuleError::ForehandMustBid => "bid/forehand_must_bid",
+            RuleError::MustLeadTrump { .. } => "play/must_lead_trump",
+            RuleError::MustLeadDaus { .. } => "play/must_lead_daus",
+            RuleError::ExchangeTooMany { .. } => "exchange/too_many",
+            RuleError::RobNotAllowed => "rob/not_allowed",
+            RuleError::ShoveNotAllowed => "shove/not_allowed",
+            RuleError::PassNotAllowed => "decide/pass_not_allowed",
+            RuleError::DropOutNotAllowed => "decide/drop_out_not_allowed",
         }
     }
 }

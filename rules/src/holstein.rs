@@ -43,12 +43,18 @@ pub(crate) struct PlayView {
     pub(crate) tricks_taken: TricksTaken,
 }
 
-/// What a player who holds no card of the suit led must play (§0.4); the policies no game
-/// plays yet (`trump_if_untrumped`, `must_trump`, `overtrump_else_free`) join with their game.
+/// What a player who holds no card of the suit led must play (§0.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum VoidPolicy {
     /// Any card.
     Free,
+    /// A trump if the trick holds no trump yet and he has one; otherwise any card (Tippen 1859).
+    TrumpIfUntrumped,
+    /// A trump (any trump) if he has one; otherwise any card (Tippen, Meyers).
+    MustTrump,
+    /// A trump beating every trump in the trick if he has one; otherwise any card (modern
+    /// Tippen).
+    OvertrumpElseFree,
     /// A trump beating every trump in the trick if he has one; otherwise any trump he has;
     /// otherwise any card.
     OvertrumpElseTrump,
@@ -89,9 +95,69 @@ impl Follow {
         let over: CardSet = held.iter().filter(|&c| best_trump.is_none_or(|b| c > b)).collect();
         match self.void {
             VoidPolicy::Free => hand,
+            VoidPolicy::TrumpIfUntrumped if best_trump.is_none() && !held.is_empty() => held,
+            VoidPolicy::TrumpIfUntrumped => hand,
+            VoidPolicy::MustTrump if !held.is_empty() => held,
+            VoidPolicy::MustTrump => hand,
+            VoidPolicy::OvertrumpElseFree if !over.is_empty() => over,
+            VoidPolicy::OvertrumpElseFree => hand,
             VoidPolicy::OvertrumpElseTrump if !over.is_empty() => over,
             VoidPolicy::OvertrumpElseTrump if !held.is_empty() => held,
             VoidPolicy::OvertrumpElseTrump => hand,
+        }
+    }
+}
+
+impl Follow {
+    /// Checks that `card` may be added from `hand` to the non-empty `trick`, naming the duty
+    /// broken: follow suit, head the trick, or trump.
+    pub(crate) fn check(self, trick: &[Play], hand: CardSet, card: Card) -> Result<(), RuleError> {
+        if self.playable(trick, hand).contains(card) {
+            return Ok(());
+        }
+        let led = trick[0].card.suit();
+        match self.trumps {
+            _ if !hand.of_suit(led).is_empty() && card.suit() != led => Err(RuleError::MustFollowSuit { suit: led }),
+            _ if !hand.of_suit(led).is_empty() => Err(RuleError::MustHead),
+            Some(trumps) => Err(RuleError::MustTrump { trumps }),
+            None => Err(RuleError::MustFollowSuit { suit: led }),
+        }
+    }
+}
+
+/// A lead rule (§D6): what the leader of a trick must lead. The leader may lead any card
+/// unless a game's hook says otherwise for this trick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lead {
+    /// Any card.
+    Any,
+    /// A trump of this suit, if he holds one (Tippen 1859: the first lead with three or more
+    /// active players).
+    Trump(Suit),
+    /// This card, if he holds it (Tippen 1859: the Daus rule).
+    Card(Card),
+}
+
+impl Lead {
+    /// The cards of `hand` that may be led.
+    pub(crate) fn playable(self, hand: CardSet) -> CardSet {
+        match self {
+            Lead::Any => hand,
+            Lead::Trump(trumps) if !hand.of_suit(trumps).is_empty() => hand.of_suit(trumps),
+            Lead::Card(card) if hand.contains(card) => card.set(),
+            Lead::Trump(_) | Lead::Card(_) => hand,
+        }
+    }
+
+    /// Checks that `card` (held) may be led from `hand`.
+    pub(crate) fn check(self, hand: CardSet, card: Card) -> Result<(), RuleError> {
+        if self.playable(hand).contains(card) {
+            return Ok(());
+        }
+        match self {
+            Lead::Trump(trumps) => Err(RuleError::MustLeadTrump { trumps }),
+            Lead::Card(daus) => Err(RuleError::MustLeadDaus { card: daus }),
+            Lead::Any => Ok(()),
         }
     }
 }
@@ -184,17 +250,7 @@ impl Tricks {
         if trick.is_empty() {
             return Ok(());
         }
-        let allowed = follow.playable(trick, hand);
-        if allowed.contains(card) {
-            return Ok(());
-        }
-        let led = trick[0].card.suit();
-        match follow.trumps {
-            _ if !hand.of_suit(led).is_empty() && card.suit() != led => Err(RuleError::MustFollowSuit { suit: led }),
-            _ if !hand.of_suit(led).is_empty() => Err(RuleError::MustHead),
-            Some(trumps) => Err(RuleError::MustTrump { trumps }),
-            None => Err(RuleError::MustFollowSuit { suit: led }),
-        }
+        follow.check(trick, hand, card)
     }
 
     /// Plays a card from the player's `hand`, pushing its events. Returns the seat to play

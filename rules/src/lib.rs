@@ -19,6 +19,9 @@
 //! * [`thedinghausen`] is Thedinghausen Fipsen: five players, a turned-up trump card, the duty to
 //!   trump and overtrump, the fipsen announcement, and the race to ten tricks over several deals
 //!   for a round pot (not registered as a game yet).
+//! * [`tippen`] is Tippen / Dreiblatt: seven presets from 1821 to the modern books, 2 to 10
+//!   players, a pot of play-money counters shared by tricks, bêtes, shoving, knocking,
+//!   sniffing, robbing, hop and jump and the exchange (not registered as a game yet).
 //!
 //! Nothing here does I/O, reads a clock or draws randomness: a deal is shuffled from a [`Seed`]
 //! the caller provides, so the same seed, rules and actions always give the same events.
@@ -40,6 +43,7 @@ mod seed;
 mod series;
 mod sheet;
 pub mod thedinghausen;
+pub mod tippen;
 mod view;
 
 pub use auction::Auction;

@@ -114,6 +114,28 @@ pub enum RuleSetError {
     /// `loss_factor` other than 1 or 2.
     #[error("a lost game costs once or twice its value, not {0} times")]
     LossFactor(u8),
+    /// Tippen: an option the chosen preset does not offer.
+    #[error("the option {option} is not offered by the preset {preset}")]
+    OptionNotOffered {
+        /// The option (and its value where only that value is not offered).
+        option: &'static str,
+        /// The preset.
+        preset: &'static str,
+    },
+    /// Tippen: a maximum bête that is not a positive multiple of the hand size.
+    #[error("max_bete must be a positive multiple of the hand size {hand}, not {max_bete}")]
+    MaxBete {
+        /// The number asked for.
+        max_bete: u32,
+        /// The hand size.
+        hand: u8,
+    },
+    /// Tippen: an exchange of more than four cards.
+    #[error("exchange_max must be 0 to 4 cards, not {0}")]
+    ExchangeMax(u8),
+    /// Tippen: the two as Daus at a table with the 32-card pack, which has no twos.
+    #[error("daus_card two needs the 52-card pack (seven players or more)")]
+    DausTwoNeedsTwos,
 }
 
 /// A table's rules: every option of `RULES.md`. The default is Prisdorf.

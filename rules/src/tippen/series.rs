@@ -1,0 +1,320 @@
+//! A table's series of Tippen deals: the balances, pot and reserve carried from deal to deal,
+//! the first dealer, and the scoresheet (§D8).
+
+use serde::{Deserialize, Serialize};
+
+use super::deal::{Action, Carry, Deal, Decision, Hop};
+use super::event::Event;
+use super::rules::{Preset, Rules, Sniffing};
+use super::view::DealView;
+use crate::card::{Card, Rank};
+use crate::deal::Seat;
+use crate::error::RuleError;
+use crate::ruleset::RuleSetError;
+use crate::seed::Seed;
+
+/// A row of the scoresheet: one per deal.
+///
+/// ```json
+/// {"number": 2, "due": 0, "dealer": 0, "shoves": [], "hops": [], "antes": [3, 0, 0, 0],
+///  "carry": 6, "played_for": 9, "reserve": 0, "knocked": false, "sniffed": null,
+///  "decisions": [{"seat": 1, "choice": "join"}], "active": [1, 3, 0], "void": false,
+///  "alone": null, "tricks": [0, 1, 0, 2], "receipts": [0, 3, 0, 6], "payments": [9, 0, 0, 0],
+///  "pot": 9, "balances": [-12, 4, -3, 2]}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "TippenScoreRow"))]
+pub struct ScoreRow {
+    /// The deal's number, from 1.
+    pub number: u32,
+    /// The seat that was due to deal.
+    pub due: Seat,
+    /// The seat that dealt.
+    pub dealer: Seat,
+    /// The dealers who shoved.
+    pub shoves: Vec<Seat>,
+    /// The bottom cards shown by hop and jump.
+    pub hops: Vec<Hop>,
+    /// What each seat anted.
+    pub antes: Vec<i32>,
+    /// Pot and reserve before the first ante.
+    pub carry: i32,
+    /// The pot played for, P.
+    pub played_for: i32,
+    /// The reserve kept aside in this deal.
+    pub reserve: i32,
+    /// Whether the dealer knocked.
+    pub knocked: bool,
+    /// How the dealer sniffed.
+    pub sniffed: Option<Sniffing>,
+    /// The answers.
+    pub decisions: Vec<Decision>,
+    /// Who played.
+    pub active: Vec<Seat>,
+    /// Nobody played.
+    pub void: bool,
+    /// The single player who took the pot.
+    pub alone: Option<Seat>,
+    /// Tricks each seat took.
+    pub tricks: Vec<u8>,
+    /// What each seat received from the pot.
+    pub receipts: Vec<i32>,
+    /// What each seat paid besides his ante.
+    pub payments: Vec<i32>,
+    /// The pot after the deal.
+    pub pot: i32,
+    /// Each seat's balance after the deal.
+    pub balances: Vec<i32>,
+}
+
+/// A table's series of Tippen deals.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Series {
+    rules: Rules,
+    master: Seed,
+    dealt: u32,
+    first_dealer: Seat,
+    deal: Deal,
+    sheet: Vec<ScoreRow>,
+    /// The balances as the current deal began.
+    base: Vec<i32>,
+    balances: Vec<i32>,
+}
+
+/// A series as one viewer sees it.
+///
+/// ```json
+/// {"number": 2, "first_dealer": 3, "deal": {"...": "..."}, "scoresheet": [],
+///  "totals": [-3, 2, -6, -1], "pot": 8, "reserve": 0, "over": false}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "TippenSeriesView"))]
+pub struct SeriesView {
+    /// The current deal's number, from 1.
+    pub number: u32,
+    /// The seat that dealt the first deal.
+    pub first_dealer: Seat,
+    /// The current deal as the viewer may see it.
+    pub deal: DealView,
+    /// The scoresheet: a row per finished deal.
+    pub scoresheet: Vec<ScoreRow>,
+    /// Each seat's balance (with pot and reserve, they sum to zero).
+    pub totals: Vec<i32>,
+    /// The pot.
+    pub pot: i32,
+    /// The reserve.
+    pub reserve: i32,
+    /// Whether the series has played its last deal.
+    pub over: bool,
+}
+
+/// The first dealer (§D8): in 1859 and Vierblatt the cards of a fresh shuffle are dealt face up
+/// from seat 0 clockwise until an ace appears, and that seat deals; otherwise the last seat,
+/// as in Prisdorf, so that seat 0 is forehand. Returns the seat and the cards shown.
+pub fn first_dealer(rules: &Rules, master: Seed) -> (Seat, Vec<Card>) {
+    let n = rules.players;
+    if !matches!(rules.preset, Preset::Dreiblatt1859 | Preset::Vierblatt) {
+        return (Seat(n - 1), Vec::new());
+    }
+    let pack = master.derive(u64::MAX).shuffle_pack(rules.pack());
+    let mut shown = Vec::new();
+    for (i, &card) in pack.iter().enumerate() {
+        shown.push(card);
+        if card.rank() == Rank::Ace {
+            return (Seat((i % usize::from(n)) as u8), shown);
+        }
+    }
+    (Seat(n - 1), shown)
+}
+
+impl Series {
+    /// Starts a series: the first dealer is found (§D8) and antes; deal `k` (from 1) is
+    /// shuffled with the master seed's stream `k − 1`, which must stay secret.
+    ///
+    /// # Errors
+    /// [`RuleSetError`] if an option is out of range.
+    pub fn new(rules: Rules, master: Seed) -> Result<(Series, Vec<Event>), RuleSetError> {
+        rules.validate()?;
+        let (first, shown) = first_dealer(&rules, master);
+        let mut events = Vec::new();
+        if !shown.is_empty() {
+            events.push(Event::FirstDealer { seat: first, cards: shown });
+        }
+        let (deal, more) = Deal::new(rules, 1, first, master.derive(0), Carry::default());
+        events.extend(more);
+        let n = usize::from(rules.players);
+        let mut series = Series {
+            rules,
+            master,
+            dealt: 1,
+            first_dealer: first,
+            deal,
+            sheet: Vec::new(),
+            base: vec![0; n],
+            balances: vec![0; n],
+        };
+        series.update_balances();
+        Ok((series, events))
+    }
+
+    /// The table's rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The current deal.
+    pub fn deal(&self) -> &Deal {
+        &self.deal
+    }
+
+    /// The current deal's number, from 1: every deal dealt counts, void ones included.
+    pub fn number(&self) -> u32 {
+        self.dealt
+    }
+
+    /// The seat that dealt the first deal.
+    pub fn first_dealer(&self) -> Seat {
+        self.first_dealer
+    }
+
+    /// The scoresheet so far.
+    pub fn scoresheet(&self) -> &[ScoreRow] {
+        &self.sheet
+    }
+
+    /// Each seat's balance now (the running deal's antes and payments included).
+    pub fn totals(&self) -> &[i32] {
+        &self.balances
+    }
+
+    /// The pot now.
+    pub fn pot(&self) -> i32 {
+        self.deal.pot()
+    }
+
+    /// The reserve now.
+    pub fn reserve(&self) -> i32 {
+        self.deal.reserve()
+    }
+
+    /// Whether the series has played its last deal.
+    pub fn is_over(&self) -> bool {
+        self.rules.deals.is_some_and(|deals| self.dealt >= deals && self.deal.is_over())
+    }
+
+    fn update_balances(&mut self) {
+        let changes = self.deal.changes();
+        for (i, b) in self.balances.iter_mut().enumerate() {
+            *b = self.base[i] + changes[i];
+        }
+    }
+
+    /// The legal actions of `seat` in the current deal; none once the series is over.
+    pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        if self.is_over() { Vec::new() } else { self.deal.legal_actions(seat) }
+    }
+
+    /// Whether `seat` may take `action` now.
+    ///
+    /// # Errors
+    /// The error [`Series::apply`] would return.
+    pub fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        if self.is_over() {
+            return Err(RuleError::SeriesOver);
+        }
+        self.deal.check(seat, action)
+    }
+
+    /// Applies an action in the current deal; when it ends the deal, the deal's row follows,
+    /// then the end of the series after its last deal.
+    ///
+    /// # Errors
+    /// A [`RuleError`]; the series is then unchanged.
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+        if self.is_over() {
+            return Err(RuleError::SeriesOver);
+        }
+        let mut out = self.deal.apply(seat, action)?;
+        self.update_balances();
+        if let Some(outcome) = self.deal.outcome().cloned() {
+            let d = &self.deal;
+            let row = ScoreRow {
+                number: self.dealt,
+                due: d.due(),
+                dealer: d.dealer(),
+                shoves: d.shoves().to_vec(),
+                hops: d.hops().to_vec(),
+                antes: d.antes().to_vec(),
+                carry: d.carry().total(),
+                played_for: d.played_for(),
+                reserve: d.reserve(),
+                knocked: d.knocked(),
+                sniffed: d.sniffed(),
+                decisions: d.decisions().to_vec(),
+                active: outcome.active,
+                void: outcome.void,
+                alone: outcome.alone,
+                tricks: outcome.tricks,
+                receipts: outcome.receipts,
+                payments: outcome.payments,
+                pot: outcome.pot,
+                balances: self.balances.clone(),
+            };
+            self.sheet.push(row.clone());
+            out.push(Event::Scored { row });
+            if self.is_over() {
+                out.push(Event::SeriesOver {
+                    balances: self.balances.clone(),
+                    pot: self.deal.pot(),
+                    reserve: self.deal.reserve(),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Deals the next deal once the current one is over: the seat left of this deal's last
+    /// dealer is due to deal, with pot and reserve carried over. Deal `k` (from 1) is shuffled
+    /// with the master seed's stream `k − 1`.
+    ///
+    /// # Errors
+    /// [`RuleError::DealNotOver`] while the deal is on, [`RuleError::SeriesOver`] after the last
+    /// deal.
+    pub fn next_deal(&mut self) -> Result<Vec<Event>, RuleError> {
+        if self.is_over() {
+            return Err(RuleError::SeriesOver);
+        }
+        if !self.deal.is_over() {
+            return Err(RuleError::DealNotOver);
+        }
+        let due = self.deal.dealer().next(self.rules.players);
+        let carry = Carry { pot: self.deal.pot(), reserve: self.deal.reserve() };
+        let seed = self.master.derive(u64::from(self.dealt));
+        self.dealt += 1;
+        let (deal, events) = Deal::new(self.rules, self.dealt, due, seed, carry);
+        self.deal = deal;
+        self.base = self.balances.clone();
+        self.update_balances();
+        Ok(events)
+    }
+
+    /// What `viewer` may see (`None`: a spectator).
+    pub fn view(&self, viewer: Option<Seat>) -> SeriesView {
+        let mut deal = self.deal.view(viewer);
+        if self.is_over() {
+            deal.prompt = Default::default();
+        }
+        SeriesView {
+            number: self.dealt,
+            first_dealer: self.first_dealer,
+            deal,
+            scoresheet: self.sheet.clone(),
+            totals: self.balances.clone(),
+            pot: self.deal.pot(),
+            reserve: self.deal.reserve(),
+            over: self.is_over(),
+        }
+    }
+}
