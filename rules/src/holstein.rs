@@ -460,6 +460,56 @@ mod tests {
         assert_eq!(THEDINGHAUSEN.playable(&trick("C10 HJ"), set("C7 HA")), set("C7"));
     }
 
+    const T1859: Follow = Follow { head: false, void: VoidPolicy::TrumpIfUntrumped, trumps: Some(Suit::Hearts) };
+    const MEYERS: Follow = Follow { head: false, void: VoidPolicy::MustTrump, trumps: Some(Suit::Hearts) };
+    const MODERN: Follow = Follow { head: true, void: VoidPolicy::OvertrumpElseFree, trumps: Some(Suit::Hearts) };
+
+    #[test]
+    fn trump_if_untrumped_only_while_the_trick_holds_no_trump() {
+        assert_eq!(T1859.playable(&trick("C10 H7"), set("H9 S8")), set("H9 S8"));
+        assert_eq!(T1859.playable(&trick("C10"), set("H9 S8")), set("H9"));
+        assert_eq!(T1859.playable(&trick("C10"), set("S8 D9")), set("S8 D9"));
+        assert_eq!(T1859.playable(&trick("C10 HA"), set("C7 H9")), set("C7"));
+    }
+
+    #[test]
+    fn must_trump_any_trump_without_a_duty_to_overtrump() {
+        assert_eq!(MEYERS.playable(&trick("C10 H7"), set("H9 S8")), set("H9"));
+        assert_eq!(MEYERS.playable(&trick("C10 HA"), set("H9 S8")), set("H9"));
+        assert_eq!(MEYERS.playable(&trick("C10"), set("S8 D9")), set("S8 D9"));
+    }
+
+    #[test]
+    fn overtrump_else_free_with_heading() {
+        assert_eq!(MODERN.playable(&trick("C10 HJ"), set("H9 HQ S8")), set("HQ"));
+        assert_eq!(MODERN.playable(&trick("C10 HJ"), set("H9 S8")), set("H9 S8"));
+        assert_eq!(MODERN.playable(&trick("C10"), set("C7 CK H9")), set("CK"));
+        assert_eq!(MODERN.playable(&trick("C10 HJ"), set("C7 CK")), set("C7 CK"));
+        assert_eq!(
+            MODERN.check(&trick("C10 HJ"), set("H9 HQ S8"), "S8".parse().unwrap()),
+            Err(RuleError::MustTrump { trumps: Suit::Hearts })
+        );
+        assert_eq!(MODERN.check(&trick("C10"), set("C7 CK H9"), "C7".parse().unwrap()), Err(RuleError::MustHead));
+    }
+
+    #[test]
+    fn lead_rules_bind_only_a_holder() {
+        let daus: Card = "HA".parse().unwrap();
+        assert_eq!(Lead::Trump(Suit::Hearts).playable(set("H8 CA CK")), set("H8"));
+        assert_eq!(Lead::Trump(Suit::Hearts).playable(set("CA CK")), set("CA CK"));
+        assert_eq!(Lead::Card(daus).playable(set("HA S9")), set("HA"));
+        assert_eq!(Lead::Card(daus).playable(set("HK S9")), set("HK S9"));
+        assert_eq!(Lead::Any.playable(set("HK S9")), set("HK S9"));
+        assert_eq!(
+            Lead::Card(daus).check(set("HA S9"), "S9".parse().unwrap()),
+            Err(RuleError::MustLeadDaus { card: daus })
+        );
+        assert_eq!(
+            Lead::Trump(Suit::Hearts).check(set("H8 CA"), "CA".parse().unwrap()),
+            Err(RuleError::MustLeadTrump { trumps: Suit::Hearts })
+        );
+    }
+
     #[test]
     fn heading_applies_while_the_trick_holds_no_trump_or_when_trumps_were_led() {
         assert_eq!(HEADING.playable(&trick("C10"), set("C7 CJ CA")), set("CJ CA"));

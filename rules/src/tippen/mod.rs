@@ -29,3 +29,82 @@ pub use event::{Event, Reveal};
 pub use rules::{DausCard, Preset, Rules, Sniffing};
 pub use series::{ScoreRow, Series, SeriesView, first_dealer};
 pub use view::{DealView, Prompt};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deal::Seat;
+    use crate::seed::Seed;
+
+    /// Every method the shared `holstein_engine!` macro calls on a series, with its signature.
+    #[test]
+    fn the_series_offers_what_the_game_interface_needs() {
+        let rules = Rules::default();
+        assert_eq!(rules.validate(), Ok(()));
+        let (mut series, events): (Series, Vec<Event>) = Series::new(rules, Seed::from_u64(1)).expect("valid");
+        assert!(!events.is_empty());
+        let _: &Rules = series.rules();
+        let _: u32 = series.number();
+        let seat: Seat = series.deal().turn().expect("someone acts");
+        let legal: Vec<Action> = series.legal_actions(seat);
+        let _: &'static str = legal[0].kind();
+        series.check(seat, legal[0]).expect("listed");
+        let _: bool = series.deal().current_trick().is_empty() && series.deal().phase() == Phase::Play;
+        let _: bool = series.deal().is_over() || series.is_over();
+        let mut view: SeriesView = series.view(Some(seat));
+        assert!(!view.deal.prompt.is_empty());
+        view.deal.prompt = Prompt::default();
+        let redacted: Event = events[0].for_viewer(None);
+        let _ = redacted;
+        let _: &[i32] = series.totals();
+        assert_eq!(series.next_deal(), Err(crate::RuleError::DealNotOver));
+        let _: Vec<Event> = series.apply(seat, legal[0]).expect("legal");
+    }
+
+    #[test]
+    fn random_series_of_every_preset_end_and_keep_the_counters_at_zero() {
+        let mut x = 7u64;
+        let mut rnd = move |n: usize| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            ((x >> 33) as usize) % n
+        };
+        for preset in Preset::ALL {
+            let (min, max) = preset.player_range();
+            for players in min..=max {
+                let mut rules = Rules { deals: Some(6), ..Rules::preset(preset, players) };
+                match preset {
+                    Preset::ModernGrupp | Preset::ModernKatira => {
+                        rules.shoving = players % 2 == 0;
+                        rules.knocking = players % 3 == 0;
+                        rules.sniffing = if players % 2 == 1 { Sniffing::Grupp } else { Sniffing::Off };
+                        rules.tipp_zwang = players == 4;
+                    }
+                    Preset::Dreiblatt1859 => {
+                        rules.robbing = true;
+                        rules.hop_and_jump = players % 2 == 0;
+                        rules.sniffing = if players % 3 == 0 { Sniffing::Alvensleben } else { Sniffing::Off };
+                        rules.max_bete = Some(12);
+                    }
+                    Preset::Vierblatt => rules.exchange_max = Some(players % 5),
+                    _ => {}
+                }
+                rules.validate().unwrap_or_else(|e| panic!("{rules:?}: {e}"));
+                let (mut series, _) = Series::new(rules, Seed::from_u64(u64::from(players))).expect("valid");
+                let mut steps = 0;
+                while !series.is_over() {
+                    steps += 1;
+                    assert!(steps < 5_000);
+                    if series.deal().is_over() {
+                        series.next_deal().expect("next");
+                        continue;
+                    }
+                    let seat = series.deal().turn().expect("someone acts");
+                    let legal = series.legal_actions(seat);
+                    series.apply(seat, legal[rnd(legal.len())]).expect("legal");
+                    let sum: i32 = series.totals().iter().sum();
+                    assert_eq!(sum + series.pot() + series.reserve(), 0, "{rules:?}");
+                }
+            }
+        }
+    }
+}
