@@ -283,6 +283,13 @@ pub fn every_rule_error() -> Vec<RuleError> {
         RuleError::ForehandMustBid,
         RuleError::MustHead,
         RuleError::MustTrump { trumps: Suit::Hearts },
+        RuleError::MustLeadTrump { trumps: Suit::Hearts },
+        RuleError::MustLeadDaus { card },
+        RuleError::ExchangeTooMany { max: 3 },
+        RuleError::RobNotAllowed,
+        RuleError::ShoveNotAllowed,
+        RuleError::PassNotAllowed,
+        RuleError::DropOutNotAllowed,
     ];
     debug_assert!(all.iter().enumerate().all(|(i, e)| variant_number(e) == i));
     all
@@ -322,6 +329,13 @@ const fn variant_number(error: &RuleError) -> usize {
         RuleError::ForehandMustBid => 28,
         RuleError::MustHead => 29,
         RuleError::MustTrump { .. } => 30,
+        RuleError::MustLeadTrump { .. } => 31,
+        RuleError::MustLeadDaus { .. } => 32,
+        RuleError::ExchangeTooMany { .. } => 33,
+        RuleError::RobNotAllowed => 34,
+        RuleError::ShoveNotAllowed => 35,
+        RuleError::PassNotAllowed => 36,
+        RuleError::DropOutNotAllowed => 37,
     }
 }
 
