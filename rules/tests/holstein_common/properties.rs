@@ -16,6 +16,12 @@ pub trait CheckedDeal: HolsteinDeal {
     /// with the true event.
     const CARD_KEYS: Option<&'static [&'static str]>;
 
+    /// Every card of this deal's pack as it stands (empty before the cards are dealt, where a
+    /// game deals after its first actions): by default the game's whole pack.
+    fn pack(&self) -> CardSet {
+        Self::PACK
+    }
+
     /// The cards the first event shows everyone (a turned-up trump card): by default none.
     fn public_when_dealt(&self) -> CardSet {
         CardSet::EMPTY
@@ -214,6 +220,103 @@ pub fn play_checked<D: CheckedDeal>(
         // The same seed, rules and actions give the same events.
         let (mut again, first) = again();
         let mut replay = vec![first];
+        for (seat, action) in actions {
+            replay.extend(again.apply(seat, action).expect("replay"));
+        }
+        assert_eq!(replay, log, "the same seed and actions give the same events");
+    }
+    log
+}
+
+fn check_places_of<D: CheckedDeal>(deal: &D) {
+    let mut seen = CardSet::EMPTY;
+    for place in deal.card_places() {
+        assert!(seen.intersection(place).is_empty(), "a card is in two places: {:?}", seen.intersection(place));
+        seen = seen.union(place);
+    }
+    assert_eq!(seen, deal.pack(), "cards missing");
+}
+
+/// Checks one event as every viewer receives it, after `knowledge` has learnt the true event.
+fn check_event<D: CheckedDeal>(knowledge: &Knowledge, event: &D::Event, players: u8) {
+    for viewer in viewers(players) {
+        let redacted = D::redact(event, viewer);
+        let seen = json_cards(&redacted);
+        let allowed = knowledge.of(viewer);
+        assert!(allowed.contains_all(seen), "{event:?} shows {viewer:?} {:?}", seen.difference(allowed));
+        if let Some(keys) = D::CARD_KEYS {
+            check_stub(event, &redacted, viewer, keys);
+        }
+    }
+}
+
+/// [`play_checked`] for a game whose deal begins with several events (antes, a shuffle shown,
+/// the deal) and may deal its cards only after its first actions: each first event is checked
+/// like any later one, and the cards are checked against [`CheckedDeal::pack`].
+pub fn play_checked_from<D: CheckedDeal>(
+    (mut deal, first): (D, Vec<D::Event>),
+    again: impl FnOnce() -> (D, Vec<D::Event>),
+    policy: u64,
+    full: bool,
+) -> Vec<D::Event> {
+    let n = deal.players();
+    let mut rng = Rng(policy);
+    let mut knowledge = Knowledge::new(n);
+    for event in &first {
+        D::learn(&mut knowledge, event);
+        check_event::<D>(&knowledge, event, n);
+    }
+    let mut log = first;
+    let mut actions = Vec::new();
+    for step in 0.. {
+        assert!(step < D::MAX_STEPS, "a deal must end");
+        check_places_of(&deal);
+        for viewer in viewers(n) {
+            let seen = json_cards(&deal.view(viewer));
+            let allowed = knowledge.of(viewer);
+            assert!(allowed.contains_all(seen), "view of {viewer:?} shows {:?}", seen.difference(allowed));
+        }
+        if deal.is_over() {
+            break;
+        }
+        let turn = deal.turn().expect("someone is to act while the deal is on");
+        let legal = deal.legal_actions(turn);
+        assert!(!legal.is_empty(), "the player to act has a legal action");
+        let before = deal.clone();
+        for seat in (0..n).map(Seat) {
+            let listed = deal.legal_actions(seat);
+            deal.check_listed(seat, turn, &listed);
+            for action in deal.candidates(seat, &mut rng) {
+                let accepted = deal.check(seat, action).is_ok();
+                assert_eq!(accepted, listed.contains(&action), "{seat:?} {action:?} in {:?}", deal.phase());
+                if !accepted {
+                    assert!(deal.apply(seat, action).is_err());
+                    assert!(deal == before, "a refused {action:?} changed the deal");
+                }
+            }
+            for action in &listed {
+                assert!(deal.check(seat, *action).is_ok(), "listed {action:?} is refused");
+            }
+        }
+        if full {
+            deal.full_checks(turn);
+            let json = serde_json::to_string(&deal).expect("serialisable");
+            let back: D = serde_json::from_str(&json).expect("round trip");
+            assert!(back == deal, "JSON round trip");
+        }
+        let (seat, action) = deal.pick(turn, &legal, &mut rng);
+        let events = deal.apply(seat, action).expect("a legal action is accepted");
+        actions.push((seat, action));
+        for event in &events {
+            D::learn(&mut knowledge, event);
+            check_event::<D>(&knowledge, event, n);
+        }
+        log.extend(events);
+    }
+    deal.check_scores(&log);
+    if full {
+        let (mut again, first) = again();
+        let mut replay = first;
         for (seat, action) in actions {
             replay.extend(again.apply(seat, action).expect("replay"));
         }
