@@ -1085,10 +1085,7 @@ impl Deal {
     fn finish(&mut self, out: &mut Vec<Event>) {
         let n = usize::from(self.players());
         let tricks = self.tricks_taken();
-        let mut receipts = vec![0; n];
-        for i in 0..n {
-            receipts[i] = self.changes[i] + self.antes[i] + self.paid[i];
-        }
+        let receipts: Vec<i32> = (0..n).map(|i| self.changes[i] + self.antes[i] + self.paid[i]).collect();
         let outcome = Outcome {
             void: self.active.is_empty(),
             alone: (self.active.len() == 1).then(|| self.active[0]),

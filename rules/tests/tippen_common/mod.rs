@@ -44,7 +44,7 @@ pub fn arranged(rules: Rules, dealer: u8, hands: &[&str], trump: &str) -> Vec<Ca
     let order: Vec<usize> = (0..n).map(|i| (usize::from(dealer) + 1 + i) % n).collect();
     let mut pack = Vec::new();
     let before = rounds_before_trump(rules.preset);
-    for round in 0..h {
+    for (round, _) in hands[0].iter().enumerate() {
         if before == Some(round) {
             pack.push(trump);
         }
