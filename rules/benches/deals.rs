@@ -1,5 +1,5 @@
 //! Complete random deals — shuffle and deal, auction, play, score — on one core: Prisdorf's,
-//! Großenaspe's, Anseggerfips', Duttfips' and Thedinghausen's, in the same run.
+//! Großenaspe's, Anseggerfips', Duttfips', Thedinghausen's and Tippen's, in the same run.
 //! `cargo bench -p fipsen-rules --bench deals`
 
 use std::hint::black_box;
@@ -8,7 +8,7 @@ use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use fipsen_rules::{
     Action, AnyGame, Deal, Event, GameAction, GameRules, Players, RuleSet, Seat, Seed, Series, grossenaspe,
-    mecklenburg, thedinghausen,
+    mecklenburg, thedinghausen, tippen,
 };
 
 struct Rng(u64);
@@ -132,6 +132,30 @@ impl RandomDeal for thedinghausen::Deal {
     }
 }
 
+impl RandomDeal for tippen::Deal {
+    type Rules = tippen::Rules;
+    type Action = tippen::Action;
+    type Event = tippen::Event;
+    const PASS: tippen::Action = tippen::Action::Pass;
+
+    fn deal(rules: tippen::Rules, seed: Seed) -> tippen::Deal {
+        tippen::Deal::new(rules, 1, Seat(0), seed, tippen::Carry::default()).0
+    }
+    fn turn(&self) -> Option<Seat> {
+        tippen::Deal::turn(self)
+    }
+    fn legal_actions_into(&self, seat: Seat, out: &mut Vec<tippen::Action>) {
+        tippen::Deal::legal_actions_into(self, seat, out);
+    }
+    fn apply_into(&mut self, seat: Seat, action: tippen::Action, out: &mut Vec<tippen::Event>) {
+        let _ = tippen::Deal::apply_into(self, seat, action, out);
+    }
+    /// The pot, as Tippen has no declarer.
+    fn declarer_score(&self) -> i32 {
+        self.pot()
+    }
+}
+
 /// One complete deal of any game with random legal moves (passing half the time in the
 /// auction). Returns the declarer's score, so nothing can be optimised away.
 fn random_deal<D: RandomDeal>(
@@ -204,6 +228,12 @@ fn bench(c: &mut Criterion) {
         bench_random_deals::<mecklenburg::Deal>(&mut group, name, rules, 256);
     }
     bench_random_deals::<thedinghausen::Deal>(&mut group, "thedinghausen", thedinghausen::Rules::default(), 16);
+    for (name, rules) in [
+        ("tippen_modern_grupp", tippen::Rules::default()),
+        ("tippen_dreiblatt_1859", tippen::Rules::preset(tippen::Preset::Dreiblatt1859, 4)),
+    ] {
+        bench_random_deals::<tippen::Deal>(&mut group, name, rules, 16);
+    }
     // The cost of the game interface: deals of an open-ended Prisdorf series played through the
     // series' own methods, and the same through the registry's `AnyGame` as the server plays them.
     {
