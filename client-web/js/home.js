@@ -271,13 +271,17 @@ function checkOption(key, label, helpKey, store = draft, defaults = DEFAULTS) {
   );
 }
 
-/** The number of deals (every game has it). */
-function dealsOption() {
+/**
+ * The length of the series (every game has it): a number of deals, or in the game's own words
+ * (Thedinghausen: rounds). Sent as the `deals` of `rulesFromForm`.
+ * @param {{label: string, help: string}} [words] the keys of the label and its help
+ */
+function dealsOption(words = { label: 'opt.deals', help: 'opt.deals.help' }) {
   return h(
     'div',
     { class: 'option' },
-    h('label', { for: 'opt-deals' }, t('opt.deals'), ' ', h('span', { class: 'default' }, t('opt.default', { value: t('opt.deals.open') }))),
-    h('p', { class: 'hint' }, t('opt.deals.help')),
+    h('label', { for: 'opt-deals' }, t(words.label), ' ', h('span', { class: 'default' }, t('opt.default', { value: t('opt.deals.open') }))),
+    h('p', { class: 'hint' }, t(words.help)),
     h('input', {
       id: 'opt-deals',
       type: 'number',
@@ -563,7 +567,7 @@ function inviteInfo(info) {
   const game = [
     gameName(rules.game),
     t('invite.players', { n: rules.players ?? players.length }),
-    rules.deals ? t('invite.deals', { n: rules.deals }) : t('invite.deals_open'),
+    gameOf(rules.game).lengthText(rules),
     ...gameOf(rules.game).inviteFacts(rules),
   ];
   return h(

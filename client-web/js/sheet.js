@@ -20,6 +20,9 @@ export function scoresheet(game) {
   const names = Array.from({ length: n }, (_, i) => seatName(i));
   const head = h('div', { class: 'sheet-head' }, h('p', { class: 'sheet-game', 'data-testid': 'sheet-game' }, rules.name()), rules.sheetHead(game));
   if (rows.length === 0) return h('div', { class: 'sheet' }, head, h('p', { class: 'hint' }, t('sheet.empty')));
+  // A game whose rows are not one declarer's game each draws its sheet itself (Thedinghausen).
+  const own = rules.sheetBody(game);
+  if (own) return h('div', { class: 'sheet', 'data-game': rules.id }, head, own, rules.sheetFoot(game));
   return h(
     'div',
     { class: 'sheet', 'data-game': rules.id },

@@ -13,19 +13,64 @@ import { scoresheet } from './sheet.js';
 import { botLabel, seatList } from './room.js';
 import { reviewButton, reviewDialog } from './review.js';
 
-/** @typedef {'bottom'|'left'|'top'|'right'|'top-left'|'top-right'} Place */
+/**
+ * Where a seat sits on the screen: `side` is its side of the table (the way a trick it takes
+ * flies); at a table of five or more (`ring`) also its place along that side, and `x`, `y` (0 to
+ * 1) where the cards it plays lie in the trick.
+ * @typedef {{side: 'bottom'|'left'|'top'|'right', ring: boolean, order: number, x: number, y: number}} Place
+ */
 
 /** The module of the game being played (games/). */
 function G() {
   return gameOf(S.game?.game);
 }
 
-/** Where each seat sits on the screen, the viewer (or seat 0 for a watcher) at the bottom. */
+/** Up to four at a table the seats have fixed places: left, top and right of the bottom one. */
+const FIXED = { 3: ['bottom', 'left', 'right'], 4: ['bottom', 'left', 'top', 'right'] };
+
+/**
+ * How many of `m` seats around the table (the viewer's own aside) sit on each side and how many
+ * across the top: the sides take a third of those beyond two, the top the rest (five at a table:
+ * one each side, two across; ten: three each side, three across).
+ * @param {number} m
+ */
+export function ringSides(m) {
+  const side = Math.max(0, Math.ceil((m - 2) / 3));
+  return { side, top: m - 2 * side };
+}
+
+/**
+ * Where each seat sits on the screen, the viewer (or seat 0 for a watcher) at the bottom and the
+ * others clockwise from his left: up the left side, across the top, down the right side. Driven by
+ * the number of seats only.
+ * @param {number} n
+ * @param {number} bottom
+ * @returns {Record<number, Place>}
+ */
 function places(n, bottom) {
-  const order = n === 5 ? ['bottom', 'left', 'top-left', 'top-right', 'right'] : n === 4 ? ['bottom', 'left', 'top', 'right'] : ['bottom', 'left', 'right'];
   /** @type {Record<number, Place>} */
   const out = {};
-  for (let i = 0; i < n; i++) out[(bottom + i) % n] = /** @type {Place} */ (order[i]);
+  const fixed = FIXED[n];
+  if (fixed) {
+    for (let i = 0; i < n; i++) out[(bottom + i) % n] = { side: fixed[i], ring: false, order: 0, x: 0.5, y: 0.5 };
+    return out;
+  }
+  const { side, top } = ringSides(n - 1);
+  out[bottom] = { side: 'bottom', ring: true, order: 0, x: 0.5, y: 1 };
+  for (let i = 1; i < n; i++) {
+    const seat = (bottom + i) % n;
+    const k = i - 1;
+    if (k < side) {
+      // Up the left side: the first seat the nearest to the viewer.
+      out[seat] = { side: 'left', ring: true, order: k, x: 0, y: 1 - (k + 1) / (side + 1) };
+    } else if (k < side + top) {
+      const j = k - side;
+      out[seat] = { side: 'top', ring: true, order: j, x: (j + 1) / (top + 1), y: 0 };
+    } else {
+      const j = k - side - top;
+      out[seat] = { side: 'right', ring: true, order: j, x: 1, y: (j + 1) / (side + 1) };
+    }
+  }
   return out;
 }
 
@@ -60,14 +105,7 @@ export function tableView() {
     h(
       'div',
       { class: 'table-left' },
-      h(
-        'div',
-        { class: 'felt', role: 'region', 'aria-label': t('table.deal', { n: game.number }) },
-        Object.entries(where)
-          .filter(([seat]) => me === null || Number(seat) !== me)
-          .map(([seat, place]) => seatBox(deal, Number(seat), place)),
-        centre(deal, where),
-      ),
+      felt(game, deal, me, where),
       me !== null ? handView(deal, me, myTurn) : null,
       // Once the play has begun, the Kieker's shown hand moves from the middle of the table to here.
       shownKieker(deal, me) && !beforeFirstCard(deal) ? kiekerShown(deal) : null,
@@ -82,6 +120,36 @@ export function tableView() {
     S.ui.dialog === 'sheet' ? dialog('sheet', t('sheet.title'), scoresheet(game)) : null,
     S.ui.dialog === 'last_trick' ? dialog('last_trick', t('table.last_trick'), lastTrick(deal, where)) : null,
     S.ui.dialog === 'review' ? reviewDialog(/** @type {any} */ (game)) : null,
+  );
+}
+
+/**
+ * The table: the seats around it and the trick in the middle. Up to four the seats have their
+ * fixed places; from five on they sit in a ring: a column up the left side, a row across the top
+ * and a column down the right side, the trick between them.
+ */
+function felt(game, deal, me, where) {
+  const shown = Object.entries(where)
+    .filter(([seat]) => me === null || Number(seat) !== me)
+    .map(([seat, place]) => /** @type {[number, Place]} */ ([Number(seat), place]));
+  const attrs = { class: 'felt', role: 'region', 'aria-label': t('table.deal', { n: game.number }) };
+  const ring = shown.some(([, place]) => place.ring);
+  if (!ring) return h('div', attrs, shown.map(([seat, place]) => seatBox(deal, seat, place)), centre(deal, where));
+  const n = deal.hand_sizes.length;
+  const { side, top } = ringSides(n - 1);
+  const on = (which) =>
+    shown
+      .filter(([, place]) => place.side === which)
+      .sort((a, b) => a[1].order - b[1].order)
+      .map(([seat, place]) => seatBox(deal, seat, place));
+  return h(
+    'div',
+    { ...attrs, class: `felt ring`, style: `--side:${side};--top:${top}`, 'data-seats': n },
+    h('div', { class: 'ring-top' }, on('top')),
+    h('div', { class: 'ring-left' }, on('left')),
+    centre(deal, where),
+    h('div', { class: 'ring-right' }, on('right')),
+    me === null ? h('div', { class: 'ring-bottom' }, on('bottom')) : null,
   );
 }
 
@@ -158,16 +226,11 @@ function openDialog(name) {
   api.render();
 }
 
-function infoBar(game, deal) {
+/** The bar's middle as most games show it: the declarer's game, the trumps, the tricks. */
+function defaultBar(deal) {
   const g = deal.game;
-  const trumps = g?.trumps;
-  return h(
-    'div',
-    { class: 'info-bar' },
-    h('span', { class: 'deal-no' }, t('table.deal', { n: game.number }), deal.rules?.deals ? ` / ${deal.rules.deals}` : ''),
-    S.room?.spectators
-      ? h('span', { class: 'watchers', title: t('room.spectators', { n: S.room.spectators }) }, eyeIcon(), ' ', t('room.spectators', { n: S.room.spectators }))
-      : null,
+  const trumps = G().trumps(deal);
+  return [
     deal.declarer !== null && deal.declarer !== undefined
       ? h(
           'span',
@@ -198,6 +261,19 @@ function infoBar(game, deal) {
           t('table.tricks_taken', { d: deal.tricks_taken.declarer, o: deal.tricks_taken.opponents }),
         )
       : null,
+  ];
+}
+
+function infoBar(game, deal) {
+  return h(
+    'div',
+    { class: 'info-bar' },
+    h('span', { class: 'deal-no' }, t('table.deal', { n: game.number }), deal.rules?.deals ? ` / ${deal.rules.deals}` : ''),
+    S.room?.spectators
+      ? h('span', { class: 'watchers', title: t('room.spectators', { n: S.room.spectators }) }, eyeIcon(), ' ', t('room.spectators', { n: S.room.spectators }))
+      : null,
+    // A game may say what its bar shows (Thedinghausen: the round, the trump card, the pot).
+    G().tableBar(game, deal) ?? defaultBar(deal),
     h(
       'span',
       { class: 'bar-buttons' },
@@ -243,7 +319,7 @@ function seatBox(deal, seat, place) {
   return h(
     'section',
     {
-      class: `seat place-${place}${turn ? ' turn' : ''}${info && !info.connected ? ' away' : ''}`,
+      class: `seat place-${place.ring ? 'ring' : place.side}${turn ? ' turn' : ''}${info && !info.connected ? ' away' : ''}`,
       'data-seat': seat,
       'aria-label': `${seatName(seat)}: ${cardCount(count)}`,
     },
@@ -331,7 +407,8 @@ function playedCard(play, place, trumps, winner, ahead = false) {
   return h(
     'div',
     {
-      class: `played place-${place}${winner ? ' winner' : ''}${ahead ? ' ahead' : ''}`,
+      class: `played place-${place.ring ? 'ring' : place.side}${winner ? ' winner' : ''}${ahead ? ' ahead' : ''}`,
+      style: place.ring ? `--x:${place.x.toFixed(3)};--y:${place.y.toFixed(3)}` : null,
       'data-card': play.card,
       'data-seat': play.seat,
       role: 'img',
@@ -396,7 +473,7 @@ function auctionCaption(deal) {
 }
 
 function centre(deal, where) {
-  const trumps = deal.game?.trumps;
+  const trumps = G().trumps(deal);
   let content = [];
   let caption = null;
   const held = S.ui.held && S.ui.held.deal === S.game?.number && deal.phase !== 'over' ? S.ui.held : null;
@@ -411,12 +488,13 @@ function centre(deal, where) {
     return h(
       'div',
       {
-        class: `centre settled held${held.phase === 'sweep' ? ` sweep sweep-${where[trick.winner]}` : ''}`,
+        class: `centre settled held${held.phase === 'sweep' ? ` sweep sweep-${where[trick.winner].side}` : ''}`,
         'data-testid': 'trick',
         'data-held': held.index,
       },
       h('div', { class: 'trick-area' }, trick.cards.map((p) => playedCard(p, where[p.seat], trumps, p.seat === trick.winner))),
       h('p', { class: 'centre-caption' }, t('table.takes_trick', { name: seatName(trick.winner) })),
+      G().centreExtra(S.game, deal),
     );
   } else if (shownKieker(deal, mySeat()) && beforeFirstCard(deal)) {
     // Laying away and naming trumps leave the middle free: the shown hand goes there.
@@ -446,6 +524,7 @@ function centre(deal, where) {
     { class: `centre${deal.phase === 'auction' ? ' auction' : ''}${deal.trick.length === 0 && deal.tricks.length > 0 ? ' settled' : ''}`, 'data-testid': 'trick' },
     h('div', { class: 'trick-area' }, content),
     Array.isArray(caption) ? caption : caption ? h('p', { class: 'centre-caption' }, caption) : null,
+    G().centreExtra(S.game, deal),
   );
 }
 
@@ -496,7 +575,7 @@ function actionPanel(deal, me) {
 
 function handView(deal, me, myTurn) {
   const p = deal.prompt ?? {};
-  const trumps = deal.game?.trumps;
+  const trumps = G().trumps(deal);
   const cards = sortHand(deal.hand ?? [], trumps);
   const playable = new Set(p.cards ?? []);
   const discarding = Boolean(p.discard);
@@ -580,7 +659,7 @@ function kiekerShown(deal) {
     'section',
     { class: 'panel kieker-shown' },
     h('h2', null, t('table.kieker_hand', { name: seatName(deal.declarer) })),
-    cardRow(deal.kieker_hand, deal.game?.trumps),
+    cardRow(deal.kieker_hand, G().trumps(deal)),
   );
 }
 
@@ -599,7 +678,7 @@ function cardRow(cards, trumps, label) {
 function resultPanel(game, deal, me) {
   const sentence = G().outcomeSentence(deal.outcome, deal.scores, deal.dealer);
   const reveal = deal.reveal;
-  const trumps = deal.game?.trumps;
+  const trumps = G().trumps(deal);
   const n = deal.hand_sizes.length;
   return h(
     'section',
@@ -748,7 +827,7 @@ function lastTrick(deal, where) {
   return h(
     'div',
     { class: 'last-trick' },
-    h('div', { class: 'trick-area settled' }, last.cards.map((p) => playedCard(p, where[p.seat], deal.game?.trumps, p.seat === last.winner))),
+    h('div', { class: 'trick-area settled' }, last.cards.map((p) => playedCard(p, where[p.seat], G().trumps(deal), p.seat === last.winner))),
     h(
       'ul',
       { class: 'plain-list' },

@@ -11,6 +11,7 @@ import { cardShort } from '../cards.js';
 import { strings as words } from './grossenaspe-strings.js';
 import {
   callTextWith,
+  centreExtra,
   commonEventTexts,
   commonOptions,
   commonOutcomeSentence,
@@ -19,8 +20,12 @@ import {
   contractTextWith,
   durchRow,
   forehandWords,
+  lengthText,
+  sheetBody,
   sheetFoot,
+  tableBar,
   totalText,
+  trumps,
 } from './holstein.js';
 
 export const id = /** @type {string} */ ('grossenaspe');
@@ -355,4 +360,4 @@ export function sheetHead(game) {
   return h('p', { class: 'sheet-scribe', 'data-testid': 'sheet-scribe' }, t('ga.sheet.scribe', { name: seatName(game.scribe) }));
 }
 
-export { sheetFoot, totalText };
+export { centreExtra, lengthText, sheetBody, sheetFoot, tableBar, totalText, trumps };

@@ -193,3 +193,32 @@ export function totalText(total, game) {
   return game?.deal?.rules?.cents ? t('hs.cents', { n: points(total) }) : String(total);
 }
 
+// ---- what the shared screens show alike for every Holstein game ----
+
+/** How long the series is, on the invitation: "12 deals". @param {any} rules */
+export function lengthText(rules) {
+  return rules.deals ? t('invite.deals', { n: rules.deals }) : t('invite.deals_open');
+}
+
+/** The trump suit of the deal, once named. @param {any} deal @returns {import('../protocol.js').Suit|null} */
+export function trumps(deal) {
+  return deal.game?.trumps ?? null;
+}
+
+/** The table's own info bar. @param {any} game @param {any} deal @returns {HTMLElement[]|null} */
+// eslint-disable-next-line no-unused-vars
+export function tableBar(game, deal) {
+  return null;
+}
+
+/** Nothing below the trick. @param {any} game @param {any} deal @returns {HTMLElement|null} */
+// eslint-disable-next-line no-unused-vars
+export function centreExtra(game, deal) {
+  return null;
+}
+
+/** The shared sheet (a row per deal). @param {any} game @returns {HTMLElement|null} */
+// eslint-disable-next-line no-unused-vars
+export function sheetBody(game) {
+  return null;
+}

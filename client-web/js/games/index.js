@@ -7,18 +7,22 @@
 // What a game's module exports:
 //   id, name(), strings {de, en, ja}, review (whether the server reviews its deals)
 //   defaults, playerChoices, rulesForm(kit), rulesFromForm(draft, deals), practiceRules(players),
-//     rulesRows(rules), inviteFacts(rules), howto()          — the rules: form, room, invitation, home
+//     rulesRows(rules), inviteFacts(rules), lengthText(rules), howto()
+//                                                            — the rules: form, room, invitation, home
 //   bidText(bid), callText(call), contractText(contract), gameText(game), gameValue(game),
 //     trumpsName(suit), gameTerms(game)                      — words
-//   forehand(deal), seatChips(game, seat), pickedUp(deal), centreShown(deal, cardRow),
-//     auctionPile(deal), revealZones(reveal), actions(deal, prompt) — the table
+//   forehand(deal), trumps(deal), seatChips(game, seat), pickedUp(deal), centreShown(deal, cardRow),
+//     centreExtra(game, deal), tableBar(game, deal), auctionPile(deal), revealZones(reveal),
+//     actions(deal, prompt)                                  — the table
 //   moves, eventTexts(event, deal), outcomeSentence(outcome, scores, dealer) — the log, the result
-//   resultWord(outcome), sheetGame(row), sheetHead(game), sheetFoot(game) — the scoresheet
+//   resultWord(outcome), sheetGame(row), sheetHead(game), sheetBody(game), sheetFoot(game),
+//     totalText(total, game)                                 — the scoresheet
 
 import { addStrings } from '../i18n.js';
 import * as prisdorf from './prisdorf.js';
 import * as grossenaspe from './grossenaspe.js';
 import { mecklenburg } from './mecklenburg.js';
+import * as thedinghausen from './thedinghausen.js';
 import { strings as holsteinStrings } from './holstein.js';
 
 /**
@@ -26,7 +30,8 @@ import { strings as holsteinStrings } from './holstein.js';
  * @typedef {object} FormKit
  * @property {(key: string, label: string, choices: [any, string, string?][], help?: string) => HTMLElement} radio
  * @property {(key: string, label: string, helpKey: string) => HTMLElement} check
- * @property {() => HTMLElement} deals the number of deals (every game has it)
+ * @property {(words?: {label: string, help: string}) => HTMLElement} deals the length of the series
+ *   (every game has it): a number of deals, or in the words given (a number of rounds)
  */
 
 /** @typedef {typeof prisdorf} Game */
@@ -37,6 +42,7 @@ export const GAMES = {
   grossenaspe,
   anseggerfips: mecklenburg('anseggerfips'),
   duttfips: mecklenburg('duttfips'),
+  thedinghausen,
 };
 
 addStrings(holsteinStrings);

@@ -13,6 +13,7 @@ import { cardShort } from '../cards.js';
 import { strings as words } from './mecklenburg-strings.js';
 import {
   callTextWith,
+  centreExtra,
   commonEventTexts,
   commonOptions,
   commonOutcomeSentence,
@@ -21,8 +22,12 @@ import {
   contractTextWith,
   durchRow,
   forehandWords,
+  lengthText,
+  sheetBody,
   sheetFoot,
+  tableBar,
   totalText,
+  trumps,
 } from './holstein.js';
 
 const strings = /** @type {Partial<Record<import("../i18n.js").Lang, Record<string, string>>>} */ (words);
@@ -350,6 +355,7 @@ export function mecklenburg(id) {
     practiceRules,
     rulesRows,
     inviteFacts,
+    lengthText,
     howto: () => [1, 2, 3, 4, 5].map((i) => t(`howto.${id}.${i}`)),
     bidText,
     callText,
@@ -361,6 +367,9 @@ export function mecklenburg(id) {
     forehandWords,
     /** @param {any} deal */
     forehand: (deal) => deal.forehand,
+    trumps,
+    tableBar,
+    centreExtra,
     /** No chips of its own at a seat. @param {any} game @param {number} seat @returns {HTMLElement[]} */
     // eslint-disable-next-line no-unused-vars
     seatChips: (game, seat) => [],
@@ -387,6 +396,7 @@ export function mecklenburg(id) {
     /** Nothing above the sheet. @param {any} game @returns {HTMLElement|null} */
     // eslint-disable-next-line no-unused-vars
     sheetHead: (game) => null,
+    sheetBody,
     sheetFoot,
     totalText,
   };

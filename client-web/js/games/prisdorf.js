@@ -96,6 +96,11 @@ export function inviteFacts(rules) {
   return rules.kontra ? [t('opt.kontra')] : [];
 }
 
+/** How long the series is, on the invitation: "12 deals". @param {any} rules */
+export function lengthText(rules) {
+  return rules.deals ? t('invite.deals', { n: rules.deals }) : t('invite.deals_open');
+}
+
 /** The rules in brief, one sentence per item. */
 export function howto() {
   return [1, 2, 3, 4, 5, 6].map((i) => t(`howto.${i}`));
@@ -165,6 +170,29 @@ export const forehandWords = ['table.vorhand', 'vorhand'];
 /** The seat left of the dealer, who speaks first. @param {any} deal */
 export function forehand(deal) {
   return deal.vorhand;
+}
+
+/** The trump suit of the deal, once named. @param {any} deal @returns {import('../protocol.js').Suit|null} */
+export function trumps(deal) {
+  return deal.game?.trumps ?? null;
+}
+
+/**
+ * What the info bar shows of the deal; null for the table's own (the declarer's game, the
+ * trumps, the tricks). @param {any} game @param {any} deal @returns {HTMLElement[]|null}
+ */
+// eslint-disable-next-line no-unused-vars
+export function tableBar(game, deal) {
+  return null;
+}
+
+/**
+ * What the middle of the table shows below the trick (nothing in Prisdorf).
+ * @param {any} game @param {any} deal @returns {HTMLElement|null}
+ */
+// eslint-disable-next-line no-unused-vars
+export function centreExtra(game, deal) {
+  return null;
 }
 
 /**
@@ -458,6 +486,16 @@ export function sheetGame(row) {
  */
 // eslint-disable-next-line no-unused-vars
 export function sheetHead(game) {
+  return null;
+}
+
+/**
+ * The sheet's table, when the game draws it itself; null for the shared one (a row per deal).
+ * @param {any} game
+ * @returns {HTMLElement|null}
+ */
+// eslint-disable-next-line no-unused-vars
+export function sheetBody(game) {
   return null;
 }
 
