@@ -62,13 +62,14 @@ function places(n, bottom) {
     const k = i - 1;
     if (k < side) {
       // Up the left side: the first seat the nearest to the viewer.
-      out[seat] = { side: 'left', ring: true, order: k, x: 0, y: 1 - (k + 1) / (side + 1) };
+      // Every other card of a side stands in a little, so that cards above each other show.
+      out[seat] = { side: 'left', ring: true, order: k, x: (k % 2) * 0.12, y: 1 - (k + 1) / (side + 1) };
     } else if (k < side + top) {
       const j = k - side;
       out[seat] = { side: 'top', ring: true, order: j, x: (j + 1) / (top + 1), y: 0 };
     } else {
       const j = k - side - top;
-      out[seat] = { side: 'right', ring: true, order: j, x: 1, y: (j + 1) / (side + 1) };
+      out[seat] = { side: 'right', ring: true, order: j, x: 1 - ((side - 1 - j) % 2) * 0.12, y: (j + 1) / (side + 1) };
     }
   }
   return out;

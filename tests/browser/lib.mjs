@@ -375,7 +375,8 @@ export function checkFramesOfSeat(frames, seat) {
       if (e.event === 'dealt') {
         const others = e.hands.filter((hand, i) => i !== seat && hand !== null);
         assert.deepEqual(others, [], `deal ${e.number}: the dealt event shows seat ${seat} only its own hand`);
-        deal = { number: e.number, shown: new Set(e.hands[seat] ?? []), over: false };
+        // Thedinghausen's turned-up card is public from the deal on.
+        deal = { number: e.number, shown: new Set([...(e.hands[seat] ?? []), ...(e.trump_card ? [e.trump_card] : [])]), over: false };
         deals.push(e.number);
         continue;
       }

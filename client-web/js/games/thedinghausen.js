@@ -26,6 +26,9 @@ export const review = /** @type {boolean} */ (false);
 /** The tricks that win a round. */
 const TARGET = 10;
 
+/** How a fipsen stands, in a sign on the scoresheet. */
+const FIPSEN_MARK = { running: '…', won: '✔', lost: '✘', void: '∅' };
+
 // ---- the rules ----
 
 /** The rules the create form starts from (the rules crate's defaults). */
@@ -412,7 +415,7 @@ export function sheetBody(game) {
   const rows = game?.scoresheet ?? [];
   const n = game?.totals?.length ?? 5;
   const seats = Array.from({ length: n }, (_, i) => i);
-  const fipsenCell = (f) => (f ? `${seatName(f.seat)}: ${t(`th.sheet.${f.result}`)}` : '—');
+  const fipsenCell = (f) => (f ? `${FIPSEN_MARK[f.result] ?? ''} ${seatName(f.seat)}` : '—');
   return h(
     'div',
     { class: 'sheet-scroll' },
@@ -428,7 +431,6 @@ export function sheetBody(game) {
           null,
           h('th', { scope: 'col' }, t('sheet.deal')),
           h('th', { scope: 'col', class: 'wide-only' }, t('sheet.dealer')),
-          h('th', { scope: 'col' }, t('th.sheet.trump_card')),
           h('th', { scope: 'col' }, t('th.sheet.fipsen')),
           seats.map((i) => h('th', { scope: 'col', class: 'total-col' }, seatName(i))),
         ),
@@ -441,7 +443,7 @@ export function sheetBody(game) {
             ? h(
                 'tr',
                 { class: 'th-round-row', 'data-round': row.round },
-                h('th', { scope: 'row', colspan: 3, class: 'th-round-cell' }, t('th.sheet.round_won', { round: row.round, name: seatName(row.winner), pot: row.pot })),
+                h('th', { scope: 'row', colspan: 2, class: 'th-round-cell' }, t('th.sheet.round_won', { round: row.round, name: seatName(row.winner), pot: row.pot })),
                 h('td', { class: 'wide-only' }),
                 seats.map((i) =>
                   h(
@@ -455,10 +457,18 @@ export function sheetBody(game) {
             : h(
                 'tr',
                 { 'data-deal': row.number },
-                h('th', { scope: 'row' }, String(row.number)),
+                h(
+                  'th',
+                  { scope: 'row' },
+                  String(row.number),
+                  h('span', { class: 'th-deal-card', 'data-card': row.trump_card, title: t('th.sheet.trump_card') }, cardShort(row.trump_card)),
+                ),
                 h('td', { class: 'wide-only' }, seatName(row.dealer)),
-                h('td', { 'data-card': row.trump_card }, cardShort(row.trump_card)),
-                h('td', { class: row.fipsen ? `fipsen-${row.fipsen.result}` : null }, fipsenCell(row.fipsen)),
+                h(
+                  'td',
+                  { class: `th-fipsen-cell${row.fipsen ? ` fipsen-${row.fipsen.result}` : ''}`, title: row.fipsen ? `${seatName(row.fipsen.seat)}: ${t(`th.sheet.${row.fipsen.result}`)}` : null },
+                  fipsenCell(row.fipsen),
+                ),
                 seats.map((i) =>
                   h(
                     'td',
@@ -476,14 +486,14 @@ export function sheetBody(game) {
         h(
           'tr',
           null,
-          h('th', { scope: 'row', colspan: 3 }, t('th.sheet.balances')),
+          h('th', { scope: 'row', colspan: 2 }, t('th.sheet.balances')),
           h('td', { class: 'wide-only' }),
           seats.map((i) => h('td', { class: `total${(game.totals?.[i] ?? 0) < 0 ? ' neg' : ''}`, 'data-testid': 'sheet-balance' }, h('strong', null, points(game.totals?.[i] ?? 0)))),
         ),
         h(
           'tr',
           null,
-          h('th', { scope: 'row', colspan: 3 }, t('th.sheet.slips')),
+          h('th', { scope: 'row', colspan: 2 }, t('th.sheet.slips')),
           h('td', { class: 'wide-only' }),
           seats.map((i) => h('td', null, String(game.slips?.[i] ?? 0))),
         ),
