@@ -212,7 +212,9 @@ async function practiceDeal(kind) {
   // The scoresheet: the deal's row with every player's tricks and count, the balances.
   await me.page.locator('[data-key="result-sheet"]').click();
   await me.page.locator('.th-sheet tr[data-deal="1"]').waitFor();
-  const row = await me.page.locator('.th-sheet tr[data-deal="1"] td.th-race').allTextContents();
+  const row = await me.page
+    .locator('.th-sheet tr[data-deal="1"] td.th-race')
+    .evaluateAll((els) => els.map((e) => `${e.firstChild?.textContent}${e.querySelector('.hint')?.textContent}`));
   const outcome = result.outcome;
   assert.deepEqual(
     row.map((cell) => cell.replace(/\s/g, '')),

@@ -431,7 +431,7 @@ export function sheetBody(game) {
           null,
           h('th', { scope: 'col' }, t('sheet.deal')),
           h('th', { scope: 'col', class: 'wide-only' }, t('sheet.dealer')),
-          h('th', { scope: 'col' }, t('th.sheet.fipsen')),
+          h('th', { scope: 'col', class: 'wide-only' }, t('th.sheet.fipsen')),
           seats.map((i) => h('th', { scope: 'col', class: 'total-col' }, seatName(i))),
         ),
       ),
@@ -443,7 +443,8 @@ export function sheetBody(game) {
             ? h(
                 'tr',
                 { class: 'th-round-row', 'data-round': row.round },
-                h('th', { scope: 'row', colspan: 2, class: 'th-round-cell' }, t('th.sheet.round_won', { round: row.round, name: seatName(row.winner), pot: row.pot })),
+                h('th', { scope: 'row', class: 'th-round-cell' }, t('th.sheet.round_won', { round: row.round, name: seatName(row.winner), pot: row.pot })),
+                h('td', { class: 'wide-only' }),
                 h('td', { class: 'wide-only' }),
                 seats.map((i) =>
                   h(
@@ -466,7 +467,7 @@ export function sheetBody(game) {
                 h('td', { class: 'wide-only' }, seatName(row.dealer)),
                 h(
                   'td',
-                  { class: `th-fipsen-cell${row.fipsen ? ` fipsen-${row.fipsen.result}` : ''}`, title: row.fipsen ? `${seatName(row.fipsen.seat)}: ${t(`th.sheet.${row.fipsen.result}`)}` : null },
+                  { class: `wide-only th-fipsen-cell${row.fipsen ? ` fipsen-${row.fipsen.result}` : ''}`, title: row.fipsen ? `${seatName(row.fipsen.seat)}: ${t(`th.sheet.${row.fipsen.result}`)}` : null },
                   fipsenCell(row.fipsen),
                 ),
                 seats.map((i) =>
@@ -474,6 +475,10 @@ export function sheetBody(game) {
                     'td',
                     { class: `th-race${(row.counts?.[i] ?? 0) >= TARGET ? ' reached' : ''}` },
                     String(row.tricks?.[i] ?? 0),
+                    // The announcer's fipsen beside his tricks (on a phone the only place it shows).
+                    row.fipsen?.seat === i
+                      ? h('span', { class: `th-fipsen-mark fipsen-${row.fipsen.result}`, title: `${t('th.sheet.fipsen')}: ${t(`th.sheet.${row.fipsen.result}`)}` }, ` F${FIPSEN_MARK[row.fipsen.result] ?? ''}`)
+                      : null,
                     h('span', { class: 'hint' }, ` / ${row.counts?.[i] ?? 0}`),
                   ),
                 ),
@@ -486,14 +491,16 @@ export function sheetBody(game) {
         h(
           'tr',
           null,
-          h('th', { scope: 'row', colspan: 2 }, t('th.sheet.balances')),
+          h('th', { scope: 'row' }, t('th.sheet.balances')),
+          h('td', { class: 'wide-only' }),
           h('td', { class: 'wide-only' }),
           seats.map((i) => h('td', { class: `total${(game.totals?.[i] ?? 0) < 0 ? ' neg' : ''}`, 'data-testid': 'sheet-balance' }, h('strong', null, points(game.totals?.[i] ?? 0)))),
         ),
         h(
           'tr',
           null,
-          h('th', { scope: 'row', colspan: 2 }, t('th.sheet.slips')),
+          h('th', { scope: 'row' }, t('th.sheet.slips')),
+          h('td', { class: 'wide-only' }),
           h('td', { class: 'wide-only' }),
           seats.map((i) => h('td', null, String(game.slips?.[i] ?? 0))),
         ),
