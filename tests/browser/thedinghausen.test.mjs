@@ -207,6 +207,13 @@ async function practiceDeal(kind) {
   );
   assert.ok(result.zones.some((z) => /Set aside/.test(z ?? '')), 'the six unused cards are shown after the deal');
   await screenshot(me, `${kind}-thedinghausen-result`);
+  // The last trick, each card toward its player as on the table.
+  await me.page.locator('[data-key="last-trick"]').click();
+  await me.page.locator('.last-trick .played').first().waitFor();
+  assert.ok((await me.page.locator('.last-trick .played.place-ring').count()) >= 1);
+  await screenshot(me, `${kind}-thedinghausen-last-trick`);
+  await me.page.keyboard.press('Escape');
+  await me.page.locator('.last-trick').waitFor({ state: 'detached' });
   await screenshotFull(me, `${kind}-thedinghausen-result-full`);
 
   // The scoresheet: the deal's row with every player's tricks and count, the balances.

@@ -381,7 +381,7 @@ export function outcomeSentence(outcome, scores, dealer) {
   } else if (counts.length) {
     const best = Math.max(...counts);
     const leaders = counts.map((c, seat) => (c === best ? seatName(seat) : null)).filter(Boolean);
-    parts.push(t('th.result.deal', { name: leaders.join(', '), count: best }));
+    parts.push(leaders.length > 1 ? t('th.result.deal_tied', { names: leaders.join(', '), count: best }) : t('th.result.deal', { name: leaders[0], count: best }));
   }
   return parts.join(' ');
 }
