@@ -58,14 +58,16 @@ export function rulesForm(kit) {
  * @returns {import('../protocol.js').GameRules}
  */
 export function rulesFromForm(draft, deals) {
-  // Thedinghausen's rules are not yet in the generated protocol types.
-  return /** @type {any} */ ({ game: 'thedinghausen', fipsen: draft.fipsen, head_the_trick: draft.head_the_trick, rounds: deals });
+  return { game: 'thedinghausen', fipsen: draft.fipsen, head_the_trick: draft.head_the_trick, rounds: deals };
 }
 
-/** @returns {import('../protocol.js').GameRules} */
-// eslint-disable-next-line no-unused-vars
-export function practiceRules(players) {
-  return /** @type {any} */ ({ game: 'thedinghausen' });
+/**
+ * A practice table: always five players.
+ * @param {number} _players
+ * @returns {import('../protocol.js').GameRules}
+ */
+export function practiceRules(_players) {
+  return { game: 'thedinghausen' };
 }
 
 /** @param {any} rules */
