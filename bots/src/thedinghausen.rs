@@ -1,22 +1,781 @@
-//! Bots for Thedinghausen Fipsen: whether to announce fipsen, and which card to play.
+//! Bots for Thedinghausen Fipsen (`VARIANTS.md` §C): five players, the 32-card pack, a
+//! turned-up trump card, the duty to trump and overtrump, a fipsen that must take all five
+//! tricks, and a race to ten tricks over deals for the round pot.
+//!
+//! * **What a seat knows** ([`knowledge`]): its hand, the trump card (out of play), every card
+//!   played; a player who did not follow suit holds none of it, one who then did not trump
+//!   holds no trump, one who trumped without overtrumping holds no trump above the trick's best
+//!   (and, with `head_the_trick`, one who followed without heading holds nothing above the
+//!   trick's best card of the suit). The six unused cards and the other hands are drawn
+//!   uniformly among the layouts consistent with that ([`crate::knowledge::Sampler`]).
+//! * **What a deal is worth** ([`race_odds`]): the chance of each seat to win the round from
+//!   its counts, as if every further trick went to a seat at random; a seat's payoff is that
+//!   chance times the pot, less a fipsen penalty it paid.
+//! * **The exact search** ([`Search`]): with every card known, the viewer against the four
+//!   others playing as one side, alpha-beta over the rest of the deal with the duties of the
+//!   game, equivalent cards searched once and a table at the start of each trick; it answers
+//!   "does the announcer take every trick he needs?" for a fipsen, and the viewer's payoff
+//!   under best play for a card.
+//! * **Levels**: easy announces a fipsen by a rule of thumb (a long suit of top trumps) and
+//!   plays by simple rules with some randomness; normal estimates the chance of the fipsen by
+//!   sampling and plays by careful rules of thumb (sure winners, the cheapest card that wins,
+//!   stopping a fipsen or a seat about to reach ten); strong estimates the fipsen with more
+//!   samples and chooses every card by sampling and the exact search on the race payoff.
+//!
+//! ```
+//! use fipsen_bots::Level;
+//! use fipsen_bots::thedinghausen::Bot;
+//! use fipsen_rules::Seed;
+//! use fipsen_rules::thedinghausen::{Rules, Series};
+//!
+//! let (mut series, _) = Series::new(Rules::default(), Seed::from_u64(1)).unwrap();
+//! let seat = series.deal().turn().unwrap();
+//! let action = Bot::new(Level::Strong, 42).choose_in_series(&series.view(Some(seat))).expect("its turn");
+//! series.apply(seat, action).unwrap();
+//! ```
 
-use fipsen_rules::thedinghausen::{Action, DealView, SeriesView};
+use std::sync::OnceLock;
+
+use fipsen_rules::thedinghausen::{Action, Deal, DealView, FipsenResult, Phase, Round, Rules, SeriesView};
+use fipsen_rules::{Seat, Seed};
 
 use crate::bot::Level;
+use crate::cards::{Bits, PackMasks, beats, card, highest, lowest, packed, packed_index, suit_index, suit_mask_of, winning_card};
+use crate::knowledge::{Knowledge, Layout, Sampler, Seen};
+use crate::rng::{Hasher, Rng};
 
-/// A Thedinghausen bot of one level.
+/// The pack: 32 cards.
+pub const PACK: PackMasks = PackMasks::P32;
+
+/// The five players.
+const PLAYERS: usize = 5;
+
+/// Tricks that win a round.
+const TARGET: u8 = 10;
+
+/// What a lost fipsen costs.
+const PENALTY: f32 = 5.0;
+
+/// No fipsen announced.
+const NONE: u8 = u8::MAX;
+
+/// The cards above `c` (any suit: intersect with a suit).
+#[inline]
+const fn above(c: u8) -> u64 {
+    !((2u64 << c) - 1)
+}
+
+/// The numbers behind a level.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Config {
+    /// Deals sampled to estimate the chance of a fipsen (0: a rule of thumb).
+    pub fipsen_samples: usize,
+    /// Deals sampled for each card played (0: rules of thumb).
+    pub play_samples: usize,
+    /// With fewer cards than this left in the viewer's hand the play samples are doubled (the
+    /// search is cheap late in a deal).
+    pub late_cards: u8,
+    /// The chance of a fipsen needed beyond break-even (the estimate sees every card).
+    pub fipsen_margin: f64,
+    /// The chance of an easy bot choosing a card at random among the legal ones.
+    pub noise: f64,
+}
+
+impl Config {
+    /// The default numbers of a level.
+    pub const fn of(level: Level) -> Config {
+        match level {
+            Level::Easy => {
+                Config { fipsen_samples: 0, play_samples: 0, late_cards: 0, fipsen_margin: 0.0, noise: 0.15 }
+            }
+            Level::Normal => {
+                Config { fipsen_samples: 24, play_samples: 0, late_cards: 0, fipsen_margin: 0.1, noise: 0.0 }
+            }
+            Level::Strong => {
+                Config { fipsen_samples: 64, play_samples: 20, late_cards: 4, fipsen_margin: 0.05, noise: 0.0 }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The race.
+
+/// Index of counts (each 0..10) in the odds table.
+#[inline]
+fn counts_index(counts: &[u8; PLAYERS]) -> usize {
+    counts.iter().rev().fold(0usize, |a, &c| a * 10 + usize::from(c))
+}
+
+/// Each seat's chance to win the round from these counts, if every further trick went to one
+/// of the five at random (a seat with ten or more has won).
+pub fn race_odds(counts: &[u8; PLAYERS]) -> [f32; PLAYERS] {
+    if let Some(w) = counts.iter().position(|&c| c >= TARGET) {
+        let mut out = [0.0; PLAYERS];
+        out[w] = 1.0;
+        return out;
+    }
+    odds_table()[counts_index(counts)]
+}
+
+fn odds_table() -> &'static [[f32; PLAYERS]] {
+    static TABLE: OnceLock<Vec<[f32; PLAYERS]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let states = 100_000;
+        let mut table = vec![[0.0f32; PLAYERS]; states];
+        let digits = |i: usize| {
+            let mut c = [0u8; PLAYERS];
+            let mut x = i;
+            for d in &mut c {
+                *d = (x % 10) as u8;
+                x /= 10;
+            }
+            c
+        };
+        // From the highest total down: a state's odds are the mean over who takes the next trick.
+        let mut order: Vec<usize> = (0..states).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(digits(i).iter().map(|&d| u32::from(d)).sum::<u32>()));
+        for i in order {
+            let c = digits(i);
+            let mut v = [0.0f32; PLAYERS];
+            for s in 0..PLAYERS {
+                if c[s] + 1 >= TARGET {
+                    v[s] += 0.2;
+                } else {
+                    let mut n = c;
+                    n[s] += 1;
+                    let next = table[counts_index(&n)];
+                    for t in 0..PLAYERS {
+                        v[t] += 0.2 * next[t];
+                    }
+                }
+            }
+            table[i] = v;
+        }
+        table
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rules on masks.
+
+/// The cards of `hand` that may be played to a trick holding `trick` (`led` its first card;
+/// nothing in it: a lead, anything).
+#[inline]
+pub fn playable(hand: u64, trick: u64, led: Option<u8>, trumps: u64, head: bool) -> u64 {
+    let Some(led) = led else { return hand };
+    let suit = suit_mask_of(led);
+    let follow = hand & suit;
+    let trumped = trick & trumps;
+    if follow != 0 {
+        if !head || (trumped != 0 && suit & trumps == 0) {
+            return follow;
+        }
+        let beating = follow & above(highest(trick & suit));
+        return if beating != 0 { beating } else { follow };
+    }
+    let held = hand & trumps;
+    let over = if trumped == 0 { held } else { held & above(highest(trumped)) };
+    if over != 0 {
+        over
+    } else if held != 0 {
+        held
+    } else {
+        hand
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a seat knows.
+
+/// The trump cards of a view: the pack's cards of the turned card's suit.
+fn trumps_of(view: &DealView) -> u64 {
+    PACK.suits[suit_index(view.trump_card.suit())]
+}
+
+/// What the viewer of `view` knows of the unseen cards; `None` for a spectator. The trump card
+/// is out of play; the duties of the play say what a player did not hold.
+pub fn knowledge(view: &DealView) -> Option<Knowledge> {
+    let viewer = view.viewer?.0;
+    let hand = view.hand?.bits();
+    let mut k = Knowledge::from_seen(&Seen {
+        pack: &PACK,
+        players: PLAYERS as u8,
+        viewer,
+        hand,
+        hand_sizes: &view.hand_sizes,
+        tricks: &view.tricks,
+        trick: &view.trick,
+    });
+    k.pool &= !view.trump_card.set().bits();
+    let trumps = trumps_of(view);
+    let head = view.rules.head_the_trick;
+    let tricks = view.tricks.iter().map(|t| t.cards.as_slice()).chain(std::iter::once(view.trick.as_slice()));
+    for trick in tricks {
+        let Some(first) = trick.first() else { continue };
+        let led = first.card.index();
+        let suit = suit_mask_of(led);
+        let mut before = 1u64 << led;
+        for play in &trick[1..] {
+            let c = play.card.index();
+            let seat = play.seat.index();
+            let trumped = before & trumps;
+            if suit & (1 << c) != 0 {
+                if head && !(trumped != 0 && suit & trumps == 0) {
+                    let best = highest(before & suit);
+                    if c < best {
+                        k.forbidden[seat] |= suit & above(best);
+                    }
+                }
+            } else if trumps & (1 << c) == 0 {
+                k.forbidden[seat] |= trumps;
+            } else if trumped != 0 && c < highest(trumped) {
+                k.forbidden[seat] |= trumps & above(highest(trumped));
+            }
+            before |= 1 << c;
+        }
+    }
+    k.forbidden[usize::from(viewer)] = 0;
+    Some(k)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The exact search.
+
+/// A position of the deal with every hand known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct State {
+    /// Every seat's cards.
+    pub hands: [u64; PLAYERS],
+    /// Who led the trick being played (or leads next).
+    pub leader: u8,
+    /// The cards of the trick being played, from the leader.
+    pub trick: [u8; PLAYERS],
+    /// How many.
+    pub len: u8,
+    /// Every seat's round count now.
+    pub counts: [u8; PLAYERS],
+    /// Tricks finished in this deal.
+    pub done: u8,
+    /// Tricks the announcer has taken in this deal.
+    pub fipsen_tricks: u8,
+    /// The announcer, or none.
+    pub fipsen: u8,
+    /// The fipsen is lost (its penalty is in the pot).
+    pub broken: bool,
+}
+
+impl State {
+    /// The seat to play.
+    #[inline]
+    pub fn turn(&self) -> u8 {
+        (self.leader + self.len) % PLAYERS as u8
+    }
+
+    #[inline]
+    fn trick_mask(&self) -> u64 {
+        self.trick[..usize::from(self.len)].iter().fold(0, |m, &c| m | 1 << c)
+    }
+
+    /// The cards the seat to play may play.
+    pub fn playable(&self, trumps: u64, head: bool) -> u64 {
+        let led = (self.len > 0).then(|| self.trick[0]);
+        playable(self.hands[usize::from(self.turn())], self.trick_mask(), led, trumps, head)
+    }
+}
+
+/// What a search is for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Goal {
+    /// The viewer's payoff in the race: his chance to win the round times the pot, less a
+    /// fipsen penalty he paid.
+    Race,
+    /// Whether the viewer, who announced, takes every one of the next `need` tricks (1 or 0).
+    Sweep {
+        /// The tricks he needs in a row.
+        need: u8,
+    },
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Entry {
+    hands: [u64; PLAYERS],
+    generation: u32,
+    leader: u8,
+    counts: [u8; PLAYERS],
+    flags: u8,
+    lower: f32,
+    upper: f32,
+}
+
+const TABLE_BITS: u32 = 13;
+
+/// The exact search: the viewer against the other four as one side. Keep one and reuse it.
+#[derive(Debug, Clone)]
+pub struct Search {
+    table: Vec<Entry>,
+    generation: u32,
+    me: u8,
+    trumps: u64,
+    head: bool,
+    pot: f32,
+    goal: Goal,
+    /// Positions visited (for measurements).
+    pub nodes: u64,
+}
+
+impl Default for Search {
+    fn default() -> Self {
+        Search::new()
+    }
+}
+
+impl Search {
+    /// A search with an empty table.
+    pub fn new() -> Search {
+        Search {
+            table: Vec::new(),
+            generation: 0,
+            me: 0,
+            trumps: 0,
+            head: false,
+            pot: 0.0,
+            goal: Goal::Race,
+            nodes: 0,
+        }
+    }
+
+    /// Sets up a search for `me` with these trumps, option and pot (before any penalty of the
+    /// deal still to come); the table keeps nothing from before.
+    pub fn start(&mut self, me: u8, trumps: u64, head: bool, pot: i32, goal: Goal) {
+        if self.table.is_empty() {
+            self.table = vec![Entry::default(); 1 << TABLE_BITS];
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.table.iter_mut().for_each(|e| *e = Entry::default());
+            self.generation = 1;
+        }
+        self.me = me;
+        self.trumps = trumps;
+        self.head = head;
+        self.pot = pot as f32;
+        self.goal = goal;
+    }
+
+    /// The viewer's value of `state` under best play of both sides.
+    pub fn value(&mut self, state: &State) -> f32 {
+        self.node(state, f32::NEG_INFINITY, f32::INFINITY)
+    }
+
+    /// The value after the seat to play plays `card`.
+    pub fn value_after(&mut self, state: &State, card: u8) -> f32 {
+        match self.advance(state, card) {
+            Ok(next) => self.value(&next),
+            Err(v) => v,
+        }
+    }
+
+    /// The viewer's payoff once the deal or the round is over.
+    fn payoff(&self, s: &State) -> f32 {
+        let pot = self.pot + if s.broken { PENALTY } else { 0.0 };
+        let paid = if s.broken && s.fipsen == self.me { PENALTY } else { 0.0 };
+        race_odds(&s.counts)[usize::from(self.me)] * pot - paid
+    }
+
+    /// The position after `card`; `Err` with the value when the deal, the round or the
+    /// question is settled by it.
+    fn advance(&self, s: &State, card: u8) -> Result<State, f32> {
+        let mut n = *s;
+        let turn = usize::from(s.turn());
+        n.hands[turn] &= !(1 << card);
+        n.trick[usize::from(s.len)] = card;
+        n.len += 1;
+        if usize::from(n.len) < PLAYERS {
+            return Ok(n);
+        }
+        let mask = n.trick_mask();
+        let best = winning_card(mask, n.trick[0], self.trumps);
+        let at = n.trick.iter().position(|&c| c == best).unwrap_or(0) as u8;
+        let w = (n.leader + at) % PLAYERS as u8;
+        n.leader = w;
+        n.len = 0;
+        n.done += 1;
+        n.counts[usize::from(w)] += 1;
+        if let Goal::Sweep { need } = self.goal {
+            if w != self.me {
+                return Err(0.0);
+            }
+            n.fipsen_tricks += 1;
+            return if n.fipsen_tricks >= need { Err(1.0) } else { Ok(n) };
+        }
+        if n.fipsen != NONE && !n.broken {
+            if w != n.fipsen {
+                n.broken = true;
+            } else {
+                n.fipsen_tricks += 1;
+                if n.done == 5 {
+                    n.counts[usize::from(w)] += 5;
+                }
+            }
+        }
+        if n.counts[usize::from(w)] >= TARGET || n.done >= 5 {
+            return Err(self.payoff(&n));
+        }
+        Ok(n)
+    }
+
+    fn node(&mut self, s: &State, mut alpha: f32, mut beta: f32) -> f32 {
+        self.nodes += 1;
+        let at_start = s.len == 0;
+        let (orig_alpha, orig_beta) = (alpha, beta);
+        let mut slot = usize::MAX;
+        if at_start {
+            slot = table_index(s);
+            let e = self.table[slot];
+            if e.generation == self.generation
+                && e.hands == s.hands
+                && e.leader == s.leader
+                && e.counts == s.counts
+                && e.flags == flags(s)
+            {
+                if e.lower >= beta {
+                    return e.lower;
+                }
+                if e.upper <= alpha {
+                    return e.upper;
+                }
+                if e.lower == e.upper {
+                    return e.lower;
+                }
+                alpha = alpha.max(e.lower);
+                beta = beta.min(e.upper);
+            }
+        }
+        let mut moves = [0u8; 8];
+        let count = self.moves(s, &mut moves);
+        let maximising = s.turn() == self.me;
+        let mut best = if maximising { f32::NEG_INFINITY } else { f32::INFINITY };
+        for &m in &moves[..count] {
+            let v = match self.advance(s, m) {
+                Ok(next) => self.node(&next, alpha, beta),
+                Err(v) => v,
+            };
+            if maximising {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        if at_start {
+            let mut e = Entry {
+                hands: s.hands,
+                generation: self.generation,
+                leader: s.leader,
+                counts: s.counts,
+                flags: flags(s),
+                lower: f32::NEG_INFINITY,
+                upper: f32::INFINITY,
+            };
+            if best <= orig_alpha {
+                e.upper = best;
+            } else if best >= orig_beta {
+                e.lower = best;
+            } else {
+                e.lower = best;
+                e.upper = best;
+            }
+            self.table[slot] = e;
+        }
+        best
+    }
+
+    /// The cards worth trying for the seat to play (one of each run of equivalent cards),
+    /// likely best first.
+    fn moves(&self, s: &State, out: &mut [u8; 8]) -> usize {
+        let turn = s.turn();
+        let hand = s.hands[usize::from(turn)];
+        let legal = s.playable(self.trumps, self.head);
+        let trick = s.trick_mask();
+        let alive = s.hands.iter().fold(trick, |a, h| a | h);
+        let trumps = self.trumps;
+        let mine = turn == self.me;
+        let (best, me_winning) = if s.len == 0 {
+            (0, false)
+        } else {
+            let best = winning_card(trick, s.trick[0], trumps);
+            let at = s.trick.iter().position(|&c| c == best).unwrap_or(0) as u8;
+            (best, (s.leader + at) % PLAYERS as u8 == self.me)
+        };
+        let mut scored = [(0i16, 0u8); 8];
+        let mut n = 0;
+        for c in Bits(legal) {
+            let up = suit_mask_of(c) & alive & above(c);
+            if up != 0 && hand & (1 << lowest(up)) != 0 {
+                continue;
+            }
+            let rank = i16::from(c & 15) + if trumps & (1 << c) != 0 { 16 } else { 0 };
+            let score = if s.len == 0 {
+                if up & !hand == 0 { 64 + rank } else { -rank }
+            } else if beats(c, best, trumps) && (mine || me_winning) {
+                100 - rank
+            } else {
+                -rank
+            };
+            let mut i = n;
+            while i > 0 && scored[i - 1].0 < score {
+                scored[i] = scored[i - 1];
+                i -= 1;
+            }
+            scored[i] = (score, c);
+            n += 1;
+        }
+        for i in 0..n {
+            out[i] = scored[i].1;
+        }
+        n
+    }
+}
+
+#[inline]
+fn flags(s: &State) -> u8 {
+    u8::from(s.broken) | s.fipsen_tricks << 1
+}
+
+#[inline]
+fn table_index(s: &State) -> usize {
+    let h = &s.hands;
+    let folded = h[0]
+        ^ h[1].rotate_left(13)
+        ^ h[2].rotate_left(29)
+        ^ h[3].rotate_left(43)
+        ^ h[4].rotate_left(53)
+        ^ u64::from(s.leader) << 61
+        ^ (counts_index(&s.counts) as u64).rotate_left(7)
+        ^ u64::from(flags(s)) << 58;
+    (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TABLE_BITS)) as usize
+}
+
+/// The position of the viewer's deal with the other hands taken from `layout`.
+fn state_of(view: &DealView, hands: [u64; PLAYERS]) -> State {
+    let mut trick = [0u8; PLAYERS];
+    for (i, p) in view.trick.iter().enumerate() {
+        trick[i] = p.card.index();
+    }
+    // In the announcements forehand is to lead the first trick.
+    let next = if view.phase == Phase::Fipsen { Some(view.forehand) } else { view.turn };
+    let leader = view.trick.first().map_or_else(|| next.map_or(0, |s| s.0), |p| p.seat.0);
+    let mut counts = [0u8; PLAYERS];
+    for (i, &c) in view.counts.iter().enumerate().take(PLAYERS) {
+        counts[i] = c;
+    }
+    let (fipsen, broken) = match view.fipsen {
+        Some(f) => (f.seat.0, f.result == FipsenResult::Lost),
+        None => (NONE, false),
+    };
+    let fipsen_tricks = if fipsen == NONE { 0 } else { view.tricks_taken.get(usize::from(fipsen)).copied().unwrap_or(0) };
+    State {
+        hands,
+        leader,
+        trick,
+        len: view.trick.len() as u8,
+        counts,
+        done: view.tricks.len() as u8,
+        fipsen_tricks,
+        fipsen,
+        broken,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules of thumb.
+
+/// What the viewer sees of the cards still to come: cards not in his hand, not played, not the
+/// trump card (the unused six among them).
+struct Table {
+    hand: u64,
+    unseen: u64,
+    trumps: u64,
+    /// Suits led in finished tricks.
+    led: u64,
+}
+
+impl Table {
+    fn of(view: &DealView) -> Option<Table> {
+        let hand = view.hand?.bits();
+        let mut played = 0u64;
+        let mut led = 0u64;
+        for t in &view.tricks {
+            if let Some(first) = t.cards.first() {
+                led |= suit_mask_of(first.card.index());
+            }
+            for p in &t.cards {
+                played |= 1 << p.card.index();
+            }
+        }
+        for p in &view.trick {
+            played |= 1 << p.card.index();
+        }
+        let unseen = PACK.cards & !hand & !played & !view.trump_card.set().bits();
+        Some(Table { hand, unseen, trumps: trumps_of(view), led })
+    }
+
+    /// Whether no unseen card of its suit is above `c`.
+    fn boss(&self, c: u8) -> bool {
+        self.unseen & suit_mask_of(c) & above(c) == 0
+    }
+
+    /// Whether `c` played now surely takes the trick: it beats the trick's best card, no unseen
+    /// trump can beat it, and (a plain card) nobody still to play can trump: judged by the
+    /// trumps unseen when `players_after` others still play.
+    fn sure(&self, c: u8, best: Option<u8>, players_after: usize) -> bool {
+        if let Some(b) = best
+            && !beats(c, b, self.trumps)
+        {
+            return false;
+        }
+        if players_after == 0 {
+            return true;
+        }
+        if self.trumps & (1 << c) != 0 {
+            return self.boss(c);
+        }
+        // A plain card: boss of its suit, and few enough of the suit gone that the others
+        // likely still follow.
+        let suit = PACK.suits[usize::from(c >> 4)];
+        let out = (suit & !self.unseen & !self.hand).count_ones();
+        self.boss(c) && self.unseen & self.trumps == 0 || self.boss(c) && out <= 1 && players_after <= 2
+    }
+}
+
+/// The rank of a card for shedding: plain cards before trumps, low before high.
+fn shed_order(c: u8, trumps: u64) -> i16 {
+    i16::from(c & 15) + if trumps & (1 << c) != 0 { 32 } else { 0 }
+}
+
+/// The card the rules of thumb play (normal, and easy without its noise).
+fn thumb_card(view: &DealView, legal: u64, careful: bool) -> Option<u8> {
+    let t = Table::of(view)?;
+    let me = view.viewer?.0;
+    if legal.count_ones() == 1 {
+        return Some(lowest(legal));
+    }
+    let trumps = t.trumps;
+    let low = |mask: u64| -> u8 {
+        let mut best = lowest(mask);
+        for c in Bits(mask) {
+            if shed_order(c, trumps) < shed_order(best, trumps) {
+                best = c;
+            }
+        }
+        best
+    };
+    let fipsen_by_other = view.fipsen.filter(|f| f.result == FipsenResult::Running && f.seat.0 != me).map(|f| f.seat.0);
+    if view.trick.is_empty() {
+        // Lead: a sure trump, then an ace of a fresh suit, else a low card of a short plain suit.
+        let my_trumps = legal & trumps;
+        if my_trumps != 0 && t.boss(highest(my_trumps)) {
+            return Some(highest(my_trumps));
+        }
+        let fresh_boss = Bits(legal & !trumps).filter(|&c| t.boss(c) && t.led & (1 << c) == 0).max_by_key(|&c| c & 15);
+        if let Some(c) = fresh_boss {
+            return Some(c);
+        }
+        if careful {
+            // The shortest plain suit, to be able to trump it later.
+            let plain = legal & !trumps;
+            if plain != 0 {
+                let short = (0..4)
+                    .filter(|&s| plain & PACK.suits[s] != 0)
+                    .min_by_key(|&s| ((plain & PACK.suits[s]).count_ones(), s))
+                    .unwrap_or(0);
+                return Some(lowest(plain & PACK.suits[short]));
+            }
+        }
+        return Some(low(legal));
+    }
+    let mask = view.trick.iter().fold(0u64, |m, p| m | 1 << p.card.index());
+    let led = view.trick[0].card.index();
+    let best = winning_card(mask, led, trumps);
+    let winner = view.winning.map(|s| s.0);
+    let after = PLAYERS - 1 - view.trick.len();
+    let beaters: Vec<u8> = Bits(legal).filter(|&c| beats(c, best, trumps)).collect();
+    // A running fipsen of another: if someone else already holds the trick, it is broken
+    // unless the announcer is still to play; stay low when it is not the announcer's.
+    if let Some(f) = fipsen_by_other
+        && winner != Some(f)
+    {
+        let announcer_played = view.trick.iter().any(|p| p.seat.0 == f);
+        if announcer_played && careful {
+            return Some(low(legal));
+        }
+    }
+    if beaters.is_empty() {
+        return Some(low(legal));
+    }
+    if let Some(&c) = beaters.iter().filter(|&&c| t.sure(c, Some(best), after)).min_by_key(|&&c| shed_order(c, trumps))
+    {
+        return Some(c);
+    }
+    if after == 0 {
+        return beaters.iter().copied().min_by_key(|&c| shed_order(c, trumps));
+    }
+    if !careful {
+        return beaters.iter().copied().max_by_key(|&c| shed_order(c, trumps));
+    }
+    // Someone close to ten, or the announcer of a running fipsen, is winning: fight with the
+    // best card. Otherwise the best plain card when following, the lowest trump when trumping.
+    let danger = winner.is_some_and(|w| Some(w) == fipsen_by_other || view.counts.get(usize::from(w)).is_some_and(|&c| c + 2 >= TARGET));
+    let plain: Vec<u8> = beaters.iter().copied().filter(|&c| trumps & (1 << c) == 0).collect();
+    if danger {
+        return beaters.iter().copied().max_by_key(|&c| shed_order(c, trumps));
+    }
+    if let Some(&c) = plain.iter().max_by_key(|&&c| c & 15) {
+        return Some(c);
+    }
+    beaters.iter().copied().min_by_key(|&c| shed_order(c, trumps))
+}
+
+/// The easy rule for a fipsen: five trumps, or four with the best trump still in play.
+fn easy_fipsen(view: &DealView) -> bool {
+    let Some(t) = Table::of(view) else { return false };
+    let my_trumps = t.hand & t.trumps;
+    let n = my_trumps.count_ones();
+    n >= 5 || (n >= 4 && t.boss(highest(my_trumps)))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bot.
+
+/// A Thedinghausen bot of one level. Its choices depend only on its level, configuration,
+/// seed and the view it is shown.
 #[derive(Debug, Clone)]
 pub struct Bot {
-    #[allow(dead_code)]
     level: Level,
-    #[allow(dead_code)]
+    config: Config,
     seed: u64,
+    search: Search,
 }
 
 impl Bot {
     /// A bot of `level`, whose choices follow from `seed` and the view alone.
     pub fn new(level: Level, seed: u64) -> Bot {
-        Bot { level, seed }
+        Bot::with_config(level, Config::of(level), seed)
+    }
+
+    /// A bot with its own numbers (for measurements).
+    pub fn with_config(level: Level, config: Config, seed: u64) -> Bot {
+        Bot { level, config, seed, search: Search::new() }
+    }
+
+    /// The bot's level.
+    pub fn level(&self) -> Level {
+        self.level
     }
 
     /// The bot's action in a series, or `None` once it is over.
@@ -25,14 +784,260 @@ impl Bot {
     }
 
     /// The bot's action, or `None` if the viewer may do nothing now. Always one the prompt
-    /// offers: it passes on fipsen and plays its lowest legal card.
+    /// offers.
     pub fn choose(&mut self, view: &DealView) -> Option<Action> {
-        if view.viewer.is_none() || view.turn != view.viewer {
+        if view.viewer.is_none() || view.turn != view.viewer || view.prompt.is_empty() {
             return None;
         }
-        if view.prompt.pass {
-            return Some(Action::Pass);
+        let mut rng = Rng::new(decision_seed(self.seed, view));
+        let action = if view.prompt.fipsen || view.prompt.pass {
+            self.announce(view, &mut rng)
+        } else {
+            self.play(view, &mut rng)
+        };
+        action.filter(|a| allowed(view, a)).or_else(|| fallback(view))
+    }
+
+    /// The chance that the viewer takes every trick he needs if he announces, by sampling and
+    /// the exact search; `None` for a spectator.
+    pub fn fipsen_chance(&mut self, view: &DealView, samples: usize, rng: &mut Rng) -> Option<f64> {
+        let me = view.viewer?.0;
+        let count = view.counts.get(usize::from(me)).copied().unwrap_or(0);
+        let need = 5u8.min(TARGET.saturating_sub(count)).max(1);
+        let layouts = draw(view, samples, rng)?;
+        self.search.start(me, trumps_of(view), view.rules.head_the_trick, view.pot, Goal::Sweep { need });
+        let mut won = 0usize;
+        for layout in &layouts {
+            let mut s = state_of(view, layout.hands);
+            s.fipsen = me;
+            if self.search.value(&s) > 0.5 {
+                won += 1;
+            }
         }
-        view.prompt.cards.iter().min_by_key(|c| c.rank()).map(|card| Action::Play { card })
+        Some(won as f64 / layouts.len().max(1) as f64)
+    }
+
+    fn announce(&mut self, view: &DealView, rng: &mut Rng) -> Option<Action> {
+        let yes = if self.config.fipsen_samples == 0 {
+            easy_fipsen(view)
+        } else {
+            let p = self.fipsen_chance(view, self.config.fipsen_samples, rng)?;
+            // Announcing wins the pot with chance p and pays the penalty otherwise; the chance
+            // of the round after a lost fipsen is about that of passing.
+            let pot = f64::from(view.pot.max(1));
+            p * pot > f64::from(PENALTY) * (1.0 - p) + self.config.fipsen_margin * pot
+        };
+        if yes && view.prompt.fipsen { Some(Action::Fipsen) } else { Some(Action::Pass) }
+    }
+
+    fn play(&mut self, view: &DealView, rng: &mut Rng) -> Option<Action> {
+        let legal = view.prompt.cards.bits();
+        if legal == 0 {
+            return None;
+        }
+        if legal.count_ones() == 1 {
+            return Some(Action::Play { card: card(lowest(legal)) });
+        }
+        let c = match self.level {
+            Level::Easy => {
+                if rng.unit() < self.config.noise {
+                    let cards: Vec<u8> = Bits(legal).collect();
+                    cards[rng.index(cards.len())]
+                } else {
+                    thumb_card(view, legal, false)?
+                }
+            }
+            Level::Normal => thumb_card(view, legal, true)?,
+            Level::Strong => self.search_card(view, legal, rng).or_else(|| thumb_card(view, legal, true))?,
+        };
+        Some(Action::Play { card: card(c) })
+    }
+
+    /// The card with the best mean payoff over sampled deals, each solved exactly; ties go to
+    /// the card the rules of thumb prefer, then the lowest.
+    fn search_card(&mut self, view: &DealView, legal: u64, rng: &mut Rng) -> Option<u8> {
+        let me = view.viewer?.0;
+        let hand = view.hand?.bits();
+        let mut samples = self.config.play_samples.max(1);
+        if (hand.count_ones() as u8) < self.config.late_cards {
+            samples *= 2;
+        }
+        let layouts = draw(view, samples, rng)?;
+        self.search.start(me, trumps_of(view), view.rules.head_the_trick, view.pot, Goal::Race);
+        let cards: Vec<u8> = Bits(legal).collect();
+        let mut totals = vec![0.0f64; cards.len()];
+        for layout in &layouts {
+            let s = state_of(view, layout.hands);
+            // Equivalent cards (adjacent once the cards between are gone) share one value.
+            let alive = s.hands.iter().fold(s.trick_mask(), |a, h| a | h);
+            let mut values: Vec<(u8, f32)> = Vec::with_capacity(cards.len());
+            for (i, &c) in cards.iter().enumerate() {
+                let rep = representative(c, hand, alive);
+                let v = match values.iter().find(|&&(r, _)| r == rep) {
+                    Some(&(_, v)) => v,
+                    None => {
+                        let v = self.search.value_after(&s, rep);
+                        values.push((rep, v));
+                        v
+                    }
+                };
+                totals[i] += f64::from(v);
+            }
+        }
+        let preferred = thumb_card(view, legal, true);
+        let mut best: Option<(usize, f64)> = None;
+        for (i, &total) in totals.iter().enumerate() {
+            let better = match best {
+                None => true,
+                Some((j, b)) => total > b + 1e-6 || (total > b - 1e-6 && Some(cards[i]) == preferred && Some(cards[j]) != preferred),
+            };
+            if better {
+                best = Some((i, total));
+            }
+        }
+        best.map(|(i, _)| cards[i])
+    }
+}
+
+/// The top of the run of equivalent cards that `c` belongs to in `hand`.
+fn representative(c: u8, hand: u64, alive: u64) -> u8 {
+    let mut c = c;
+    loop {
+        let up = suit_mask_of(c) & alive & above(c);
+        if up == 0 || hand & (1 << lowest(up)) == 0 {
+            return c;
+        }
+        c = lowest(up);
+    }
+}
+
+/// Deals drawn uniformly among those consistent with what the viewer knows; `None` for a
+/// spectator.
+fn draw(view: &DealView, samples: usize, rng: &mut Rng) -> Option<Vec<Layout>> {
+    let k = knowledge(view)?;
+    let sampler = Sampler::new(&k).or_else(|| {
+        // Should the duties' reading ever contradict itself, the plain voids alone.
+        let mut plain = k.clone();
+        plain.forbidden = [0; PLAYERS];
+        Sampler::new(&plain)
+    })?;
+    Some((0..samples.max(1)).map(|_| sampler.sample(rng)).collect())
+}
+
+/// A seed for one decision: the bot's seed and everything in the view that can change.
+fn decision_seed(seed: u64, view: &DealView) -> u64 {
+    let mut h = Hasher::new(seed);
+    h.word(view.viewer.map_or(99, |s| u64::from(s.0)));
+    h.word(u64::from(view.number));
+    h.word(u64::from(view.dealer.0));
+    h.word(u64::from(view.trump_card.index()));
+    h.word(view.hand.map_or(0, |c| packed(c.bits())));
+    h.word(view.passed.len() as u64);
+    h.word(u64::from(view.fipsen.is_some()));
+    for &c in &view.counts {
+        h.word(u64::from(c));
+    }
+    h.word(view.pot as u64);
+    for p in view.tricks.iter().flat_map(|t| t.cards.iter()).chain(view.trick.iter()) {
+        h.word(u64::from(p.seat.0) << 8 | u64::from(packed_index(p.card.index())));
+    }
+    h.finish()
+}
+
+/// Whether the prompt allows the action.
+fn allowed(view: &DealView, action: &Action) -> bool {
+    let p = &view.prompt;
+    match *action {
+        Action::Fipsen => p.fipsen,
+        Action::Pass => p.pass,
+        Action::Play { card } => p.cards.contains(card),
+    }
+}
+
+/// Something legal, should a decision fail.
+fn fallback(view: &DealView) -> Option<Action> {
+    let p = &view.prompt;
+    if p.pass {
+        return Some(Action::Pass);
+    }
+    p.cards.lowest().map(|card| Action::Play { card })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole rounds between bots.
+
+/// How one round between bots went.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoundPlayed {
+    /// What each seat won or lost in the round (antes, penalties, the pot): they sum to zero.
+    pub scores: [i32; PLAYERS],
+    /// Deals played.
+    pub deals: u32,
+    /// The round's winner.
+    pub winner: Seat,
+    /// Fipsen announced by each seat.
+    pub announced: [u32; PLAYERS],
+    /// Fipsen won by each seat.
+    pub won: [u32; PLAYERS],
+    /// Fipsen lost by each seat.
+    pub lost: [u32; PLAYERS],
+}
+
+/// Plays one round (deals until a seat reaches ten tricks) with a bot of `levels[s]` in seat
+/// `s`, `first_dealer` dealing first, each deal shuffled from `seed`; every bot is asked with
+/// its own view only.
+///
+/// # Panics
+/// If a bot answers with an action the rules refuse or gives no answer at its turn (bugs), or
+/// the round runs past 100 deals.
+pub fn play_round(rules: Rules, first_dealer: Seat, seed: u64, levels: &[Level; PLAYERS], bot_seed: u64) -> RoundPlayed {
+    let mut bots: Vec<Bot> = (0..PLAYERS)
+        .map(|s| {
+            let mut h = Hasher::new(bot_seed);
+            h.word(s as u64);
+            Bot::new(levels[s], h.finish())
+        })
+        .collect();
+    let mut round = Round::first();
+    let mut dealer = first_dealer;
+    let mut played = RoundPlayed {
+        scores: [0; PLAYERS],
+        deals: 0,
+        winner: Seat(0),
+        announced: [0; PLAYERS],
+        won: [0; PLAYERS],
+        lost: [0; PLAYERS],
+    };
+    loop {
+        assert!(played.deals < 100, "a round of more than 100 deals");
+        let mut h = Hasher::new(seed);
+        h.word(u64::from(played.deals));
+        let (mut deal, _) = Deal::new(rules, played.deals + 1, dealer, Seed::from_u64(h.finish()), round);
+        played.deals += 1;
+        while !deal.is_over() {
+            let seat = deal.turn().expect("a deal that is not over has a turn");
+            let view = deal.view(Some(seat));
+            let action = bots[seat.index()].choose(&view).expect("the bot must act");
+            if let Err(e) = deal.apply(seat, action) {
+                panic!("bot at seat {seat} chose {action:?}, refused: {e}");
+            }
+        }
+        for (s, c) in deal.changes().iter().enumerate() {
+            played.scores[s] += c;
+        }
+        if let Some(f) = deal.fipsen() {
+            played.announced[f.seat.index()] += 1;
+            match f.result {
+                FipsenResult::Won => played.won[f.seat.index()] += 1,
+                FipsenResult::Lost => played.lost[f.seat.index()] += 1,
+                FipsenResult::Running | FipsenResult::Void => {}
+            }
+        }
+        if let Some(w) = deal.round_won() {
+            played.winner = w;
+            return played;
+        }
+        round = deal.next_round();
+        dealer = dealer.next(PLAYERS as u8);
     }
 }

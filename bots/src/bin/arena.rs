@@ -13,6 +13,18 @@
 //! With five players (Großenaspe) the seats go A B A B A, then B A B A B. Anseggerfips and
 //! Duttfips are played by four (`--game anseggerfips` with `--dutt-exchange` or `--duels` for
 //! those options; `--game duttfips`).
+//!
+//! Thedinghausen Fipsen (`--game thedinghausen`, `--head-the-trick` for that option) is a race
+//! over deals, so its unit is the **round**: from one seed the same round (the same deals, as
+//! long as the play keeps it so) is played ten times, one A against four B with A in each of
+//! the five seats, then one B against four A likewise. A level's score is its points per seat
+//! per round and per seat per deal; the difference is taken per seed (the A seats' mean minus
+//! the B seats' over the ten rounds). Seeds are played in order until `--deals` deals are
+//! reached.
+//!
+//! ```text
+//! cargo run --release -p fipsen-bots --bin arena -- --game thedinghausen --deals 10000 --match normal:easy --threads 2
+//! ```
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -22,8 +34,10 @@ use fipsen_bots::arena::{Player, Stats, play_deal};
 use fipsen_bots::grossenaspe;
 use fipsen_bots::mecklenburg;
 use fipsen_bots::rng::Hasher;
+use fipsen_bots::thedinghausen;
 use fipsen_rules::grossenaspe::Rules as GrossenaspeRules;
 use fipsen_rules::mecklenburg::{AnseggerfipsRules, AuctionKind, DuttUse, DuttfipsRules, Rules as MecklenburgRules};
+use fipsen_rules::thedinghausen::Rules as ThedinghausenRules;
 use fipsen_rules::{FirstLead, Outcome, Players, RuleSet, Seat, Seed};
 
 /// The game played and its table options.
@@ -32,6 +46,7 @@ enum Game {
     Prisdorf(RuleSet),
     Grossenaspe(GrossenaspeRules),
     Mecklenburg(MecklenburgRules),
+    Thedinghausen(ThedinghausenRules),
 }
 
 impl Game {
@@ -40,6 +55,7 @@ impl Game {
             Game::Prisdorf(r) => r.players.count(),
             Game::Grossenaspe(r) => r.players,
             Game::Mecklenburg(_) => 4,
+            Game::Thedinghausen(_) => 5,
         }
     }
 
@@ -78,6 +94,7 @@ impl Game {
                 };
                 (played.scores, declarer)
             }
+            Game::Thedinghausen(_) => unreachable!("Thedinghausen is played by rounds"),
         }
     }
 
@@ -103,6 +120,9 @@ impl Game {
                 r.loss_factor(),
                 r.first_lead()
             ),
+            Game::Thedinghausen(r) => {
+                format!("Thedinghausen, 5 players, rounds to ten tricks, head the trick {}", r.head_the_trick)
+            }
         }
     }
 }
@@ -130,6 +150,7 @@ fn parse() -> Result<Args, String> {
     let mut declarer_leads = false;
     let mut dutt_exchange = false;
     let mut duels = false;
+    let mut head = false;
     let mut matches = Vec::new();
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -145,6 +166,7 @@ fn parse() -> Result<Args, String> {
             "--declarer-leads" => declarer_leads = true,
             "--dutt-exchange" => dutt_exchange = true,
             "--duels" => duels = true,
+            "--head-the-trick" => head = true,
             "--match" => {
                 let v = value()?;
                 let (a, b) = v.split_once(':').ok_or("--match takes two levels like strong:normal")?;
@@ -152,11 +174,12 @@ fn parse() -> Result<Args, String> {
             }
             "--help" | "-h" => {
                 println!(
-                    "arena [--game prisdorf|grossenaspe|anseggerfips|duttfips] [--deals N] [--match A:B]... \
-                     [--players 3|4|5] [--min-bid N] [--kontra] [--declarer-leads] [--dutt-exchange] [--duels] \
-                     [--seed S] [--threads T]\nlevels: easy, normal, strong; five players and min bid 1 for \
-                     grossenaspe only, --kontra for prisdorf only, --dutt-exchange and --duels for anseggerfips \
-                     only; anseggerfips and duttfips are played by four"
+                    "arena [--game prisdorf|grossenaspe|anseggerfips|duttfips|thedinghausen] [--deals N] \
+                     [--match A:B]... [--players 3|4|5] [--min-bid N] [--kontra] [--declarer-leads] \
+                     [--dutt-exchange] [--duels] [--head-the-trick] [--seed S] [--threads T]\nlevels: easy, \
+                     normal, strong; five players and min bid 1 for grossenaspe only, --kontra for prisdorf only, \
+                     --dutt-exchange and --duels for anseggerfips only; anseggerfips and duttfips are played by \
+                     four; thedinghausen by five, in rounds, --head-the-trick for it only"
                 );
                 std::process::exit(0);
             }
@@ -219,8 +242,21 @@ fn parse() -> Result<Args, String> {
             rules.validate().map_err(|e| e.to_string())?;
             Game::Mecklenburg(rules)
         }
-        other => return Err(format!("--game prisdorf, grossenaspe, anseggerfips or duttfips, not {other}")),
+        "thedinghausen" => {
+            if kontra || declarer_leads || dutt_exchange || duels || min_bid.is_some() || players.is_some_and(|p| p != 5) {
+                return Err("thedinghausen is played by five, with no option but --head-the-trick".into());
+            }
+            let rules = ThedinghausenRules { head_the_trick: head, ..ThedinghausenRules::default() };
+            rules.validate().map_err(|e| e.to_string())?;
+            Game::Thedinghausen(rules)
+        }
+        other => {
+            return Err(format!("--game prisdorf, grossenaspe, anseggerfips, duttfips or thedinghausen, not {other}"));
+        }
     };
+    if head && !matches!(game, Game::Thedinghausen(_)) {
+        return Err("--head-the-trick is for thedinghausen only".into());
+    }
     if matches.is_empty() {
         matches = vec![(Level::Strong, Level::Normal), (Level::Normal, Level::Easy)];
     }
@@ -284,6 +320,145 @@ fn run_range(args: &Args, a: Level, b: Level, range: std::ops::Range<u64>, done:
     t
 }
 
+/// What one level did over the ten rounds of one seed of Thedinghausen.
+#[derive(Default, Clone, Copy)]
+struct RoundSide {
+    points: f64,
+    seat_rounds: f64,
+    seat_deals: f64,
+    announced: u64,
+    won: u64,
+    lost: u64,
+}
+
+/// The ten rounds of one seed: one A against four B in every seat, then one B against four A.
+fn thedinghausen_seed(args: &Args, rules: ThedinghausenRules, a: Level, b: Level, i: u64) -> ([RoundSide; 2], u64) {
+    let mut h = Hasher::new(args.seed);
+    h.word(i);
+    let round_seed = h.finish();
+    let dealer = Seat((i % 5) as u8);
+    let mut sides = [RoundSide::default(); 2];
+    let mut deals = 0u64;
+    for (lineup, (lone, rest, lone_side)) in [(a, b, 0usize), (b, a, 1usize)].into_iter().enumerate() {
+        for r in 0..5 {
+            let levels: [Level; 5] = std::array::from_fn(|s| if s == r { lone } else { rest });
+            let mut hb = Hasher::new(round_seed);
+            hb.word((lineup * 5 + r) as u64);
+            let played = thedinghausen::play_round(rules, dealer, round_seed, &levels, hb.finish());
+            deals += u64::from(played.deals);
+            for s in 0..5 {
+                let side = if s == r { lone_side } else { 1 - lone_side };
+                let t = &mut sides[side];
+                t.points += f64::from(played.scores[s]);
+                t.seat_rounds += 1.0;
+                t.seat_deals += f64::from(played.deals);
+                t.announced += u64::from(played.announced[s]);
+                t.won += u64::from(played.won[s]);
+                t.lost += u64::from(played.lost[s]);
+            }
+        }
+    }
+    (sides, deals)
+}
+
+/// A match of Thedinghausen rounds: seeds in order until `--deals` deals are played.
+fn thedinghausen_match(args: &Args, rules: ThedinghausenRules, a: Level, b: Level) {
+    let start = Instant::now();
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let mut results: Vec<(u64, [RoundSide; 2], u64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..args.threads)
+            .map(|_| {
+                let (next, done) = (&next, &done);
+                scope.spawn(move || {
+                    let mut out = Vec::new();
+                    while done.load(Ordering::Relaxed) < args.deals {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let (sides, deals) = thedinghausen_seed(args, rules, a, b, i);
+                        let before = done.fetch_add(deals, Ordering::Relaxed);
+                        if (before + deals) / 1000 > before / 1000 {
+                            eprintln!("  {} vs {}: {} of {} deals", a.name(), b.name(), before + deals, args.deals);
+                        }
+                        out.push((i, sides, deals));
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("a worker panicked")).collect()
+    });
+    // The seeds in order up to the deal count: the same whatever the threads.
+    results.sort_by_key(|r| r.0);
+    let mut deals = 0u64;
+    let mut used = 0;
+    while used < results.len() && deals < args.deals {
+        deals += results[used].2;
+        used += 1;
+    }
+    results.truncate(used);
+    let mut per_round = [Stats::default(); 2];
+    let mut per_deal = [Stats::default(); 2];
+    let (mut diff_round, mut diff_deal) = (Stats::default(), Stats::default());
+    let mut total = [RoundSide::default(); 2];
+    for (_, sides, _) in &results {
+        for side in 0..2 {
+            let t = &sides[side];
+            per_round[side].add(t.points / t.seat_rounds);
+            per_deal[side].add(t.points / t.seat_deals);
+            let all = &mut total[side];
+            all.points += t.points;
+            all.seat_rounds += t.seat_rounds;
+            all.seat_deals += t.seat_deals;
+            all.announced += t.announced;
+            all.won += t.won;
+            all.lost += t.lost;
+        }
+        diff_round.add(sides[0].points / sides[0].seat_rounds - sides[1].points / sides[1].seat_rounds);
+        diff_deal.add(sides[0].points / sides[0].seat_deals - sides[1].points / sides[1].seat_deals);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "\n{} vs {} ({:.0} s; {} seeds, {} rounds, {} deals, {:.1} deals per round, {:.1} ms per deal)",
+        a.name(),
+        b.name(),
+        secs,
+        results.len(),
+        10 * results.len(),
+        deals,
+        deals as f64 / (10 * results.len()).max(1) as f64,
+        secs * 1000.0 / deals.max(1) as f64
+    );
+    for (side, level) in [(0, a), (1, b)] {
+        let t = &total[side];
+        println!(
+            "  {:<7} {:+.3} ± {:.3} points per seat per round, {:+.4} ± {:.4} per seat per deal; fipsen in {:.2}% \
+             of seat-deals, won {:.1}%, lost {:.1}% of those",
+            level.name(),
+            per_round[side].mean(),
+            per_round[side].ci95(),
+            per_deal[side].mean(),
+            per_deal[side].ci95(),
+            100.0 * t.announced as f64 / t.seat_deals.max(1.0),
+            100.0 * t.won as f64 / t.announced.max(1) as f64,
+            100.0 * t.lost as f64 / t.announced.max(1) as f64
+        );
+    }
+    let verdict = if diff_round.mean() - diff_round.ci95() > 0.0 {
+        format!("{} better, significant at 95%", a.name())
+    } else if diff_round.mean() + diff_round.ci95() < 0.0 {
+        format!("{} better, significant at 95%", b.name())
+    } else {
+        "no significant difference".to_string()
+    };
+    println!(
+        "  difference {:+.3} ± {:.3} per seat per round, {:+.4} ± {:.4} per seat per deal: {verdict}",
+        diff_round.mean(),
+        diff_round.ci95(),
+        diff_deal.mean(),
+        diff_deal.ci95()
+    );
+}
+
 fn main() {
     let args = match parse() {
         Ok(a) => a,
@@ -292,6 +467,19 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if let Game::Thedinghausen(rules) = args.game {
+        println!(
+            "arena: at least {} deals per match, in rounds played ten times (one A vs four B, one B vs four A, \
+             each lone level in every seat); {}; seed {}",
+            args.deals,
+            args.game.describe(),
+            args.seed
+        );
+        for &(a, b) in &args.matches {
+            thedinghausen_match(&args, rules, a, b);
+        }
+        return;
+    }
     println!(
         "arena: {} deals per match, each played twice with seats swapped; {}; seed {}",
         args.deals,
