@@ -40,7 +40,9 @@ use fipsen_rules::thedinghausen::{Action, Deal, DealView, FipsenResult, Phase, R
 use fipsen_rules::{Seat, Seed};
 
 use crate::bot::Level;
-use crate::cards::{Bits, PackMasks, beats, card, highest, lowest, packed, packed_index, suit_index, suit_mask_of, winning_card};
+use crate::cards::{
+    Bits, PackMasks, beats, card, highest, lowest, packed, packed_index, suit_index, suit_mask_of, winning_card,
+};
 use crate::knowledge::{Knowledge, Layout, Sampler, Seen};
 use crate::rng::{Hasher, Rng};
 
@@ -92,7 +94,7 @@ impl Config {
                 Config { fipsen_samples: 24, play_samples: 0, late_cards: 0, fipsen_margin: 0.1, noise: 0.0 }
             }
             Level::Strong => {
-                Config { fipsen_samples: 64, play_samples: 20, late_cards: 4, fipsen_margin: 0.05, noise: 0.0 }
+                Config { fipsen_samples: 64, play_samples: 48, late_cards: 4, fipsen_margin: 0.05, noise: 0.0 }
             }
         }
     }
@@ -333,16 +335,7 @@ impl Default for Search {
 impl Search {
     /// A search with an empty table.
     pub fn new() -> Search {
-        Search {
-            table: Vec::new(),
-            generation: 0,
-            me: 0,
-            trumps: 0,
-            head: false,
-            pot: 0.0,
-            goal: Goal::Race,
-            nodes: 0,
-        }
+        Search { table: Vec::new(), generation: 0, me: 0, trumps: 0, head: false, pot: 0.0, goal: Goal::Race, nodes: 0 }
     }
 
     /// Sets up a search for `me` with these trumps, option and pot (before any penalty of the
@@ -365,7 +358,12 @@ impl Search {
 
     /// The viewer's value of `state` under best play of both sides.
     pub fn value(&mut self, state: &State) -> f32 {
-        self.node(state, f32::NEG_INFINITY, f32::INFINITY)
+        // Every value lies in this window, so a side that reaches its end need look no further.
+        let (lo, hi) = match self.goal {
+            Goal::Sweep { .. } => (0.0, 1.0),
+            Goal::Race => (-PENALTY, self.pot + PENALTY),
+        };
+        self.node(state, lo, hi)
     }
 
     /// The value after the seat to play plays `card`.
@@ -374,6 +372,50 @@ impl Search {
             Ok(next) => self.value(&next),
             Err(v) => v,
         }
+    }
+
+    /// The viewer's payoff after the seat to play plays `card` when the viewer plays his best
+    /// with every card known and the other seats play by the careful rules of thumb, seeing
+    /// their own cards only (`led`: the suits led to finished tricks; `out`: the unused cards).
+    /// For a search started with [`Goal::Race`].
+    pub fn model_after(&mut self, state: &State, card: u8, led: u64, out: u64) -> f32 {
+        let led = if state.len == 0 { led | suit_mask_of(card) } else { led };
+        match self.advance(state, card) {
+            Ok(next) => self.model(&next, led, out),
+            Err(v) => v,
+        }
+    }
+
+    fn model(&mut self, s: &State, led: u64, out: u64) -> f32 {
+        self.nodes += 1;
+        let turn = s.turn();
+        if turn == self.me {
+            let mut moves = [0u8; 8];
+            let count = self.moves(s, &mut moves);
+            let mut best = f32::NEG_INFINITY;
+            for &m in &moves[..count] {
+                best = best.max(self.model_after(s, m, led, out));
+            }
+            return best;
+        }
+        let p = usize::from(turn);
+        let hand = s.hands[p];
+        let others = s.hands.iter().enumerate().filter(|&(i, _)| i != p).fold(out, |a, (_, h)| a | h);
+        let running = s.fipsen != NONE && !s.broken && s.fipsen != turn;
+        let t = Thumb {
+            hand,
+            legal: s.playable(self.trumps, self.head),
+            unseen: others,
+            trumps: self.trumps,
+            led,
+            leader: s.leader,
+            trick: s.trick,
+            len: s.len,
+            counts: s.counts,
+            fipsen: running.then_some(s.fipsen),
+        };
+        let c = t.careful();
+        self.model_after(s, c, led, out)
     }
 
     /// The viewer's payoff once the deal or the round is over.
@@ -578,7 +620,8 @@ fn state_of(view: &DealView, hands: [u64; PLAYERS]) -> State {
         Some(f) => (f.seat.0, f.result == FipsenResult::Lost),
         None => (NONE, false),
     };
-    let fipsen_tricks = if fipsen == NONE { 0 } else { view.tricks_taken.get(usize::from(fipsen)).copied().unwrap_or(0) };
+    let fipsen_tricks =
+        if fipsen == NONE { 0 } else { view.tricks_taken.get(usize::from(fipsen)).copied().unwrap_or(0) };
     State {
         hands,
         leader,
@@ -595,18 +638,29 @@ fn state_of(view: &DealView, hands: [u64; PLAYERS]) -> State {
 // ---------------------------------------------------------------------------------------------
 // Rules of thumb.
 
-/// What the viewer sees of the cards still to come: cards not in his hand, not played, not the
-/// trump card (the unused six among them).
-struct Table {
+/// What the rules of thumb look at: one seat's cards and what it has not seen, the trick, the
+/// counts. Built from a view, or from a position with every card known in the strong bot's
+/// search, where the other seats are expected to play by these rules.
+#[derive(Debug, Clone, Copy)]
+struct Thumb {
     hand: u64,
+    legal: u64,
+    /// Cards not in the hand, not played, not the trump card (the unused six among them).
     unseen: u64,
     trumps: u64,
-    /// Suits led in finished tricks.
+    /// Suits led to finished tricks (as masks).
     led: u64,
+    leader: u8,
+    trick: [u8; PLAYERS],
+    len: u8,
+    counts: [u8; PLAYERS],
+    /// The announcer of a running fipsen, if another seat.
+    fipsen: Option<u8>,
 }
 
-impl Table {
-    fn of(view: &DealView) -> Option<Table> {
+impl Thumb {
+    fn of(view: &DealView) -> Option<Thumb> {
+        let me = view.viewer?.0;
         let hand = view.hand?.bits();
         let mut played = 0u64;
         let mut led = 0u64;
@@ -618,11 +672,27 @@ impl Table {
                 played |= 1 << p.card.index();
             }
         }
-        for p in &view.trick {
+        let mut trick = [0u8; PLAYERS];
+        for (i, p) in view.trick.iter().enumerate() {
             played |= 1 << p.card.index();
+            trick[i] = p.card.index();
         }
-        let unseen = PACK.cards & !hand & !played & !view.trump_card.set().bits();
-        Some(Table { hand, unseen, trumps: trumps_of(view), led })
+        let mut counts = [0u8; PLAYERS];
+        for (i, &c) in view.counts.iter().enumerate().take(PLAYERS) {
+            counts[i] = c;
+        }
+        Some(Thumb {
+            hand,
+            legal: view.prompt.cards.bits(),
+            unseen: PACK.cards & !hand & !played & !view.trump_card.set().bits(),
+            trumps: trumps_of(view),
+            led,
+            leader: view.trick.first().map_or(me, |p| p.seat.0),
+            trick,
+            len: view.trick.len() as u8,
+            counts,
+            fipsen: view.fipsen.filter(|f| f.result == FipsenResult::Running && f.seat.0 != me).map(|f| f.seat.0),
+        })
     }
 
     /// Whether no unseen card of its suit is above `c`.
@@ -630,120 +700,158 @@ impl Table {
         self.unseen & suit_mask_of(c) & above(c) == 0
     }
 
-    /// Whether `c` played now surely takes the trick: it beats the trick's best card, no unseen
-    /// trump can beat it, and (a plain card) nobody still to play can trump: judged by the
-    /// trumps unseen when `players_after` others still play.
-    fn sure(&self, c: u8, best: Option<u8>, players_after: usize) -> bool {
-        if let Some(b) = best
-            && !beats(c, b, self.trumps)
-        {
+    /// Whether `c` played now likely takes the trick whose best card is `best`, with
+    /// `after` seats still to play: a trump above every unseen trump; a plain card above every
+    /// unseen card of its suit when no trump is unseen, or when few of the suit are gone and
+    /// few players follow.
+    fn sure(&self, c: u8, best: Option<u8>, after: usize) -> bool {
+        if best.is_some_and(|b| !beats(c, b, self.trumps)) {
             return false;
         }
-        if players_after == 0 {
+        if after == 0 {
             return true;
         }
         if self.trumps & (1 << c) != 0 {
             return self.boss(c);
         }
-        // A plain card: boss of its suit, and few enough of the suit gone that the others
-        // likely still follow.
         let suit = PACK.suits[usize::from(c >> 4)];
-        let out = (suit & !self.unseen & !self.hand).count_ones();
-        self.boss(c) && self.unseen & self.trumps == 0 || self.boss(c) && out <= 1 && players_after <= 2
+        let gone = (suit & !self.unseen & !self.hand).count_ones();
+        self.boss(c) && (self.unseen & self.trumps == 0 || (gone <= 1 && after <= 2))
     }
-}
 
-/// The rank of a card for shedding: plain cards before trumps, low before high.
-fn shed_order(c: u8, trumps: u64) -> i16 {
-    i16::from(c & 15) + if trumps & (1 << c) != 0 { 32 } else { 0 }
-}
-
-/// The card the rules of thumb play (normal, and easy without its noise).
-fn thumb_card(view: &DealView, legal: u64, careful: bool) -> Option<u8> {
-    let t = Table::of(view)?;
-    let me = view.viewer?.0;
-    if legal.count_ones() == 1 {
-        return Some(lowest(legal));
+    /// The card to shed: plain cards before trumps, low before high, from the shortest plain
+    /// suit (to be able to trump it later).
+    fn shed(&self, mask: u64) -> u8 {
+        let trumps = self.trumps;
+        Bits(mask)
+            .min_by_key(|&c| {
+                let t = trumps & (1 << c) != 0;
+                let len = (self.hand & suit_mask_of(c)).count_ones();
+                (t, c & 15, len, c)
+            })
+            .unwrap_or(0)
     }
-    let trumps = t.trumps;
-    let low = |mask: u64| -> u8 {
-        let mut best = lowest(mask);
-        for c in Bits(mask) {
-            if shed_order(c, trumps) < shed_order(best, trumps) {
-                best = c;
+
+    fn trick_mask(&self) -> u64 {
+        self.trick[..usize::from(self.len)].iter().fold(0, |m, &c| m | 1 << c)
+    }
+
+    /// The careful rules (normal).
+    fn careful(&self) -> u8 {
+        let legal = self.legal;
+        if legal.count_ones() <= 1 {
+            return lowest(legal);
+        }
+        let trumps = self.trumps;
+        if self.len == 0 {
+            // Lead: a sure trump, then the ace of a suit not yet led, else a low card of the
+            // shortest plain suit.
+            let my_trumps = legal & trumps;
+            if my_trumps != 0 && self.boss(highest(my_trumps)) {
+                return highest(my_trumps);
             }
-        }
-        best
-    };
-    let fipsen_by_other = view.fipsen.filter(|f| f.result == FipsenResult::Running && f.seat.0 != me).map(|f| f.seat.0);
-    if view.trick.is_empty() {
-        // Lead: a sure trump, then an ace of a fresh suit, else a low card of a short plain suit.
-        let my_trumps = legal & trumps;
-        if my_trumps != 0 && t.boss(highest(my_trumps)) {
-            return Some(highest(my_trumps));
-        }
-        let fresh_boss = Bits(legal & !trumps).filter(|&c| t.boss(c) && t.led & (1 << c) == 0).max_by_key(|&c| c & 15);
-        if let Some(c) = fresh_boss {
-            return Some(c);
-        }
-        if careful {
-            // The shortest plain suit, to be able to trump it later.
+            let fresh =
+                Bits(legal & !trumps).filter(|&c| self.boss(c) && self.led & (1 << c) == 0).max_by_key(|&c| c & 15);
+            if let Some(c) = fresh {
+                return c;
+            }
             let plain = legal & !trumps;
             if plain != 0 {
                 let short = (0..4)
                     .filter(|&s| plain & PACK.suits[s] != 0)
                     .min_by_key(|&s| ((plain & PACK.suits[s]).count_ones(), s))
                     .unwrap_or(0);
-                return Some(lowest(plain & PACK.suits[short]));
+                return lowest(plain & PACK.suits[short]);
             }
+            return lowest(legal);
         }
-        return Some(low(legal));
+        let mask = self.trick_mask();
+        let best = winning_card(mask, self.trick[0], trumps);
+        let at = self.trick.iter().position(|&c| c == best).unwrap_or(0) as u8;
+        let winner = (self.leader + at) % PLAYERS as u8;
+        let after = PLAYERS - 1 - usize::from(self.len);
+        let beaters = Bits(legal).filter(|&c| beats(c, best, trumps)).fold(0u64, |m, c| m | 1 << c);
+        // A running fipsen of another seat that someone else holds once he has played: it is
+        // broken; no need to spend a card on the trick unless it is sure.
+        let announcer_beaten =
+            self.fipsen.is_some_and(|f| winner != f && (0..self.len).any(|i| (self.leader + i) % PLAYERS as u8 == f));
+        if beaters == 0 {
+            return self.shed(legal);
+        }
+        if let Some(c) =
+            Bits(beaters).filter(|&c| self.sure(c, Some(best), after)).min_by_key(|&c| (trumps & (1 << c) != 0, c & 15))
+        {
+            return c;
+        }
+        if after == 0 {
+            return Bits(beaters).min_by_key(|&c| (trumps & (1 << c) != 0, c & 15)).unwrap_or(0);
+        }
+        if announcer_beaten {
+            return self.shed(legal);
+        }
+        // The announcer of a fipsen, or a seat close to ten, holds the trick: the best card.
+        let danger = Some(winner) == self.fipsen || self.counts[usize::from(winner)] + 2 >= TARGET;
+        if danger {
+            return Bits(beaters).max_by_key(|&c| (trumps & (1 << c) != 0, c & 15)).unwrap_or(0);
+        }
+        // The best plain card when following, the lowest trump when trumping.
+        let plain = beaters & !trumps;
+        if plain != 0 {
+            return highest(plain);
+        }
+        lowest(beaters)
     }
-    let mask = view.trick.iter().fold(0u64, |m, p| m | 1 << p.card.index());
-    let led = view.trick[0].card.index();
-    let best = winning_card(mask, led, trumps);
-    let winner = view.winning.map(|s| s.0);
-    let after = PLAYERS - 1 - view.trick.len();
-    let beaters: Vec<u8> = Bits(legal).filter(|&c| beats(c, best, trumps)).collect();
-    // A running fipsen of another: if someone else already holds the trick, it is broken
-    // unless the announcer is still to play; stay low when it is not the announcer's.
-    if let Some(f) = fipsen_by_other
-        && winner != Some(f)
-    {
-        let announcer_played = view.trick.iter().any(|p| p.seat.0 == f);
-        if announcer_played && careful {
-            return Some(low(legal));
+
+    /// The easy rules: lead the highest card; play the highest card that takes the trick so
+    /// far, else the lowest.
+    fn easy(&self) -> u8 {
+        let legal = self.legal;
+        let trumps = self.trumps;
+        let key = |c: &u8| (trumps & (1 << c) != 0, c & 15);
+        if self.len == 0 {
+            return Bits(legal).max_by_key(key).unwrap_or(0);
+        }
+        let best = winning_card(self.trick_mask(), self.trick[0], trumps);
+        let beaters = Bits(legal).filter(|&c| beats(c, best, trumps)).fold(0u64, |m, c| m | 1 << c);
+        if beaters != 0 { Bits(beaters).max_by_key(key).unwrap_or(0) } else { Bits(legal).min_by_key(key).unwrap_or(0) }
+    }
+}
+
+/// What announcing gains over passing for the viewer of `view` (in the announcements) if he
+/// takes all five tricks with chance `p` either way: the pot at once instead of his chance of
+/// the round after five tricks; otherwise the penalty, of which he gets his share back with
+/// his chance of the round after a broken deal (taken as two tricks to him, three to others).
+pub fn fipsen_gain(view: &DealView, p: f64) -> f64 {
+    let Some(me) = view.viewer.map(|s| s.index()) else { return 0.0 };
+    let mut counts = [0u8; PLAYERS];
+    for (i, &c) in view.counts.iter().enumerate().take(PLAYERS) {
+        counts[i] = c.min(TARGET - 1);
+    }
+    let pot = f64::from(view.pot.max(1));
+    let mut swept = counts;
+    swept[me] += 5;
+    let q_swept = f64::from(race_odds(&swept)[me]);
+    let mut broken = counts;
+    broken[me] += 2;
+    let mut given = 0;
+    let mut others: Vec<usize> = (0..PLAYERS).filter(|&s| s != me).collect();
+    others.sort_by_key(|&s| std::cmp::Reverse(counts[s]));
+    for &s in others.iter().cycle().take(12) {
+        if given == 3 {
+            break;
+        }
+        if broken[s] + 1 < TARGET {
+            broken[s] += 1;
+            given += 1;
         }
     }
-    if beaters.is_empty() {
-        return Some(low(legal));
-    }
-    if let Some(&c) = beaters.iter().filter(|&&c| t.sure(c, Some(best), after)).min_by_key(|&&c| shed_order(c, trumps))
-    {
-        return Some(c);
-    }
-    if after == 0 {
-        return beaters.iter().copied().min_by_key(|&c| shed_order(c, trumps));
-    }
-    if !careful {
-        return beaters.iter().copied().max_by_key(|&c| shed_order(c, trumps));
-    }
-    // Someone close to ten, or the announcer of a running fipsen, is winning: fight with the
-    // best card. Otherwise the best plain card when following, the lowest trump when trumping.
-    let danger = winner.is_some_and(|w| Some(w) == fipsen_by_other || view.counts.get(usize::from(w)).is_some_and(|&c| c + 2 >= TARGET));
-    let plain: Vec<u8> = beaters.iter().copied().filter(|&c| trumps & (1 << c) == 0).collect();
-    if danger {
-        return beaters.iter().copied().max_by_key(|&c| shed_order(c, trumps));
-    }
-    if let Some(&c) = plain.iter().max_by_key(|&&c| c & 15) {
-        return Some(c);
-    }
-    beaters.iter().copied().min_by_key(|&c| shed_order(c, trumps))
+    let q_broken = f64::from(race_odds(&broken)[me]);
+    p * pot * (1.0 - q_swept) + (1.0 - p) * (f64::from(PENALTY) * q_broken - f64::from(PENALTY))
 }
 
 /// The easy rule for a fipsen: five trumps, or four with the best trump still in play.
 fn easy_fipsen(view: &DealView) -> bool {
-    let Some(t) = Table::of(view) else { return false };
+    let Some(t) = Thumb::of(view) else { return false };
     let my_trumps = t.hand & t.trumps;
     let n = my_trumps.count_ones();
     n >= 5 || (n >= 4 && t.boss(highest(my_trumps)))
@@ -807,7 +915,11 @@ impl Bot {
         let layouts = draw(view, samples, rng)?;
         self.search.start(me, trumps_of(view), view.rules.head_the_trick, view.pot, Goal::Sweep { need });
         let mut won = 0usize;
-        for layout in &layouts {
+        for (i, layout) in layouts.iter().enumerate() {
+            // A hand that sweeps none of the first eight deals is hopeless: stop there.
+            if i == 8 && won == 0 {
+                return Some(0.0);
+            }
             let mut s = state_of(view, layout.hands);
             s.fipsen = me;
             if self.search.value(&s) > 0.5 {
@@ -818,14 +930,16 @@ impl Bot {
     }
 
     fn announce(&mut self, view: &DealView, rng: &mut Rng) -> Option<Action> {
+        let me = usize::from(view.viewer?.0);
+        let count = view.counts.get(me).copied().unwrap_or(0);
         let yes = if self.config.fipsen_samples == 0 {
             easy_fipsen(view)
+        } else if count + 5 >= TARGET {
+            // Five tricks reach ten anyway: a fipsen could only be lost.
+            false
         } else {
             let p = self.fipsen_chance(view, self.config.fipsen_samples, rng)?;
-            // Announcing wins the pot with chance p and pays the penalty otherwise; the chance
-            // of the round after a lost fipsen is about that of passing.
-            let pot = f64::from(view.pot.max(1));
-            p * pot > f64::from(PENALTY) * (1.0 - p) + self.config.fipsen_margin * pot
+            fipsen_gain(view, p) > self.config.fipsen_margin * f64::from(view.pot.max(1))
         };
         if yes && view.prompt.fipsen { Some(Action::Fipsen) } else { Some(Action::Pass) }
     }
@@ -844,17 +958,18 @@ impl Bot {
                     let cards: Vec<u8> = Bits(legal).collect();
                     cards[rng.index(cards.len())]
                 } else {
-                    thumb_card(view, legal, false)?
+                    Thumb::of(view)?.easy()
                 }
             }
-            Level::Normal => thumb_card(view, legal, true)?,
-            Level::Strong => self.search_card(view, legal, rng).or_else(|| thumb_card(view, legal, true))?,
+            Level::Normal => Thumb::of(view)?.careful(),
+            Level::Strong => self.search_card(view, legal, rng).or_else(|| Thumb::of(view).map(|t| t.careful()))?,
         };
         Some(Action::Play { card: card(c) })
     }
 
-    /// The card with the best mean payoff over sampled deals, each solved exactly; ties go to
-    /// the card the rules of thumb prefer, then the lowest.
+    /// The card with the best mean payoff over sampled deals: in each, the viewer's cards are
+    /// searched with every card known and the other seats play by the careful rules of thumb.
+    /// Ties go to the card the rules of thumb prefer, then the lowest.
     fn search_card(&mut self, view: &DealView, legal: u64, rng: &mut Rng) -> Option<u8> {
         let me = view.viewer?.0;
         let hand = view.hand?.bits();
@@ -864,6 +979,8 @@ impl Bot {
         }
         let layouts = draw(view, samples, rng)?;
         self.search.start(me, trumps_of(view), view.rules.head_the_trick, view.pot, Goal::Race);
+        let led =
+            view.tricks.iter().filter_map(|t| t.cards.first()).fold(0u64, |m, p| m | suit_mask_of(p.card.index()));
         let cards: Vec<u8> = Bits(legal).collect();
         let mut totals = vec![0.0f64; cards.len()];
         for layout in &layouts {
@@ -876,7 +993,7 @@ impl Bot {
                 let v = match values.iter().find(|&&(r, _)| r == rep) {
                     Some(&(_, v)) => v,
                     None => {
-                        let v = self.search.value_after(&s, rep);
+                        let v = self.search.model_after(&s, rep, led, layout.out);
                         values.push((rep, v));
                         v
                     }
@@ -884,12 +1001,14 @@ impl Bot {
                 totals[i] += f64::from(v);
             }
         }
-        let preferred = thumb_card(view, legal, true);
+        let preferred = Thumb::of(view).map(|t| t.careful());
         let mut best: Option<(usize, f64)> = None;
         for (i, &total) in totals.iter().enumerate() {
             let better = match best {
                 None => true,
-                Some((j, b)) => total > b + 1e-6 || (total > b - 1e-6 && Some(cards[i]) == preferred && Some(cards[j]) != preferred),
+                Some((j, b)) => {
+                    total > b + 1e-6 || (total > b - 1e-6 && Some(cards[i]) == preferred && Some(cards[j]) != preferred)
+                }
             };
             if better {
                 best = Some((i, total));
@@ -990,7 +1109,13 @@ pub struct RoundPlayed {
 /// # Panics
 /// If a bot answers with an action the rules refuse or gives no answer at its turn (bugs), or
 /// the round runs past 100 deals.
-pub fn play_round(rules: Rules, first_dealer: Seat, seed: u64, levels: &[Level; PLAYERS], bot_seed: u64) -> RoundPlayed {
+pub fn play_round(
+    rules: Rules,
+    first_dealer: Seat,
+    seed: u64,
+    levels: &[Level; PLAYERS],
+    bot_seed: u64,
+) -> RoundPlayed {
     let mut bots: Vec<Bot> = (0..PLAYERS)
         .map(|s| {
             let mut h = Hasher::new(bot_seed);
@@ -1039,5 +1164,262 @@ pub fn play_round(rules: Rules, first_dealer: Seat, seed: u64, levels: &[Level; 
         }
         round = deal.next_round();
         dealer = dealer.next(PLAYERS as u8);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fipsen_rules::thedinghausen::Series;
+    use fipsen_rules::{Card, CardSet, GameAction, GameView};
+
+    fn cards(codes: &str) -> Vec<Card> {
+        codes.split_whitespace().map(|c| c.parse::<Card>().expect("a card code")).collect()
+    }
+
+    fn mask(codes: &str) -> u64 {
+        cards(codes).iter().fold(0, |m, c| m | 1 << c.index())
+    }
+
+    /// A deal with seat 4 dealing (seat 0 is forehand), the hands of seats 0..5, the trump
+    /// card, and the other six cards unused.
+    fn deal_with(hands: [&str; 5], trump: &str, round: Round, rules: Rules) -> Deal {
+        let hands: Vec<Vec<Card>> = hands.iter().map(|h| cards(h)).collect();
+        let trump = cards(trump)[0];
+        let mut pack = vec![trump; 32];
+        for (i, h) in hands.iter().enumerate() {
+            assert_eq!(h.len(), 5);
+            pack[3 * i..3 * i + 3].copy_from_slice(&h[..3]);
+            pack[15 + 2 * i..17 + 2 * i].copy_from_slice(&h[3..]);
+        }
+        pack[25] = trump;
+        let used: CardSet = pack[..26].iter().copied().collect();
+        let rest: Vec<Card> = Deal::PACK.cards().iter().filter(|c| !used.contains(*c)).collect();
+        pack[26..].copy_from_slice(&rest);
+        let (deal, _) = Deal::from_pack(rules, 1, Seat(4), &pack, round).expect("a valid pack");
+        deal
+    }
+
+    fn round_at(counts: [u8; 5]) -> Round {
+        Round { number: 1, counts, pot: 5, fresh: false }
+    }
+
+    const STRONG_HAND: [&str; 5] =
+        ["HA HK HQ HJ H10", "C7 C8 C9 C10 CJ", "S7 S8 S9 S10 SJ", "D7 D8 D9 D10 DJ", "CQ CK SQ SK DQ"];
+
+    fn legal(deal: &Deal, seat: Seat, action: Action) -> bool {
+        deal.legal_actions(seat).contains(&action)
+    }
+
+    /// Through the door of every game, each level plays whole series (with and without
+    /// heading the trick): every answer is one the rules accept.
+    #[test]
+    fn every_level_answers_legally_through_the_door() {
+        for level in Level::ALL {
+            for (k, head) in [(1u64, false), (2, true)] {
+                let rules = Rules { head_the_trick: head, ..Rules::default() };
+                let (mut series, _) = Series::new(rules, Seed::from_u64(k + 10 * level as u64)).expect("a series");
+                let mut actions = 0u64;
+                while series.rounds_won() < 1 && actions < 3_000 {
+                    if series.deal().is_over() {
+                        series.next_deal().expect("the next deal");
+                        continue;
+                    }
+                    let seat = series.deal().turn().expect("a turn");
+                    let view = GameView::Thedinghausen(series.view(Some(seat)));
+                    let Some(GameAction::Thedinghausen(action)) = crate::games::choose(level, actions, &view) else {
+                        panic!("{level:?}: no Thedinghausen answer at its turn");
+                    };
+                    assert!(legal(series.deal(), seat, action), "{level:?}: {action:?} is not legal");
+                    series.apply(seat, action).expect("accepted");
+                    // Out of turn, nothing.
+                    let other = seat.next(5);
+                    if series.deal().turn() != Some(other) {
+                        assert!(Bot::new(level, 1).choose_in_series(&series.view(Some(other))).is_none());
+                    }
+                    actions += 1;
+                }
+                assert_eq!(series.rounds_won(), 1, "{level:?} played a whole round");
+            }
+        }
+    }
+
+    /// The same level, seed and view give the same answer; a spectator gets none.
+    #[test]
+    fn answers_are_deterministic() {
+        for level in Level::ALL {
+            let (mut series, _) = Series::new(Rules::default(), Seed::from_u64(5)).expect("a series");
+            for step in 0..40u64 {
+                if series.deal().is_over() {
+                    series.next_deal().expect("the next deal");
+                }
+                let seat = series.deal().turn().expect("a turn");
+                let view = series.view(Some(seat));
+                let a = Bot::new(level, step).choose_in_series(&view);
+                let b = Bot::new(level, step).choose_in_series(&view);
+                assert_eq!(a, b, "{level:?} at step {step}");
+                assert!(Bot::new(level, step).choose_in_series(&series.view(None)).is_none());
+                series.apply(seat, a.expect("an answer")).expect("accepted");
+            }
+        }
+    }
+
+    #[test]
+    fn an_unbeatable_hand_announces_and_a_hopeless_one_passes() {
+        let deal = deal_with(STRONG_HAND, "H9", round_at([0; 5]), Rules::default());
+        let view = deal.view(Some(Seat(0)));
+        for level in [Level::Normal, Level::Strong] {
+            assert_eq!(Bot::new(level, 3).choose(&view), Some(Action::Fipsen), "{level:?}");
+        }
+        assert_eq!(Bot::new(Level::Easy, 3).choose(&view), Some(Action::Fipsen), "easy counts five trumps");
+        let p = Bot::new(Level::Strong, 3).fipsen_chance(&view, 16, &mut Rng::new(1));
+        assert_eq!(p, Some(1.0));
+        // Seat 1's five low clubs: nobody announces with it.
+        let mut deal = deal;
+        deal.apply(Seat(0), Action::Pass).expect("a pass");
+        let view = deal.view(Some(Seat(1)));
+        assert_eq!(Bot::new(Level::Strong, 3).fipsen_chance(&view, 16, &mut Rng::new(1)), Some(0.0));
+        for level in Level::ALL {
+            assert_eq!(Bot::new(level, 3).choose(&view), Some(Action::Pass), "{level:?}");
+        }
+    }
+
+    /// At five tricks or more, five tricks reach ten anyway: a fipsen could only be lost.
+    #[test]
+    fn no_fipsen_when_five_tricks_win_the_round_anyway() {
+        let deal = deal_with(STRONG_HAND, "H9", round_at([5, 3, 0, 0, 0]), Rules::default());
+        let view = deal.view(Some(Seat(0)));
+        for level in [Level::Normal, Level::Strong] {
+            assert_eq!(Bot::new(level, 3).choose(&view), Some(Action::Pass), "{level:?}");
+        }
+        assert!(fipsen_gain(&view, 0.0) < 0.0);
+    }
+
+    fn pass_all(deal: &mut Deal) {
+        while deal.phase() == Phase::Fipsen {
+            let seat = deal.turn().expect("a turn");
+            deal.apply(seat, Action::Pass).expect("a pass");
+        }
+    }
+
+    /// At nine tricks, forehand with the ace of trumps leads it: the round is his at once.
+    #[test]
+    fn strong_takes_the_trick_that_wins_the_round() {
+        let hands = ["HA C7 S7 D7 D8", "C8 C9 C10 CJ CQ", "S8 S9 S10 SJ SQ", "HK HQ D9 D10 DJ", "CA SA DA CK SK"];
+        let mut deal = deal_with(hands, "H7", round_at([9, 8, 0, 0, 0]), Rules::default());
+        pass_all(&mut deal);
+        let view = deal.view(Some(Seat(0)));
+        let action = Bot::new(Level::Strong, 11).choose(&view);
+        assert_eq!(action, Some(Action::Play { card: cards("HA")[0] }));
+        deal.apply(Seat(0), action.expect("a card")).expect("legal");
+        while deal.turn().is_some_and(|s| s != Seat(0)) && !deal.is_over() {
+            let seat = deal.turn().expect("a turn");
+            let a = Bot::new(Level::Strong, 2).choose(&deal.view(Some(seat))).expect("a card");
+            deal.apply(seat, a).expect("legal");
+        }
+        assert_eq!(deal.round_won(), Some(Seat(0)));
+    }
+
+    /// Last to a plain trick and void, the strong bot overtrumps with its lower trump and keeps
+    /// the higher; following suit last, it takes the trick with the card that wins it.
+    #[test]
+    fn strong_wins_the_trick_it_surely_can_cheaply() {
+        let hands = ["CA C7 S7 D7 D8", "C8 S8 S9 S10 SJ", "C9 D9 D10 DJ DQ", "C10 SQ SK SA DK", "HA HK HJ H8 H9"];
+        let mut deal = deal_with(hands, "H7", round_at([0; 5]), Rules::default());
+        pass_all(&mut deal);
+        // Clubs led; seats 1..3 follow; seat 4 is void and must overtrump: none in the trick, so
+        // any trump. Last to play, the lowest wins as well as the highest.
+        for (seat, code) in [(0u8, "C7"), (1, "C8"), (2, "C9"), (3, "C10")] {
+            deal.apply(Seat(seat), Action::Play { card: cards(code)[0] }).expect("legal");
+        }
+        let view = deal.view(Some(Seat(4)));
+        assert_eq!(Bot::new(Level::Strong, 1).choose(&view), Some(Action::Play { card: cards("H8")[0] }));
+        assert_eq!(Bot::new(Level::Normal, 1).choose(&view), Some(Action::Play { card: cards("H8")[0] }));
+    }
+
+    #[test]
+    fn the_masks_follow_the_rules_crate() {
+        for head in [false, true] {
+            let rules = Rules { head_the_trick: head, ..Rules::default() };
+            for k in 0..60u64 {
+                let (mut deal, _) = Deal::new(rules, 1, Seat((k % 5) as u8), Seed::from_u64(k), round_at([0; 5]));
+                pass_all(&mut deal);
+                let trumps = PACK.suits[suit_index(deal.trump_card().suit())];
+                let mut rng = Rng::new(k);
+                while !deal.is_over() {
+                    let seat = deal.turn().expect("a turn");
+                    let view = deal.view(Some(seat));
+                    let hands: [u64; 5] = std::array::from_fn(|s| deal.hand(Seat(s as u8)).bits());
+                    let state = state_of(&view, hands);
+                    assert_eq!(state.turn(), seat.0);
+                    let ours = state.playable(trumps, head);
+                    assert_eq!(ours, deal.playable(seat).bits(), "deal {k}, trick {:?}", view.trick);
+                    let options: Vec<u8> = Bits(ours).collect();
+                    let c = options[rng.index(options.len())];
+                    deal.apply(seat, Action::Play { card: card(c) }).expect("legal");
+                }
+            }
+        }
+    }
+
+    /// The duties tell what a player does not hold, and the drawn deals respect it.
+    #[test]
+    fn knowledge_reads_the_duty_to_trump() {
+        let hands = ["CA C7 S7 D7 D8", "SA S8 HQ D9 D10", "C9 H8 DJ DQ DK", "C10 SQ SK S9 DA", "CK CQ CJ C8 S10"];
+        let mut deal = deal_with(hands, "H7", round_at([0; 5]), Rules::default());
+        pass_all(&mut deal);
+        // Clubs led: seat 1 is void and holds a trump, so must trump (HQ); seat 2 follows.
+        for (seat, code) in [(0u8, "C7"), (1, "HQ"), (2, "C9"), (3, "C10"), (4, "C8")] {
+            deal.apply(Seat(seat), Action::Play { card: cards(code)[0] }).expect("legal");
+        }
+        let view = deal.view(Some(Seat(0)));
+        let k = knowledge(&view).expect("a seat");
+        // Seat 1 showed no club.
+        assert_eq!(k.forbidden[1] & PACK.suits[0], PACK.suits[0]);
+        assert_eq!(k.pool & mask("H7"), 0, "the trump card is out of play");
+        // Seat 1 leads SA; seat 2, void in spades, must trump with H8.
+        deal.apply(Seat(1), Action::Play { card: cards("SA")[0] }).expect("legal");
+        deal.apply(Seat(2), Action::Play { card: cards("H8")[0] }).expect("legal");
+        deal.apply(Seat(3), Action::Play { card: cards("S9")[0] }).expect("legal");
+        deal.apply(Seat(4), Action::Play { card: cards("S10")[0] }).expect("legal");
+        deal.apply(Seat(0), Action::Play { card: cards("S7")[0] }).expect("legal");
+        // Seat 2 takes with H8 and leads DJ; seat 3 follows DA; seat 4 is void in diamonds and
+        // holds no trump: it discards a club, so holds no trump.
+        deal.apply(Seat(2), Action::Play { card: cards("DJ")[0] }).expect("legal");
+        deal.apply(Seat(3), Action::Play { card: cards("DA")[0] }).expect("legal");
+        deal.apply(Seat(4), Action::Play { card: cards("CK")[0] }).expect("legal");
+        let view = deal.view(Some(Seat(0)));
+        let k = knowledge(&view).expect("a seat");
+        assert_eq!(k.forbidden[4] & PACK.suits[2], PACK.suits[2], "seat 4 holds no trump");
+        assert_eq!(k.forbidden[4] & PACK.suits[3], PACK.suits[3], "nor a diamond");
+        let layouts = draw(&view, 50, &mut Rng::new(4)).expect("layouts");
+        for l in &layouts {
+            assert_eq!(l.hands[4] & (PACK.suits[2] | PACK.suits[3]), 0);
+            assert_eq!(l.hands[0], view.hand.expect("a hand").bits());
+            assert_eq!(l.out.count_ones(), 6);
+        }
+    }
+
+    #[test]
+    fn race_odds_favour_the_leader_and_sum_to_one() {
+        let even = race_odds(&[3; 5]);
+        assert!(even.iter().all(|&p| (p - 0.2).abs() < 1e-4));
+        let lead = race_odds(&[9, 5, 5, 5, 5]);
+        assert!(lead[0] > 0.5 && lead[1] < 0.15);
+        assert!((lead.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+        assert_eq!(race_odds(&[2, 10, 0, 0, 0]), [0.0, 1.0, 0.0, 0.0, 0.0]);
+        // Each trick taken raises the chance.
+        assert!(race_odds(&[4, 3, 3, 3, 3])[0] > race_odds(&[3, 4, 3, 3, 3])[0]);
+    }
+
+    #[test]
+    fn whole_rounds_settle_the_pot() {
+        let levels = [Level::Strong, Level::Normal, Level::Easy, Level::Normal, Level::Easy];
+        for k in 0..3u64 {
+            let played = play_round(Rules::default(), Seat((k % 5) as u8), k, &levels, k);
+            assert_eq!(played.scores.iter().sum::<i32>(), 0);
+            assert!(played.scores[played.winner.index()] > 0);
+            assert!(played.deals >= 2);
+        }
     }
 }

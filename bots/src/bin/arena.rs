@@ -243,7 +243,13 @@ fn parse() -> Result<Args, String> {
             Game::Mecklenburg(rules)
         }
         "thedinghausen" => {
-            if kontra || declarer_leads || dutt_exchange || duels || min_bid.is_some() || players.is_some_and(|p| p != 5) {
+            if kontra
+                || declarer_leads
+                || dutt_exchange
+                || duels
+                || min_bid.is_some()
+                || players.is_some_and(|p| p != 5)
+            {
                 return Err("thedinghausen is played by five, with no option but --head-the-trick".into());
             }
             let rules = ThedinghausenRules { head_the_trick: head, ..ThedinghausenRules::default() };
