@@ -11,16 +11,19 @@
 //! * **What a deal is worth** ([`race_odds`]): the chance of each seat to win the round from
 //!   its counts, as if every further trick went to a seat at random; a seat's payoff is that
 //!   chance times the pot, less a fipsen penalty it paid.
-//! * **The exact search** ([`Search`]): with every card known, the viewer against the four
-//!   others playing as one side, alpha-beta over the rest of the deal with the duties of the
-//!   game, equivalent cards searched once and a table at the start of each trick; it answers
-//!   "does the announcer take every trick he needs?" for a fipsen, and the viewer's payoff
-//!   under best play for a card.
-//! * **Levels**: easy announces a fipsen by a rule of thumb (a long suit of top trumps) and
-//!   plays by simple rules with some randomness; normal estimates the chance of the fipsen by
-//!   sampling and plays by careful rules of thumb (sure winners, the cheapest card that wins,
-//!   stopping a fipsen or a seat about to reach ten); strong estimates the fipsen with more
-//!   samples and chooses every card by sampling and the exact search on the race payoff.
+//! * **The search** ([`Search`]), with every card of a drawn deal known and the duties of the
+//!   game: for a fipsen, alpha-beta of the announcer against the other four as one side ("does
+//!   he take every trick he needs?"); for a card, the viewer's best play against the other
+//!   seats playing by the careful rules of thumb (as they would, seeing their own cards only),
+//!   scored by his payoff in the race. Equivalent cards are searched once.
+//! * **Levels**: easy announces a fipsen by a rule of thumb (five trumps, or four with the best
+//!   one) and plays high to win and low to lose, now and then a card at random; normal
+//!   estimates the chance of a fipsen by sampling and plays by careful rules of thumb (sure
+//!   winners, the cheapest card that wins when last, the best card against a fipsen or a seat
+//!   close to ten, short suits led to be able to trump them); strong estimates the fipsen with
+//!   more samples and chooses every card by sampling and the search. A fipsen is announced
+//!   only under five tricks (from five on, five tricks reach ten anyway) and when its gain in
+//!   the race ([`fipsen_gain`]) beats a margin.
 //!
 //! ```
 //! use fipsen_bots::Level;
@@ -312,7 +315,9 @@ struct Entry {
 
 const TABLE_BITS: u32 = 13;
 
-/// The exact search: the viewer against the other four as one side. Keep one and reuse it.
+/// The search of a deal with every card known, for one viewer: against the other four as one
+/// side ([`Search::value`]), or against them playing by the rules of thumb
+/// ([`Search::model_after`]). Keep one and reuse it.
 #[derive(Debug, Clone)]
 pub struct Search {
     table: Vec<Entry>,
@@ -356,7 +361,7 @@ impl Search {
         self.goal = goal;
     }
 
-    /// The viewer's value of `state` under best play of both sides.
+    /// The viewer's value of `state` under best play of both sides, the other four as one.
     pub fn value(&mut self, state: &State) -> f32 {
         // Every value lies in this window, so a side that reaches its end need look no further.
         let (lo, hi) = match self.goal {

@@ -23,7 +23,15 @@
 //! reached.
 //!
 //! ```text
-//! cargo run --release -p fipsen-bots --bin arena -- --game thedinghausen --deals 10000 --match normal:easy --threads 2
+//! cargo run --release -p fipsen-bots --bin arena -- --game thedinghausen --deals 20000 --match strong:normal --match normal:easy --threads 2
+//! ```
+//!
+//! Its results on 23 November (seed 1; 20,000 deals per match, about 3,000 rounds of 6.7
+//! deals), the difference per seat with its 95% interval:
+//!
+//! ```text
+//! strong − normal  +0.165 ± 0.038 points per round, +0.0239 ± 0.0055 per deal: significant
+//! normal − easy    +0.258 ± 0.052 points per round, +0.0378 ± 0.0077 per deal: significant
 //! ```
 
 use std::sync::atomic::{AtomicU64, Ordering};
