@@ -24,6 +24,7 @@ pub fn choose(level: Level, seed: u64, view: &GameView) -> Option<GameAction> {
         GameView::Thedinghausen(view) => {
             crate::thedinghausen::Bot::new(level, seed).choose_in_series(view).map(GameAction::Thedinghausen)
         }
+        GameView::Tippen(view) => crate::tippen::Bot::new(level, seed).choose_in_series(view).map(GameAction::Tippen),
     }
 }
 

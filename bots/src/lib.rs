@@ -40,6 +40,7 @@ pub mod rng;
 pub mod solver;
 pub mod table;
 pub mod thedinghausen;
+pub mod tippen;
 
 pub use bot::{Bot, Config, Level};
 pub use evaluate::Estimate;

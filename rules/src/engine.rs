@@ -26,6 +26,7 @@ use crate::ruleset::{RuleSet, RuleSetError};
 use crate::seed::Seed;
 use crate::series::{Series, SeriesView};
 use crate::thedinghausen;
+use crate::tippen;
 use crate::view::Prompt;
 
 /// JSON of a value whose serialisation cannot fail (every map key is a string).
@@ -406,6 +407,12 @@ holstein_engine!(
 holstein_engine!(
     [] thedinghausen::Series, thedinghausen, rules: thedinghausen::Rules, id: GameId::Thedinghausen,
     seats: |_| usize::from(thedinghausen::Deal::PLAYERS), deals: |_| None
+);
+
+// Tippen / Dreiblatt: the seats are the preset's player count; the series counts deals.
+holstein_engine!(
+    [] tippen::Series, tippen, rules: tippen::Rules, id: GameId::Tippen,
+    seats: |rules| usize::from(rules.players), deals: |rules| rules.deals
 );
 
 // Both Mecklenburg games: one series over each game's own options.

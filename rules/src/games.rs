@@ -430,6 +430,9 @@ registry! {
     /// Thedinghausen Fipsen: five players, the 32-card pack, a turned-up trump card, the duty
     /// to trump and overtrump, fipsen announced, and a race to ten tricks over several deals.
     Thedinghausen => crate::thedinghausen::Series, "thedinghausen", "Thedinghausen Fipsen";
+    /// Tippen / Dreiblatt: a pot of play-money counters, three to six cards a hand, a trump card
+    /// turned up, play or pass; seven historical rule sets as presets, for 2 to 10 players.
+    Tippen => crate::tippen::Series, "tippen", "Tippen";
 }
 
 impl Default for GameId {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use fipsen_rules::{Card, CardSet, GameRules, Seat, Seed, grossenaspe, mecklenburg, thedinghausen};
+use fipsen_rules::{Card, CardSet, GameRules, Seat, Seed, grossenaspe, mecklenburg, thedinghausen, tippen};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
@@ -530,12 +530,13 @@ impl Table {
         macro_rules! replay {
             ($deal:expr) => {{
                 let (mut deal, _) = $deal;
+                for (seat, action) in actions {
+                    deal.apply(seat, serde_json::from_value(action).unwrap()).expect("the replayed action is legal");
+                }
+                // Checked after the actions: a Tippen dealer may shove the deal on before the cards are dealt.
                 for (s, d) in reveal["dealt"].as_array().unwrap().iter().enumerate() {
                     let dealt: CardSet = serde_json::from_value(d.clone()).unwrap();
                     assert_eq!(deal.dealt_hand(Seat(s as u8)), dealt, "dealt hand of seat {s} differs from the seed's");
-                }
-                for (seat, action) in actions {
-                    deal.apply(seat, serde_json::from_value(action).unwrap()).expect("the replayed action is legal");
                 }
                 (serde_json::to_value(deal.outcome()).unwrap(), serde_json::to_value(deal.view(None).scores).unwrap())
             }};
@@ -547,6 +548,12 @@ impl Table {
             GameRules::Duttfips(rules) => replay!(mecklenburg::Deal::new(rules, number, dealer, seed)),
             GameRules::Thedinghausen(rules) => {
                 replay!(thedinghausen::Deal::new(rules, number, dealer, seed, self.round_of_deal(number)))
+            }
+            GameRules::Tippen(rules) => {
+                // The seat due to deal (before shoves and hops) and what the pot held before.
+                let due = Seat(view["due"].as_u64().unwrap() as u8);
+                let carry: tippen::Carry = serde_json::from_value(view["carry"].clone()).unwrap();
+                replay!(tippen::Deal::new(rules, number, due, seed, carry))
             }
         };
         assert_eq!(outcome, view["outcome"], "outcome differs");
