@@ -1,5 +1,5 @@
 //! The bots of every game of the platform, behind one door: a server asks [`choose`] for a
-//! seat's action from that seat's [`GameView`], and [`review`] for the review of a finished
+//! seat's action from that seat's [`GameView`], and [`FinishedDeal::review`] for the review of a finished
 //! deal where the game has one. One arm per game here is all a new game's bots need.
 
 use fipsen_rules::{AnyGame, GameAction, GameView, Seat};

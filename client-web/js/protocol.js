@@ -99,27 +99,27 @@
 
 /**
  * One game's action.
- * @typedef {Action | GrossenaspeAction | MecklenburgAction | MecklenburgAction | ThedinghausenAction} GameAction
+ * @typedef {Action | GrossenaspeAction | MecklenburgAction | MecklenburgAction | ThedinghausenAction | TippenAction} GameAction
  */
 
 /**
  * One game's event.
- * @typedef {Event | GrossenaspeEvent | MecklenburgEvent | MecklenburgEvent | ThedinghausenEvent} GameEvent
+ * @typedef {Event | GrossenaspeEvent | MecklenburgEvent | MecklenburgEvent | ThedinghausenEvent | TippenEvent} GameEvent
  */
 
 /**
  * Which game a table plays, as its rules name it (`"game": "prisdorf"`).
- * @typedef {"prisdorf" | "grossenaspe" | "anseggerfips" | "duttfips" | "thedinghausen"} GameId
+ * @typedef {"prisdorf" | "grossenaspe" | "anseggerfips" | "duttfips" | "thedinghausen" | "tippen"} GameId
  */
 
 /**
  * A room's rules: the game (`game`, default `prisdorf`) and its options.
- * @typedef {({deals?: number | null, first_lead?: FirstLead, game?: "prisdorf", kieker_show?: KiekerShow, kontra?: boolean, min_bid?: number, players?: Players}) | ({cents?: boolean, deals?: number | null, first_lead?: FirstLead, game: "grossenaspe", kieker_show?: KiekerShow, loss_factor?: number, min_bid?: number, players?: number}) | ({auction?: AuctionKind, cents?: boolean, deals?: number | null, durch?: boolean, dutt?: DuttUse, faces?: Faces, first_lead?: FirstLead, game: "anseggerfips", loss_factor?: number, min_bid?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean}) | ({cents?: boolean, deals?: number | null, durch?: boolean, faces?: Faces, first_lead?: FirstLead, game: "duttfips", loss_factor?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean}) | ({fipsen?: boolean, game: "thedinghausen", head_the_trick?: boolean, rounds?: number | null})} GameRules
+ * @typedef {({deals?: number | null, first_lead?: FirstLead, game?: "prisdorf", kieker_show?: KiekerShow, kontra?: boolean, min_bid?: number, players?: Players}) | ({cents?: boolean, deals?: number | null, first_lead?: FirstLead, game: "grossenaspe", kieker_show?: KiekerShow, loss_factor?: number, min_bid?: number, players?: number}) | ({auction?: AuctionKind, cents?: boolean, deals?: number | null, durch?: boolean, dutt?: DuttUse, faces?: Faces, first_lead?: FirstLead, game: "anseggerfips", loss_factor?: number, min_bid?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean}) | ({cents?: boolean, deals?: number | null, durch?: boolean, faces?: Faces, first_lead?: FirstLead, game: "duttfips", loss_factor?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean}) | ({fipsen?: boolean, game: "thedinghausen", head_the_trick?: boolean, rounds?: number | null}) | ({daus_card?: TippenDausCard, deals?: number | null, exchange_max?: number | null, game: "tippen", hop_and_jump?: boolean, knocking?: boolean, max_bete?: number | null, players?: number, preset?: TippenPreset, robbing?: boolean, shoving?: boolean, sniffing?: TippenSniffing, tipp_zwang?: boolean})} GameRules
  */
 
 /**
  * What one viewer may see of a series, with the prompt of what he may do now: the game's own view with the game's name in `game`.
- * @typedef {(SeriesView & {game: "prisdorf"}) | (GrossenaspeSeriesView & {game: "grossenaspe"}) | (MecklenburgSeriesView & {game: "anseggerfips"}) | (MecklenburgSeriesView & {game: "duttfips"}) | (ThedinghausenSeriesView & {game: "thedinghausen"})} GameView
+ * @typedef {(SeriesView & {game: "prisdorf"}) | (GrossenaspeSeriesView & {game: "grossenaspe"}) | (MecklenburgSeriesView & {game: "anseggerfips"}) | (MecklenburgSeriesView & {game: "duttfips"}) | (ThedinghausenSeriesView & {game: "thedinghausen"}) | (TippenSeriesView & {game: "tippen"})} GameView
  */
 
 /**
@@ -453,6 +453,96 @@
 /**
  * A series as one viewer sees it.
  * @typedef {{deal: ThedinghausenDealView, number: number, over: boolean, pot: number, round: number, rounds_won: number, scoresheet: Array<ThedinghausenScoreRow>, slips: Array<number>, totals: Array<number>}} ThedinghausenSeriesView
+ */
+
+/**
+ * Everything a player can do in a Tippen deal.
+ * @typedef {{action: "shove"} | {action: "deal"} | {action: "knock"} | {action: "no_knock"} | {action: "sniff"} | {action: "no_sniff"} | {action: "discard", cards: CardSet} | {action: "join"} | {action: "rob"} | {action: "pass"} | {action: "drop_out"} | {action: "keep"} | {action: "exchange", cards: CardSet} | {action: "play", card: Card}} TippenAction
+ */
+
+/**
+ * What lies in the middle as a deal begins: the pot and the reserve, before any ante.
+ * @typedef {{pot: number, reserve: number}} TippenCarry
+ */
+
+/**
+ * A seat's answer in the decisions (§D4).
+ * @typedef {"join" | "rob" | "pass" | "drop_out"} TippenChoice
+ */
+
+/**
+ * The card of the Daus rule (§D6, §D11.4).
+ * @typedef {"ace" | "two"} TippenDausCard
+ */
+
+/**
+ * A deal as one viewer sees it. Built only by [`Deal::view`].
+ * @typedef {{active: Array<Seat>, carry: TippenCarry, dealer: Seat, decisions: Array<TippenDecision>, discards?: CardSet | null, due: Seat, everyone_must_play: boolean, exchanges: Array<TippenExchange>, exposed?: Card | null, forehand: Seat, hand?: CardSet | null, hand_sizes: Array<number>, hops: Array<TippenHop>, knocked: boolean, number: number, outcome?: TippenOutcome | null, phase: TippenPhase, played_for: number, pot: number, prompt: TippenPrompt, reserve: number, reveal?: TippenReveal | null, robbed?: Seat | null, rules: TippenRules, scores: Array<number>, shoves: Array<Seat>, sniffed?: TippenSniffing | null, table_card?: Card | null, talon: number, trick: Array<Play>, tricks: Array<TrickView>, tricks_taken: Array<number>, trump_card?: Card | null, trumps?: Suit | null, turn?: Seat | null, viewer?: Seat | null, winning?: Seat | null}} TippenDealView
+ */
+
+/**
+ * A seat's answer, with the seat.
+ * @typedef {{choice: TippenChoice, seat: Seat}} TippenDecision
+ */
+
+/**
+ * One thing that happened. [`Event::for_viewer`] empties what a viewer may not see: a hand, a discard, an exchange or a trump card taken unseen reaches the others as a stub with the seat and the number of cards.
+ * @typedef {{cards: Array<Card>, event: "first_dealer", seat: Seat} | {event: "anted", pot: number, seat: Seat, stake: number} | {event: "shoved", seat: Seat} | {card: Card, event: "bottom_card", passed: boolean, seat: Seat} | ({dealer: Seat, dealer_sees_hand: boolean, event: "dealt", exposed?: Card | null, forehand: Seat, hands: Array<CardSet | null>, number: number, played_for: number, pot: number, reserve: number, talon: number}) | ({event: "knocked", hand?: CardSet | null, seat: Seat, suit: Suit}) | ({event: "not_knocked", hand?: CardSet | null, seat: Seat}) | ({event: "sniffed", kind: TippenSniffing, seat: Seat, suit: Suit, trump_card?: Card | null}) | {event: "not_sniffed", seat: Seat} | ({cards?: CardSet | null, count: number, event: "discarded", seat: Seat}) | {card: Card, event: "trump_turned"} | {choice: TippenChoice, event: "decided", paid: number, pot: number, seat: Seat} | {event: "robbed", seat: Seat, seven: Card, trump_card: Card} | {event: "playing", seats: Array<Seat>} | {amount: number, event: "took_pot", pot: number, seat: Seat} | ({count: number, discarded?: CardSet | null, event: "exchanged", received?: CardSet | null, seat: Seat}) | {card: Card, event: "card_played", seat: Seat} | {event: "trick_taken", seat: Seat} | {event: "settled", paid: number, received: number, seat: Seat, tricks: number} | {event: "deal_over", outcome: TippenOutcome, reveal: TippenReveal, scores: Array<number>} | {event: "scored", row: TippenScoreRow} | {balances: Array<number>, event: "series_over", pot: number, reserve: number}} TippenEvent
+ */
+
+/**
+ * How many cards a seat exchanged.
+ * @typedef {{count: number, seat: Seat}} TippenExchange
+ */
+
+/**
+ * The bottom card shown under hop and jump (§D3 step 2).
+ * @typedef {{card: Card, passed: boolean, seat: Seat}} TippenHop
+ */
+
+/**
+ * How a deal ended (§D7).
+ * @typedef {{active: Array<Seat>, alone?: Seat | null, payments: Array<number>, pot: number, receipts: Array<number>, reserve: number, tricks: Array<number>, void: boolean}} TippenOutcome
+ */
+
+/**
+ * Where a deal stands.
+ * @typedef {"shove" | "knock" | "sniff" | "discard" | "decide" | "exchange" | "play" | "over"} TippenPhase
+ */
+
+/**
+ * The rule sets of the sources (§D2).
+ * @typedef {"drei_karten_1821" | "loup_1821" | "dreiblatt_1859" | "meyers_1905" | "modern_grupp" | "modern_katira" | "vierblatt"} TippenPreset
+ */
+
+/**
+ * What the viewer may do now: his legal actions, gathered for a client to offer.
+ * @typedef {{cards?: CardSet, deal?: boolean, discard?: number | null, drop_out?: boolean, exchange?: number | null, join?: boolean, keep?: boolean, knock?: boolean, no_knock?: boolean, no_sniff?: boolean, pass?: boolean, rob?: boolean, shove?: boolean, sniff?: boolean}} TippenPrompt
+ */
+
+/**
+ * Everything hidden during a deal, shown to all once it is over.
+ * @typedef {{dealt: Array<CardSet>, discards: Array<CardSet>, hands: Array<CardSet>, seed: Seed, talon: Array<Card>, trump_card?: Card | null}} TippenReveal
+ */
+
+/**
+ * A Tippen table's options (§D10).
+ * @typedef {{daus_card?: TippenDausCard, deals?: number | null, exchange_max?: number | null, hop_and_jump?: boolean, knocking?: boolean, max_bete?: number | null, players?: number, preset?: TippenPreset, robbing?: boolean, shoving?: boolean, sniffing?: TippenSniffing, tipp_zwang?: boolean}} TippenRules
+ */
+
+/**
+ * A row of the scoresheet: one per deal.
+ * @typedef {{active: Array<Seat>, alone?: Seat | null, antes: Array<number>, balances: Array<number>, carry: number, dealer: Seat, decisions: Array<TippenDecision>, due: Seat, hops: Array<TippenHop>, knocked: boolean, number: number, payments: Array<number>, played_for: number, pot: number, receipts: Array<number>, reserve: number, shoves: Array<Seat>, sniffed?: TippenSniffing | null, tricks: Array<number>, void: boolean}} TippenScoreRow
+ */
+
+/**
+ * A series as one viewer sees it.
+ * @typedef {{deal: TippenDealView, first_dealer: Seat, number: number, over: boolean, pot: number, reserve: number, scoresheet: Array<TippenScoreRow>, totals: Array<number>}} TippenSeriesView
+ */
+
+/**
+ * Sniffing (§D3 step 5).
+ * @typedef {"off" | "alvensleben" | "grupp"} TippenSniffing
  */
 
 /**

@@ -30,8 +30,9 @@ impl Rng {
 /// What a player may do now, read from his view's `prompt` without knowing the game: every
 /// game's prompt follows one convention. `bids` lists the bids on offer (each becomes
 /// `{"action": "bid", "bid": …}`), `cards` the cards he may play, `trumps` the suits he may name,
-/// `discard` how many cards he must lay away, and every other field that is `true` offers the
-/// action of that name (`"pass": true` offers `{"action": "pass"}`).
+/// `discard` how many cards he must lay away, `exchange` how many cards at most he may exchange
+/// (Tippen's talon), and every other field that is `true` offers the action of that name
+/// (`"pass": true` offers `{"action": "pass"}`).
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 pub struct Offer {
     /// The bids on offer, in the game's own form.
@@ -46,6 +47,9 @@ pub struct Offer {
     /// How many cards he must lay away.
     #[serde(default)]
     pub discard: Option<u8>,
+    /// How many cards at most he may exchange.
+    #[serde(default)]
+    pub exchange: Option<u8>,
     /// Every other field: `true` offers the action of that name.
     #[serde(flatten)]
     pub flags: BTreeMap<String, Value>,
@@ -58,12 +62,14 @@ impl Offer {
             && self.cards.is_empty()
             && self.trumps.is_empty()
             && self.discard.is_none()
+            && self.exchange.is_none()
             && !self.flags.values().any(|v| *v == Value::Bool(true))
     }
 }
 
 /// Every move the prompt offers, grouped by kind (bids, cards, trumps and single actions).
-/// A discard lays away the lowest cards of the hand: any choice of that many cards is legal.
+/// A discard lays away the lowest cards of the hand: any choice of that many cards is legal; an
+/// exchange offers to lay away the lowest one, two, … up to the most allowed.
 pub fn offered(offer: &Offer, hand: Option<CardSet>) -> Vec<Vec<Value>> {
     let mut groups: Vec<Vec<Value>> = Vec::new();
     if !offer.bids.is_empty() {
@@ -79,6 +85,14 @@ pub fn offered(offer: &Offer, hand: Option<CardSet>) -> Vec<Vec<Value>> {
         let cards: CardSet = hand.iter().take(usize::from(count)).collect();
         if cards.len() == usize::from(count) {
             groups.push(vec![json!({"action": "discard", "cards": cards})]);
+        }
+    }
+    if let (Some(most), Some(hand)) = (offer.exchange, hand) {
+        let exchanges: Vec<Value> = (1..=usize::from(most).min(hand.len()))
+            .map(|n| json!({"action": "exchange", "cards": hand.iter().take(n).collect::<CardSet>()}))
+            .collect();
+        if !exchanges.is_empty() {
+            groups.push(exchanges);
         }
     }
     for (name, value) in &offer.flags {
@@ -165,5 +179,24 @@ mod tests {
         // A flag offers the action of its name.
         let offer: Offer = serde_json::from_str(r#"{"fold": true}"#).unwrap();
         assert_eq!(choose(&offer, None, &mut Rng::new(3)), Some(json!({"action": "fold"})));
+    }
+
+    #[test]
+    fn an_exchange_lays_away_one_to_the_most_allowed_of_own_cards() {
+        let hand: CardSet = ["C7", "S8", "H9"].iter().map(|c| c.parse().unwrap()).collect();
+        let offer: Offer = serde_json::from_str(r#"{"exchange": 2, "keep": true}"#).unwrap();
+        assert!(!offer.is_empty());
+        let mut counts = std::collections::BTreeSet::new();
+        for seed in 0..64 {
+            let chosen = choose(&offer, Some(hand), &mut Rng::new(seed)).expect("a move");
+            if chosen["action"] == "exchange" {
+                let cards: CardSet = serde_json::from_value(chosen["cards"].clone()).unwrap();
+                assert!(hand.contains_all(cards));
+                counts.insert(cards.len());
+            } else {
+                assert_eq!(chosen, json!({"action": "keep"}));
+            }
+        }
+        assert_eq!(counts.into_iter().collect::<Vec<_>>(), vec![1, 2], "one or two cards, never three");
     }
 }

@@ -273,7 +273,7 @@ pub struct Play {
 }
 
 /// One deal: the whole truth, hidden cards included. Only the server holds it; what anyone
-/// may see of it is built by [`Deal::view`](crate::view).
+/// may see of it is built by [`Deal::view`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deal {
     pub(crate) rules: RuleSet,

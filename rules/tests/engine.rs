@@ -7,7 +7,7 @@
 use fipsen_rules::mecklenburg::{self, AnseggerfipsRules, AuctionKind, DuttUse, DuttfipsRules, Faces};
 use fipsen_rules::{
     FirstLead, GameEngine, GameEvent, GameId, GameRules, GameView, KiekerShow, Players, RuleSet, Seat, Seed, Series,
-    grossenaspe, thedinghausen,
+    grossenaspe, thedinghausen, tippen,
 };
 
 /// A small deterministic generator (SplitMix64).
@@ -187,7 +187,7 @@ fn duttfips_keeps_the_contract_of_the_game_interface() {
     assert_eq!(GameId::Duttfips.code(), "duttfips");
     assert_eq!(
         GameId::ALL.iter().map(|g| g.code()).collect::<Vec<_>>(),
-        ["prisdorf", "grossenaspe", "anseggerfips", "duttfips", "thedinghausen"]
+        ["prisdorf", "grossenaspe", "anseggerfips", "duttfips", "thedinghausen", "tippen"]
     );
 }
 
@@ -203,4 +203,42 @@ fn thedinghausen_keeps_the_contract_of_the_game_interface() {
     assert!(taken > 30 * 2 * 20, "{taken} actions");
     assert_eq!(<thedinghausen::Series as GameEngine>::ID, GameId::Thedinghausen);
     assert_eq!(GameId::Thedinghausen.code(), "thedinghausen");
+}
+
+/// Every Tippen preset at its fewest and most players, with the options it offers switched on
+/// in turn.
+#[test]
+fn tippen_keeps_the_contract_of_the_game_interface() {
+    use tippen::{Preset, Sniffing};
+    let mut rng = Rng(41);
+    let mut taken = 0;
+    for (i, preset) in Preset::ALL.into_iter().enumerate() {
+        let (least, most) = preset.player_range();
+        for (j, players) in [least, most].into_iter().enumerate() {
+            let mut rules = tippen::Rules::preset(preset, players);
+            rules.deals = Some(4);
+            let on = (i + j) % 2 == 0;
+            match preset {
+                Preset::ModernGrupp | Preset::ModernKatira => {
+                    rules.tipp_zwang = on;
+                    rules.shoving = !on;
+                    rules.knocking = on;
+                    rules.sniffing = if on { Sniffing::Off } else { Sniffing::Grupp };
+                }
+                Preset::Dreiblatt1859 => {
+                    rules.robbing = true;
+                    rules.hop_and_jump = on;
+                    rules.sniffing = if on { Sniffing::Alvensleben } else { Sniffing::Off };
+                }
+                Preset::Vierblatt => rules.exchange_max = Some(4),
+                _ => {}
+            }
+            rules.validate().unwrap_or_else(|e| panic!("{preset:?} {players}: {e}"));
+            taken +=
+                play_through_the_interface::<tippen::Series>(rules, Seed([i as u8 * 2 + j as u8 + 1; 32]), 4, &mut rng);
+        }
+    }
+    assert!(taken > 14 * 3 * 4, "{taken} actions");
+    assert_eq!(<tippen::Series as GameEngine>::ID, GameId::Tippen);
+    assert_eq!(GameId::Tippen.code(), "tippen");
 }

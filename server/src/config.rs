@@ -102,7 +102,7 @@ pub struct Config {
     #[arg(long = "room-idle", env = "FIPSEN_ROOM_IDLE", default_value_t = 600)]
     pub room_idle_secs: u64,
 
-    /// Origins allowed to open the WebSocket, comma-separated (e.g. https://fipsen.example).
+    /// Origins allowed to open the WebSocket, comma-separated (e.g. `https://fipsen.example`).
     /// Empty: any origin.
     #[arg(long, env = "FIPSEN_ALLOWED_ORIGINS", value_delimiter = ',')]
     pub allowed_origins: Vec<String>,

@@ -44,7 +44,12 @@ async fn sigkill_at_several_points_of_a_deal_loses_nothing_acknowledged() {
 async fn every_game_survives_sigkill_and_restart_losing_nothing_acknowledged() {
     for (i, &game) in GameId::ALL.iter().enumerate().filter(|(_, g)| **g != GameId::Prisdorf) {
         // Four deals, or one round (several deals) where a game counts rounds.
-        let length = if game == GameId::Thedinghausen { json!({"rounds": 1}) } else { json!({"deals": 4}) };
+        // Tippen's deals are short (three cards a hand): eight of them.
+        let length = match game {
+            GameId::Thedinghausen => json!({"rounds": 1}),
+            GameId::Tippen => json!({"deals": 8}),
+            _ => json!({"deals": 4}),
+        };
         let mut rules = json!({"game": game.code()});
         rules.as_object_mut().unwrap().extend(length.as_object().unwrap().clone());
         sigkill_and_restart_lose_nothing(rules, 100 + i as u64).await;

@@ -48,12 +48,15 @@ async fn every_game_plays_a_series_with_a_full_table_and_a_spectator_and_no_fram
             let last = sheet.last().unwrap();
             assert_eq!(last["row"], "round", "the round's row ends the sheet");
             assert_eq!(view["totals"], last["balances"], "totals are the round's balances");
-            assert!(deals.len() >= 2, "ten tricks take at least two deals of five");
-            assert!(deals.last().unwrap()["counts"].as_array().unwrap().contains(&json!(10)), "{last}");
+            let counts = deals.last().expect("a deal was played")["counts"].as_array().unwrap();
+            assert!(counts.iter().any(|c| c.as_u64().unwrap() >= 10), "the round ends at ten: {last}");
         } else {
             let counted = deals.iter().filter(|row| row["outcome"]["result"] != "thrown_in").count();
             assert_eq!(counted, 3, "{game:?}: three counted deals");
-            assert_eq!(view["totals"], sheet.last().unwrap()["totals"], "{game:?}: totals are the last row's");
+            // The last row's running totals (Tippen calls them balances).
+            let last = sheet.last().unwrap();
+            let totals = if last.get("balances").is_some() { &last["balances"] } else { &last["totals"] };
+            assert_eq!(&view["totals"], totals, "{game:?}: totals are the last row's");
         }
         assert_eq!(table.deals_replayed, deals.len(), "{game:?}: every deal replayed by the rules crate");
         let spectator = table.spectators[0].frames.clone();
@@ -101,7 +104,12 @@ async fn a_room_of_bots_watched_by_its_host_plays_deals_of_every_game() {
     for &game in GameId::ALL {
         let mut host = Client::greeted(&server).await;
         let options = json!({"next_deal_seconds": 0, "bot_delay_ms": 0});
-        let room = host.create("Host", rules(game, 3), options).await;
+        let mut rules = rules(game, 3);
+        if rules.get("rounds").is_some() {
+            // Two rounds: a won fipsen may end a round in one deal.
+            rules["rounds"] = 2.into();
+        }
+        let room = host.create("Host", rules, options).await;
         // The host stands up and watches: every seat is a bot's.
         host.send(json!({"type": "leave_seat"})).await;
         host.recv_type("update").await;
@@ -123,7 +131,7 @@ async fn a_room_of_bots_watched_by_its_host_plays_deals_of_every_game() {
         let view = host.game.clone();
         assert_eq!(view["game"], game.code());
         assert_eq!(view["over"], true, "{game:?}: the bots finished the series in {room}");
-        // Three deals, or a round of at least two deals in a game that counts rounds.
+        // Three deals, or two rounds of at least one deal each in a game that counts rounds.
         let least = if game == GameId::Thedinghausen { 2 } else { 3 };
         assert!(deal_rows(view["scoresheet"].as_array().unwrap()).len() >= least, "{game:?}: {deals_over} deals");
         // Every move was a bot's own choice, never the server's fallback to a first legal move.

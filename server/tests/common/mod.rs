@@ -359,18 +359,12 @@ pub fn random_action(deal: &Value, rng: &mut Rng) -> Option<Value> {
     for bid in prompt["bids"].as_array().into_iter().flatten() {
         options.push(json!({"action": "bid", "bid": bid}));
     }
-    for (flag, action) in [
-        ("hold", "hold"),
-        ("pass", "pass"),
-        ("take_skat", "take_skat"),
-        ("play_hand", "play_hand"),
-        ("kontra", "kontra"),
-        ("rekontra", "rekontra"),
-        ("stop", "stop"),
-        ("go_on", "go_on"),
-    ] {
-        if prompt[flag] == true {
-            options.push(json!({"action": action}));
+    // Every other choice the prompt offers by a `true` flag is the action of that name (hold,
+    // take_skat, kontra, stop, fipsen, Tippen's deal, shove, knock, join, rob, keep, …); the
+    // moves that may be made out of turn are rolled for above and below.
+    for (flag, offered) in prompt.as_object().into_iter().flatten() {
+        if *offered == true && !["siebener_fips", "give_up", "fold"].contains(&flag.as_str()) {
+            options.push(json!({"action": flag}));
         }
     }
     if prompt["give_up"] == true && rng.chance(20) {
@@ -387,6 +381,13 @@ pub fn random_action(deal: &Value, rng: &mut Rng) -> Option<Value> {
             cards.push(hand.remove(i));
         }
         options.push(json!({"action": "discard", "cards": cards}));
+    }
+    if let Some(most) = prompt["exchange"].as_u64() {
+        // Tippen: exchange 1 to `most` cards of the hand with the talon.
+        let mut hand: Vec<Value> = deal["hand"].as_array().cloned().unwrap_or_default();
+        let n = 1 + rng.below(most as usize);
+        let cards: Vec<Value> = (0..n.min(hand.len())).map(|_| hand.remove(rng.below(hand.len()))).collect();
+        options.push(json!({"action": "exchange", "cards": cards}));
     }
     for suit in prompt["trumps"].as_array().into_iter().flatten() {
         options.push(json!({"action": "name_trumps", "suit": suit}));
@@ -645,6 +646,11 @@ struct Truth {
     /// Anseggerfips, Duttfips: the cards the declarer takes.
     dutt: CardSet,
     discards: CardSet,
+    /// Tippen: the trump card, and every card each seat held at some time (its discards, the
+    /// cards it played and those it kept to the end: an exchange or a robbed or knocked trump
+    /// card brings cards into a hand).
+    trump_card: Option<Card>,
+    held: Vec<CardSet>,
     /// (seq, event) of the deal's game events, from a spectator's frames.
     timeline: Vec<(u64, Value)>,
 }
@@ -662,6 +668,7 @@ fn truths(spectator_frames: &[String]) -> Truths {
     let mut deals: HashMap<u32, Truth> = HashMap::new();
     let mut deal_of_event = HashMap::new();
     let mut current = 0u32;
+    let mut last_dealt = 0u32;
     for frame in spectator_frames {
         let v: Value = serde_json::from_str(frame).unwrap();
         for e in v["events"].as_array().into_iter().chain(v["missed"].as_array()).flatten() {
@@ -671,6 +678,11 @@ fn truths(spectator_frames: &[String]) -> Truths {
             let event = &e["event"];
             if event["event"] == "dealt" {
                 current = event["number"].as_u64().unwrap() as u32;
+                last_dealt = current;
+            }
+            if event["event"] == "anted" {
+                // Tippen: a deal begins with the dealer's ante, before its cards are dealt.
+                current = last_dealt + 1;
             }
             let seq = e["seq"].as_u64().unwrap();
             deal_of_event.insert(seq, current);
@@ -682,10 +694,25 @@ fn truths(spectator_frames: &[String]) -> Truths {
                 let set = |v: &Value| {
                     if v.is_null() { CardSet::EMPTY } else { serde_json::from_value::<CardSet>(v.clone()).unwrap() }
                 };
-                truth.dealt = reveal["dealt"].as_array().unwrap().iter().map(set).collect();
+                let sets = |v: &Value| v.as_array().map_or(Vec::new(), |a| a.iter().map(set).collect::<Vec<_>>());
+                truth.dealt = sets(&reveal["dealt"]);
                 truth.skat = set(&reveal["skat"]);
                 truth.stock = set(&reveal["stock"]);
-                truth.discards = set(&reveal["discards"]);
+                if reveal["discards"].as_array().is_some_and(|d| !d.is_empty() && d.iter().all(Value::is_array)) {
+                    // Tippen: each seat's discards, and the hands kept to the end.
+                    let discards = sets(&reveal["discards"]);
+                    let hands = sets(&reveal["hands"]);
+                    let mut held: Vec<CardSet> = discards.iter().zip(&hands).map(|(d, h)| d.union(*h)).collect();
+                    for (_, played) in truth.timeline.iter().filter(|(_, e)| e["event"] == "card_played") {
+                        let seat = played["seat"].as_u64().unwrap() as usize;
+                        held[seat].insert(serde_json::from_value(played["card"].clone()).unwrap());
+                    }
+                    truth.held = held;
+                    truth.discards = discards.iter().fold(CardSet::EMPTY, |a, d| a.union(*d));
+                    truth.trump_card = serde_json::from_value(reveal["trump_card"].clone()).unwrap();
+                } else {
+                    truth.discards = set(&reveal["discards"]);
+                }
                 truth.talon = set(&reveal["talon"]);
                 truth.dutt = set(&reveal["dutt"]);
             }
@@ -704,10 +731,15 @@ fn allowed(truth: &Truth, viewer: Option<u8>, seq: u64) -> CardSet {
     if truth.dealt.is_empty() {
         return cards; // the deal never ended: checked by the caller
     }
-    if let Some(v) = viewer {
+    let me = |event: &Value, field: &str| viewer.is_some() && event[field].as_u64() == viewer.map(u64::from);
+    // A Tippen dealer who may knock does not see his own hand until he has decided.
+    let blind =
+        truth.timeline.iter().any(|(_, e)| e["event"] == "dealt" && e["dealer_sees_hand"] == false && me(e, "dealer"));
+    if let Some(v) = viewer.filter(|_| !blind) {
         cards = cards.union(truth.dealt[usize::from(v)]);
     }
-    let me = |event: &Value, field: &str| viewer.is_some() && event[field].as_u64() == viewer.map(u64::from);
+    let tippen_trump = || truth.trump_card.map_or(CardSet::EMPTY, |c| std::iter::once(c).collect());
+    let held = |v: Option<u8>| v.and_then(|v| truth.held.get(usize::from(v)).copied()).unwrap_or(CardSet::EMPTY);
     for (s, event) in &truth.timeline {
         if *s > seq {
             break;
@@ -726,6 +758,25 @@ fn allowed(truth: &Truth, viewer: Option<u8>, seq: u64) -> CardSet {
             }
             // Thedinghausen: the turned-up trump card is public.
             "dealt" if event["trump_card"].is_string() => cards.insert(card(&event["trump_card"])),
+            // Tippen: the 1821 dealer's last card lies face up; cards turned up by hop and jump,
+            // a turned (or alvensleben-sniffed) trump card and a robbing seven are public.
+            "dealt" if event["exposed"].is_string() => cards.insert(card(&event["exposed"])),
+            "bottom_card" | "trump_turned" => cards.insert(card(&event["card"])),
+            "robbed" => {
+                cards.insert(card(&event["trump_card"]));
+                cards.insert(card(&event["seven"]));
+            }
+            "sniffed" if event["kind"] == "alvensleben" => cards = cards.union(tippen_trump()),
+            // The dealer who knocked or sniffed after Grupp took the trump card unseen by the others.
+            "knocked" | "not_knocked" if me(event, "seat") => {
+                cards = cards.union(truth.dealt[viewer.map_or(0, usize::from)]);
+                if event["event"] == "knocked" {
+                    cards = cards.union(tippen_trump());
+                }
+            }
+            "sniffed" if me(event, "seat") => cards = cards.union(tippen_trump()),
+            // Cards drawn from the talon: the seat that drew them.
+            "exchanged" if me(event, "seat") => cards = cards.union(held(viewer)),
             "siebener_fips" => {
                 for c in event["cards"].as_array().unwrap() {
                     cards.insert(card(c));
@@ -760,9 +811,10 @@ pub fn check_frames(viewer: Option<u8>, frames: &[String], spectator_frames: &[S
                     room_events.push(e.clone());
                     continue;
                 }
-                if e["event"]["event"] == "scribe_drawn" {
-                    // The cards turned to draw the scribe are turned face up for everyone, from
-                    // a pack of their own (VARIANTS.md A2).
+                if e["event"]["event"] == "scribe_drawn" || e["event"]["event"] == "first_dealer" {
+                    // The cards turned to draw the scribe (Großenaspe) or the first dealer (Tippen
+                    // 1859, Vierblatt) are turned face up for everyone, from a pack of their own
+                    // (VARIANTS.md A2, D8).
                     continue;
                 }
                 let shown = cards_in(&e.to_string());

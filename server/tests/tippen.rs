@@ -1,0 +1,103 @@
+//! Tippen / Dreiblatt over real sockets, in every preset and at every table size from two to
+//! ten: people and a spectator play series with the preset's options, every frame is scanned
+//! for cards its viewer may not see and every deal is replayed by the rules crate; rooms of
+//! bots only finish several deals of each preset.
+
+mod common;
+
+use common::{Client, Rng, Server, Table, check_frames, temp_db};
+use serde_json::{Value, json};
+
+/// A table of each preset with the options it offers, from two seats to ten.
+fn tables() -> Vec<Value> {
+    vec![
+        json!({"game": "tippen", "preset": "drei_karten_1821", "players": 3, "max_bete": 6, "deals": 5}),
+        json!({"game": "tippen", "preset": "loup_1821", "players": 5, "deals": 3}),
+        json!({"game": "tippen", "preset": "dreiblatt_1859", "players": 2, "robbing": true, "deals": 5}),
+        json!({"game": "tippen", "preset": "dreiblatt_1859", "players": 4, "robbing": true, "sniffing": "alvensleben",
+               "hop_and_jump": true, "max_bete": 9, "deals": 6}),
+        json!({"game": "tippen", "preset": "dreiblatt_1859", "players": 10, "robbing": true, "daus_card": "two", "deals": 3}),
+        json!({"game": "tippen", "preset": "meyers_1905", "players": 7, "deals": 3}),
+        json!({"game": "tippen", "preset": "modern_grupp", "players": 6, "shoving": true, "knocking": true,
+               "sniffing": "grupp", "deals": 6}),
+        json!({"game": "tippen", "preset": "modern_katira", "players": 4, "tipp_zwang": true, "knocking": true,
+               "shoving": true, "deals": 6}),
+        json!({"game": "tippen", "preset": "vierblatt", "players": 8, "exchange_max": 4, "daus_card": "two", "deals": 3}),
+    ]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_preset_plays_over_sockets_with_a_spectator_and_no_frame_shows_a_hidden_card() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &[]);
+    let mut kinds = std::collections::BTreeSet::new();
+    for (i, rules) in tables().into_iter().enumerate() {
+        let players = rules["players"].as_u64().unwrap() as usize;
+        let mut table = Table::open(&server, rules.clone(), json!({"next_deal_seconds": 0}), 1).await;
+        assert_eq!(table.seats.len(), players, "{rules}");
+        assert_eq!(table.seats[0].room["seats"].as_array().unwrap().len(), players);
+        let mut rng = Rng(70 + i as u64);
+        let actions = table.play_series(&mut rng, false).await;
+        let view = table.seats[0].game.clone();
+        assert_eq!(view["over"], true, "{rules}");
+        let sheet = view["scoresheet"].as_array().unwrap();
+        assert_eq!(sheet.len() as u64, rules["deals"].as_u64().unwrap(), "one row per deal dealt: {rules}");
+        assert_eq!(table.deals_replayed, sheet.len(), "every deal replayed by the rules crate: {rules}");
+        // Play money that stays on the table: balances, pot and reserve sum to zero.
+        let balances: i64 = view["totals"].as_array().unwrap().iter().map(|b| b.as_i64().unwrap()).sum();
+        assert_eq!(balances + view["pot"].as_i64().unwrap() + view["reserve"].as_i64().unwrap(), 0, "{view}");
+        let spectator = table.spectators[0].frames.clone();
+        for frame in &spectator {
+            let v: Value = serde_json::from_str(frame).unwrap();
+            for e in v["events"].as_array().into_iter().flatten() {
+                if let Some(kind) = e["event"]["event"].as_str() {
+                    kinds.insert(kind.to_string());
+                }
+            }
+        }
+        let mut frames = 0;
+        for (seat, client) in table.seats.iter().enumerate() {
+            frames += check_frames(Some(seat as u8), &client.frames, &spectator);
+        }
+        frames += check_frames(None, &spectator, &spectator);
+        assert!(frames > actions, "{rules}: {frames} frames checked for {actions} actions");
+        for client in table.seats.into_iter().chain(table.spectators) {
+            client.close().await;
+        }
+    }
+    // The options were exercised, not only offered.
+    for kind in ["shoved", "knocked", "sniffed", "discarded", "robbed", "exchanged", "bottom_card", "first_dealer"] {
+        assert!(kinds.contains(kind), "no `{kind}` event in any series: {kinds:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_of_bots_finishes_several_deals_of_every_preset() {
+    let (_dir, db) = temp_db();
+    let (server, log) = Server::start_logged(&db, &[]);
+    for rules in tables() {
+        let players = rules["players"].as_u64().unwrap() as usize;
+        let mut host = Client::greeted(&server).await;
+        let options = json!({"next_deal_seconds": 0, "bot_delay_ms": 0});
+        let room = host.create("Host", rules.clone(), options).await;
+        host.send(json!({"type": "leave_seat"})).await;
+        host.recv_type("update").await;
+        for seat in 0..players {
+            let level = ["easy", "normal", "strong"][seat % 3];
+            host.send(json!({"type": "add_bot", "seat": seat, "level": level})).await;
+            host.recv_type("update").await;
+        }
+        host.send(json!({"type": "start"})).await;
+        for _ in 0..20_000 {
+            if host.recv_type("update").await["game"]["over"] == true {
+                break;
+            }
+        }
+        let view = host.game.clone();
+        assert_eq!(view["game"], "tippen");
+        assert_eq!(view["over"], true, "the bots finished the series in {room}: {rules}");
+        assert_eq!(view["scoresheet"].as_array().unwrap().len() as u64, rules["deals"].as_u64().unwrap());
+        assert_eq!(log.count_containing("a bot chose no legal action"), 0, "{rules}");
+        host.close().await;
+    }
+}
