@@ -268,7 +268,7 @@ fn bench(c: &mut Criterion) {
                     let legal = game.legal_actions(seat);
                     let r = rng.next();
                     let action = if r & 1 == 0 && legal.contains(&pass) {
-                        pass
+                        pass.clone()
                     } else {
                         legal.get(((r >> 1) % legal.len() as u64) as usize).expect("in range")
                     };

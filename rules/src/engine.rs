@@ -45,7 +45,7 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
     /// The table's options for this game.
     type Rules: Clone + Debug + PartialEq + Eq + Default + Serialize + DeserializeOwned + Send + Sync;
     /// What a seat may do.
-    type Action: Copy + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     /// What happened, as everyone sees it before redaction.
     type Event: Clone + Debug + PartialEq + Eq + Serialize + DeserializeOwned + Send + Sync;
     /// What one viewer may see of the series, with the prompt of what he may do now.

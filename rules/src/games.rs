@@ -126,7 +126,7 @@ macro_rules! registry {
         /// One game's action.
         ///
         /// In JSON the game's own action; it is read knowing the game ([`GameAction::from_json`]).
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
         #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         #[serde(untagged)]
         pub enum GameAction {
@@ -539,7 +539,7 @@ mod tests {
         let legal = game.legal_actions(seat);
         let first = legal.first().unwrap();
         assert!(legal.contains(&first) && legal.iter().count() == legal.len());
-        let json = serde_json::to_value(first).unwrap();
+        let json = serde_json::to_value(&first).unwrap();
         let parsed = game.action_from_json(json.clone()).unwrap();
         assert_eq!(parsed, first);
         assert!(!legal.contains(&GameAction::Prisdorf(crate::deal::Action::Pass)), "another game's action");

@@ -57,10 +57,10 @@ fn play_through_the_interface<G: GameEngine>(rules: G::Rules, master: Seed, deal
         for (i, &seat) in seats.iter().enumerate() {
             for action in listed.iter().flatten() {
                 let allowed = listed[i].contains(action);
-                assert_eq!(game.check(seat, *action).is_ok(), allowed, "{seat:?} {action:?}");
+                assert_eq!(game.check(seat, action.clone()).is_ok(), allowed, "{seat:?} {action:?}");
                 if !allowed {
                     let mut copy = game.clone();
-                    assert!(copy.apply(seat, *action).is_err());
+                    assert!(copy.apply(seat, action.clone()).is_err());
                     assert_eq!(format!("{copy:?}"), state, "a refused action changed the game");
                 }
             }
@@ -69,7 +69,7 @@ fn play_through_the_interface<G: GameEngine>(rules: G::Rules, master: Seed, deal
         let movers: Vec<(Seat, &Vec<G::Action>)> =
             seats.iter().copied().zip(&listed).filter(|(_, l)| !l.is_empty()).collect();
         let (seat, actions) = movers[rng.below(movers.len())];
-        let action = actions[rng.below(actions.len())];
+        let action = actions[rng.below(actions.len())].clone();
         let events = game.apply(seat, action).expect("a listed action is accepted");
         taken += 1;
         let shared = game.shared_view_json();
