@@ -579,7 +579,9 @@ function myTurn() {
 
 function afterChange(wasTurn) {
   const turn = myTurn();
-  if (S.game?.deal?.phase !== 'discard') S.ui.selected = [];
+  // Cards chosen to lay away (or to exchange) stay chosen while that goes on.
+  const phase = /** @type {string|undefined} */ (S.game?.deal?.phase);
+  if (phase !== 'discard' && phase !== 'exchange') S.ui.selected = [];
   if (S.room?.status !== 'between_deals') S.ui.reading = false;
   render();
   if (turn && !wasTurn) {

@@ -10,7 +10,8 @@ import { lang, t } from './i18n.js';
 
 export const SUITS = /** @type {const} */ ({ C: 'clubs', S: 'spades', H: 'hearts', D: 'diamonds' });
 const SUIT_LETTER = { clubs: 'C', spades: 'S', hearts: 'H', diamonds: 'D' };
-const RANK_ORDER = ['A', 'K', 'Q', 'J', '10', '9', '8', '7'];
+// The 52-card pack (Tippen from seven players) adds the six down to the two.
+const RANK_ORDER = ['A', 'K', 'Q', 'J', '10', '9', '8', '7', '6', '5', '4', '3', '2'];
 
 // Suit outlines in a 100×100 box.
 const SUIT_PATHS = {
@@ -151,6 +152,11 @@ export function suitLetter(suit) {
 }
 
 const PIPS = {
+  2: [[50, 36], [50, 114]],
+  3: [[50, 36], [50, 75], [50, 114]],
+  4: [[34, 36], [66, 36], [34, 114], [66, 114]],
+  5: [[34, 36], [66, 36], [50, 75], [34, 114], [66, 114]],
+  6: [[34, 36], [66, 36], [34, 75], [66, 75], [34, 114], [66, 114]],
   7: [[34, 36], [66, 36], [50, 56], [34, 78], [66, 78], [34, 114], [66, 114]],
   8: [[34, 36], [66, 36], [50, 56], [34, 75], [66, 75], [50, 94], [34, 114], [66, 114]],
   9: [[34, 36], [66, 36], [34, 62], [66, 62], [50, 75], [34, 88], [66, 88], [34, 114], [66, 114]],
@@ -273,7 +279,7 @@ export function sortHand(cards, trumps) {
     const { suit, rank } = parseCard(code);
     const trump = isTrump(code, trumps);
     const suitIndex = trump ? -1 : order.indexOf(suit);
-    return (suitIndex + 1) * 10 + RANK_ORDER.indexOf(rank) + (trump && suit !== trumpLetter ? 9 : 0);
+    return (suitIndex + 1) * 30 + RANK_ORDER.indexOf(rank) + (trump && suit !== trumpLetter ? 13 : 0);
   };
   return [...cards].sort((a, b) => key(a) - key(b));
 }

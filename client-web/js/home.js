@@ -304,6 +304,7 @@ function createSection() {
     radio: (key, label, choices, help) => radioOption(key, label, choices, help ?? t(`opt.${key}.help`), store, game.defaults),
     check: (key, label, helpKey) => checkOption(key, label, helpKey, store, game.defaults),
     deals: dealsOption,
+    draft: store,
   };
   const form = game.rulesForm(kit);
   return h(

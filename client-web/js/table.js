@@ -533,7 +533,7 @@ function statusLine(deal, me, myTurn) {
   let text;
   if (deal.phase === 'over') return null;
   if (myTurn) {
-    const key = deal.phase === 'discard' ? 'do.discard' : `do.${deal.phase}`;
+    const key = deal.phase === 'discard' ? (deal.prompt.discard === 1 ? 'do.discard_one' : 'do.discard') : `do.${deal.phase}`;
     text = `${t('table.your_turn')}: ${t(key, { n: deal.prompt.discard ?? 2 })}`;
   } else if (me !== null && deal.turn === me && botStandsInForMe()) {
     text = t('wait.bot_for_you');
@@ -579,7 +579,9 @@ function handView(deal, me, myTurn) {
   const trumps = G().trumps(deal);
   const cards = sortHand(deal.hand ?? [], trumps);
   const playable = new Set(p.cards ?? []);
-  const discarding = Boolean(p.discard);
+  // Cards to choose: so many to lay away, or up to so many to exchange (Tippen).
+  const pick = p.discard ?? p.exchange ?? 0;
+  const discarding = pick > 0;
   // While laying away, show which cards came from the skat (and the stock, in a Kieker) —
   // unless all did, as in a Kieker at three.
   let pickedUp = new Set(discarding ? G().pickedUp(deal) : []);
@@ -633,7 +635,7 @@ function handView(deal, me, myTurn) {
             'aria-label': `${cardName(card)}${trump ? `, ${t('table.trump')}` : ''}${pickedUp.has(card) ? `, ${t('table.from_skat')}` : ''}`,
             'aria-pressed': discarding ? String(selected) : null,
             disabled: !enabled,
-            onclick: () => clickCard(card, discarding, p.discard),
+            onclick: () => clickCard(card, discarding, pick),
           },
           cardFace(card, { trump }),
           pickedUp.has(card) ? h('span', { class: 'card-tag', 'aria-hidden': 'true' }, t('table.from_skat')) : null,

@@ -23,6 +23,7 @@ import * as prisdorf from './prisdorf.js';
 import * as grossenaspe from './grossenaspe.js';
 import { mecklenburg } from './mecklenburg.js';
 import * as thedinghausen from './thedinghausen.js';
+import * as tippen from './tippen.js';
 import { strings as holsteinStrings } from './holstein.js';
 
 /**
@@ -32,6 +33,8 @@ import { strings as holsteinStrings } from './holstein.js';
  * @property {(key: string, label: string, helpKey: string) => HTMLElement} check
  * @property {(words?: {label: string, help: string}) => HTMLElement} deals the length of the series
  *   (every game has it): a number of deals, or in the words given (a number of rounds)
+ * @property {Record<string, any>} draft the game's choices so far (a form whose options depend on
+ *   each other reads them, and may correct one the other choices rule out)
  */
 
 /** @typedef {typeof prisdorf} Game */
@@ -43,6 +46,7 @@ export const GAMES = {
   anseggerfips: mecklenburg('anseggerfips'),
   duttfips: mecklenburg('duttfips'),
   thedinghausen,
+  tippen,
 };
 
 addStrings(holsteinStrings);
