@@ -281,8 +281,8 @@ export const PACK = [
 
 // ---- hidden cards ----
 
-// Every card of the 32-card pack (Prisdorf's 25 are among them).
-const CARD = /^[CSHD](?:A|K|Q|J|10|9|8|7)$/;
+// Every card of the 52-card pack (Tippen's from seven players; the 32 and Prisdorf's 25 are among them).
+const CARD = /^[CSHD](?:A|K|Q|J|10|[2-9])$/;
 
 /** Every card code anywhere in a JSON value. */
 export function cardsIn(value, out = new Set()) {
@@ -361,6 +361,9 @@ export function checkFrames(frames, known = []) {
 export function checkFramesOfSeat(frames, seat) {
   /** @type {{number: number, shown: Set<string>, over: boolean}|null} */
   let deal = null;
+  // Tippen: cards shown to all before a deal is dealt (the first dealer's search for an ace, the
+  // bottom card of a hop), which the deal's frames may hold.
+  let before = new Set();
   let checked = 0;
   let reviewsSkipped = 0;
   const deals = [];
@@ -375,13 +378,29 @@ export function checkFramesOfSeat(frames, seat) {
       if (e.event === 'dealt') {
         const others = e.hands.filter((hand, i) => i !== seat && hand !== null);
         assert.deepEqual(others, [], `deal ${e.number}: the dealt event shows seat ${seat} only its own hand`);
-        // Thedinghausen's turned-up card is public from the deal on.
-        deal = { number: e.number, shown: new Set([...(e.hands[seat] ?? []), ...(e.trump_card ? [e.trump_card] : [])]), over: false };
+        // Thedinghausen's turned-up card is public from the deal on, and so is the 1821 Tippen
+        // dealer's last card, dealt face up.
+        const open = [e.trump_card, e.exposed].filter(Boolean);
+        deal = { number: e.number, shown: new Set([...(e.hands[seat] ?? []), ...open, ...before]), over: false };
+        before = new Set();
         deals.push(e.number);
         continue;
       }
+      if (e.event === 'first_dealer') for (const c of e.cards ?? []) before.add(c);
+      if (e.event === 'bottom_card') {
+        before.add(e.card);
+        deal?.shown.add(e.card);
+      }
       if (!deal) continue;
       if (e.event === 'card_played') deal.shown.add(e.card);
+      // Tippen: the trump card turned (or sniffed open), a robbery's trump card and seven are
+      // shown to all; the dealer's hand once he decided whether to knock, his own discard and a
+      // player's own exchange to him alone (the server empties them for everyone else).
+      if (e.event === 'trump_turned') deal.shown.add(e.card);
+      if (e.event === 'sniffed' && e.trump_card) deal.shown.add(e.trump_card);
+      if (e.event === 'robbed') for (const c of [e.trump_card, e.seven]) deal.shown.add(c);
+      if ((e.event === 'knocked' || e.event === 'not_knocked') && e.seat === seat) for (const c of e.hand ?? []) deal.shown.add(c);
+      if (e.event === 'exchanged' && e.seat === seat) for (const c of [...(e.discarded ?? []), ...(e.received ?? [])]) deal.shown.add(c);
       if (e.event === 'siebener_fips') for (const c of e.cards) deal.shown.add(c);
       if ((e.event === 'skat_taken' || e.event === 'kieker_picked_up') && e.seat === seat) {
         for (const c of [...(e.skat ?? []), ...(e.stock ?? []), ...(e.thrown ?? []), ...(e.talon ?? [])]) deal.shown.add(c);
@@ -394,9 +413,10 @@ export function checkFramesOfSeat(frames, seat) {
         ended = true;
       }
     }
-    if (!deal && msg.game) throw new Error('checkFramesOfSeat needs the frames from before the first deal (no resumed deal)');
+    // A Tippen deal waits for its dealer to deal or shove before any card is dealt.
+    if (!deal && msg.game && msg.game.deal?.phase !== 'shove') throw new Error('checkFramesOfSeat needs the frames from before the first deal (no resumed deal)');
     if (ended || deal?.over) continue;
-    const shown = deal?.shown ?? new Set();
+    const shown = deal?.shown ?? before;
     const leaked = [...cardsOfPlay(msg)].filter((c) => !shown.has(c));
     assert.deepEqual(leaked, [], `a frame holds hidden cards: ${text.slice(0, 300)}`);
     checked += 1;

@@ -554,7 +554,7 @@ export function actions(deal, p) {
         t('do.knock'),
         'tp-knocking',
         p.knock ? callButton(t('tp.act.knock'), { action: 'knock' }, 'knock', 'gold big') : null,
-        p.no_knock ? callButton(t('tp.act.no_knock'), { action: 'no_knock' }, 'no-knock', 'big') : null,
+        p.no_knock ? callButton(t('tp.act.no_knock'), { action: 'no_knock' }, 'no_knock', 'big') : null,
         term('tp_knock'),
       ),
     );
@@ -565,7 +565,7 @@ export function actions(deal, p) {
         t('do.sniff'),
         'tp-sniffing',
         p.sniff ? callButton(t('tp.act.sniff'), { action: 'sniff' }, 'sniff', 'gold big') : null,
-        p.no_sniff ? callButton(t('tp.act.no_sniff'), { action: 'no_sniff' }, 'no-sniff', 'big') : null,
+        p.no_sniff ? callButton(t('tp.act.no_sniff'), { action: 'no_sniff' }, 'no_sniff', 'big') : null,
         term('tp_sniff'),
       ),
     );
@@ -579,7 +579,7 @@ export function actions(deal, p) {
         p.join ? callButton(t('tp.act.join'), { action: 'join' }, 'join', 'primary big') : null,
         p.rob ? callButton(t('tp.act.rob'), { action: 'rob' }, 'rob', 'gold big') : null,
         p.pass ? callButton(t('tp.act.pass'), { action: 'pass' }, 'pass', 'big pass') : null,
-        p.drop_out ? callButton(t('tp.act.drop_out'), { action: 'drop_out' }, 'drop-out', 'big pass') : null,
+        p.drop_out ? callButton(t('tp.act.drop_out'), { action: 'drop_out' }, 'drop_out', 'big pass') : null,
         p.rob ? term('tp_rob') : null,
         term('tp_decide'),
       ),
