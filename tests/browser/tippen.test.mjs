@@ -535,6 +535,13 @@ test('Tippen: the dealer deals (or shoves), knocks and lays a card away; a playe
   const log = await me.page.locator('.chat-log').textContent();
   assert.match(log ?? '', /Antje knocks and takes the trump card unseen/);
   assert.match(log ?? '', /Antje lays away/);
+  // At three the seats have fixed places: the stakes below the trick stay on the table.
+  const inside = await me.page.evaluate(() => {
+    const felt = document.querySelector('.felt')?.getBoundingClientRect();
+    const stakes = document.querySelector('.tp-stakes')?.getBoundingClientRect();
+    return Boolean(felt && stakes && stakes.bottom <= felt.bottom + 1 && stakes.top >= felt.top);
+  });
+  assert.ok(inside, 'the stakes lie on the table');
   await screenshot(me, 'desktop-tippen-options-result');
   checkFramesOfSeat(me.frames, 0);
   assertNoConsoleErrors([me]);
