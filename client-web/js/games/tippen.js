@@ -168,7 +168,7 @@ export function rulesFromForm(draft, deals) {
   if (offers('hop_and_jump')) rules.hop_and_jump = Boolean(draft.hop_and_jump);
   if (offers('daus_card') && draft.players >= BIG_PACK_FROM) rules.daus_card = draft.daus_card;
   if (offers('exchange_max')) rules.exchange_max = draft.exchange_max;
-  return /** @type {any} */ (rules);
+  return /** @type {import('../protocol.js').GameRules} */ (rules);
 }
 
 /**
@@ -179,7 +179,7 @@ export function rulesFromForm(draft, deals) {
  */
 export function practiceRules(players) {
   const preset = players >= 3 && players <= 6 ? 'modern_grupp' : 'dreiblatt_1859';
-  return /** @type {any} */ ({ game: 'tippen', preset, players });
+  return { game: 'tippen', preset, players };
 }
 
 /** @param {any} rules */
