@@ -13,6 +13,7 @@
 //!
 //! Every answer is one the prompt offers; the same level, seed and view give the same answer.
 
+pub mod arena;
 mod sim;
 
 use fipsen_rules::tippen::{Action, Choice, DealView, Phase, SeriesView, Sniffing};

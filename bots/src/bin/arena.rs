@@ -33,6 +33,10 @@
 //! strong − normal  +0.165 ± 0.038 points per round, +0.0239 ± 0.0055 per deal: significant
 //! normal − easy    +0.258 ± 0.052 points per round, +0.0378 ± 0.0077 per deal: significant
 //! ```
+//!
+//! Tippen (`--game tippen [--preset ID] [--players N] [--series D]`, default `modern_grupp` by
+//! four) is played in whole series of D deals (default two rounds of dealers), since the pot
+//! carries from deal to deal; each series twice with the levels' seats swapped.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -474,6 +478,16 @@ fn thedinghausen_match(args: &Args, rules: ThedinghausenRules, a: Level, b: Leve
 }
 
 fn main() {
+    let all: Vec<String> = std::env::args().skip(1).collect();
+    if all.windows(2).any(|w| w[0] == "--game" && w[1] == "tippen") {
+        match fipsen_bots::tippen::arena::parse(&all) {
+            Ok(o) => return fipsen_bots::tippen::arena::run(&o),
+            Err(e) => {
+                eprintln!("arena: {e}");
+                std::process::exit(2);
+            }
+        }
+    }
     let args = match parse() {
         Ok(a) => a,
         Err(e) => {
