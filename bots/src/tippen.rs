@@ -24,9 +24,11 @@ use crate::rng::{Hasher, Rng};
 use sim::{Params, Sim, SimPhase};
 
 /// Samples per answer at the strong level.
-const PLAY_SAMPLES: usize = 48;
-const DECIDE_SAMPLES: usize = 120;
-const DEALER_SAMPLES: usize = 160;
+const PLAY_SAMPLES: usize = 96;
+const DECIDE_SAMPLES: usize = 240;
+const DEALER_SAMPLES: usize = 320;
+/// Hands drawn for a seat until one agrees with its answer to play or pass.
+const ANSWER_TRIES: usize = 16;
 
 /// A Tippen bot of one level.
 #[derive(Debug, Clone)]
@@ -158,8 +160,9 @@ fn decision_order(view: &DealView) -> (Vec<usize>, u16) {
         let s = (dealer + i) % n;
         if s == dealer && dealer_plays {
             forced |= 1 << s;
-        } else if (s == dealer && view.sniffed == Some(Sniffing::Alvensleben))
-            || !(view.everyone_must_play && !view.rules.robbing)
+        } else if !view.everyone_must_play
+            || view.rules.robbing
+            || (s == dealer && view.sniffed == Some(Sniffing::Alvensleben))
         {
             queue.push(s);
         } else {
@@ -495,6 +498,11 @@ struct Knowledge {
     excluded: [CardSet; 10],
     /// The dealer took the trump card unseen (knock, Grupp's sniff): he holds a trump.
     hidden_trump: bool,
+    /// The cards each seat has played.
+    played: [CardSet; 10],
+    /// Each seat's answer that tells of its hand: whether it played (else passed or dropped
+    /// out), the seats playing before it, the seats asked after it.
+    answers: [Option<(bool, f64, f64)>; 10],
 }
 
 impl Knowledge {
@@ -571,7 +579,50 @@ impl Knowledge {
             && (view.knocked || view.sniffed == Some(Sniffing::Grupp))
             && view.trump_card.is_none()
             && view.hand_sizes[dealer] > 0;
-        Knowledge { hidden, fixed, excluded, hidden_trump }
+        let mut played = [CardSet::EMPTY; 10];
+        for t in &view.tricks {
+            t.cards.iter().for_each(|p| played[p.seat.index()].insert(p.card));
+        }
+        view.trick.iter().for_each(|p| played[p.seat.index()].insert(p.card));
+        // What a seat's answer says of its hand, read by the rules of thumb: only where it
+        // could pass or drop out and its hand has not changed since (no exchange, no robbing).
+        let mut answers = [None; 10];
+        let (queue, forced) = decision_order(view);
+        let mut playing = forced.count_ones() as f64;
+        for (i, d) in view.decisions.iter().enumerate() {
+            let s = d.seat.index();
+            let free = !view.everyone_must_play || (s == dealer && view.sniffed == Some(Sniffing::Alvensleben));
+            let exchanged = view.exchanges.iter().any(|e| e.seat == d.seat && e.count > 0);
+            let joins = matches!(d.choice, Choice::Join | Choice::Rob);
+            if s != me && free && !exchanged && d.choice != Choice::Rob {
+                let after = queue.len().saturating_sub(i + 1) as f64;
+                answers[s] = Some((joins, playing - f64::from(u8::from(forced & (1 << s) != 0)), after));
+            }
+            if joins {
+                playing += 1.0;
+            }
+        }
+        Knowledge { hidden, fixed, excluded, hidden_trump, played, answers }
+    }
+
+    /// Whether `hand` (as dealt) of `seat` agrees with its answer, read by the rules of thumb.
+    fn agrees(&self, view: &DealView, params: &Params, seat: usize, hand: CardSet) -> bool {
+        let Some((joined, playing, after)) = self.answers[seat] else { return true };
+        let trumps = the_trumps(view);
+        let mut unseen = params.pack.difference(hand);
+        if let Some(c) = view.table_card {
+            unseen.remove(c);
+        }
+        let dealer = seat == view.dealer.index();
+        let terms = if dealer { (view.knocked, view.sniffed) } else { (false, None) };
+        let value = sim::join_value(params, trumps, hand, unseen, playing, after, view.played_for, terms);
+        let alvensleben = dealer && view.sniffed == Some(Sniffing::Alvensleben);
+        let join = if alvensleben {
+            value > -f64::from(params.stake)
+        } else {
+            (playing == 0.0 && after == 0.0) || value > 0.0
+        };
+        join == joined
     }
 
     /// A deal consistent with the knowledge, the hidden cards spread at random.
@@ -606,6 +657,30 @@ impl Knowledge {
         let mut seats: Vec<usize> = (0..n).filter(|&s| s != me).collect();
         seats.sort_by_key(|&s| std::cmp::Reverse(self.excluded[s].intersection(self.hidden).len()));
         for s in seats {
+            if self.answers[s].is_some() && need[s] > 0 {
+                // Draw hands until one agrees with the seat's answer (or give up).
+                let allowed: Vec<usize> = (0..pool.len()).filter(|&i| !self.excluded[s].contains(pool[i])).collect();
+                if allowed.len() >= need[s] {
+                    let mut pick = allowed.clone();
+                    for attempt in 0..ANSWER_TRIES {
+                        for j in 0..need[s] {
+                            let r = j + rng.index(pick.len() - j);
+                            pick.swap(j, r);
+                        }
+                        let hand: CardSet = pick[..need[s]].iter().map(|&i| pool[i]).collect();
+                        let dealt = hand.union(sim.hands[s]).union(self.played[s]);
+                        if attempt + 1 == ANSWER_TRIES || self.agrees(view, &params, s, dealt) {
+                            break;
+                        }
+                    }
+                    let mut chosen: Vec<usize> = pick[..need[s]].to_vec();
+                    chosen.sort_unstable_by(|a, b| b.cmp(a));
+                    for i in chosen {
+                        sim.hands[s].insert(pool.remove(i));
+                    }
+                    need[s] = 0;
+                }
+            }
             let mut k = 0;
             while k < pool.len() && need[s] > 0 {
                 if self.excluded[s].contains(pool[k]) {

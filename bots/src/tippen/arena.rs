@@ -21,6 +21,8 @@ pub struct SeriesResult {
     pub left: i32,
     /// Decisions asked of each level (easy, normal, strong) and the time they took.
     pub decisions: [(u64, Duration); 3],
+    /// Each level's slowest decision.
+    pub slowest: [Duration; 3],
 }
 
 /// Plays a series of `rules` (which must set `deals`) with `levels[s]` in seat `s`.
@@ -30,6 +32,7 @@ pub struct SeriesResult {
 pub fn play_series(rules: Rules, seed: Seed, levels: &[Level], bot_seed: u64) -> SeriesResult {
     let (mut series, _) = Series::new(rules, seed).expect("valid rules");
     let mut decisions = [(0u64, Duration::ZERO); 3];
+    let mut slowest = [Duration::ZERO; 3];
     let mut step = 0u64;
     while !series.is_over() {
         if series.deal().is_over() {
@@ -45,14 +48,16 @@ pub fn play_series(rules: Rules, seed: Seed, levels: &[Level], bot_seed: u64) ->
         step += 1;
         let start = Instant::now();
         let action = Bot::new(level, h.finish()).choose_in_series(&view).expect("the bot must act");
+        let took = start.elapsed();
         let d = &mut decisions[level as usize];
         d.0 += 1;
-        d.1 += start.elapsed();
+        d.1 += took;
+        slowest[level as usize] = slowest[level as usize].max(took);
         if let Err(e) = series.apply(seat, action) {
             panic!("{level:?} at seat {seat} chose {action:?}, refused: {e}");
         }
     }
-    SeriesResult { balances: series.totals().to_vec(), left: series.pot() + series.reserve(), decisions }
+    SeriesResult { balances: series.totals().to_vec(), left: series.pot() + series.reserve(), decisions, slowest }
 }
 
 /// The arena's options for Tippen.
@@ -135,6 +140,8 @@ pub struct Tally {
     pub left: Stats,
     /// Decisions and their time per level.
     pub decisions: [(u64, Duration); 3],
+    /// The slowest decision per level.
+    pub slowest: [Duration; 3],
 }
 
 impl Tally {
@@ -147,6 +154,7 @@ impl Tally {
         for i in 0..3 {
             self.decisions[i].0 += o.decisions[i].0;
             self.decisions[i].1 += o.decisions[i].1;
+            self.slowest[i] = self.slowest[i].max(o.slowest[i]);
         }
     }
 }
@@ -175,6 +183,7 @@ pub fn run_range(o: &Options, a: Level, b: Level, range: std::ops::Range<u64>, d
             for k in 0..3 {
                 t.decisions[k].0 += r.decisions[k].0;
                 t.decisions[k].1 += r.decisions[k].1;
+                t.slowest[k] = t.slowest[k].max(r.slowest[k]);
             }
         }
         for side in 0..2 {
@@ -223,11 +232,12 @@ pub fn run(o: &Options) {
             let s = &total.sides[side];
             let (count, time) = total.decisions[level as usize];
             println!(
-                "  {:<7} {:+.3} ± {:.3} counters per seat per deal; {:.3} ms per decision",
+                "  {:<7} {:+.3} ± {:.3} counters per seat per deal; {:.3} ms per decision, slowest {:.1} ms",
                 level.name(),
                 s.mean(),
                 s.ci95(),
-                time.as_secs_f64() * 1000.0 / count.max(1) as f64
+                time.as_secs_f64() * 1000.0 / count.max(1) as f64,
+                total.slowest[level as usize].as_secs_f64() * 1000.0
             );
         }
         println!("  left unclaimed in the pot at the ends: {:.3} per deal", total.left.mean());
@@ -254,7 +264,8 @@ mod tests {
         let r = play_series(rules, Seed::from_u64(5), &levels, 9);
         assert_eq!(r.balances.iter().sum::<i32>() + r.left, 0);
         assert!(r.decisions.iter().all(|d| d.0 > 0), "{:?}", r.decisions);
-        assert_eq!(r, SeriesResult { decisions: r.decisions, ..play_series(rules, Seed::from_u64(5), &levels, 9) });
+        let again = play_series(rules, Seed::from_u64(5), &levels, 9);
+        assert_eq!(r, SeriesResult { decisions: r.decisions, slowest: r.slowest, ..again });
     }
 
     #[test]

@@ -317,8 +317,9 @@ impl Sim {
         for s in self.order().collect::<Vec<_>>() {
             if s == self.dealer && dealer_plays {
                 self.forced |= 1 << s;
-            } else if (s == self.dealer && self.sniffed == Some(Sniffing::Alvensleben))
-                || !(self.must_play && !self.p.robbing)
+            } else if !self.must_play
+                || self.p.robbing
+                || (s == self.dealer && self.sniffed == Some(Sniffing::Alvensleben))
             {
                 self.queue.push(s as u8);
             } else {
