@@ -379,8 +379,9 @@ fn dealer_choice(view: &DealView, me: usize, rng: &mut Rng) -> Option<Action> {
         let mut base = base_sim(view, &params);
         let mut next = 0;
         let mut draw = |k: usize| {
-            let set: CardSet = pool[next..next + k].iter().copied().collect();
-            next += k;
+            let end = (next + k).min(pool.len());
+            let set: CardSet = pool[next..end].iter().copied().collect();
+            next = end;
             set
         };
         base.hands[me] = if knock { draw(usize::from(params.hand)) } else { view.hand.unwrap_or_default() };
