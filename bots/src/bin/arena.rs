@@ -191,7 +191,9 @@ fn parse() -> Result<Args, String> {
                      [--dutt-exchange] [--duels] [--head-the-trick] [--seed S] [--threads T]\nlevels: easy, \
                      normal, strong; five players and min bid 1 for grossenaspe only, --kontra for prisdorf only, \
                      --dutt-exchange and --duels for anseggerfips only; anseggerfips and duttfips are played by \
-                     four; thedinghausen by five, in rounds, --head-the-trick for it only"
+                     four; thedinghausen by five, in rounds, --head-the-trick for it only\n\
+                     arena --game tippen [--preset ID] [--players N] [--series D] [--deals N] [--match A:B]... \
+                     [--seed S] [--threads T]: whole series of D deals (default two rounds of dealers)"
                 );
                 std::process::exit(0);
             }
@@ -269,7 +271,9 @@ fn parse() -> Result<Args, String> {
             Game::Thedinghausen(rules)
         }
         other => {
-            return Err(format!("--game prisdorf, grossenaspe, anseggerfips, duttfips or thedinghausen, not {other}"));
+            return Err(format!(
+                "--game prisdorf, grossenaspe, anseggerfips, duttfips, thedinghausen or tippen, not {other}"
+            ));
         }
     };
     if head && !matches!(game, Game::Thedinghausen(_)) {
