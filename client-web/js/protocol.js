@@ -49,12 +49,17 @@
 
 /**
  * What a client sends: one JSON object per WebSocket text frame, with a `type` field. The first message on a connection must be [`ClientMessage::Hello`].
- * @typedef {({client?: string | null, protocol: number, type: "hello"}) | {name: string, options?: RoomOptions, rules?: GameRules, type: "create_room"} | ({name: string, role?: Role, room: string, token?: string | null, type: "join_room"}) | ({last_seq?: number | null, room: string, token: string, type: "resume"}) | {seat: Seat, type: "take_seat"} | {type: "leave_seat"} | {type: "start"} | {public: boolean, type: "set_public"} | {action: GameAction, id: number, seq: number, type: "act"} | {type: "next_deal"} | {text: string, type: "chat"} | {type: "leave_room"} | {offset?: number, type: "lobby"} | {room: string, type: "peek"} | {tokens: Array<string>, type: "my_rooms"} | {type: "ping"} | {level: Level, seat: Seat, type: "add_bot"} | {seat: Seat, type: "remove_bot"} | {type: "review"} | {type: "nudge"} | {reading: boolean, type: "reading"}} ClientMessage
+ * @typedef {({client?: string | null, protocol: number, type: "hello"}) | {name: string, options?: RoomOptions, rules?: GameRules, type: "create_room"} | ({name: string, role?: Role, room: string, token?: string | null, type: "join_room"}) | ({last_seq?: number | null, room: string, token: string, type: "resume"}) | {seat: Seat, type: "take_seat"} | {type: "leave_seat"} | {type: "start"} | {public: boolean, type: "set_public"} | {action: GameAction, id: number, seq: number, type: "act"} | {type: "next_deal"} | {text: string, type: "chat"} | {type: "leave_room"} | {offset?: number, type: "lobby"} | {room: string, type: "peek"} | {tokens: Array<string>, type: "my_rooms"} | {type: "ping"} | {level: Level, seat: Seat, type: "add_bot"} | {seat: Seat, type: "remove_bot"} | {type: "review"} | {type: "nudge"} | {reading: boolean, type: "reading"} | {deal: number, type: "replay"}} ClientMessage
  */
 
 /**
  * What the auction's winner owes.
  * @typedef {{bid: Bid, held: boolean}} Contract
+ */
+
+/**
+ * A finished deal, step by step.
+ * @typedef {{deal: number, format: number, game: GameId, perspective?: Seat | null, steps: Array<ReplayStep>}} DealReplay
  */
 
 /**
@@ -322,6 +327,11 @@
  */
 
 /**
+ * One step of a replay: what was done, what it caused, and the deal after it.
+ * @typedef {{action?: any, deal: Record<string, any>, events: Array<GameEvent>, hands: Array<Array<Card>>, seat?: Seat | null}} ReplayStep
+ */
+
+/**
  * Everything hidden during a deal, shown to all once it is over.
  * @typedef {{dealt: Array<CardSet>, discards: CardSet, hands: Array<CardSet>, seed: Seed, skat: CardSet, stock: CardSet, thrown: CardSet}} Reveal
  */
@@ -338,7 +348,7 @@
 
 /**
  * How a room behaves, chosen by its host when creating it. Every field has a default.
- * @typedef {{bot_delay_ms?: number, bot_takeover?: Level | null, grace_seconds?: number, move_seconds?: number | null, next_deal_seconds?: number | null, public?: boolean, spectators_allowed?: boolean, title?: string}} RoomOptions
+ * @typedef {{bot_delay_ms?: number, bot_takeover?: Level | null, grace_seconds?: number, move_seconds?: number | null, next_deal_seconds?: number | null, public?: boolean, public_replays?: boolean, spectators_allowed?: boolean, title?: string}} RoomOptions
  */
 
 /**
@@ -387,7 +397,7 @@
 
 /**
  * What the server sends: one JSON object per WebSocket text frame, with a `type` field.
- * @typedef {{max_message_bytes: number, protocol: number, server: string, type: "welcome"} | ({chat: Array<ChatLine>, game?: GameView | null, missed: Array<SeqEvent>, resync: boolean, room: RoomState, seq: number, type: "joined", you: You}) | ({events: Array<SeqEvent>, game?: GameView | null, room: RoomState, seq: number, type: "update"}) | {id: number, seq: number, type: "ack"} | ({code: "proto/malformed" | "proto/unknown_type" | "proto/version" | "proto/too_large" | "proto/handshake_required" | "proto/already_greeted" | "room/not_found" | "room/full" | "room/started" | "room/not_started" | "room/not_host" | "room/no_spectators" | "room/already_in" | "room/not_in" | "room/seats_not_full" | "seat/taken" | "seat/invalid" | "seat/not_seated" | "token/invalid" | "action/stale" | "action/id_reused" | "rate/limited" | "chat/too_long" | "chat/empty" | "name/invalid" | "rules/invalid" | "options/invalid" | "server/busy" | "server/storage" | "server/shutting_down" | "bot/mid_deal" | "bot/not_a_bot" | "review/unavailable" | "review/busy" | "bot/standing_in" | "nudge/too_soon" | "nudge/nobody" | "room/too_many" | "seat/unknown" | "deal/over" | "series/over" | "deal/not_over" | "turn/not_yours" | "phase/wrong" | "bid/invalid" | "bid/below_minimum" | "bid/too_low" | "bid/kieker_not_allowed" | "bid/hold_not_allowed" | "skat/hand_required" | "skat/kieker_no_hand" | "discard/wrong_count" | "card/not_in_hand" | "trumps/ruten_required" | "play/must_follow_suit" | "fips/not_held" | "fips/too_late" | "kieker/give_up_not_allowed" | "bid/no_such_bid" | "bid/not_higher" | "kieker/fold_not_allowed" | "action/wrong_game" | "bid/unknown" | "bid/must_bid_higher" | "ruten/rutenas_required" | "trumps/ruten_must_be_bid" | "bid/forehand_must_bid" | "play/must_head" | "play/must_trump" | "play/must_lead_trump" | "play/must_lead_daus" | "exchange/too_many" | "rob/not_allowed" | "shove/not_allowed" | "decide/pass_not_allowed" | "decide/drop_out_not_allowed", id?: number | null, message: string, type: "error"}) | {offset: number, rooms: Array<LobbyRoom>, total: number, type: "lobby"} | {room: LobbyRoom, type: "room_info"} | {rooms: Array<MyRoom>, type: "my_rooms"} | {type: "left"} | {type: "pong"} | {deal: number, review: Review, type: "review"}} ServerMessage
+ * @typedef {{max_message_bytes: number, protocol: number, server: string, type: "welcome"} | ({chat: Array<ChatLine>, game?: GameView | null, missed: Array<SeqEvent>, resync: boolean, room: RoomState, seq: number, type: "joined", you: You}) | ({events: Array<SeqEvent>, game?: GameView | null, room: RoomState, seq: number, type: "update"}) | {id: number, seq: number, type: "ack"} | ({code: "proto/malformed" | "proto/unknown_type" | "proto/version" | "proto/too_large" | "proto/handshake_required" | "proto/already_greeted" | "room/not_found" | "room/full" | "room/started" | "room/not_started" | "room/not_host" | "room/no_spectators" | "room/already_in" | "room/not_in" | "room/seats_not_full" | "seat/taken" | "seat/invalid" | "seat/not_seated" | "token/invalid" | "action/stale" | "action/id_reused" | "rate/limited" | "chat/too_long" | "chat/empty" | "name/invalid" | "rules/invalid" | "options/invalid" | "server/busy" | "server/storage" | "server/shutting_down" | "bot/mid_deal" | "bot/not_a_bot" | "review/unavailable" | "review/busy" | "bot/standing_in" | "nudge/too_soon" | "nudge/nobody" | "room/too_many" | "replay/unavailable" | "seat/unknown" | "deal/over" | "series/over" | "deal/not_over" | "turn/not_yours" | "phase/wrong" | "bid/invalid" | "bid/below_minimum" | "bid/too_low" | "bid/kieker_not_allowed" | "bid/hold_not_allowed" | "skat/hand_required" | "skat/kieker_no_hand" | "discard/wrong_count" | "card/not_in_hand" | "trumps/ruten_required" | "play/must_follow_suit" | "fips/not_held" | "fips/too_late" | "kieker/give_up_not_allowed" | "bid/no_such_bid" | "bid/not_higher" | "kieker/fold_not_allowed" | "action/wrong_game" | "bid/unknown" | "bid/must_bid_higher" | "ruten/rutenas_required" | "trumps/ruten_must_be_bid" | "bid/forehand_must_bid" | "play/must_head" | "play/must_trump" | "play/must_lead_trump" | "play/must_lead_daus" | "exchange/too_many" | "rob/not_allowed" | "shove/not_allowed" | "decide/pass_not_allowed" | "decide/drop_out_not_allowed", id?: number | null, message: string, type: "error"}) | {offset: number, rooms: Array<LobbyRoom>, total: number, type: "lobby"} | {room: LobbyRoom, type: "room_info"} | {rooms: Array<MyRoom>, type: "my_rooms"} | {type: "left"} | {type: "pong"} | {deal: number, review: Review, type: "review"} | {replay: DealReplay, type: "replay"}} ServerMessage
  */
 
 /**

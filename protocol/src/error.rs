@@ -89,13 +89,17 @@ pub enum ErrorCode {
     NudgeNobody,
     /// Too many rooms were created from this connection or this address in a short time.
     TooManyRooms,
+    /// No such finished deal to replay: the deal is still being played (or not yet dealt), or
+    /// the asker may not see the room's replays (spectators only where the room makes them
+    /// public).
+    ReplayUnavailable,
     /// The rules refuse the action; the code is the rules crate's own.
     Rule(RuleError),
 }
 
 impl ErrorCode {
     /// Every code that is not a rules code, in documentation order.
-    pub const SERVER: [ErrorCode; 38] = [
+    pub const SERVER: [ErrorCode; 39] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::Version,
@@ -134,6 +138,7 @@ impl ErrorCode {
         ErrorCode::NudgeTooSoon,
         ErrorCode::NudgeNobody,
         ErrorCode::TooManyRooms,
+        ErrorCode::ReplayUnavailable,
     ];
 
     /// The stable code, e.g. `room/not_found` or (from the rules) `turn/not_yours`.
@@ -177,6 +182,7 @@ impl ErrorCode {
             ErrorCode::NudgeTooSoon => "nudge/too_soon",
             ErrorCode::NudgeNobody => "nudge/nobody",
             ErrorCode::TooManyRooms => "room/too_many",
+            ErrorCode::ReplayUnavailable => "replay/unavailable",
             ErrorCode::Rule(rule) => rule.code(),
         }
     }
@@ -234,6 +240,9 @@ impl fmt::Display for ErrorCode {
             ErrorCode::NudgeTooSoon => "give the player a little more time before nudging",
             ErrorCode::NudgeNobody => "nobody is keeping the table waiting",
             ErrorCode::TooManyRooms => "too many rooms were opened from here: try again later",
+            ErrorCode::ReplayUnavailable => {
+                "a deal can be replayed once it is over, by the room's players (and by anyone where the room makes its replays public)"
+            }
             ErrorCode::Rule(rule) => return fmt::Display::fmt(rule, f),
         };
         f.write_str(sentence)

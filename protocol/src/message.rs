@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ErrorCode;
+use crate::replay::DealReplay;
 use crate::room::{ChatLine, LobbyRoom, MyRoom, Role, RoomOptions, RoomState, SeqEvent, You};
 
 /// What a client sends: one JSON object per WebSocket text frame, with a `type` field.
@@ -233,11 +234,23 @@ pub enum ClientMessage {
         /// Reading now or not.
         reading: bool,
     },
+    /// Asks for the replay of a finished deal of this room's series: every step with every
+    /// hand open. A seated player may replay any deal once it is over; a spectator only where
+    /// the room's `public_replays` is on. Answered with `replay`, or `replay/unavailable` for a
+    /// deal still being played (its cards are never shown).
+    ///
+    /// ```json
+    /// {"type": "replay", "deal": 3}
+    /// ```
+    Replay {
+        /// The deal's number in the series.
+        deal: u32,
+    },
 }
 
 impl ClientMessage {
     /// Every `type` a client may send.
-    pub const TYPES: [&'static str; 21] = [
+    pub const TYPES: [&'static str; 22] = [
         "hello",
         "create_room",
         "join_room",
@@ -259,6 +272,7 @@ impl ClientMessage {
         "peek",
         "nudge",
         "reading",
+        "replay",
     ];
 
     /// Reads one frame's text, telling apart a frame that is not a JSON object with a string
@@ -438,6 +452,16 @@ pub enum ServerMessage {
         /// The review.
         review: Review,
     },
+    /// The answer to `replay`: a finished deal, step by step, every hand open.
+    ///
+    /// ```json
+    /// {"type": "replay", "replay": {"format": 1, "game": "prisdorf", "deal": 3, "perspective": 0,
+    ///  "steps": [{"seat": null, "action": null, "events": [], "deal": {}, "hands": [[], [], [], []]}]}}
+    /// ```
+    Replay {
+        /// The deal.
+        replay: DealReplay,
+    },
 }
 
 impl ServerMessage {
@@ -515,6 +539,7 @@ mod tests {
             ClientMessage::Peek { room: "r".into() },
             ClientMessage::Nudge,
             ClientMessage::Reading { reading: true },
+            ClientMessage::Replay { deal: 3 },
         ];
         assert_eq!(examples.len(), ClientMessage::TYPES.len());
         for (message, kind) in examples.iter().zip(ClientMessage::TYPES) {

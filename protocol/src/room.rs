@@ -31,7 +31,7 @@ pub const LOBBY_PAGE: u32 = 50;
 /// ```json
 /// {"title": "Friday table", "public": false, "spectators_allowed": true,
 ///  "grace_seconds": 120, "next_deal_seconds": 10, "bot_takeover": "normal", "bot_delay_ms": 900,
-///  "move_seconds": null}
+///  "move_seconds": null, "public_replays": false}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
@@ -63,6 +63,9 @@ pub struct RoomOptions {
     /// on, a pause between deals that waits for every player (`next_deal_seconds: null`) also
     /// ends after this time. `null`: no clock (other players can still `nudge`).
     pub move_seconds: Option<u32>,
+    /// Whether spectators may replay the series' finished deals (`replay`); the seated players
+    /// always may. A deal still being played is never replayed.
+    pub public_replays: bool,
 }
 
 impl Default for RoomOptions {
@@ -76,6 +79,7 @@ impl Default for RoomOptions {
             bot_takeover: Some(Level::Normal),
             bot_delay_ms: 900,
             move_seconds: None,
+            public_replays: false,
         }
     }
 }

@@ -509,6 +509,7 @@ impl Reader {
             ClientMessage::Review => RoomRequest::Review,
             ClientMessage::Nudge => RoomRequest::Nudge,
             ClientMessage::Reading { reading } => RoomRequest::Reading(reading),
+            ClientMessage::Replay { deal } => RoomRequest::Replay(deal),
         };
         let id = match &request {
             RoomRequest::Act { id, .. } => Some(*id),

@@ -8,6 +8,7 @@
 //! * [`connection`] — one WebSocket: handshake, rate limit, frames in and out.
 //! * [`registry`] — the rooms in memory (handles only), opened from storage on demand.
 //! * [`room`] — one task per room: seats, spectators, chat, the series, reconnection.
+//! * [`replay`] — finished deals rebuilt from storage, step by step with every hand open.
 //! * [`storage`] — SQLite, one writer thread with group commit; persist before acknowledging.
 //! * [`metrics`], [`config`], [`secrets`] — counters, settings, invite codes and tokens.
 
@@ -19,6 +20,7 @@ pub mod health;
 pub mod listener;
 pub mod metrics;
 pub mod registry;
+pub mod replay;
 pub mod room;
 pub mod secrets;
 pub mod static_files;

@@ -172,6 +172,8 @@ pub enum RoomRequest {
     Nudge,
     /// `reading`.
     Reading(bool),
+    /// `replay`: the replay of a finished deal.
+    Replay(u32),
 }
 
 /// What a room task is told.
@@ -1044,6 +1046,7 @@ impl Room {
             RoomRequest::Review => self.review(conn, seat)?,
             RoomRequest::Nudge => self.nudge(seat)?,
             RoomRequest::Reading(reading) => self.set_reading(seat, reading)?,
+            RoomRequest::Replay(deal) => self.replay(conn, seat, deal)?,
         }
         Ok(())
     }
@@ -1148,6 +1151,46 @@ impl Room {
                 _ => {
                     warn!(room = %code, "a review could not be computed");
                     ServerMessage::error(ErrorCode::ReviewUnavailable, None)
+                }
+            };
+            // The room may have closed meanwhile: then nobody is left to answer.
+            let _ = answer.send((conn, message));
+        });
+        Ok(())
+    }
+
+    /// Starts rebuilding a finished deal from storage for a seated player (or, where the room
+    /// makes its replays public, for anyone in it); the answer goes straight to the connection's
+    /// queue when it is ready. A deal still being played is refused before anything is read.
+    fn replay(&mut self, conn: ConnId, seat: Option<Seat>, deal: u32) -> Result<(), ErrorCode> {
+        if seat.is_none() && !self.options.public_replays {
+            return Err(ErrorCode::ReplayUnavailable);
+        }
+        let series = self.series.as_ref().ok_or(ErrorCode::ReplayUnavailable)?;
+        let current = series.deal_number();
+        let finished = deal >= 1 && (deal < current || (deal == current && series.deal_over()));
+        if !finished {
+            return Err(ErrorCode::ReplayUnavailable);
+        }
+        let permit = self.env.reviews.clone().try_acquire_owned().map_err(|_| ErrorCode::ServerBusy)?;
+        let (code, answer, storage) = (self.code.clone(), self.reviews_tx.clone(), self.env.storage.clone());
+        tokio::spawn(async move {
+            let message = match storage.load(&code).await {
+                Ok(Some(stored)) => {
+                    let built = tokio::task::spawn_blocking(move || {
+                        let _permit = permit;
+                        crate::replay::replay_deal(&stored, deal, seat)
+                    })
+                    .await;
+                    match built {
+                        Ok(Some(replay)) => ServerMessage::Replay { replay },
+                        _ => ServerMessage::error(ErrorCode::ReplayUnavailable, None),
+                    }
+                }
+                Ok(None) => ServerMessage::error(ErrorCode::ReplayUnavailable, None),
+                Err(e) => {
+                    warn!(room = %code, error = %e, "a replay could not be read from storage");
+                    ServerMessage::error(ErrorCode::Storage, None)
                 }
             };
             // The room may have closed meanwhile: then nobody is left to answer.

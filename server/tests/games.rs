@@ -4,25 +4,9 @@
 
 mod common;
 
-use common::{Client, Rng, Server, Table, check_frames, temp_db};
+use common::{Client, Rng, Server, Table, check_frames, short_rules as rules, temp_db};
 use fipsen_rules::{GameId, GameRules};
 use serde_json::{Value, json};
-
-/// Each game's default rules as a client sends them, four players where the game lets the
-/// table choose, and a short series: `deals` deals, or one round where a game counts rounds
-/// (Thedinghausen: a race to ten tricks over several deals).
-fn rules(game: GameId, deals: u32) -> Value {
-    let mut rules = serde_json::to_value(GameRules::default_for(game)).expect("rules serialise");
-    if rules.get("players").is_some() {
-        rules["players"] = 4.into();
-    }
-    if rules.get("rounds").is_some() {
-        rules["rounds"] = 1.into();
-    } else {
-        rules["deals"] = deals.into();
-    }
-    rules
-}
 
 /// The scoresheet's rows of deals (Thedinghausen adds a row per finished round).
 fn deal_rows(sheet: &[Value]) -> Vec<&Value> {

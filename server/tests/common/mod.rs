@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use fipsen_rules::{Card, CardSet, GameRules, Seat, Seed, grossenaspe, mecklenburg, thedinghausen, tippen};
+use fipsen_rules::{Card, CardSet, GameId, GameRules, Seat, Seed, grossenaspe, mecklenburg, thedinghausen, tippen};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
@@ -138,6 +138,22 @@ pub fn temp_db() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("test.sqlite3");
     (dir, db)
+}
+
+/// Each game's default rules as a client sends them, four players where the game lets the
+/// table choose, and a short series: `deals` deals, or one round where a game counts rounds
+/// (Thedinghausen: a race to ten tricks over several deals).
+pub fn short_rules(game: GameId, deals: u32) -> Value {
+    let mut rules = serde_json::to_value(GameRules::default_for(game)).expect("rules serialise");
+    if rules.get("players").is_some() {
+        rules["players"] = 4.into();
+    }
+    if rules.get("rounds").is_some() {
+        rules["rounds"] = 1.into();
+    } else {
+        rules["deals"] = deals.into();
+    }
+    rules
 }
 
 /// What a client saw end to end.
@@ -425,6 +441,8 @@ pub struct Table {
     pub actions: Vec<(Seat, Value)>,
     /// Deals checked against a local replay.
     pub deals_replayed: usize,
+    /// The actions of the last finished deal, in order.
+    pub finished_actions: Vec<(Seat, Value)>,
 }
 
 impl Table {
@@ -449,8 +467,15 @@ impl Table {
             watchers.push(c);
         }
         seats[0].send(json!({"type": "start"})).await;
-        let mut table =
-            Table { room, seats, spectators: watchers, rules: parsed, actions: Vec::new(), deals_replayed: 0 };
+        let mut table = Table {
+            room,
+            seats,
+            spectators: watchers,
+            rules: parsed,
+            actions: Vec::new(),
+            deals_replayed: 0,
+            finished_actions: Vec::new(),
+        };
         // Everybody sees the first deal.
         let target = loop {
             let v = table.seats[0].recv_type("update").await;
@@ -527,6 +552,7 @@ impl Table {
         let number = self.seats[0].game["number"].as_u64().unwrap() as u32;
         let dealer = Seat(view["dealer"].as_u64().unwrap() as u8);
         let actions: Vec<(Seat, Value)> = self.actions.drain(..).collect();
+        self.finished_actions = actions.clone();
         // Each game's deal, rebuilt from the seed alone and replayed with the clients' actions.
         macro_rules! replay {
             ($deal:expr) => {{
