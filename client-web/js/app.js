@@ -8,6 +8,7 @@ import { has, initLang, t } from './i18n.js';
 import { eventLines } from './log.js';
 import { countdownText } from './format.js';
 import { gameName, gameOf } from './games/index.js';
+import { replayArrived, replayRefused } from './replay.js';
 import { NUDGE_AFTER_MS, S, amHost, api, botStandsInForMe, deckInUse, forgetSeat, loadLog, mySeat, saveLog, saveSeat, seatFor } from './store.js';
 import { homeView, inviteTitle, joinView } from './home.js';
 import { roomView } from './room.js';
@@ -283,6 +284,14 @@ function onMessage(msg) {
       S.review = { status: 'ready', deal: msg.deal, review: msg.review };
       render();
       break;
+    case 'replay':
+      replayArrived(msg.replay);
+      break;
+    case 'options':
+      // The moves the server finds for a hand card and table piles chosen (Wippen); the game's
+      // module keeps the answer if it is still the choice on screen.
+      gameOf(S.game?.game).answer?.(msg);
+      break;
     case 'ack':
       // The update with the action's result follows the ack: keep the buttons off until then.
       if ((msg.seq ?? 0) > S.seq) {
@@ -336,6 +345,10 @@ function onError(msg) {
     return;
   }
   S.waiting = false;
+  if (code.startsWith('replay/') && replayRefused(code)) {
+    render();
+    return;
+  }
   if (code.startsWith('review/') && S.review.status === 'loading') {
     S.review = { status: 'failed', deal: S.review.deal, code };
   }
@@ -451,7 +464,7 @@ let holdTimer = 0;
  */
 function noteTrick(before) {
   const deal = S.game?.deal;
-  if (!deal || !before || before.number !== S.game?.number || deal.phase === 'over') return;
+  if (!deal || !before || before.number !== S.game?.number || deal.phase === 'over' || !Array.isArray(deal.tricks)) return;
   const taken = deal.tricks.length;
   if (taken <= (before.deal?.tricks?.length ?? 0)) return;
   S.ui.held = { deal: S.game.number, index: taken - 1, trick: deal.tricks[taken - 1], phase: 'hold' };
@@ -602,7 +615,7 @@ function afterChange(wasTurn) {
 function autoPlayForced() {
   const deal = S.game?.deal;
   const cards = deal?.prompt?.cards ?? [];
-  const wanted = S.settings.autoForced && myTurn() && deal?.phase === 'play' && cards.length === 1 ? `${S.game?.number}|${deal.tricks.length}|${deal.trick.length}|${cards[0]}` : null;
+  const wanted = S.settings.autoForced && myTurn() && deal?.phase === 'play' && Array.isArray(deal.tricks) && cards.length === 1 ? `${S.game?.number}|${deal.tricks.length}|${deal.trick.length}|${cards[0]}` : null;
   if (wanted === forced.key) return;
   clearTimeout(forced.timer);
   forced.key = wanted;

@@ -54,9 +54,10 @@ import { t } from './i18n.js';
  * @property {{text: string, kind: 'error'|'info'}|null} toast
  * @property {boolean} waiting
  * @property {ReviewState} review
+ * @property {import('./replay.js').ReplayState} replay
  * @property {{levels: import('./protocol.js').Level[]} | null} practice
  * @property {{selected: string[], confirm: {what: string, action: import('./protocol.js').Action}|null,
- *   dialog: null|'sheet'|'settings'|'last_trick'|'review', chatOpen: boolean, chatDraft: string, copied: boolean, unread: number,
+ *   dialog: null|'sheet'|'settings'|'last_trick'|'review'|'replay', chatOpen: boolean, chatDraft: string, copied: boolean, unread: number,
  *   botPicker: number|null, reading: boolean, held: HeldTrick|null}} ui
  */
 
@@ -74,6 +75,8 @@ import { t } from './i18n.js';
 
 /** @type {State} */
 export const S = {
+  /** The replay of a finished deal asked for, or shown. */
+  replay: /** @type {import('./replay.js').ReplayState} */ ({ status: 'idle' }),
   /** @type {{name: 'home'} | {name: 'room', code: string}} */
   route: { name: 'home' },
   /** @type {import('./conn.js').ConnState} */
@@ -120,7 +123,7 @@ export const S = {
     /** An irrevocable call waiting for confirmation. */
     confirm: /** @type {{what: string, action: any}|null} */ (null),
     /** The open dialog. */
-    dialog: /** @type {null|'sheet'|'settings'|'last_trick'|'review'} */ (null),
+    dialog: /** @type {null|'sheet'|'settings'|'last_trick'|'review'|'replay'} */ (null),
     chatOpen: false,
     chatDraft: '',
     copied: false,

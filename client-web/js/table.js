@@ -12,6 +12,7 @@ import { dialog } from './header.js';
 import { scoresheet } from './sheet.js';
 import { botLabel, seatList } from './room.js';
 import { reviewButton, reviewDialog } from './review.js';
+import { mayReplay, replayButton, replayDialog, replayList } from './replay.js';
 
 /**
  * Where a seat sits on the screen: `side` is its side of the table (the way a trick it takes
@@ -77,7 +78,7 @@ function places(n, bottom) {
 
 /** Whether no card has been played yet in a deal that is not over. */
 function beforeFirstCard(deal) {
-  return deal.phase !== 'over' && deal.trick.length === 0 && deal.tricks.length === 0;
+  return deal.phase !== 'over' && (deal.trick ?? []).length === 0 && (deal.tricks ?? []).length === 0;
 }
 
 /** Whether the viewer is the opponent a Kieker's dealt hand was shown to (until the end). */
@@ -118,9 +119,10 @@ export function tableView() {
       deal.phase === 'over' ? resultPanel(game, deal, me) : actionPanel(deal, me),
       chatPanel(),
     ),
-    S.ui.dialog === 'sheet' ? dialog('sheet', t('sheet.title'), scoresheet(game)) : null,
+    S.ui.dialog === 'sheet' ? dialog('sheet', t('sheet.title'), [scoresheet(game), replayList(finishedDeals(game, deal))]) : null,
     S.ui.dialog === 'last_trick' ? dialog('last_trick', t('table.last_trick'), lastTrick(deal, where)) : null,
     S.ui.dialog === 'review' ? reviewDialog(/** @type {any} */ (game)) : null,
+    S.ui.dialog === 'replay' ? replayDialog() : null,
   );
 }
 
@@ -278,11 +280,14 @@ function infoBar(game, deal) {
     h(
       'span',
       { class: 'bar-buttons' },
-      h(
-        'button',
-        { type: 'button', class: 'small', 'data-key': 'last-trick', disabled: deal.tricks.length === 0, onclick: () => openDialog('last_trick') },
-        t('table.last_trick'),
-      ),
+      // A game without tricks (Wippen) has no last trick to show.
+      Array.isArray(deal.tricks)
+        ? h(
+            'button',
+            { type: 'button', class: 'small', 'data-key': 'last-trick', disabled: deal.tricks.length === 0, onclick: () => openDialog('last_trick') },
+            t('table.last_trick'),
+          )
+        : null,
       h('button', { type: 'button', class: 'small', 'data-key': 'open-sheet', onclick: () => openDialog('sheet') }, t('table.scoresheet')),
       h(
         'button',
@@ -621,8 +626,10 @@ function handView(deal, me, myTurn) {
       },
       cards.map((card) => {
         const trump = isTrump(card, trumps);
-        const selected = discarding && S.ui.selected.includes(card);
-        const enabled = !S.waiting && !botStandsInForMe() && (discarding || playable.has(card));
+        // A game whose hand card is chosen before the move is made (Wippen) says which is chosen.
+        const picks = Boolean(G().handPicks);
+        const selected = picks ? G().pickedCard(card) : discarding && S.ui.selected.includes(card);
+        const enabled = !S.waiting && !botStandsInForMe() && (picks ? myTurn : discarding || playable.has(card));
         return h(
           'button',
           {
@@ -633,9 +640,9 @@ function handView(deal, me, myTurn) {
             'data-key': `card-${card}`,
             'data-group': 'hand',
             'aria-label': `${cardName(card)}${trump ? `, ${t('table.trump')}` : ''}${pickedUp.has(card) ? `, ${t('table.from_skat')}` : ''}`,
-            'aria-pressed': discarding ? String(selected) : null,
+            'aria-pressed': discarding || picks ? String(selected) : null,
             disabled: !enabled,
-            onclick: () => clickCard(card, discarding, pick),
+            onclick: () => (picks ? G().pickCard(card) : clickCard(card, discarding, pick)),
           },
           cardFace(card, { trump }),
           pickedUp.has(card) ? h('span', { class: 'card-tag', 'aria-hidden': 'true' }, t('table.from_skat')) : null,
@@ -678,6 +685,12 @@ function cardRow(cards, trumps, label) {
 
 // ---- the end of a deal ----
 
+/** The numbers of the series' finished deals: every one before this, and this once it is over. */
+function finishedDeals(game, deal) {
+  const last = deal.phase === 'over' ? game.number : game.number - 1;
+  return Array.from({ length: Math.max(0, last) }, (_, i) => i + 1);
+}
+
 function resultPanel(game, deal, me) {
   const sentence = G().outcomeSentence(deal.outcome, deal.scores, deal.dealer);
   const reveal = deal.reveal;
@@ -708,6 +721,7 @@ function resultPanel(game, deal, me) {
       { class: 'row' },
       h('button', { type: 'button', class: 'big', 'data-key': 'result-sheet', 'aria-haspopup': 'dialog', onclick: () => openDialog('sheet') }, t('table.scoresheet')),
       me !== null && G().review ? reviewButton(/** @type {any} */ (game)) : null,
+      mayReplay() ? replayButton(game.number) : null,
     ),
     seatsBetweenDeals(),
     reveal

@@ -17,6 +17,9 @@
 //   moves, eventTexts(event, deal), outcomeSentence(outcome, scores, dealer) — the log, the result
 //   resultWord(outcome), sheetGame(row), sheetHead(game), sheetBody(game), sheetFoot(game),
 //     totalText(total, game)                                 — the scoresheet
+// A game whose move is chosen in steps (Wippen: a hand card, then table piles) also exports
+//   handPicks (true), pickCard(card), pickedCard(card)       — a tap chooses a hand card
+//   answer(message)                                          — the server's moves for a choice
 
 import { addStrings } from '../i18n.js';
 import * as prisdorf from './prisdorf.js';
@@ -37,7 +40,10 @@ import { strings as holsteinStrings } from './holstein.js';
  *   each other reads them, and may correct one the other choices rule out)
  */
 
-/** @typedef {typeof prisdorf} Game */
+/**
+ * What a game's module exports (the optional part only where a move is chosen in steps).
+ * @typedef {typeof prisdorf & Partial<{handPicks: boolean, pickCard: (card: string) => void, pickedCard: (card: string) => boolean, answer: (message: any) => void}>} Game
+ */
 
 /** Every game, the default first. @type {Record<string, Game>} */
 export const GAMES = {

@@ -1,0 +1,863 @@
+// Wippen: the fishing game. A card from the hand captures table cards whose arithmetic
+// combination equals it, or builds them into a pile its builder means to capture later. The
+// client holds no rules: the prompt lists, for each hand card, whether it may be laid down and
+// which groups of table piles it can capture or build with; a selection of table piles is sent
+// to the server, which answers every legal move that uses exactly those piles, each with a tree
+// that shows the arithmetic ("10 = (3 × 2) + 4"). What a module exports is listed in
+// games/index.js.
+
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { points } from '../format.js';
+import { term } from '../calls.js';
+import { S, api, seatName, mySeat } from '../store.js';
+import { cardFace, cardName, cardShort } from '../cards.js';
+import { strings as words } from './wippen-strings.js';
+import { forehandWords } from './holstein.js';
+
+export const id = /** @type {string} */ ('wippen');
+
+export function name() {
+  return t('game.name.wippen');
+}
+
+export const strings = /** @type {Partial<Record<import("../i18n.js").Lang, Record<string, string>>>} */ (words);
+
+/** The server has no review of a Wippen game. */
+export const review = /** @type {boolean} */ (false);
+
+// ---- the rules ----
+
+/** The sets of operators the form offers, as the server names them. */
+const OPERATOR_SETS = {
+  all: ['+', '-', '*', '/'],
+  add_sub: ['+', '-'],
+  add: ['+'],
+};
+
+/** @param {string[]|undefined} ops */
+function operatorSet(ops) {
+  const key = [...(ops ?? OPERATOR_SETS.all)].sort().join('');
+  return Object.entries(OPERATOR_SETS).find(([, set]) => [...set].sort().join('') === key)?.[0] ?? null;
+}
+
+/** The rules the create form starts from (the rules crate's defaults). */
+export const defaults = /** @type {Record<string, any>} */ ({
+  players: 2,
+  sets: 1,
+  operators: 'all',
+  max_group_piles: 4,
+  keep_promise: true,
+  last_move_sweep: true,
+});
+
+/** A practice table seats two to four. */
+export const playerChoices = [2, 3, 4];
+
+/** @param {import('./index.js').FormKit} kit */
+export function rulesForm(kit) {
+  return {
+    main: [
+      kit.radio(
+        'players',
+        t('opt.players'),
+        playerChoices.map((n) => /** @type {[any, string]} */ ([n, String(n)])),
+        t('wp.opt.players.help'),
+      ),
+      kit.radio(
+        'sets',
+        t('wp.opt.sets'),
+        [1, 2, 3].map((n) => /** @type {[any, string]} */ ([n, String(n)])),
+        t('wp.opt.sets.help'),
+      ),
+      kit.radio(
+        'operators',
+        t('wp.opt.operators'),
+        Object.keys(OPERATOR_SETS).map((k) => /** @type {[any, string, string]} */ ([k, t(`wp.opt.operators.${k}`), t(`wp.opt.operators.${k}.line`)])),
+        t('wp.opt.operators.help'),
+      ),
+    ],
+    more: [
+      kit.radio(
+        'max_group_piles',
+        t('wp.opt.max_group_piles'),
+        [2, 3, 4, 5, 6].map((n) => /** @type {[any, string]} */ ([n, String(n)])),
+        t('wp.opt.max_group_piles.help'),
+      ),
+      kit.check('keep_promise', t('wp.opt.keep_promise'), 'wp.opt.keep_promise.help'),
+      kit.check('last_move_sweep', t('wp.opt.last_move_sweep'), 'wp.opt.last_move_sweep.help'),
+    ],
+  };
+}
+
+/**
+ * The rules to send. The number of games follows from the players and the sets.
+ * @param {Record<string, any>} draft
+ * @param {number|null} _deals
+ * @returns {import('../protocol.js').GameRules}
+ */
+// eslint-disable-next-line no-unused-vars
+export function rulesFromForm(draft, _deals) {
+  return /** @type {import('../protocol.js').GameRules} */ (/** @type {any} */ ({
+    game: 'wippen',
+    players: draft.players,
+    sets: draft.sets,
+    operators: OPERATOR_SETS[draft.operators] ?? OPERATOR_SETS.all,
+    max_group_piles: draft.max_group_piles,
+    keep_promise: Boolean(draft.keep_promise),
+    last_move_sweep: Boolean(draft.last_move_sweep),
+  }));
+}
+
+/**
+ * A practice table: the default rules for two to four.
+ * @param {number} players
+ * @returns {import('../protocol.js').GameRules}
+ */
+export function practiceRules(players) {
+  return /** @type {import('../protocol.js').GameRules} */ (/** @type {any} */ ({ game: 'wippen', players: Math.max(2, Math.min(4, players)) }));
+}
+
+/** @param {any} rules */
+function operatorsText(rules) {
+  const set = operatorSet(rules.operators);
+  return set ? t(`wp.opt.operators.${set}`) : (rules.operators ?? []).map(opSymbol).join(' ');
+}
+
+/** @param {any} rules */
+export function rulesRows(rules) {
+  const yesNo = (on) => (on ? t('opt.yes') : t('opt.no'));
+  return [
+    [t('opt.players'), String(rules.players ?? 2)],
+    [t('wp.opt.sets'), t('wp.sets', { n: rules.sets ?? 1, games: (rules.players ?? 2) * (rules.sets ?? 1) })],
+    [t('wp.opt.operators'), operatorsText(rules)],
+    [t('wp.opt.max_group_piles'), String(rules.max_group_piles ?? 4)],
+    [t('wp.opt.keep_promise'), yesNo(rules.keep_promise ?? true)],
+    [t('wp.opt.last_move_sweep'), yesNo(rules.last_move_sweep ?? true)],
+  ];
+}
+
+/** @param {any} rules */
+export function inviteFacts(rules) {
+  return [operatorsText(rules), rules.keep_promise === false ? t('wp.invite.no_promise') : null].filter(Boolean);
+}
+
+/** @param {any} rules */
+export function lengthText(rules) {
+  return t('wp.sets', { n: rules.sets ?? 1, games: (rules.players ?? 2) * (rules.sets ?? 1) });
+}
+
+export function howto() {
+  return [1, 2, 3, 4, 5, 6].map((i) => t(`howto.wippen.${i}`));
+}
+
+// ---- words (there is no auction, no contract and no trumps) ----
+
+/** @param {any} _bid */
+// eslint-disable-next-line no-unused-vars
+export function bidText(_bid) {
+  return '';
+}
+
+/** @param {any} _call */
+// eslint-disable-next-line no-unused-vars
+export function callText(_call) {
+  return '';
+}
+
+/** @param {any} _contract */
+// eslint-disable-next-line no-unused-vars
+export function contractText(_contract) {
+  return '';
+}
+
+/** @param {any} _game */
+// eslint-disable-next-line no-unused-vars
+export function gameText(_game) {
+  return '';
+}
+
+/** @param {any} _game */
+// eslint-disable-next-line no-unused-vars
+export function gameValue(_game) {
+  return 0;
+}
+
+/** @param {any} _suit */
+// eslint-disable-next-line no-unused-vars
+export function trumpsName(_suit) {
+  return '';
+}
+
+/** @param {any} _g */
+// eslint-disable-next-line no-unused-vars
+export function gameTerms(_g) {
+  return [];
+}
+
+export { forehandWords };
+
+/** @param {any} deal */
+export function forehand(deal) {
+  return deal.forehand;
+}
+
+/** There are no trumps. @param {any} _deal @returns {null} */
+// eslint-disable-next-line no-unused-vars
+export function trumps(_deal) {
+  return null;
+}
+
+// ---- expressions and moves, as the server sends them ----
+
+const OP_SYMBOLS = { '+': '+', '-': '−', '*': '×', '/': '÷' };
+const PRECEDENCE = { '+': 1, '-': 1, '*': 2, '/': 2 };
+
+/** @param {string} op */
+function opSymbol(op) {
+  return OP_SYMBOLS[op] ?? op;
+}
+
+/** The arithmetic value of a card: A = 1, 2–10, J = 11, Q = 12, K = 13 (the printed rank). @param {string} card */
+export function cardValue(card) {
+  const rank = card.slice(1);
+  return { A: 1, J: 11, Q: 12, K: 13 }[rank] ?? Number(rank);
+}
+
+/** A pile's key in a selection: the card ("S3"), or "#" and the building's id. @param {any} pile */
+export function pileKey(pile) {
+  return pile.building !== undefined && pile.building !== null ? `#${pile.building}` : pile.card;
+}
+
+/** The pile named by a key, as a leaf the server reads. @param {string} key */
+function pileRef(key) {
+  return key.startsWith('#') ? { building: Number(key.slice(1)) } : { card: key };
+}
+
+/** The table's piles. @param {any} deal @returns {any[]} */
+function tablePiles(deal) {
+  return deal?.table ?? [];
+}
+
+/** A building on the table by its id. @param {any} deal @param {number} id */
+function buildingOf(deal, id) {
+  return tablePiles(deal).find((p) => p.building === id) ?? null;
+}
+
+/**
+ * An expression as text: "(♠3 × ♦2) + ♣4"; a building shows its value and id, "[6 #1]".
+ * Brackets where the tree needs them.
+ * @param {any} e
+ * @param {any} deal
+ * @returns {string}
+ */
+export function exprText(e, deal) {
+  if (!e) return '';
+  if (e.op) {
+    const side = (child, right) => {
+      const text = exprText(child, deal);
+      if (!child.op) return text;
+      const pc = PRECEDENCE[child.op] ?? 0;
+      const pp = PRECEDENCE[e.op] ?? 0;
+      const needs = pc < pp || (right && pc === pp && (e.op === '-' || e.op === '/'));
+      return needs ? `(${text})` : text;
+    };
+    return `${side(e.l, false)} ${opSymbol(e.op)} ${side(e.r, true)}`;
+  }
+  if (e.building !== undefined) {
+    const b = buildingOf(deal, e.building);
+    return t('wp.building_leaf', { value: b?.value ?? '?', id: e.building });
+  }
+  return cardShort(e.card);
+}
+
+/** The value written before a group: the card captured with, or the build's value. @param {any} move */
+function targetOf(move) {
+  return move.kind === 'build' ? move.value : cardValue(move.card);
+}
+
+/**
+ * A move in words: "Capture with ♥10: 10 = (♠3 × ♦2) + ♣4 and 10 = ♦5 × ♦2".
+ * @param {any} move
+ * @param {any} deal
+ */
+export function moveText(move, deal) {
+  if (move.kind === 'discard') return t('wp.move.discard', { card: cardShort(move.card) });
+  const target = targetOf(move);
+  const groups = (move.groups ?? []).map((g) => `${target} = ${exprText(g, deal)}`).join(t('wp.move.and'));
+  const key = move.kind === 'build' ? 'wp.move.build' : 'wp.move.capture';
+  return t(key, { card: cardShort(move.card), value: target, groups });
+}
+
+/** The piles a move uses (their keys), from its trees. @param {any} move @returns {string[]} */
+function pilesUsed(move) {
+  const keys = [];
+  const walk = (e) => {
+    if (!e) return;
+    if (e.op) {
+      walk(e.l);
+      walk(e.r);
+    } else if (e.building !== undefined) keys.push(`#${e.building}`);
+    else if (e.card !== move.card) keys.push(e.card);
+  };
+  for (const g of move.groups ?? []) walk(g);
+  return keys;
+}
+
+// ---- what the player has chosen ----
+
+/**
+ * The hand card and table piles chosen for the next move, the server's answer for that choice,
+ * and the move waiting for confirmation. Forgotten when the table changes.
+ */
+const pick = {
+  /** Which table it belongs to: the deal number and the number of moves made. */
+  mark: '',
+  /** @type {string|null} */
+  card: null,
+  /** @type {string[]} */
+  piles: [],
+  /** The server's answer for the current choice, or null while it is asked. @type {{card: string, piles: string[], moves: any[]}|null} */
+  answer: null,
+  /** @type {any|null} */
+  confirm: null,
+};
+
+/** @param {any} deal */
+function markOf(deal) {
+  return `${S.game?.number}:${deal?.number}:${deal?.moves ?? deal?.history?.length ?? 0}:${deal?.turn}:${tablePiles(deal).length}:${(deal?.hand ?? []).length}`;
+}
+
+/** Forgets a choice made for another table than this one. @param {any} deal */
+function current(deal) {
+  const mark = markOf(deal);
+  if (pick.mark !== mark) {
+    pick.mark = mark;
+    pick.card = null;
+    pick.piles = [];
+    pick.answer = null;
+    pick.confirm = null;
+  }
+  return pick;
+}
+
+/** Whether the viewer is to move now. @param {any} deal */
+function myMove(deal) {
+  const me = mySeat();
+  return me !== null && deal?.turn === me && deal?.phase !== 'over' && !S.waiting;
+}
+
+/** Asks the server for every legal move with the chosen card and exactly the chosen piles. */
+function askOptions() {
+  pick.answer = null;
+  pick.confirm = null;
+  if (!pick.card || pick.piles.length === 0) return;
+  api.send({ type: 'options', card: pick.card, piles: pick.piles.map(pileRef) });
+}
+
+/**
+ * The server's answer to a choice (a message `options`): kept if it is still the choice made.
+ * @param {{card: string, piles: any[], moves: any[]}} answer
+ */
+export function answer(answer) {
+  const keys = (answer.piles ?? []).map(pileKey).sort();
+  if (answer.card !== pick.card || keys.join(',') !== [...pick.piles].sort().join(',')) return;
+  pick.answer = { card: answer.card, piles: keys, moves: answer.moves ?? [] };
+  api.render();
+}
+
+/** The hand takes a tap as a choice of card, not as a card played. */
+export const handPicks = true;
+
+/** A tap on a hand card chooses it (a second tap takes it back). @param {string} card */
+export function pickCard(card) {
+  const deal = S.game?.deal;
+  current(deal);
+  pick.card = pick.card === card ? null : card;
+  askOptions();
+  api.render();
+}
+
+/** Whether a hand card is the one chosen. @param {string} card */
+export function pickedCard(card) {
+  return pick.card === card && pick.mark === markOf(S.game?.deal);
+}
+
+/** A tap on a table pile adds it to the choice or takes it out. @param {string} key */
+function pickPile(key) {
+  current(S.game?.deal);
+  pick.piles = pick.piles.includes(key) ? pick.piles.filter((k) => k !== key) : [...pick.piles, key];
+  askOptions();
+  api.render();
+}
+
+/** Chooses exactly the piles of a listed group (a tap on a suggestion). @param {string[]} keys */
+function pickGroup(keys) {
+  pick.piles = [...keys];
+  askOptions();
+  api.render();
+}
+
+/** The prompt's listing of one hand card. @param {any} deal @param {string|null} card */
+function listingOf(deal, card) {
+  if (!card) return null;
+  return (deal?.prompt?.cards ?? []).find((c) => c.card === card) ?? null;
+}
+
+// ---- the table ----
+
+/**
+ * A seat's standing in this game: the cards and spades it has captured, its sweeps, whether it
+ * made the last capture, and its points in the match.
+ * @param {any} game
+ * @param {number} seat
+ * @returns {HTMLElement[]}
+ */
+export function seatChips(game, seat) {
+  const deal = game?.deal;
+  if (!deal) return [];
+  const captured = deal.captured?.[seat] ?? [];
+  const spades = captured.filter((c) => c[0] === 'S').length;
+  const sweeps = deal.sweeps?.[seat] ?? 0;
+  const chip = (cls, text, long, testid) => h('span', { class: `chip ${cls}`, title: long, 'aria-label': long, 'data-testid': testid }, text);
+  return [
+    chip('wp-captured', t('wp.chip.captured', { n: captured.length, s: spades }), t('wp.chip.captured_long', { n: captured.length, s: spades }), 'captured'),
+    sweeps ? chip('wp-sweeps', t('wp.chip.sweeps', { n: sweeps }), t('wp.chip.sweeps_long', { n: sweeps }), 'sweeps') : null,
+    deal.last_capture === seat ? chip('wp-last', t('wp.chip.last'), t('wp.chip.last_long'), 'last-capture') : null,
+    h(
+      'span',
+      { class: 'chip wp-points', 'data-testid': 'balance', title: t('wp.chip.points_long', { n: game.totals?.[seat] ?? 0 }) },
+      t('wp.chip.points', { n: game.totals?.[seat] ?? 0 }),
+    ),
+  ].filter((c) => c !== null);
+}
+
+/** Nothing is picked up. @param {any} _deal @returns {string[]} */
+// eslint-disable-next-line no-unused-vars
+export function pickedUp(_deal) {
+  return [];
+}
+
+/** One pile on the table: a loose card, or a building with its value, owner and cards. */
+function pileView(deal, pile, chosen, usable, enabled) {
+  const key = pileKey(pile);
+  const building = pile.building !== undefined && pile.building !== null;
+  const label = building
+    ? t('wp.pile.building_long', { value: pile.value, name: seatName(pile.owner), cards: (pile.cards ?? []).map(cardShort).join(' '), id: pile.building })
+    : `${cardName(pile.card)} (${cardValue(pile.card)})`;
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: `wp-pile${building ? ' wp-building' : ' wp-loose'}${chosen ? ' selected' : ''}${usable ? ' usable' : ''}${building && pile.owner === mySeat() ? ' mine' : ''}`,
+      'data-pile': key,
+      'data-key': `pile-${key}`,
+      'data-testid': building ? 'building' : 'loose',
+      'aria-pressed': String(chosen),
+      'aria-label': label,
+      title: label,
+      disabled: !enabled,
+      onclick: () => pickPile(key),
+    },
+    building
+      ? [
+          h('span', { class: 'wp-stack', style: `--n:${Math.min((pile.cards ?? []).length, 4)}` }, (pile.cards ?? []).map((c) => h('span', { class: 'small-card', 'data-card': c }, cardFace(c)))),
+          h(
+            'span',
+            { class: 'wp-badge' },
+            h('strong', { class: 'wp-value', 'data-testid': 'building-value' }, String(pile.value)),
+            h('span', { class: 'wp-owner' }, seatName(pile.owner)),
+          ),
+        ]
+      : [h('span', { class: 'small-card', 'data-card': pile.card }, cardFace(pile.card)), h('span', { class: 'wp-value-tag', 'aria-hidden': 'true' }, String(cardValue(pile.card)))],
+  );
+}
+
+/**
+ * The middle of the table: every pile, to be chosen with a hand card; the piles the chosen card
+ * can use in some listed group are marked.
+ * @param {any} deal
+ * @param {(cards: string[]) => any} _cardRow
+ */
+// eslint-disable-next-line no-unused-vars
+export function centreShown(deal, _cardRow) {
+  if (!deal) return null;
+  // A deal other than the live one (a replay) is only shown: nothing of it can be chosen.
+  const live = deal === S.game?.deal;
+  const p = live ? current(deal) : { card: null, piles: [] };
+  const piles = tablePiles(deal);
+  const listing = listingOf(deal, p.card);
+  const usable = new Set();
+  if (listing) {
+    for (const g of listing.capture ?? []) for (const r of g.piles ?? []) usable.add(pileKey(r));
+    for (const b of listing.builds ?? []) for (const g of [...(b.cores ?? []), ...(b.extras ?? [])]) for (const r of g.piles ?? []) usable.add(pileKey(r));
+  }
+  const enabled = live && myMove(deal);
+  return h(
+    'section',
+    { class: 'wp-table', 'aria-label': t('wp.table.title'), 'data-testid': 'wippen-table' },
+    piles.length
+      ? h(
+          'div',
+          { class: `wp-piles${piles.length > 12 ? ' crowded' : ''}`, role: 'group' },
+          piles.map((pile) => pileView(deal, pile, p.piles.includes(pileKey(pile)), usable.has(pileKey(pile)), enabled)),
+        )
+      : h('p', { class: 'wp-empty hint' }, t('wp.table.empty')),
+  );
+}
+
+/**
+ * Below the piles: the stock and the deals left, and who made the last capture.
+ * @param {any} game
+ * @param {any} deal
+ */
+export function centreExtra(game, deal) {
+  if (!deal) return null;
+  return h(
+    'p',
+    { class: 'wp-stock', 'data-testid': 'stock' },
+    t('wp.table.stock', { n: deal.stock ?? 0 }),
+    deal.deals_left !== undefined && deal.deals_left !== null ? ` · ${t('wp.table.deals_left', { n: deal.deals_left })}` : null,
+    deal.last_capture !== null && deal.last_capture !== undefined ? ` · ${t('wp.table.last_capture', { name: seatName(deal.last_capture) })}` : null,
+  );
+}
+
+/**
+ * The info bar: the game of the set and the operators allowed.
+ * @param {any} game
+ * @param {any} deal
+ */
+export function tableBar(game, deal) {
+  const rules = deal?.rules ?? {};
+  return [
+    h('span', { class: 'wp-bar-game', 'data-testid': 'wp-game' }, t('wp.bar.game', { n: game?.number ?? 1, of: (rules.players ?? 2) * (rules.sets ?? 1) })),
+    h('span', { class: 'wp-bar-ops wide-only' }, h('span', { class: 'label' }, t('wp.opt.operators'), ': '), operatorsText(rules), term('wp_arithmetic')),
+  ];
+}
+
+/** Nothing lies face down. @param {any} _deal @returns {null} */
+// eslint-disable-next-line no-unused-vars
+export function auctionPile(_deal) {
+  return null;
+}
+
+/** After a game nothing was hidden but the hands, which are empty. @param {any} _reveal */
+// eslint-disable-next-line no-unused-vars
+export function revealZones(_reveal) {
+  return [];
+}
+
+/** A move button: the move in words, confirmed before it is sent. @param {any} move @param {any} deal */
+function moveButton(move, deal) {
+  const text = moveText(move, deal);
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: `call wp-move wp-${move.kind}`,
+      'data-key': `move-${move.kind}`,
+      'data-testid': 'wp-move',
+      'data-action': JSON.stringify(move),
+      disabled: S.waiting,
+      onclick: () => {
+        pick.confirm = move;
+        api.render();
+      },
+    },
+    text,
+  );
+}
+
+/** The suggestions for a chosen card without piles: its listed groups, a tap chooses one. */
+function suggestions(deal, listing) {
+  const items = [];
+  const value = cardValue(listing.card);
+  for (const g of listing.capture ?? []) {
+    items.push({ keys: (g.piles ?? []).map(pileKey), text: t('wp.hint.capture', { groups: `${value} = ${exprText(g.witness, deal)}` }) });
+  }
+  for (const b of listing.builds ?? []) {
+    for (const g of b.cores ?? []) {
+      if ((g.piles ?? []).length === 0) continue;
+      items.push({ keys: (g.piles ?? []).map(pileKey), text: t('wp.hint.build', { value: b.value, groups: `${b.value} = ${exprText(g.witness, deal)}` }) });
+    }
+  }
+  const shown = items.slice(0, 8);
+  if (!shown.length) return h('p', { class: 'hint', 'data-testid': 'wp-no-move' }, t('wp.hint.none'));
+  return h(
+    'div',
+    { class: 'wp-suggestions', role: 'group', 'aria-label': t('wp.hint.title') },
+    h('p', { class: 'hint' }, t('wp.hint.title'), items.length > shown.length ? ` ${t('wp.hint.more', { n: items.length - shown.length })}` : ''),
+    shown.map((item) =>
+      h('button', { type: 'button', class: 'small wp-suggestion', 'data-testid': 'wp-suggestion', 'data-piles': item.keys.join(' '), onclick: () => pickGroup(item.keys) }, item.text),
+    ),
+  );
+}
+
+/**
+ * The action panel on the player's move: choose a card in the hand, then table piles; lay the
+ * card down in one tap, or take one of the moves the server finds for exactly that choice.
+ * @param {any} deal
+ * @param {any} p the prompt
+ */
+export function actions(deal, p) {
+  if (!p || !(p.cards ?? []).length) return [];
+  const c = current(deal);
+  if (c.confirm) {
+    const move = c.confirm;
+    return [
+      h(
+        'div',
+        { class: 'confirm', role: 'group', 'aria-label': t('act.sure', { what: moveText(move, deal) }) },
+        h('p', { class: 'confirm-q', 'data-testid': 'wp-confirm-text' }, moveText(move, deal)),
+        h(
+          'div',
+          { class: 'row' },
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'primary big',
+              'data-key': 'confirm',
+              disabled: S.waiting,
+              onclick: () => {
+                c.confirm = null;
+                api.act(move);
+              },
+            },
+            t(move.kind === 'build' ? 'wp.act.build' : 'wp.act.capture'),
+          ),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'big',
+              'data-key': 'cancel',
+              onclick: () => {
+                c.confirm = null;
+                api.render();
+              },
+            },
+            t('act.cancel'),
+          ),
+        ),
+      ),
+    ];
+  }
+  if (!c.card) return [h('p', { class: 'hint wp-how', 'data-testid': 'wp-how' }, t('wp.act.choose_card'), term('wp_arithmetic'))];
+  const listing = listingOf(deal, c.card);
+  const rows = [];
+  rows.push(
+    h(
+      'p',
+      { class: 'wp-choice', 'data-testid': 'wp-choice' },
+      t('wp.act.chosen', { card: cardShort(c.card), value: cardValue(c.card) }),
+      c.piles.length ? ` + ${c.piles.map((k) => (k.startsWith('#') ? t('wp.building_leaf', { value: buildingOf(deal, Number(k.slice(1)))?.value ?? '?', id: k.slice(1) }) : cardShort(k))).join(', ')}` : '',
+    ),
+  );
+  if (c.piles.length === 0) {
+    // Laying the card down is one tap; the moves that need table piles are suggested.
+    rows.push(
+      h(
+        'div',
+        { class: 'row' },
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'big wp-discard',
+            'data-key': 'discard',
+            'data-testid': 'wp-discard',
+            disabled: S.waiting || !listing?.discard,
+            title: listing?.discard ? null : t('wp.act.no_discard'),
+            onclick: () => api.act({ kind: 'discard', card: c.card }),
+          },
+          t('wp.act.discard', { card: cardShort(c.card) }),
+        ),
+      ),
+    );
+    if (listing && !listing.discard) rows.push(h('p', { class: 'hint', 'data-testid': 'wp-promise' }, t('wp.act.no_discard')));
+    if (listing) rows.push(suggestions(deal, listing));
+    rows.push(h('p', { class: 'hint' }, t('wp.act.choose_piles')));
+    return rows;
+  }
+  if (!c.answer) {
+    rows.push(h('p', { class: 'hint', role: 'status' }, t('wp.act.asking')));
+    return rows;
+  }
+  if (!c.answer.moves.length) {
+    rows.push(h('p', { class: 'hint', role: 'status', 'data-testid': 'wp-no-move' }, t('wp.act.no_move')));
+  } else {
+    rows.push(h('div', { class: 'wp-moves', role: 'group', 'aria-label': t('wp.act.moves') }, c.answer.moves.slice(0, 12).map((m) => moveButton(m, deal))));
+  }
+  rows.push(
+    h(
+      'div',
+      { class: 'row' },
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'small',
+          'data-key': 'clear',
+          onclick: () => {
+            c.piles = [];
+            c.answer = null;
+            api.render();
+          },
+        },
+        t('wp.act.clear'),
+      ),
+    ),
+  );
+  return rows;
+}
+
+// ---- the log, the result ----
+
+/** Game events that are a player's own move. */
+export const moves = new Set(['discarded', 'captured', 'built']);
+
+/**
+ * @param {any} e a Wippen event
+ * @param {any} deal
+ * @returns {string[]}
+ */
+export function eventTexts(e, deal) {
+  const name = seatName(e?.seat);
+  switch (e?.event) {
+    case 'dealt':
+      return e.first ? [t('wp.log.game', { n: e.game ?? e.number ?? 1, name: seatName(e.dealer) })] : [t('wp.log.dealt', { n: e.stock ?? 0 })];
+    case 'discarded':
+      return [t('wp.log.discarded', { name, card: cardShort(e.card) })];
+    case 'captured': {
+      const move = { kind: 'capture', card: e.card, groups: e.groups ?? [] };
+      return [`${name}: ${moveText(move, deal)}${e.sweep ? ` — ${t('wp.log.sweep')}` : ''}`];
+    }
+    case 'built': {
+      const move = { kind: 'build', card: e.card, value: e.value, groups: e.groups ?? [] };
+      return [`${name}: ${moveText(move, deal)}`];
+    }
+    case 'rest_taken':
+      return e.seat !== null && e.seat !== undefined ? [t('wp.log.rest', { name, n: (e.cards ?? []).length })] : [t('wp.log.rest_nobody', { n: (e.cards ?? []).length })];
+    case 'game_over':
+    case 'deal_over':
+      return [outcomeSentence(e.outcome ?? e.score ?? e, e.scores, deal?.dealer)];
+    case 'series_over':
+      return [t('wp.log.match_over', { list: (e.totals ?? e.balances ?? []).map((b, seat) => `${seatName(seat)} ${b}`).join(', ') })];
+    default:
+      return [];
+  }
+}
+
+/**
+ * A game's points per player: "Anna 6, Ben 5".
+ * @param {any} outcome
+ * @param {any} scores
+ * @param {any} _dealer
+ */
+// eslint-disable-next-line no-unused-vars
+export function outcomeSentence(outcome, scores, _dealer) {
+  const pts = outcome?.points ?? scores ?? [];
+  if (!pts.length) return '';
+  return t('wp.result.points', { list: pts.map((n, seat) => `${seatName(seat)} ${n}`).join(', ') });
+}
+
+/** @param {any} _outcome */
+// eslint-disable-next-line no-unused-vars
+export function resultWord(_outcome) {
+  return t('wp.sheet.game');
+}
+
+/** @param {any} row */
+export function sheetGame(row) {
+  return seatName(row.dealer);
+}
+
+/** @param {any} _game @returns {HTMLElement|null} */
+// eslint-disable-next-line no-unused-vars
+export function sheetHead(_game) {
+  return h('p', { class: 'hint wp-sheet-key' }, t('wp.sheet.key'));
+}
+
+/** The lines of a game's score for one seat, from its row. @param {any} row @param {number} seat */
+function scoreLines(row, seat) {
+  const lines = row.lines?.[seat] ?? row.score?.[seat] ?? null;
+  if (!lines || typeof lines !== 'object') return null;
+  return Object.entries(lines)
+    .filter(([k, v]) => typeof v === 'number' && v !== 0 && k !== 'total')
+    .map(([k, v]) => t(`wp.line.${k}`, { n: v }))
+    .join(', ');
+}
+
+/**
+ * The sheet: a row per game — its dealer, each seat's points with the lines that made them — and
+ * the totals of the match at the foot.
+ * @param {any} game
+ */
+export function sheetBody(game) {
+  const rows = game?.scoresheet ?? [];
+  const n = game?.totals?.length ?? 2;
+  const seats = Array.from({ length: n }, (_, i) => i);
+  return h(
+    'div',
+    { class: 'sheet-scroll' },
+    h(
+      'table',
+      { class: 'sheet-table wp-sheet', 'data-testid': 'scoresheet' },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'col' }, t('wp.sheet.game')),
+          h('th', { scope: 'col', class: 'wide-only' }, t('sheet.dealer')),
+          seats.map((i) => h('th', { scope: 'col', class: 'total-col' }, seatName(i))),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        rows.map((row, r) =>
+          h(
+            'tr',
+            { 'data-deal': row.number ?? r + 1 },
+            h('th', { scope: 'row' }, String(row.number ?? r + 1)),
+            h('td', { class: 'wide-only' }, seatName(row.dealer)),
+            seats.map((i) =>
+              h(
+                'td',
+                { class: 'wp-cell', 'data-seat': i },
+                h('strong', null, String(row.points?.[i] ?? 0)),
+                scoreLines(row, i) ? h('span', { class: 'hint wp-lines' }, ` ${scoreLines(row, i)}`) : null,
+              ),
+            ),
+          ),
+        ),
+      ),
+      h(
+        'tfoot',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'row' }, t('sheet.totals')),
+          h('td', { class: 'wide-only' }),
+          seats.map((i) => h('td', { class: 'total', 'data-testid': 'sheet-balance' }, h('strong', null, String(game.totals?.[i] ?? 0)))),
+        ),
+      ),
+    ),
+  );
+}
+
+/** @param {any} _game @returns {HTMLElement|null} */
+// eslint-disable-next-line no-unused-vars
+export function sheetFoot(_game) {
+  return null;
+}
+
+/** Points, as they are. @param {number} total @param {any} [_game] */
+// eslint-disable-next-line no-unused-vars
+export function totalText(total, _game) {
+  return points(total);
+}

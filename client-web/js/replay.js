@@ -1,0 +1,229 @@
+// The replay of a finished deal: asked for from the result panel or the scoresheet, shown in a
+// dialog step by step — the deal as dealt, then every action with what it caused — with every
+// hand open (the deal is over). Back and forth with the buttons, the arrow keys (Home / End for
+// the ends) or a swipe; a jump to each trick. Everything shown comes from the server's `replay`
+// answer; the game's module words the events and draws its chips and the middle of the table.
+
+import { cardFace, cardName, cardShort, sortHand } from './cards.js';
+import { h } from './dom.js';
+import { t } from './i18n.js';
+import { gameOf } from './games/index.js';
+import { S, api, seatName, mySeat } from './store.js';
+import { dialog } from './header.js';
+
+/**
+ * What the replay dialog shows: asked for (`loading`), refused (`failed`), or the server's
+ * answer and the step on screen.
+ * @typedef {{status: 'idle'} | {status: 'loading', deal: number} | {status: 'failed', deal: number, code: string}
+ *   | {status: 'ready', deal: number, replay: import('./protocol.js').DealReplay, step: number}} ReplayState
+ */
+
+/** Whether this viewer may replay the room's finished deals: a seated player, or anyone where the room makes them public. */
+export function mayReplay() {
+  return mySeat() !== null || Boolean(S.room?.options?.public_replays);
+}
+
+/** Asks the server for deal `deal` and opens the dialog. @param {number} deal */
+export function openReplay(deal) {
+  const r = S.replay;
+  if (r.status === 'ready' && r.deal === deal) {
+    S.ui.dialog = 'replay';
+    api.render();
+    return;
+  }
+  if (api.send({ type: 'replay', deal })) {
+    S.replay = { status: 'loading', deal };
+    S.ui.dialog = 'replay';
+    api.render();
+  }
+}
+
+/** The server's answer. @param {import('./protocol.js').DealReplay} replay */
+export function replayArrived(replay) {
+  if (S.replay.status !== 'loading' || S.replay.deal !== replay.deal) return;
+  S.replay = { status: 'ready', deal: replay.deal, replay, step: 0 };
+  api.render();
+}
+
+/** The server refused. @param {string} code */
+export function replayRefused(code) {
+  if (S.replay.status !== 'loading') return false;
+  S.replay = { status: 'failed', deal: S.replay.deal, code };
+  return true;
+}
+
+/** The result panel's button for the deal just ended. @param {number} deal */
+export function replayButton(deal) {
+  return h(
+    'button',
+    { type: 'button', class: 'big replay-button', 'data-key': 'replay-open', 'aria-haspopup': 'dialog', onclick: () => openReplay(deal) },
+    t('replay.button'),
+  );
+}
+
+/**
+ * Under the scoresheet: a button for each finished deal.
+ * @param {number[]} deals
+ */
+export function replayList(deals) {
+  if (!deals.length || !mayReplay()) return null;
+  return h(
+    'div',
+    { class: 'replay-list', role: 'group', 'aria-label': t('replay.list') },
+    h('span', { class: 'hint' }, t('replay.list'), ' '),
+    deals.map((n) =>
+      h('button', { type: 'button', class: 'small', 'data-key': `replay-${n}`, 'aria-label': t('replay.deal', { n }), onclick: () => openReplay(n) }, String(n)),
+    ),
+  );
+}
+
+/** Moves to step `i` (kept within the replay). @param {number} i */
+function go(i) {
+  const r = S.replay;
+  if (r.status !== 'ready') return;
+  const last = r.replay.steps.length - 1;
+  r.step = Math.max(0, Math.min(last, i));
+  api.render();
+  // Keep the keyboard on the dialog after the redraw.
+  requestAnimationFrame(() => /** @type {HTMLElement|null} */ (document.querySelector('.replay-stage'))?.focus({ preventScroll: true }));
+}
+
+/** The steps at which each trick was completed (games without tricks have none). @param {any[]} steps */
+function trickSteps(steps) {
+  const out = [];
+  let taken = 0;
+  steps.forEach((step, i) => {
+    const n = Array.isArray(step.deal?.tricks) ? step.deal.tricks.length : 0;
+    if (n > taken) {
+      out.push(i);
+      taken = n;
+    }
+  });
+  return out;
+}
+
+/** What happened in a step, in words, by the game's module. */
+function stepLines(game, step) {
+  // A card played is drawn on the table, not told in the log: here it is said.
+  const said = (e) => {
+    const lines = game.eventTexts(e, step.deal);
+    if (lines.length || e?.event !== 'card_played') return lines;
+    return [t('replay.played', { name: seatName(e.seat), card: cardShort(e.card) })];
+  };
+  const lines = (step.events ?? []).flatMap(said);
+  return lines.length ? lines : [t('replay.nothing')];
+}
+
+/** A hand, open. @param {string[]} cards @param {any} trumps */
+function openHand(cards, trumps, label) {
+  return h(
+    'div',
+    { class: 'card-row replay-hand', role: 'list', 'aria-label': label },
+    cards.length
+      ? sortHand(cards, trumps).map((c) => h('span', { class: 'small-card', role: 'listitem', 'aria-label': cardName(c), 'data-card': c }, cardFace(c)))
+      : h('span', { class: 'hint' }, t('replay.no_cards')),
+  );
+}
+
+/** The middle: the trick being played, or what the game lays in the middle (Wippen: its piles). */
+function middle(game, deal) {
+  if (Array.isArray(deal.trick)) {
+    const shown = deal.trick.length ? deal.trick : (deal.tricks ?? []).at(-1)?.cards ?? [];
+    return h(
+      'div',
+      { class: 'replay-trick', 'data-testid': 'replay-trick' },
+      shown.map((p) =>
+        h('span', { class: 'replay-play', 'data-card': p.card }, h('span', { class: 'small-card', 'aria-label': cardName(p.card) }, cardFace(p.card)), h('span', { class: 'hint' }, seatName(p.seat))),
+      ),
+    );
+  }
+  // Shown, never touched: nothing in a replay can be chosen.
+  return h('div', { class: 'replay-centre', inert: '' }, game.centreShown(deal, () => null));
+}
+
+/** The dialog. */
+export function replayDialog() {
+  const r = S.replay;
+  const title = r.status === 'idle' ? t('replay.title_plain') : t('replay.title', { n: r.deal });
+  let body;
+  if (r.status === 'loading' || r.status === 'idle') body = h('p', { role: 'status' }, t('replay.loading'));
+  else if (r.status === 'failed') body = h('p', { role: 'status', 'data-testid': 'replay-failed' }, t(`err.${r.code}`));
+  else body = stage(r);
+  return dialog('replay', title, body);
+}
+
+/** The replay on screen. @param {Extract<ReplayState, {status: 'ready'}>} r */
+function stage(r) {
+  const { replay } = r;
+  const steps = replay.steps;
+  const step = /** @type {any} */ (steps[r.step]);
+  const game = gameOf(replay.game);
+  const deal = step.deal ?? {};
+  const trumps = game.trumps(deal);
+  const shell = { ...(S.game ?? {}), deal };
+  const tricks = trickSteps(steps);
+  const onKey = (e) => {
+    const moves = { ArrowRight: r.step + 1, ArrowLeft: r.step - 1, Home: 0, End: steps.length - 1 };
+    if (e.key in moves) {
+      e.preventDefault();
+      go(moves[e.key]);
+    }
+  };
+  let startX = null;
+  const swipe = {
+    ontouchstart: (e) => (startX = e.touches[0]?.clientX ?? null),
+    ontouchend: (e) => {
+      const endX = e.changedTouches[0]?.clientX;
+      if (startX === null || endX === undefined) return;
+      const dx = endX - startX;
+      startX = null;
+      if (Math.abs(dx) > 40) go(r.step + (dx < 0 ? 1 : -1));
+    },
+  };
+  const button = (key, label, to, disabled) =>
+    h('button', { type: 'button', class: 'small', 'data-key': key, 'aria-label': label, title: label, disabled, onclick: () => go(to) }, t(`replay.${key}.icon`));
+  return h(
+    'section',
+    { class: 'replay-stage', tabindex: '0', 'aria-roledescription': t('replay.title_plain'), 'data-testid': 'replay', 'data-step': r.step, onkeydown: onKey, ...swipe },
+    h(
+      'div',
+      { class: 'replay-controls row', role: 'group', 'aria-label': t('replay.controls') },
+      button('first', t('replay.first'), 0, r.step === 0),
+      button('back', t('replay.back'), r.step - 1, r.step === 0),
+      h('span', { class: 'replay-counter', role: 'status', 'aria-live': 'polite', 'data-testid': 'replay-counter' }, t('replay.step', { i: r.step, n: steps.length - 1 })),
+      button('next', t('replay.next'), r.step + 1, r.step === steps.length - 1),
+      button('last', t('replay.last'), steps.length - 1, r.step === steps.length - 1),
+    ),
+    tricks.length
+      ? h(
+          'div',
+          { class: 'replay-tricks row', role: 'group', 'aria-label': t('replay.tricks') },
+          h('span', { class: 'hint' }, t('replay.tricks'), ' '),
+          tricks.map((at, i) =>
+            h('button', { type: 'button', class: `small${r.step === at ? ' current' : ''}`, 'data-key': `replay-trick-${i + 1}`, onclick: () => go(at) }, String(i + 1)),
+          ),
+        )
+      : null,
+    h(
+      'div',
+      { class: 'replay-what', 'data-testid': 'replay-what' },
+      step.seat !== null && step.seat !== undefined ? h('strong', null, seatName(step.seat), ': ') : null,
+      stepLines(game, step).map((line) => h('p', null, line)),
+    ),
+    middle(game, deal),
+    h(
+      'div',
+      { class: 'replay-seats' },
+      step.hands.map((cards, seat) =>
+        h(
+          'div',
+          { class: `replay-seat${step.seat === seat ? ' acted' : ''}`, 'data-seat': seat },
+          h('h3', null, seatName(seat), deal.turn === seat ? h('span', { class: 'hint' }, ` · ${t('replay.to_move')}`) : null),
+          h('div', { class: 'chips' }, game.seatChips(shell, seat)),
+          openHand(cards, trumps, seatName(seat)),
+        ),
+      ),
+    ),
+    h('p', { class: 'hint replay-keys' }, t('replay.keys')),
+  );
+}

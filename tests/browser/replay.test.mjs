@@ -1,0 +1,101 @@
+// Replays in the web client: a practice deal against three bots played through, then replayed
+// from the result panel by keyboard — forward, back, to the ends and to a trick — on a phone and
+// on a desktop; every hand open at every step as the server's replay holds it, the counter and
+// the words of each step; and the scoresheet's list of finished deals opens the same replay.
+// Screenshots go to artifacts/.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { DESKTOP, PHONE, assertNoConsoleErrors, launch, openClient, playDeal, screenshot } from './lib.mjs';
+
+let chrome;
+before(async () => {
+  chrome = await launch();
+});
+after(async () => {
+  await chrome?.close();
+});
+
+/** What the replay dialog shows, and the step the client holds. */
+async function shown(page) {
+  return page.evaluate(() => {
+    const S = /** @type {any} */ (window).fipsenDebug.S;
+    const stage = document.querySelector('[data-testid="replay"]');
+    const r = S.replay;
+    return {
+      step: Number(stage?.getAttribute('data-step') ?? -1),
+      steps: r.status === 'ready' ? r.replay.steps.length : 0,
+      counter: document.querySelector('[data-testid="replay-counter"]')?.textContent ?? '',
+      what: document.querySelector('[data-testid="replay-what"]')?.textContent ?? '',
+      hands: [...document.querySelectorAll('.replay-seat')].map((e) => [...e.querySelectorAll('.small-card[data-card]')].map((c) => c.getAttribute('data-card')).sort()),
+      expected: r.status === 'ready' ? r.replay.steps[r.step].hands.map((h) => [...h].sort()) : [],
+      focused: document.activeElement === stage,
+      tricks: document.querySelectorAll('[data-key^="replay-trick-"]').length,
+    };
+  });
+}
+
+for (const [kind, device] of /** @type {const} */ ([
+  ['phone', PHONE],
+  ['desktop', DESKTOP],
+])) {
+  test(`a finished deal replayed by keyboard on a ${kind}`, async () => {
+    const me = await openClient(chrome, `replay-${kind}`, device, 'en');
+    await me.page.locator('#name').fill('Meike');
+    await me.page.locator('[data-key="practice-more"]').click();
+    await me.page.locator('[data-key="opt-practice_delay-0"]').check();
+    await me.page.locator('[data-key="practice"]').click();
+    await me.page.locator('.table-screen').waitFor();
+    await playDeal([me]);
+    await me.page.locator('[data-testid="result"]').waitFor();
+
+    // From the result panel: the replay of the deal just ended, at the deal as dealt.
+    await me.page.locator('[data-key="replay-open"]').click();
+    await me.page.locator('[data-testid="replay"]').waitFor();
+    let s = await shown(me.page);
+    assert.equal(s.step, 0);
+    assert.ok(s.steps > 10, `a whole deal: ${s.steps} steps`);
+    assert.equal(s.counter, `Step 0 of ${s.steps - 1}`);
+    assert.equal(s.hands.length, 4, 'every seat');
+    assert.deepEqual(s.hands, s.expected, 'every hand open, as the server replays it');
+    assert.ok(s.hands.every((h) => h.length === 5), 'five cards each as dealt');
+    assert.match(s.what, /deal|dealt/i);
+    await screenshot(me, `${kind}-replay-dealt`);
+
+    // Forward with the arrow key, one step at a time, the hands following the server's steps.
+    await me.page.locator('[data-testid="replay"]').focus();
+    for (let i = 1; i <= 6; i++) {
+      await me.page.keyboard.press('ArrowRight');
+      await me.page.waitForFunction((n) => document.querySelector('[data-testid="replay"]')?.getAttribute('data-step') === String(n), i);
+      s = await shown(me.page);
+      assert.equal(s.step, i);
+      assert.deepEqual(s.hands, s.expected, `step ${i}`);
+      assert.ok(s.focused, 'the keyboard stays on the replay');
+      assert.ok(s.what.length > 3, `step ${i} says what happened`);
+    }
+    await me.page.keyboard.press('ArrowLeft');
+    await me.page.waitForFunction(() => document.querySelector('[data-testid="replay"]')?.getAttribute('data-step') === '5');
+    // To the end: every card has been played.
+    await me.page.keyboard.press('End');
+    await me.page.waitForFunction((n) => document.querySelector('[data-testid="replay"]')?.getAttribute('data-step') === String(n), s.steps - 1);
+    s = await shown(me.page);
+    assert.deepEqual(s.hands, s.expected);
+    assert.ok(s.tricks >= 2, 'a jump to each trick');
+    await screenshot(me, `${kind}-replay-end`);
+    // To a trick, and back to the start.
+    await me.page.locator('[data-key="replay-trick-1"]').click();
+    s = await shown(me.page);
+    assert.ok(s.step > 0 && s.step < s.steps - 1, 'the first trick lies within the deal');
+    await me.page.keyboard.press('Home');
+    await me.page.waitForFunction(() => document.querySelector('[data-testid="replay"]')?.getAttribute('data-step') === '0');
+
+    // The scoresheet lists the finished deal and opens the same replay.
+    await me.page.locator('[data-key="close-replay"]').click();
+    await me.page.locator('[data-key="result-sheet"]').click();
+    await me.page.locator('[data-key="replay-1"]').click();
+    await me.page.locator('[data-testid="replay"]').waitFor();
+    assert.equal((await shown(me.page)).step, 0);
+    assertNoConsoleErrors([me]);
+    await me.context.close();
+  });
+}
