@@ -141,6 +141,8 @@ pub struct Deal {
     /// The stock, next card first.
     stock: Vec<Card>,
     hands: Vec<CardSet>,
+    /// Every card dealt to each seat in this game.
+    dealt: Vec<CardSet>,
     table: Vec<Pile>,
     next_id: u16,
     captured: Vec<CardSet>,
@@ -172,6 +174,7 @@ impl Deal {
             seed,
             stock: seed.shuffle_pack(Pack::P52),
             hands: vec![CardSet::EMPTY; n],
+            dealt: vec![CardSet::EMPTY; n],
             table: Vec::new(),
             next_id: 1,
             captured: vec![CardSet::EMPTY; n],
@@ -204,6 +207,7 @@ impl Deal {
                 }
                 for c in take(&mut self.stock) {
                     self.hands[seat.index()].insert(c);
+                    self.dealt[seat.index()].insert(c);
                 }
                 seat = seat.next(n);
             }
@@ -271,6 +275,16 @@ impl Deal {
     /// Every hand, by seat.
     pub fn hands(&self) -> &[CardSet] {
         &self.hands
+    }
+
+    /// Every card dealt to each seat in this game.
+    pub fn dealt(&self) -> &[CardSet] {
+        &self.dealt
+    }
+
+    /// Every card dealt to `seat` in this game.
+    pub fn dealt_hand(&self, seat: Seat) -> CardSet {
+        self.dealt.get(seat.index()).copied().unwrap_or_default()
     }
 
     /// The stock, next card first.
@@ -607,6 +621,7 @@ impl Deal {
             dealer,
             seed: Seed::from_u64(0),
             stock,
+            dealt: hands.clone(),
             hands,
             table,
             next_id,

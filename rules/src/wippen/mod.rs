@@ -34,7 +34,7 @@ pub use listing::{BuildListing, CardListing, Group, Listing, Position, RawBuild,
 pub use rules::{Operators, Rules};
 pub use series::{ScoreRow, Series, SeriesView};
 pub use table::{Building, Pile, PileRef};
-pub use view::{BuildPrompt, CardPrompt, DealView, PROMPT_SETS_PER_CARD, Prompt};
+pub use view::{BuildPrompt, CardPrompt, DealView, PROMPT_SETS_PER_CARD, Prompt, Reveal};
 
 /// The action of a Wippen seat: a move.
 pub type Action = Move;

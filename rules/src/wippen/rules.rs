@@ -80,7 +80,7 @@ impl schemars::JsonSchema for Operators {
 ///
 /// ```json
 /// {"players": 2, "sets": 1, "operators": ["+", "-", "*", "/"], "max_group_piles": 4,
-///  "keep_promise": true, "last_move_sweep": true}
+///  "keep_promise": true, "last_move_sweep": true, "deals": null}
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -99,6 +99,9 @@ pub struct Rules {
     pub keep_promise: bool,
     /// A capture that empties the table with the game's last card is a sweep (default on).
     pub last_move_sweep: bool,
+    /// The match ends after this many games instead of `players × sets` (the platform's
+    /// length for short series; default none).
+    pub deals: Option<u32>,
 }
 
 impl Default for Rules {
@@ -110,6 +113,7 @@ impl Default for Rules {
             max_group_piles: 4,
             keep_promise: true,
             last_move_sweep: true,
+            deals: None,
         }
     }
 }
@@ -129,15 +133,18 @@ impl Rules {
         if self.operators.is_empty() {
             return Err(RuleSetError::NoOperators);
         }
+        if self.deals == Some(0) {
+            return Err(RuleSetError::NoDeals);
+        }
         if !(1..=6).contains(&self.max_group_piles) {
             return Err(RuleSetError::MaxGroupPiles(self.max_group_piles));
         }
         Ok(())
     }
 
-    /// Games in the match: one per player per set.
+    /// Games in the match: one per player per set (or `deals`, if set).
     pub fn games(&self) -> u32 {
-        u32::from(self.players) * self.sets
+        self.deals.unwrap_or(u32::from(self.players) * self.sets)
     }
 
     /// Deals (of hand cards) in one game: 6 with two players, 4 with three, 3 with four.

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::deal::{Deal, MoveRecord, Outcome, Phase};
 use super::listing::RawCard;
+use super::expr::BuildingId;
 use super::rules::Rules;
 use super::table::Pile;
 use crate::card::{Card, CardSet};
@@ -54,8 +55,9 @@ pub struct CardPrompt {
     pub discard: bool,
     /// The sets it can capture as one group.
     pub capture: Vec<Vec<u8>>,
-    /// The buildings every capture with it must take.
-    pub must_include: Vec<u8>,
+    /// The buildings every capture with it must take, by id (each alone is a group worth the
+    /// card: capturing them all is always legal).
+    pub must_include: Vec<BuildingId>,
     /// The builds, by value.
     pub builds: Vec<BuildPrompt>,
     /// Some sets were left out (more than [`PROMPT_SETS_PER_CARD`]).
@@ -66,7 +68,7 @@ pub struct CardPrompt {
 /// What the viewer may do now: for the player to move, one entry per hand card.
 ///
 /// ```json
-/// {"cards": [{"card": "S5", "discard": true, "capture": [[3]], "must_include": [], "builds": []}]}
+/// {"moves": [{"card": "S5", "discard": true, "capture": [[3]], "must_include": [], "builds": []}]}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -74,17 +76,17 @@ pub struct CardPrompt {
 pub struct Prompt {
     /// The hand cards and what each may do.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub cards: Vec<CardPrompt>,
+    pub moves: Vec<CardPrompt>,
 }
 
 impl Prompt {
     /// Whether nothing may be done.
     pub fn is_empty(&self) -> bool {
-        self.cards.is_empty()
+        self.moves.is_empty()
     }
 
     /// The prompt of a raw listing, bounded per card.
-    pub fn from_raw(raw: &[RawCard]) -> Prompt {
+    pub fn from_raw(raw: &[RawCard], table: &[Pile]) -> Prompt {
         fn indices(mask: u64) -> Vec<u8> {
             (0..64u8).filter(|i| mask & (1 << i) != 0).collect()
         }
@@ -111,14 +113,28 @@ impl Prompt {
                     card: rc.card,
                     discard: rc.discard,
                     capture,
-                    must_include: indices(rc.must_include),
+                    must_include: indices(rc.must_include)
+                        .into_iter()
+                        .filter_map(|i| table.get(usize::from(i)).and_then(Pile::building).map(|b| b.id))
+                        .collect(),
                     builds,
                     truncated,
                 }
             })
             .collect();
-        Prompt { cards }
+        Prompt { moves: cards }
     }
+}
+
+/// What was hidden during a game, shown to all once it is over.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "WippenReveal"))]
+pub struct Reveal {
+    /// The seed the game was shuffled with.
+    pub seed: Seed,
+    /// Every card dealt to each seat during the game.
+    pub dealt: Vec<CardSet>,
 }
 
 /// A game as one viewer sees it. Built only by [`Deal::view`].
@@ -162,8 +178,10 @@ pub struct DealView {
     pub moves: Vec<MoveRecord>,
     /// How the game was scored, once over.
     pub outcome: Option<Outcome>,
-    /// The seed the game was shuffled with, once over.
-    pub seed: Option<Seed>,
+    /// Each seat's points for this game (0 until it is scored).
+    pub scores: Vec<i32>,
+    /// What was hidden, once the game is over.
+    pub reveal: Option<Reveal>,
     /// What the viewer may do now.
     pub prompt: Prompt,
 }
@@ -172,7 +190,7 @@ impl Deal {
     /// What `viewer` may see (`None`: a spectator).
     pub fn view(&self, viewer: Option<Seat>) -> DealView {
         let prompt = match viewer {
-            Some(seat) if self.turn() == Some(seat) && !self.is_over() => Prompt::from_raw(&self.position(seat).raw()),
+            Some(seat) if self.turn() == Some(seat) && !self.is_over() => Prompt::from_raw(&self.position(seat).raw(), self.table()),
             _ => Prompt::default(),
         };
         DealView {
@@ -194,7 +212,8 @@ impl Deal {
             last_capturer: self.last_capturer(),
             moves: self.moves().to_vec(),
             outcome: self.outcome().cloned(),
-            seed: self.is_over().then(|| self.seed()),
+            scores: self.outcome().map_or_else(|| vec![0; self.hands().len()], |o| o.points.clone()),
+            reveal: self.is_over().then(|| Reveal { seed: self.seed(), dealt: self.dealt().to_vec() }),
             prompt,
         }
     }
