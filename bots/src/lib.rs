@@ -41,6 +41,7 @@ pub mod solver;
 pub mod table;
 pub mod thedinghausen;
 pub mod tippen;
+pub mod wippen;
 
 pub use bot::{Bot, Config, Level};
 pub use evaluate::Estimate;

@@ -64,6 +64,7 @@ impl Offer {
             && self.discard.is_none()
             && self.exchange.is_none()
             && !self.flags.values().any(|v| *v == Value::Bool(true))
+            && !self.flags.get("moves").is_some_and(|m| m.as_array().is_some_and(|a| !a.is_empty()))
     }
 }
 
@@ -93,6 +94,25 @@ pub fn offered(offer: &Offer, hand: Option<CardSet>) -> Vec<Vec<Value>> {
             .collect();
         if !exchanges.is_empty() {
             groups.push(exchanges);
+        }
+    }
+    // Wippen: per hand card a discard, or the capture of the buildings a kept promise requires
+    // (each alone a group worth the card), which is always legal.
+    if let Some(Value::Array(moves)) = offer.flags.get("moves") {
+        let simple: Vec<Value> = moves
+            .iter()
+            .map(|entry| {
+                if entry["discard"] == true {
+                    json!({"kind": "discard", "card": entry["card"]})
+                } else {
+                    let groups: Vec<Value> =
+                        entry["must_include"].as_array().into_iter().flatten().map(|id| json!({"building": id})).collect();
+                    json!({"kind": "capture", "card": entry["card"], "groups": groups})
+                }
+            })
+            .collect();
+        if !simple.is_empty() {
+            groups.push(simple);
         }
     }
     for (name, value) in &offer.flags {

@@ -299,6 +299,19 @@ pub fn every_rule_error() -> Vec<RuleError> {
         RuleError::ShoveNotAllowed,
         RuleError::PassNotAllowed,
         RuleError::DropOutNotAllowed,
+        RuleError::MoveTooLarge,
+        RuleError::NoGroup,
+        RuleError::UnknownPile,
+        RuleError::PileUsedTwice,
+        RuleError::HandCardMisplaced,
+        RuleError::GroupTooLarge { max: 4, group: 0 },
+        RuleError::NoTablePile,
+        RuleError::OperatorNotAllowed { op: '*' },
+        RuleError::InvalidArithmetic { group: 0, op: '-', left: 2, right: 3 },
+        RuleError::WrongValue { group: 0, value: 9, target: 10 },
+        RuleError::NoCardForValue { value: 9 },
+        RuleError::OwnBuildingValueChange,
+        RuleError::BrokenPromise { value: 6 },
     ];
     debug_assert!(all.iter().enumerate().all(|(i, e)| variant_number(e) == i));
     all
@@ -345,6 +358,19 @@ const fn variant_number(error: &RuleError) -> usize {
         RuleError::ShoveNotAllowed => 35,
         RuleError::PassNotAllowed => 36,
         RuleError::DropOutNotAllowed => 37,
+        RuleError::MoveTooLarge => 38,
+        RuleError::NoGroup => 39,
+        RuleError::UnknownPile => 40,
+        RuleError::PileUsedTwice => 41,
+        RuleError::HandCardMisplaced => 42,
+        RuleError::GroupTooLarge { .. } => 43,
+        RuleError::NoTablePile => 44,
+        RuleError::OperatorNotAllowed { .. } => 45,
+        RuleError::InvalidArithmetic { .. } => 46,
+        RuleError::WrongValue { .. } => 47,
+        RuleError::NoCardForValue { .. } => 48,
+        RuleError::OwnBuildingValueChange => 49,
+        RuleError::BrokenPromise { .. } => 50,
     }
 }
 

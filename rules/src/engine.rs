@@ -28,6 +28,7 @@ use crate::series::{Series, SeriesView};
 use crate::thedinghausen;
 use crate::tippen;
 use crate::view::Prompt;
+use crate::wippen;
 
 /// JSON of a value whose serialisation cannot fail (every map key is a string).
 fn json<T: Serialize + ?Sized>(value: &T) -> String {
@@ -119,6 +120,12 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
     fn turn(&self) -> Option<Seat>;
 
     /// Every action `seat` may take now.
+    ///
+    /// For Wippen, whose legal moves can be exponentially many, this is the set of simple
+    /// moves from which every legal move is composed: every legal discard, every capture of
+    /// exactly one listed group (with the buildings a kept promise requires added as groups of
+    /// their own), every build of one core and no extras. [`GameEngine::check`] and
+    /// [`GameEngine::apply`] accept every legal move, listed or not.
     fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
 
     /// Whether `seat` may take `action` now, without taking it.
@@ -133,11 +140,16 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
     /// The action is not allowed now; the state is then exactly as before.
     fn apply(&mut self, seat: Seat, action: Self::Action) -> Result<Vec<Self::Event>, RuleError>;
 
-    /// Whether a trick is being played (some of its cards are on the table).
-    fn trick_in_progress(&self) -> bool;
+    /// Whether a trick is being played (some of its cards are on the table); by default never
+    /// (a game without tricks).
+    fn trick_in_progress(&self) -> bool {
+        false
+    }
 
-    /// Whether the next card leads to a new trick.
-    fn leading(&self) -> bool;
+    /// Whether the next card leads to a new trick; by default never (a game without tricks).
+    fn leading(&self) -> bool {
+        false
+    }
 
     /// Whether the current deal is over (and the next one may be dealt).
     fn deal_over(&self) -> bool;
@@ -420,3 +432,86 @@ holstein_engine!(
     [R: mecklenburg::GameRules] mecklenburg::Series<R>, mecklenburg, rules: R, id: R::ID,
     seats: |_| usize::from(mecklenburg::Deal::PLAYERS), deals: |rules| rules.deals()
 );
+
+/// Wippen: no tricks; a "deal" of the engine is one game (one pass through the pack with one
+/// dealer), and a match lasts players × sets games.
+impl GameEngine for wippen::Series {
+    type Rules = wippen::Rules;
+    type Action = wippen::Move;
+    type Event = wippen::Event;
+    type View = wippen::SeriesView;
+
+    const ID: GameId = GameId::Wippen;
+
+    fn start(rules: wippen::Rules, master: Seed) -> Result<(Self, Vec<wippen::Event>), RuleSetError> {
+        wippen::Series::new(rules, master)
+    }
+
+    fn rules(&self) -> &wippen::Rules {
+        wippen::Series::rules(self)
+    }
+
+    fn validate(rules: &wippen::Rules) -> Result<(), RuleSetError> {
+        rules.validate()
+    }
+
+    fn seats_of(rules: &wippen::Rules) -> usize {
+        usize::from(rules.players)
+    }
+
+    fn deals_of(rules: &wippen::Rules) -> Option<u32> {
+        Some(rules.games())
+    }
+
+    fn action_kind(action: &wippen::Move) -> &'static str {
+        action.kind()
+    }
+
+    fn clear_prompt(view: &mut wippen::SeriesView) {
+        view.deal.prompt = wippen::Prompt::default();
+    }
+
+    fn deal_number(&self) -> u32 {
+        self.number()
+    }
+
+    fn turn(&self) -> Option<Seat> {
+        if self.is_over() { None } else { self.deal().turn() }
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<wippen::Move> {
+        wippen::Series::legal_actions(self, seat)
+    }
+
+    fn check(&self, seat: Seat, action: wippen::Move) -> Result<(), RuleError> {
+        wippen::Series::check(self, seat, &action)
+    }
+
+    fn apply(&mut self, seat: Seat, action: wippen::Move) -> Result<Vec<wippen::Event>, RuleError> {
+        wippen::Series::apply(self, seat, action)
+    }
+
+    fn deal_over(&self) -> bool {
+        self.deal().is_over()
+    }
+
+    fn series_over(&self) -> bool {
+        self.is_over()
+    }
+
+    fn next_deal(&mut self) -> Result<Vec<wippen::Event>, RuleError> {
+        wippen::Series::next_deal(self)
+    }
+
+    fn totals(&self) -> &[i32] {
+        wippen::Series::totals(self)
+    }
+
+    fn view(&self, viewer: Option<Seat>) -> wippen::SeriesView {
+        wippen::Series::view(self, viewer)
+    }
+
+    fn redact(event: &wippen::Event, viewer: Option<Seat>) -> wippen::Event {
+        event.for_viewer(viewer)
+    }
+}

@@ -164,6 +164,76 @@ pub enum RuleError {
     /// Tippen: dropping out is only for a dealer who sniffed the trump card (alvensleben).
     #[error("only a dealer who sniffed the trump card may drop out")]
     DropOutNotAllowed,
+    /// Wippen: more groups than table piles, or more leaves than table piles and the hand card.
+    #[error("the move names more piles than there are on the table")]
+    MoveTooLarge,
+    /// Wippen: a capture or build without any group.
+    #[error("a capture or build needs at least one group")]
+    NoGroup,
+    /// Wippen: a leaf names no pile on the table (nor, in a build, the card played).
+    #[error("the move names a pile that is not on the table")]
+    UnknownPile,
+    /// Wippen: a table pile used twice in one move.
+    #[error("each pile may be used only once in a move")]
+    PileUsedTwice,
+    /// Wippen: the hand card inside a capture group, or not in exactly one build group.
+    #[error("the card played is the target of a capture, and sits in exactly one group of a build")]
+    HandCardMisplaced,
+    /// Wippen: a group of more table piles than the table allows.
+    #[error("a group may hold at most {max} table piles")]
+    GroupTooLarge {
+        /// The table's `max_group_piles`.
+        max: u8,
+        /// The group, from 0.
+        group: u8,
+    },
+    /// Wippen: a build that uses no table pile.
+    #[error("a build must use at least one pile from the table")]
+    NoTablePile,
+    /// Wippen: an operator the table does not allow.
+    #[error("the operator {op} is not allowed at this table")]
+    OperatorNotAllowed {
+        /// The operator.
+        op: char,
+    },
+    /// Wippen: a node whose value is not a whole number of at least 1.
+    #[error("{left} {op} {right} in group {} is not a whole number of at least 1", *group as u16 + 1)]
+    InvalidArithmetic {
+        /// The group, from 0.
+        group: u8,
+        /// The operator.
+        op: char,
+        /// The left operand's value.
+        left: u64,
+        /// The right operand's value.
+        right: u64,
+    },
+    /// Wippen: a group not worth the move's target.
+    #[error("group {} is worth {value}, not {target}", *group as u16 + 1)]
+    WrongValue {
+        /// The group, from 0.
+        group: u8,
+        /// Its value.
+        value: u64,
+        /// The card's value (capture) or the value built.
+        target: u8,
+    },
+    /// Wippen: a build to a value outside 1–13 or without another card of that value in hand.
+    #[error("you may only build to {value} while holding another card of that value")]
+    NoCardForValue {
+        /// The value built.
+        value: u8,
+    },
+    /// Wippen: a player's own building used in a build to another value.
+    #[error("you may not change the value of your own building")]
+    OwnBuildingValueChange,
+    /// Wippen (`keep_promise`): the move would leave you owning a building of a value you no
+    /// longer hold.
+    #[error("you must keep a card of value {value} while you own a building of that value")]
+    BrokenPromise {
+        /// The value promised.
+        value: u8,
+    },
 }
 
 impl RuleError {
@@ -208,6 +278,19 @@ impl RuleError {
             RuleError::ShoveNotAllowed => "shove/not_allowed",
             RuleError::PassNotAllowed => "decide/pass_not_allowed",
             RuleError::DropOutNotAllowed => "decide/drop_out_not_allowed",
+            RuleError::MoveTooLarge => "move/too_large",
+            RuleError::NoGroup => "move/no_group",
+            RuleError::UnknownPile => "move/unknown_pile",
+            RuleError::PileUsedTwice => "move/pile_used_twice",
+            RuleError::HandCardMisplaced => "move/hand_card_misplaced",
+            RuleError::GroupTooLarge { .. } => "move/group_too_large",
+            RuleError::NoTablePile => "build/no_table_pile",
+            RuleError::OperatorNotAllowed { .. } => "move/operator_not_allowed",
+            RuleError::InvalidArithmetic { .. } => "move/invalid_arithmetic",
+            RuleError::WrongValue { .. } => "move/wrong_value",
+            RuleError::NoCardForValue { .. } => "build/no_card_for_value",
+            RuleError::OwnBuildingValueChange => "build/own_building_value_change",
+            RuleError::BrokenPromise { .. } => "move/broken_promise",
         }
     }
 }

@@ -271,7 +271,7 @@ macro_rules! registry {
 
             /// The action at `index`.
             pub fn get(&self, index: usize) -> Option<GameAction> {
-                match self { $( GameActions::$variant(list) => list.get(index).copied().map(GameAction::$variant), )+ }
+                match self { $( GameActions::$variant(list) => list.get(index).cloned().map(GameAction::$variant), )+ }
             }
 
             /// The first action.
@@ -339,7 +339,7 @@ macro_rules! registry {
             /// The error [`AnyGame::apply`] would return.
             pub fn check(&self, seat: Seat, action: &GameAction) -> Result<(), RuleError> {
                 match (self, action) {
-                    $( (AnyGame::$variant(g), GameAction::$variant(action)) => g.check(seat, *action), )+
+                    $( (AnyGame::$variant(g), GameAction::$variant(action)) => GameEngine::check(g, seat, action.clone()), )+
                     #[allow(unreachable_patterns)]
                     _ => Err(RuleError::WrongGame),
                 }
@@ -353,7 +353,7 @@ macro_rules! registry {
             pub fn apply(&mut self, seat: Seat, action: &GameAction) -> Result<GameEvents, RuleError> {
                 match (self, action) {
                     $( (AnyGame::$variant(g), GameAction::$variant(action)) => {
-                        Ok(GameEvents::$variant(g.apply(seat, *action)?))
+                        Ok(GameEvents::$variant(GameEngine::apply(g, seat, action.clone())?))
                     } )+
                     #[allow(unreachable_patterns)]
                     _ => Err(RuleError::WrongGame),
@@ -433,6 +433,9 @@ registry! {
     /// Tippen / Dreiblatt: a pot of play-money counters, three to six cards a hand, a trump card
     /// turned up, play or pass; seven historical rule sets as presets, for 2 to 10 players.
     Tippen => crate::tippen::Series, "tippen", "Tippen";
+    /// Wippen: a fishing game for 2 to 4 players with the 52-card pack; a hand card captures
+    /// or builds table piles by arithmetic (+ − × ÷); games, sets and a match.
+    Wippen => crate::wippen::Series, "wippen", "Wippen";
 }
 
 impl Default for GameId {

@@ -22,6 +22,8 @@
 //! * [`tippen`] is Tippen / Dreiblatt: seven presets from 1821 to the modern books, 2 to 10
 //!   players, a pot of play-money counters shared by tricks, bêtes, shoving, knocking,
 //!   sniffing, robbing, hop and jump and the exchange (not registered as a game yet).
+//! * [`wippen`] is Wippen: a fishing game for 2 to 4 players with the 52-card pack, captures and
+//!   builds by arithmetic expressions, games, sets and a match.
 //!
 //! Nothing here does I/O, reads a clock or draws randomness: a deal is shuffled from a [`Seed`]
 //! the caller provides, so the same seed, rules and actions always give the same events.
@@ -45,6 +47,7 @@ mod sheet;
 pub mod thedinghausen;
 pub mod tippen;
 mod view;
+pub mod wippen;
 
 pub use auction::Auction;
 pub use bid::{Bid, Call};

@@ -136,6 +136,15 @@ pub enum RuleSetError {
     /// Tippen: the two as Daus at a table with the 32-card pack, which has no twos.
     #[error("daus_card two needs the 52-card pack (seven players or more)")]
     DausTwoNeedsTwos,
+    /// Wippen: `sets` of zero.
+    #[error("a match needs at least one set")]
+    NoSets,
+    /// Wippen: no operator allowed.
+    #[error("at least one operator must be allowed")]
+    NoOperators,
+    /// Wippen: `max_group_piles` outside 1 to 6.
+    #[error("max_group_piles must be 1 to 6, not {0}")]
+    MaxGroupPiles(u8),
 }
 
 /// A table's rules: every option of `RULES.md`. The default is Prisdorf.

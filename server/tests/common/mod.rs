@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use fipsen_rules::{Card, CardSet, GameId, GameRules, Seat, Seed, grossenaspe, mecklenburg, thedinghausen, tippen};
+use fipsen_rules::{Card, CardSet, GameId, GameRules, Seat, Seed, grossenaspe, mecklenburg, thedinghausen, tippen, wippen};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
@@ -411,12 +411,28 @@ pub fn random_action(deal: &Value, rng: &mut Rng) -> Option<Value> {
     for card in prompt["cards"].as_array().into_iter().flatten() {
         options.push(json!({"action": "play", "card": card}));
     }
+    // Wippen: a discard, or a capture of the buildings a kept promise requires.
+    for entry in prompt["moves"].as_array().into_iter().flatten() {
+        options.push(wippen_simple_move(entry));
+    }
     if options.is_empty() {
         // Nothing but out-of-turn moves on offer (or the rolls above said no to them).
         return out_of_turn_moves(prompt).into_iter().next();
     }
     let i = rng.below(options.len());
     Some(options.swap_remove(i))
+}
+
+/// Wippen: the discard of a prompt's hand card, or where that is not allowed the capture of the
+/// buildings it must take, each a group of its own (always legal).
+pub fn wippen_simple_move(entry: &Value) -> Value {
+    if entry["discard"] == true {
+        json!({"kind": "discard", "card": entry["card"]})
+    } else {
+        let groups: Vec<Value> =
+            entry["must_include"].as_array().into_iter().flatten().map(|id| json!({"building": id})).collect();
+        json!({"kind": "capture", "card": entry["card"], "groups": groups})
+    }
 }
 
 /// The moves a prompt offers that may be made out of turn.
@@ -582,6 +598,7 @@ impl Table {
                 let carry: tippen::Carry = serde_json::from_value(view["carry"].clone()).unwrap();
                 replay!(tippen::Deal::new(rules, number, due, seed, carry))
             }
+            GameRules::Wippen(rules) => replay!(wippen::Deal::new(rules, number, dealer, seed)),
         };
         assert_eq!(outcome, view["outcome"], "outcome differs");
         assert_eq!(scores, view["scores"]);

@@ -1,0 +1,503 @@
+//! Listing the legal moves (§E9): per hand card, whether it may be discarded, the sets of
+//! piles it can capture and the cores and extras of each build, each set with one witness tree;
+//! and the selection query [`options`].
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+
+use super::expr::{BuildingId, Expr, Move, value};
+use super::reach::{Key, Reach, reach, unit};
+use super::rules::Rules;
+use super::table::{Pile, PileRef};
+use crate::card::{Card, CardSet};
+use crate::deal::Seat;
+use crate::error::RuleError;
+
+/// Where a listing is made: the table, the mover's hand and seat, the rules.
+#[derive(Debug, Clone, Copy)]
+pub struct Position<'a> {
+    /// The table's options.
+    pub rules: &'a Rules,
+    /// The piles on the table, in table order.
+    pub table: &'a [Pile],
+    /// The mover's hand.
+    pub hand: CardSet,
+    /// The mover.
+    pub seat: Seat,
+}
+
+/// One build value of a hand card, as sets of table piles (bit i: the table's pile i).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RawBuild {
+    /// The value built.
+    pub value: u8,
+    /// Sets S such that S plus the hand card can make the value.
+    pub cores: Vec<u64>,
+    /// Sets S (non-empty) that can make the value.
+    pub extras: Vec<u64>,
+}
+
+/// The listing of one hand card as sets of table piles (bit i: the table's pile i), without
+/// witnesses: what [`Listing`] holds, computed first and cheaply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawCard {
+    /// The hand card.
+    pub card: Card,
+    /// Whether it may be discarded.
+    pub discard: bool,
+    /// Every set of at most g piles that can make the card's value.
+    pub capture: Vec<u64>,
+    /// The buildings a capture must take (keep the promise).
+    pub must_include: u64,
+    /// For each value the card may build to.
+    pub builds: Vec<RawBuild>,
+}
+
+/// A set of table piles with one expression that makes the target from them.
+///
+/// ```json
+/// {"piles": [{"card": "S3"}, {"card": "D2"}, {"card": "C4"}],
+///  "witness": {"op": "+", "l": {"op": "*", "l": {"card": "S3"}, "r": {"card": "D2"}}, "r": {"card": "C4"}}}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "WippenGroup"))]
+pub struct Group {
+    /// The piles, in table order.
+    pub piles: Vec<PileRef>,
+    /// One tree using them (and, for a build's core, the hand card).
+    pub witness: Expr,
+}
+
+/// The builds of one hand card to one value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "WippenBuildListing"))]
+pub struct BuildListing {
+    /// The value built.
+    pub value: u8,
+    /// The groups holding the hand card: sets S such that S plus the card can make the value.
+    pub cores: Vec<Group>,
+    /// The other groups: sets of table piles that can make the value.
+    pub extras: Vec<Group>,
+}
+
+/// Everything one hand card can do (§E9). A capture is legal exactly when it is a non-empty
+/// collection of pairwise disjoint `capture` groups that includes every building of
+/// `must_include`; a build exactly when it is one core and any pairwise disjoint extras
+/// disjoint from it, using at least one table pile.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "WippenCardListing"))]
+pub struct CardListing {
+    /// The hand card.
+    pub card: Card,
+    /// Whether it may be discarded.
+    pub discard: bool,
+    /// The capture groups.
+    pub capture: Vec<Group>,
+    /// The buildings every capture with this card must take.
+    pub must_include: Vec<BuildingId>,
+    /// The builds, by value.
+    pub builds: Vec<BuildListing>,
+}
+
+/// The structured listing of a player's legal moves, one entry per hand card.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "WippenListing"))]
+pub struct Listing {
+    /// Per hand card, lowest first.
+    pub cards: Vec<CardListing>,
+}
+
+impl<'a> Position<'a> {
+    /// The reach table of the rules.
+    pub(crate) fn reach(&self) -> &'static Reach {
+        reach(self.rules.operators, self.rules.max_group_piles)
+    }
+
+    fn g(&self) -> usize {
+        usize::from(self.rules.max_group_piles)
+    }
+
+    /// The mover's buildings of value `v`, as a pile mask.
+    pub(crate) fn own_of_value(&self, v: u8) -> u64 {
+        self.own_where(|b| b == v)
+    }
+
+    /// The mover's buildings of another value than `v`, as a pile mask.
+    pub(crate) fn own_other_than(&self, v: u8) -> u64 {
+        self.own_where(|b| b != v)
+    }
+
+    fn own_where(&self, f: impl Fn(u8) -> bool) -> u64 {
+        self.table
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.building().is_some_and(|b| b.owner == self.seat && f(b.value)))
+            .fold(0, |m, (i, _)| m | (1 << i))
+    }
+
+    /// Whether the hand holds a card of value `v` other than `card`.
+    pub(crate) fn holds_other(&self, card: Card, v: u8) -> bool {
+        self.hand.iter().any(|c| c != card && value(c) == v)
+    }
+
+    /// The buildings a move with `card` must not leave behind (keep the promise): the mover's
+    /// buildings of the card's value when it is his last card of that value.
+    pub(crate) fn promise(&self, card: Card) -> u64 {
+        let w = value(card);
+        if !self.rules.keep_promise || self.holds_other(card, w) { 0 } else { self.own_of_value(w) }
+    }
+
+    /// The values `card` may build to: those of the other hand cards (none but its own value
+    /// when the promise binds it, and then none at all).
+    pub(crate) fn build_values(&self, card: Card) -> Vec<u8> {
+        let promise = self.promise(card) != 0;
+        let w = value(card);
+        let mut values: Vec<u8> =
+            self.hand.iter().filter(|&c| c != card).map(value).filter(|&v| !promise || v == w).collect();
+        values.sort_unstable();
+        values.dedup();
+        values
+    }
+
+    /// The key of the multiset of values of the piles in `mask`.
+    pub(crate) fn key(&self, mask: u64) -> Key {
+        let mut key = 0;
+        let mut m = mask;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            key += unit(self.table[i].value());
+            m &= m - 1;
+        }
+        key
+    }
+
+    /// The listing as pile masks, without witnesses.
+    pub fn raw(&self) -> Vec<RawCard> {
+        let reach = self.reach();
+        let n = self.table.len().min(64);
+        let g = self.g();
+        let cards: Vec<Card> = self.hand.iter().collect();
+        let mut out: Vec<RawCard> = cards
+            .iter()
+            .map(|&card| {
+                let promise = self.promise(card);
+                RawCard {
+                    card,
+                    discard: promise == 0,
+                    capture: Vec::new(),
+                    must_include: promise,
+                    builds: self
+                        .build_values(card)
+                        .into_iter()
+                        .map(|v| RawBuild {
+                            value: v,
+                            cores: if v == value(card) { vec![0] } else { Vec::new() },
+                            extras: Vec::new(),
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        // The distinct card values with their cards' indices.
+        let mut by_value: Vec<(u8, Vec<usize>)> = Vec::new();
+        for (i, &c) in cards.iter().enumerate() {
+            let w = value(c);
+            match by_value.iter_mut().find(|(v, _)| *v == w) {
+                Some((_, list)) => list.push(i),
+                None => by_value.push((w, vec![i])),
+            }
+        }
+        let any_builds = out.iter().any(|c| !c.builds.is_empty());
+        let own_other: [u64; 14] = std::array::from_fn(|v| self.own_other_than(v as u8));
+        let keys: Vec<Key> = self.table.iter().take(n).map(|p| unit(p.value())).collect();
+        // Every set of 1 to g piles, once.
+        let mut visit = |mask: u64, key: Key| {
+            let m = reach.mask(key);
+            for (w, idx) in &by_value {
+                let capture = m & (1 << w) != 0;
+                let core_mask = if any_builds { reach.mask(key + unit(*w)) } else { 0 };
+                for &i in idx {
+                    let rc = &mut out[i];
+                    if capture {
+                        rc.capture.push(mask);
+                    }
+                    for b in &mut rc.builds {
+                        if mask & own_other[usize::from(b.value)] != 0 {
+                            continue;
+                        }
+                        if core_mask & (1 << b.value) != 0 {
+                            b.cores.push(mask);
+                        }
+                        if m & (1 << b.value) != 0 {
+                            b.extras.push(mask);
+                        }
+                    }
+                }
+            }
+        };
+        subsets(&keys, g, &mut visit);
+        out
+    }
+
+    /// The listing with a witness tree for every set.
+    pub fn listing(&self) -> Listing {
+        let raw = self.raw();
+        Listing {
+            cards: raw
+                .into_iter()
+                .map(|rc| {
+                    let w = value(rc.card);
+                    CardListing {
+                        card: rc.card,
+                        discard: rc.discard,
+                        capture: rc.capture.iter().map(|&m| self.group(m, None, w)).collect(),
+                        must_include: self.buildings_in(rc.must_include),
+                        builds: rc
+                            .builds
+                            .iter()
+                            .map(|b| BuildListing {
+                                value: b.value,
+                                cores: b.cores.iter().map(|&m| self.group(m, Some(rc.card), b.value)).collect(),
+                                extras: b.extras.iter().map(|&m| self.group(m, None, b.value)).collect(),
+                            })
+                            .collect(),
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// The piles of a mask, in table order.
+    pub fn piles(&self, mask: u64) -> Vec<PileRef> {
+        (0..self.table.len()).filter(|i| mask & (1 << i) != 0).map(|i| self.table[i].name()).collect()
+    }
+
+    fn buildings_in(&self, mask: u64) -> Vec<BuildingId> {
+        (0..self.table.len())
+            .filter(|i| mask & (1 << i) != 0)
+            .filter_map(|i| self.table[i].building().map(|b| b.id))
+            .collect()
+    }
+
+    /// A witness tree over the piles of `mask` (and the hand card, if any) worth `target`.
+    pub fn witness(&self, mask: u64, hand: Option<Card>, target: u8) -> Option<Expr> {
+        let mut leaves: Vec<(u8, Expr)> = (0..self.table.len())
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| (self.table[i].value(), self.table[i].name().leaf()))
+            .collect();
+        if let Some(c) = hand {
+            leaves.push((value(c), Expr::Card(c)));
+        }
+        self.reach().witness(&leaves, u64::from(target))
+    }
+
+    fn group(&self, mask: u64, hand: Option<Card>, target: u8) -> Group {
+        let witness = self.witness(mask, hand, target).unwrap_or_else(|| Expr::Card(hand.unwrap_or(Card::DIAMOND_SEVEN)));
+        Group { piles: self.piles(mask), witness }
+    }
+
+    /// The mask of named piles.
+    ///
+    /// # Errors
+    /// [`RuleError::UnknownPile`], [`RuleError::PileUsedTwice`].
+    pub fn mask_of(&self, piles: &[PileRef]) -> Result<u64, RuleError> {
+        let mut mask = 0u64;
+        for p in piles {
+            let i = self.table.iter().position(|t| t.name() == *p).ok_or(RuleError::UnknownPile)?;
+            if mask & (1 << i) != 0 {
+                return Err(RuleError::PileUsedTwice);
+            }
+            mask |= 1 << i;
+        }
+        Ok(mask)
+    }
+
+    /// Every legal move with `card` that uses exactly the piles `selection` (a mask), each with
+    /// one witness grouping: the discard (empty selection), the capture, and a build per value.
+    pub fn options_mask(&self, card: Card, selection: u64) -> Vec<Move> {
+        let mut out = Vec::new();
+        if !self.hand.contains(card) {
+            return out;
+        }
+        let w = value(card);
+        let promise = self.promise(card);
+        if selection == 0 {
+            if promise == 0 {
+                out.push(Move::Discard { card });
+            }
+            return out;
+        }
+        let reach = self.reach();
+        let g = self.g();
+        // The capture: the selection split into groups worth w, the promised buildings in it.
+        if selection & promise == promise {
+            let ok = |t: u64| reach.can_make(self.key(t), w);
+            if let Some(groups) = cover(selection, g, &ok, &mut HashSet::new()) {
+                let groups = groups.into_iter().filter_map(|m| self.witness(m, None, w)).collect();
+                out.push(Move::Capture { card, groups });
+            }
+        }
+        // The builds: a core (with the card) and extras.
+        for v in self.build_values(card) {
+            if selection & self.own_other_than(v) != 0 {
+                continue;
+            }
+            let ok = |t: u64| reach.can_make(self.key(t), v);
+            let mut found = None;
+            if v == w
+                && let Some(groups) = cover(selection, g, &ok, &mut HashSet::new())
+            {
+                found = Some((0, groups));
+            }
+            if found.is_none() {
+                let mut failed = HashSet::new();
+                for_subsets_of(selection, g, &mut |core| {
+                    if reach.can_make(self.key(core) + unit(w), v)
+                        && let Some(groups) =
+                            if core == selection { Some(Vec::new()) } else { cover(selection & !core, g, &ok, &mut failed) }
+                    {
+                        found = Some((core, groups));
+                        return true;
+                    }
+                    false
+                });
+            }
+            if let Some((core, extras)) = found {
+                let mut groups = Vec::new();
+                if let Some(e) = self.witness(core, Some(card), v) {
+                    groups.push(e);
+                }
+                groups.extend(extras.into_iter().filter_map(|m| self.witness(m, None, v)));
+                out.push(Move::Build { card, value: v, groups });
+            }
+        }
+        out
+    }
+
+    /// [`Position::options_mask`] of named piles.
+    ///
+    /// # Errors
+    /// [`RuleError::NotInHand`], [`RuleError::UnknownPile`], [`RuleError::PileUsedTwice`].
+    pub fn options(&self, card: Card, piles: &[PileRef]) -> Result<Vec<Move>, RuleError> {
+        if !self.hand.contains(card) {
+            return Err(RuleError::NotInHand { card });
+        }
+        let mask = self.mask_of(piles)?;
+        Ok(self.options_mask(card, mask))
+    }
+
+    /// The simple moves: every legal discard, every capture of exactly one listed group (with
+    /// the promised buildings added as groups of their own), every build of one core and no
+    /// extras (a core without table piles with each single extra). Every legal move is made of
+    /// these: a capture is a union of listed groups, a build a core with extras.
+    pub fn simple_moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        for rc in self.raw() {
+            let card = rc.card;
+            let w = value(card);
+            if rc.discard {
+                out.push(Move::Discard { card });
+            }
+            let mut seen = HashSet::new();
+            for &m in &rc.capture {
+                let rest = rc.must_include & !m;
+                // The promised buildings outside the group come as groups of their own; a group
+                // overlapping one only in part is no simple move.
+                if !seen.insert(m | rest) {
+                    continue;
+                }
+                let mut groups: Vec<Expr> = self.witness(m, None, w).into_iter().collect();
+                for i in 0..self.table.len() {
+                    if rest & (1 << i) != 0 {
+                        groups.push(self.table[i].name().leaf());
+                    }
+                }
+                out.push(Move::Capture { card, groups });
+            }
+            for b in &rc.builds {
+                for &core in &b.cores {
+                    if core == 0 {
+                        for &extra in &b.extras {
+                            let groups = vec![
+                                Expr::Card(card),
+                                self.witness(extra, None, b.value).unwrap_or(Expr::Card(card)),
+                            ];
+                            out.push(Move::Build { card, value: b.value, groups });
+                        }
+                    } else if let Some(e) = self.witness(core, Some(card), b.value) {
+                        out.push(Move::Build { card, value: b.value, groups: vec![e] });
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Calls `visit(mask, key)` for every set of 1 to `g` piles (`keys[i]` is pile i's value key).
+pub(crate) fn subsets(keys: &[Key], g: usize, visit: &mut dyn FnMut(u64, Key)) {
+    fn go(keys: &[Key], start: usize, left: usize, mask: u64, key: Key, visit: &mut dyn FnMut(u64, Key)) {
+        for i in start..keys.len() {
+            let (m, k) = (mask | (1 << i), key + keys[i]);
+            visit(m, k);
+            if left > 1 {
+                go(keys, i + 1, left - 1, m, k, visit);
+            }
+        }
+    }
+    go(keys, 0, g, 0, 0, visit);
+}
+
+/// Calls `f` for every subset of `set` with at most `g` elements (the empty one included)
+/// until it returns true.
+fn for_subsets_of(set: u64, g: usize, f: &mut dyn FnMut(u64) -> bool) -> bool {
+    let bits: Vec<u64> = (0..64).filter(|i| set & (1 << i) != 0).map(|i| 1u64 << i).collect();
+    fn go(bits: &[u64], start: usize, left: usize, mask: u64, f: &mut dyn FnMut(u64) -> bool) -> bool {
+        if f(mask) {
+            return true;
+        }
+        if left == 0 {
+            return false;
+        }
+        for i in start..bits.len() {
+            if go(bits, i + 1, left - 1, mask | bits[i], f) {
+                return true;
+            }
+        }
+        false
+    }
+    go(&bits, 0, g, 0, f)
+}
+
+/// Splits `set` into groups of at most `g` piles each accepted by `ok`, if it can be done.
+fn cover(set: u64, g: usize, ok: &dyn Fn(u64) -> bool, failed: &mut HashSet<u64>) -> Option<Vec<u64>> {
+    if set == 0 {
+        return Some(Vec::new());
+    }
+    if failed.contains(&set) {
+        return None;
+    }
+    let low = set & set.wrapping_neg();
+    let rest = set & !low;
+    let mut result = None;
+    for_subsets_of(rest, g - 1, &mut |extra| {
+        let group = low | extra;
+        if ok(group)
+            && let Some(mut more) = cover(set & !group, g, ok, failed)
+        {
+            more.insert(0, group);
+            result = Some(more);
+            return true;
+        }
+        false
+    });
+    if result.is_none() {
+        failed.insert(set);
+    }
+    result
+}

@@ -1,0 +1,220 @@
+//! What one viewer — a seat or a spectator — may see of a game of Wippen (§E12).
+//!
+//! The visibility table, which both the view and [`Event::for_viewer`](super::Event::for_viewer)
+//! follow:
+//!
+//! | zone | who sees it |
+//! |---|---|
+//! | a hand | its owner (everyone else its size) |
+//! | the stock | nobody (everyone its size) |
+//! | the table's piles, the moves, the captured cards, sweeps, the last capturer, scores | all |
+
+use serde::{Deserialize, Serialize};
+
+use super::deal::{Deal, MoveRecord, Outcome, Phase};
+use super::listing::RawCard;
+use super::expr::BuildingId;
+use super::rules::Rules;
+use super::table::Pile;
+use crate::card::{Card, CardSet};
+use crate::deal::Seat;
+use crate::seed::Seed;
+use crate::view::is_false;
+
+/// The most pile sets a prompt lists for one hand card; beyond, `truncated` is set and the
+/// client asks for [`Deal::options`] of a selection instead.
+pub const PROMPT_SETS_PER_CARD: usize = 200;
+
+/// The builds of one hand card to one value, as sets of indices into the view's `table`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "WippenBuildPrompt"))]
+pub struct BuildPrompt {
+    /// The value built.
+    pub value: u8,
+    /// Sets that make the value with the hand card.
+    pub cores: Vec<Vec<u8>>,
+    /// Sets that make the value on their own.
+    pub extras: Vec<Vec<u8>>,
+}
+
+/// What the viewer may do with one hand card: the listing of §E9 without witness trees, pile
+/// sets given as indices into the view's `table`.
+///
+/// ```json
+/// {"card": "H10", "discard": true, "capture": [[0, 1, 2], [1, 3]], "must_include": [],
+///  "builds": [{"value": 8, "cores": [], "extras": [[0, 3]]}]}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "WippenCardPrompt"))]
+pub struct CardPrompt {
+    /// The hand card.
+    pub card: Card,
+    /// Whether it may be discarded.
+    pub discard: bool,
+    /// The sets it can capture as one group.
+    pub capture: Vec<Vec<u8>>,
+    /// The buildings every capture with it must take, by id (each alone is a group worth the
+    /// card: capturing them all is always legal).
+    pub must_include: Vec<BuildingId>,
+    /// The builds, by value.
+    pub builds: Vec<BuildPrompt>,
+    /// Some sets were left out (more than [`PROMPT_SETS_PER_CARD`]).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub truncated: bool,
+}
+
+/// What the viewer may do now: for the player to move, one entry per hand card.
+///
+/// ```json
+/// {"moves": [{"card": "S5", "discard": true, "capture": [[3]], "must_include": [], "builds": []}]}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "WippenPrompt"))]
+pub struct Prompt {
+    /// The hand cards and what each may do.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<CardPrompt>,
+}
+
+impl Prompt {
+    /// Whether nothing may be done.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// The prompt of a raw listing, bounded per card.
+    pub fn from_raw(raw: &[RawCard], table: &[Pile]) -> Prompt {
+        fn indices(mask: u64) -> Vec<u8> {
+            (0..64u8).filter(|i| mask & (1 << i) != 0).collect()
+        }
+        let cards = raw
+            .iter()
+            .map(|rc| {
+                let mut budget = PROMPT_SETS_PER_CARD;
+                let mut truncated = false;
+                let mut take = |sets: &[u64]| -> Vec<Vec<u8>> {
+                    let k = sets.len().min(budget);
+                    if k < sets.len() {
+                        truncated = true;
+                    }
+                    budget -= k;
+                    sets[..k].iter().map(|&m| indices(m)).collect()
+                };
+                let capture = take(&rc.capture);
+                let builds = rc
+                    .builds
+                    .iter()
+                    .map(|b| BuildPrompt { value: b.value, cores: take(&b.cores), extras: take(&b.extras) })
+                    .collect();
+                CardPrompt {
+                    card: rc.card,
+                    discard: rc.discard,
+                    capture,
+                    must_include: indices(rc.must_include)
+                        .into_iter()
+                        .filter_map(|i| table.get(usize::from(i)).and_then(Pile::building).map(|b| b.id))
+                        .collect(),
+                    builds,
+                    truncated,
+                }
+            })
+            .collect();
+        Prompt { moves: cards }
+    }
+}
+
+/// What was hidden during a game, shown to all once it is over.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "WippenReveal"))]
+pub struct Reveal {
+    /// The seed the game was shuffled with.
+    pub seed: Seed,
+    /// Every card dealt to each seat during the game.
+    pub dealt: Vec<CardSet>,
+}
+
+/// A game as one viewer sees it. Built only by [`Deal::view`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "WippenDealView"))]
+pub struct DealView {
+    /// The seat this view is for; `null` for a spectator.
+    pub viewer: Option<Seat>,
+    /// The table's rules.
+    pub rules: Rules,
+    /// The game's number in the match, from 1.
+    pub number: u32,
+    /// The dealer.
+    pub dealer: Seat,
+    /// The seat to the dealer's left, who plays first after each deal.
+    pub forehand: Seat,
+    /// Where the game stands.
+    pub phase: Phase,
+    /// Whose turn it is.
+    pub turn: Option<Seat>,
+    /// Deals of hand cards made in this game.
+    pub round: u8,
+    /// Deals of hand cards still to come.
+    pub deals_left: u8,
+    /// The viewer's own hand (a seat only).
+    pub hand: Option<CardSet>,
+    /// How many cards each seat holds.
+    pub hand_sizes: Vec<u8>,
+    /// Cards left in the stock.
+    pub stock: u8,
+    /// The piles on the table, in order; prompts name them by index.
+    pub table: Vec<Pile>,
+    /// Each seat's captured cards.
+    pub captured: Vec<CardSet>,
+    /// Each seat's sweeps.
+    pub sweeps: Vec<u8>,
+    /// Who captured last.
+    pub last_capturer: Option<Seat>,
+    /// The moves of this game.
+    pub moves: Vec<MoveRecord>,
+    /// How the game was scored, once over.
+    pub outcome: Option<Outcome>,
+    /// Each seat's points for this game (0 until it is scored).
+    pub scores: Vec<i32>,
+    /// What was hidden, once the game is over.
+    pub reveal: Option<Reveal>,
+    /// What the viewer may do now.
+    pub prompt: Prompt,
+}
+
+impl Deal {
+    /// What `viewer` may see (`None`: a spectator).
+    pub fn view(&self, viewer: Option<Seat>) -> DealView {
+        let prompt = match viewer {
+            Some(seat) if self.turn() == Some(seat) && !self.is_over() => Prompt::from_raw(&self.position(seat).raw(), self.table()),
+            _ => Prompt::default(),
+        };
+        DealView {
+            viewer,
+            rules: *self.rules(),
+            number: self.number(),
+            dealer: self.dealer(),
+            forehand: self.forehand(),
+            phase: self.phase(),
+            turn: self.turn(),
+            round: self.round(),
+            deals_left: self.deals_left(),
+            hand: viewer.filter(|s| s.index() < self.hands().len()).map(|s| self.hand(s)),
+            hand_sizes: self.hands().iter().map(|h| h.len() as u8).collect(),
+            stock: self.stock().len() as u8,
+            table: self.table().to_vec(),
+            captured: self.captured().to_vec(),
+            sweeps: self.sweeps().to_vec(),
+            last_capturer: self.last_capturer(),
+            moves: self.moves().to_vec(),
+            outcome: self.outcome().cloned(),
+            scores: self.outcome().map_or_else(|| vec![0; self.hands().len()], |o| o.points.clone()),
+            reveal: self.is_over().then(|| Reveal { seed: self.seed(), dealt: self.dealt().to_vec() }),
+            prompt,
+        }
+    }
+}
