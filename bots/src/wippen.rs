@@ -108,10 +108,8 @@ impl Bot {
             }
         }
         if let Some((_, card, v, core)) = best_build
-            && let Some(mv) = pos
-                .options_mask(card, core)
-                .into_iter()
-                .find(|m| matches!(m, Move::Build { value, .. } if *value == v))
+            && let Some(mv) =
+                pos.options_mask(card, core).into_iter().find(|m| matches!(m, Move::Build { value, .. } if *value == v))
         {
             return Some(mv);
         }

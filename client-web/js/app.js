@@ -463,10 +463,11 @@ let holdTimer = 0;
  * @param {import('./store.js').GameView|null} before the series before this message
  */
 function noteTrick(before) {
-  const deal = S.game?.deal;
+  // Any game's deal: one without tricks (Wippen) holds nothing to keep on the table.
+  const deal = /** @type {any} */ (S.game?.deal);
   if (!deal || !before || before.number !== S.game?.number || deal.phase === 'over' || !Array.isArray(deal.tricks)) return;
   const taken = deal.tricks.length;
-  if (taken <= (before.deal?.tricks?.length ?? 0)) return;
+  if (taken <= (/** @type {any} */ (before.deal)?.tricks?.length ?? 0)) return;
   S.ui.held = { deal: S.game.number, index: taken - 1, trick: deal.tricks[taken - 1], phase: 'hold' };
   clearTimeout(holdTimer);
   holdTimer = window.setTimeout(sweepHeld, HOLD_MS);
@@ -613,7 +614,8 @@ function afterChange(wasTurn) {
  * choice. Anything that changes meanwhile (another prompt, a card played by hand) cancels it.
  */
 function autoPlayForced() {
-  const deal = S.game?.deal;
+  // Any game's deal: only a trick game's prompt lists cards to play.
+  const deal = /** @type {any} */ (S.game?.deal);
   const cards = deal?.prompt?.cards ?? [];
   const wanted = S.settings.autoForced && myTurn() && deal?.phase === 'play' && Array.isArray(deal.tricks) && cards.length === 1 ? `${S.game?.number}|${deal.tricks.length}|${deal.trick.length}|${cards[0]}` : null;
   if (wanted === forced.key) return;
@@ -622,7 +624,7 @@ function autoPlayForced() {
   if (!wanted) return;
   const card = cards[0];
   forced.timer = window.setTimeout(() => {
-    const now = S.game?.deal;
+    const now = /** @type {any} */ (S.game?.deal);
     if (forced.key !== wanted || !myTurn() || !(now?.prompt?.cards ?? []).includes(card)) return;
     forced.key = null;
     api.act({ action: 'play', card });

@@ -49,7 +49,7 @@
 
 /**
  * What a client sends: one JSON object per WebSocket text frame, with a `type` field. The first message on a connection must be [`ClientMessage::Hello`].
- * @typedef {({client?: string | null, protocol: number, type: "hello"}) | {name: string, options?: RoomOptions, rules?: GameRules, type: "create_room"} | ({name: string, role?: Role, room: string, token?: string | null, type: "join_room"}) | ({last_seq?: number | null, room: string, token: string, type: "resume"}) | {seat: Seat, type: "take_seat"} | {type: "leave_seat"} | {type: "start"} | {public: boolean, type: "set_public"} | {action: GameAction, id: number, seq: number, type: "act"} | {type: "next_deal"} | {text: string, type: "chat"} | {type: "leave_room"} | {offset?: number, type: "lobby"} | {room: string, type: "peek"} | {tokens: Array<string>, type: "my_rooms"} | {type: "ping"} | {level: Level, seat: Seat, type: "add_bot"} | {seat: Seat, type: "remove_bot"} | {type: "review"} | {type: "nudge"} | {reading: boolean, type: "reading"} | {deal: number, type: "replay"}} ClientMessage
+ * @typedef {({client?: string | null, protocol: number, type: "hello"}) | {name: string, options?: RoomOptions, rules?: GameRules, type: "create_room"} | ({name: string, role?: Role, room: string, token?: string | null, type: "join_room"}) | ({last_seq?: number | null, room: string, token: string, type: "resume"}) | {seat: Seat, type: "take_seat"} | {type: "leave_seat"} | {type: "start"} | {public: boolean, type: "set_public"} | {action: GameAction, id: number, seq: number, type: "act"} | {type: "next_deal"} | {text: string, type: "chat"} | {type: "leave_room"} | {offset?: number, type: "lobby"} | {room: string, type: "peek"} | {tokens: Array<string>, type: "my_rooms"} | {type: "ping"} | {level: Level, seat: Seat, type: "add_bot"} | {seat: Seat, type: "remove_bot"} | {type: "review"} | {type: "nudge"} | {reading: boolean, type: "reading"} | {deal: number, type: "replay"} | {card: Card, piles: Array<WippenPileRef>, type: "options"}} ClientMessage
  */
 
 /**
@@ -104,27 +104,27 @@
 
 /**
  * One game's action.
- * @typedef {Action | GrossenaspeAction | MecklenburgAction | MecklenburgAction | ThedinghausenAction | TippenAction} GameAction
+ * @typedef {Action | GrossenaspeAction | MecklenburgAction | MecklenburgAction | ThedinghausenAction | TippenAction | WippenMove} GameAction
  */
 
 /**
  * One game's event.
- * @typedef {Event | GrossenaspeEvent | MecklenburgEvent | MecklenburgEvent | ThedinghausenEvent | TippenEvent} GameEvent
+ * @typedef {Event | GrossenaspeEvent | MecklenburgEvent | MecklenburgEvent | ThedinghausenEvent | TippenEvent | WippenEvent} GameEvent
  */
 
 /**
  * Which game a table plays, as its rules name it (`"game": "prisdorf"`).
- * @typedef {"prisdorf" | "grossenaspe" | "anseggerfips" | "duttfips" | "thedinghausen" | "tippen"} GameId
+ * @typedef {"prisdorf" | "grossenaspe" | "anseggerfips" | "duttfips" | "thedinghausen" | "tippen" | "wippen"} GameId
  */
 
 /**
  * A room's rules: the game (`game`, default `prisdorf`) and its options.
- * @typedef {({deals?: number | null, first_lead?: FirstLead, game?: "prisdorf", kieker_show?: KiekerShow, kontra?: boolean, min_bid?: number, players?: Players}) | ({cents?: boolean, deals?: number | null, first_lead?: FirstLead, game: "grossenaspe", kieker_show?: KiekerShow, loss_factor?: number, min_bid?: number, players?: number}) | ({auction?: AuctionKind, cents?: boolean, deals?: number | null, durch?: boolean, dutt?: DuttUse, faces?: Faces, first_lead?: FirstLead, game: "anseggerfips", loss_factor?: number, min_bid?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean}) | ({cents?: boolean, deals?: number | null, durch?: boolean, faces?: Faces, first_lead?: FirstLead, game: "duttfips", loss_factor?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean}) | ({fipsen?: boolean, game: "thedinghausen", head_the_trick?: boolean, rounds?: number | null}) | ({daus_card?: TippenDausCard, deals?: number | null, exchange_max?: number | null, game: "tippen", hop_and_jump?: boolean, knocking?: boolean, max_bete?: number | null, players?: number, preset?: TippenPreset, robbing?: boolean, shoving?: boolean, sniffing?: TippenSniffing, tipp_zwang?: boolean})} GameRules
+ * @typedef {({deals?: number | null, first_lead?: FirstLead, game?: "prisdorf", kieker_show?: KiekerShow, kontra?: boolean, min_bid?: number, players?: Players}) | ({cents?: boolean, deals?: number | null, first_lead?: FirstLead, game: "grossenaspe", kieker_show?: KiekerShow, loss_factor?: number, min_bid?: number, players?: number}) | ({auction?: AuctionKind, cents?: boolean, deals?: number | null, durch?: boolean, dutt?: DuttUse, faces?: Faces, first_lead?: FirstLead, game: "anseggerfips", loss_factor?: number, min_bid?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean}) | ({cents?: boolean, deals?: number | null, durch?: boolean, faces?: Faces, first_lead?: FirstLead, game: "duttfips", loss_factor?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean}) | ({fipsen?: boolean, game: "thedinghausen", head_the_trick?: boolean, rounds?: number | null}) | ({daus_card?: TippenDausCard, deals?: number | null, exchange_max?: number | null, game: "tippen", hop_and_jump?: boolean, knocking?: boolean, max_bete?: number | null, players?: number, preset?: TippenPreset, robbing?: boolean, shoving?: boolean, sniffing?: TippenSniffing, tipp_zwang?: boolean}) | ({deals?: number | null, game: "wippen", keep_promise?: boolean, last_move_sweep?: boolean, max_group_piles?: number, operators?: WippenOperators, players?: number, sets?: number})} GameRules
  */
 
 /**
  * What one viewer may see of a series, with the prompt of what he may do now: the game's own view with the game's name in `game`.
- * @typedef {(SeriesView & {game: "prisdorf"}) | (GrossenaspeSeriesView & {game: "grossenaspe"}) | (MecklenburgSeriesView & {game: "anseggerfips"}) | (MecklenburgSeriesView & {game: "duttfips"}) | (ThedinghausenSeriesView & {game: "thedinghausen"}) | (TippenSeriesView & {game: "tippen"})} GameView
+ * @typedef {(SeriesView & {game: "prisdorf"}) | (GrossenaspeSeriesView & {game: "grossenaspe"}) | (MecklenburgSeriesView & {game: "anseggerfips"}) | (MecklenburgSeriesView & {game: "duttfips"}) | (ThedinghausenSeriesView & {game: "thedinghausen"}) | (TippenSeriesView & {game: "tippen"}) | (WippenSeriesView & {game: "wippen"})} GameView
  */
 
 /**
@@ -397,7 +397,7 @@
 
 /**
  * What the server sends: one JSON object per WebSocket text frame, with a `type` field.
- * @typedef {{max_message_bytes: number, protocol: number, server: string, type: "welcome"} | ({chat: Array<ChatLine>, game?: GameView | null, missed: Array<SeqEvent>, resync: boolean, room: RoomState, seq: number, type: "joined", you: You}) | ({events: Array<SeqEvent>, game?: GameView | null, room: RoomState, seq: number, type: "update"}) | {id: number, seq: number, type: "ack"} | ({code: "proto/malformed" | "proto/unknown_type" | "proto/version" | "proto/too_large" | "proto/handshake_required" | "proto/already_greeted" | "room/not_found" | "room/full" | "room/started" | "room/not_started" | "room/not_host" | "room/no_spectators" | "room/already_in" | "room/not_in" | "room/seats_not_full" | "seat/taken" | "seat/invalid" | "seat/not_seated" | "token/invalid" | "action/stale" | "action/id_reused" | "rate/limited" | "chat/too_long" | "chat/empty" | "name/invalid" | "rules/invalid" | "options/invalid" | "server/busy" | "server/storage" | "server/shutting_down" | "bot/mid_deal" | "bot/not_a_bot" | "review/unavailable" | "review/busy" | "bot/standing_in" | "nudge/too_soon" | "nudge/nobody" | "room/too_many" | "replay/unavailable" | "seat/unknown" | "deal/over" | "series/over" | "deal/not_over" | "turn/not_yours" | "phase/wrong" | "bid/invalid" | "bid/below_minimum" | "bid/too_low" | "bid/kieker_not_allowed" | "bid/hold_not_allowed" | "skat/hand_required" | "skat/kieker_no_hand" | "discard/wrong_count" | "card/not_in_hand" | "trumps/ruten_required" | "play/must_follow_suit" | "fips/not_held" | "fips/too_late" | "kieker/give_up_not_allowed" | "bid/no_such_bid" | "bid/not_higher" | "kieker/fold_not_allowed" | "action/wrong_game" | "bid/unknown" | "bid/must_bid_higher" | "ruten/rutenas_required" | "trumps/ruten_must_be_bid" | "bid/forehand_must_bid" | "play/must_head" | "play/must_trump" | "play/must_lead_trump" | "play/must_lead_daus" | "exchange/too_many" | "rob/not_allowed" | "shove/not_allowed" | "decide/pass_not_allowed" | "decide/drop_out_not_allowed", id?: number | null, message: string, type: "error"}) | {offset: number, rooms: Array<LobbyRoom>, total: number, type: "lobby"} | {room: LobbyRoom, type: "room_info"} | {rooms: Array<MyRoom>, type: "my_rooms"} | {type: "left"} | {type: "pong"} | {deal: number, review: Review, type: "review"} | {replay: DealReplay, type: "replay"}} ServerMessage
+ * @typedef {{max_message_bytes: number, protocol: number, server: string, type: "welcome"} | ({chat: Array<ChatLine>, game?: GameView | null, missed: Array<SeqEvent>, resync: boolean, room: RoomState, seq: number, type: "joined", you: You}) | ({events: Array<SeqEvent>, game?: GameView | null, room: RoomState, seq: number, type: "update"}) | {id: number, seq: number, type: "ack"} | ({code: "proto/malformed" | "proto/unknown_type" | "proto/version" | "proto/too_large" | "proto/handshake_required" | "proto/already_greeted" | "room/not_found" | "room/full" | "room/started" | "room/not_started" | "room/not_host" | "room/no_spectators" | "room/already_in" | "room/not_in" | "room/seats_not_full" | "seat/taken" | "seat/invalid" | "seat/not_seated" | "token/invalid" | "action/stale" | "action/id_reused" | "rate/limited" | "chat/too_long" | "chat/empty" | "name/invalid" | "rules/invalid" | "options/invalid" | "server/busy" | "server/storage" | "server/shutting_down" | "bot/mid_deal" | "bot/not_a_bot" | "review/unavailable" | "review/busy" | "bot/standing_in" | "nudge/too_soon" | "nudge/nobody" | "room/too_many" | "replay/unavailable" | "seat/unknown" | "deal/over" | "series/over" | "deal/not_over" | "turn/not_yours" | "phase/wrong" | "bid/invalid" | "bid/below_minimum" | "bid/too_low" | "bid/kieker_not_allowed" | "bid/hold_not_allowed" | "skat/hand_required" | "skat/kieker_no_hand" | "discard/wrong_count" | "card/not_in_hand" | "trumps/ruten_required" | "play/must_follow_suit" | "fips/not_held" | "fips/too_late" | "kieker/give_up_not_allowed" | "bid/no_such_bid" | "bid/not_higher" | "kieker/fold_not_allowed" | "action/wrong_game" | "bid/unknown" | "bid/must_bid_higher" | "ruten/rutenas_required" | "trumps/ruten_must_be_bid" | "bid/forehand_must_bid" | "play/must_head" | "play/must_trump" | "play/must_lead_trump" | "play/must_lead_daus" | "exchange/too_many" | "rob/not_allowed" | "shove/not_allowed" | "decide/pass_not_allowed" | "decide/drop_out_not_allowed" | "move/too_large" | "move/no_group" | "move/unknown_pile" | "move/pile_used_twice" | "move/hand_card_misplaced" | "move/group_too_large" | "build/no_table_pile" | "move/operator_not_allowed" | "move/invalid_arithmetic" | "move/wrong_value" | "build/no_card_for_value" | "build/own_building_value_change" | "move/broken_promise", id?: number | null, message: string, type: "error"}) | {offset: number, rooms: Array<LobbyRoom>, total: number, type: "lobby"} | {room: LobbyRoom, type: "room_info"} | {rooms: Array<MyRoom>, type: "my_rooms"} | {type: "left"} | {type: "pong"} | {deal: number, review: Review, type: "review"} | {replay: DealReplay, type: "replay"} | {card: Card, moves: Array<WippenMove>, piles: Array<WippenPileRef>, type: "options"}} ServerMessage
  */
 
 /**
@@ -568,6 +568,106 @@
 /**
  * Whose turn it is, how long it has lasted and how long the move clock leaves, in milliseconds as of the frame that carries it.
  * @typedef {{left_ms?: number | null, seat: Seat, waited_ms: number}} TurnClock
+ */
+
+/**
+ * A building: two or more cards with a declared value, an owner and an id.
+ * @typedef {{building: WippenBuildingId, cards: Array<Card>, owner: Seat, value: number}} WippenBuilding
+ */
+
+/**
+ * A building's number, 1, 2, 3, … in order of creation within the game. In JSON a number.
+ * @typedef {number} WippenBuildingId
+ */
+
+/**
+ * The builds of one hand card to one value, as sets of indices into the view's `table`.
+ * @typedef {{cores: Array<Array<number>>, extras: Array<Array<number>>, value: number}} WippenBuildPrompt
+ */
+
+/**
+ * What the viewer may do with one hand card: the listing of §E9 without witness trees, pile sets given as indices into the view's `table`.
+ * @typedef {{builds: Array<WippenBuildPrompt>, capture: Array<Array<number>>, card: Card, discard: boolean, must_include: Array<WippenBuildingId>, truncated?: boolean}} WippenCardPrompt
+ */
+
+/**
+ * A game as one viewer sees it. Built only by [`Deal::view`].
+ * @typedef {{captured: Array<CardSet>, dealer: Seat, deals_left: number, forehand: Seat, hand?: CardSet | null, hand_sizes: Array<number>, last_capturer?: Seat | null, moves: Array<WippenMoveRecord>, number: number, outcome?: WippenOutcome | null, phase: WippenPhase, prompt: WippenPrompt, reveal?: WippenReveal | null, round: number, rules: WippenRules, scores: Array<number>, stock: number, sweeps: Array<number>, table: Array<WippenPile>, turn?: Seat | null, viewer?: Seat | null}} WippenDealView
+ */
+
+/**
+ * One thing that happened. [`Event::for_viewer`] empties the hands a viewer may not see; everything else is public.
+ * @typedef {({dealer: Seat, event: "dealt", hands: Array<CardSet | null>, number: number, round: number, stock: number, table: Array<Card>}) | ({building?: WippenBuilding | null, event: "moved", move: WippenMove, seat: Seat, sweep: boolean, taken: Array<Card>}) | ({cards: Array<Card>, event: "leftover", seat?: Seat | null}) | {event: "scored", row: WippenScoreRow} | {event: "match_over", totals: Array<number>, winners: Array<Seat>}} WippenEvent
+ */
+
+/**
+ * An expression of a Wippen move: a loose table card or the played hand card, a building by its id, or an operator applied to a left and a right expression.
+ * @typedef {{card: Card} | {building: WippenBuildingId} | {l: WippenExpr, op: WippenOp, r: WippenExpr}} WippenExpr
+ */
+
+/**
+ * A move: one card from the hand, discarded, capturing or building (§E7, §E8).
+ * @typedef {{card: Card, kind: "discard"} | {card: Card, groups: Array<WippenExpr>, kind: "capture"} | {card: Card, groups: Array<WippenExpr>, kind: "build", value: number}} WippenMove
+ */
+
+/**
+ * A move made, with what it did.
+ * @typedef {{building?: WippenBuilding | null, move: WippenMove, seat: Seat, sweep: boolean, taken: Array<Card>}} WippenMoveRecord
+ */
+
+/**
+ * An operator of an expression node. In JSON `"+"`, `"-"`, `"*"` or `"/"`.
+ * @typedef {"+" | "-" | "*" | "/"} WippenOp
+ */
+
+/**
+ * The operators allowed in expressions: a non-empty subset of + - * /.
+ * @typedef {Array<WippenOp>} WippenOperators
+ */
+
+/**
+ * How a game was scored (§E11).
+ * @typedef {{aces: Array<number>, cards: Array<number>, good_ten?: Seat | null, good_two?: Seat | null, leftover: Array<Card>, leftover_to?: Seat | null, points: Array<number>, spades: Array<number>, sweeps: Array<number>}} WippenOutcome
+ */
+
+/**
+ * Where a game stands.
+ * @typedef {"play" | "over"} WippenPhase
+ */
+
+/**
+ * A pile on the table: a loose card or a building.
+ * @typedef {{card: Card} | WippenBuilding} WippenPile
+ */
+
+/**
+ * A table pile's name: a loose card or a building by its id.
+ * @typedef {{card: Card} | {building: WippenBuildingId}} WippenPileRef
+ */
+
+/**
+ * What the viewer may do now: for the player to move, one entry per hand card.
+ * @typedef {{moves?: Array<WippenCardPrompt>}} WippenPrompt
+ */
+
+/**
+ * What was hidden during a game, shown to all once it is over.
+ * @typedef {{dealt: Array<CardSet>, seed: Seed}} WippenReveal
+ */
+
+/**
+ * A Wippen table's options (§E13).
+ * @typedef {{deals?: number | null, keep_promise?: boolean, last_move_sweep?: boolean, max_group_piles?: number, operators?: WippenOperators, players?: number, sets?: number}} WippenRules
+ */
+
+/**
+ * A row of the scoresheet: one per game.
+ * @typedef {{aces: Array<number>, cards: Array<number>, dealer: Seat, good_ten?: Seat | null, good_two?: Seat | null, leftover_to?: Seat | null, number: number, points: Array<number>, set: number, spades: Array<number>, sweeps: Array<number>, totals: Array<number>}} WippenScoreRow
+ */
+
+/**
+ * A match as one viewer sees it.
+ * @typedef {{deal: WippenDealView, first_dealer: Seat, games: number, number: number, over: boolean, scoresheet: Array<WippenScoreRow>, set: number, totals: Array<number>, winners: Array<Seat>}} WippenSeriesView
  */
 
 /**

@@ -105,8 +105,12 @@ pub fn offered(offer: &Offer, hand: Option<CardSet>) -> Vec<Vec<Value>> {
                 if entry["discard"] == true {
                     json!({"kind": "discard", "card": entry["card"]})
                 } else {
-                    let groups: Vec<Value> =
-                        entry["must_include"].as_array().into_iter().flatten().map(|id| json!({"building": id})).collect();
+                    let groups: Vec<Value> = entry["must_include"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|id| json!({"building": id}))
+                        .collect();
                     json!({"kind": "capture", "card": entry["card"], "groups": groups})
                 }
             })

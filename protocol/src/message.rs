@@ -2,7 +2,7 @@
 
 use fipsen_bots::Level;
 use fipsen_bots::review::Review;
-use fipsen_rules::{GameAction, GameRules, GameView, Seat};
+use fipsen_rules::{Card, GameAction, GameRules, GameView, Seat, wippen};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -246,11 +246,25 @@ pub enum ClientMessage {
         /// The deal's number in the series.
         deal: u32,
     },
+    /// Wippen: asks which moves the player to move can make with hand card `card` using
+    /// exactly the table piles `piles` (loose cards by their card, buildings by their id).
+    /// Answered with `options`: every such legal capture and build, each with one grouping
+    /// that shows its arithmetic (the discard when `piles` is empty). Nothing changes.
+    ///
+    /// ```json
+    /// {"type": "options", "card": "H10", "piles": [{"card": "S3"}, {"card": "D2"}, {"card": "C4"}]}
+    /// ```
+    Options {
+        /// The hand card.
+        card: Card,
+        /// The table piles chosen.
+        piles: Vec<wippen::PileRef>,
+    },
 }
 
 impl ClientMessage {
     /// Every `type` a client may send.
-    pub const TYPES: [&'static str; 22] = [
+    pub const TYPES: [&'static str; 23] = [
         "hello",
         "create_room",
         "join_room",
@@ -273,6 +287,7 @@ impl ClientMessage {
         "nudge",
         "reading",
         "replay",
+        "options",
     ];
 
     /// Reads one frame's text, telling apart a frame that is not a JSON object with a string
@@ -462,6 +477,22 @@ pub enum ServerMessage {
         /// The deal.
         replay: DealReplay,
     },
+    /// The answer to `options`: the moves with that card and exactly those piles, each ready to
+    /// be sent back as the action of an `act`.
+    ///
+    /// ```json
+    /// {"type": "options", "card": "H10", "piles": [{"card": "S3"}, {"card": "D2"}, {"card": "C4"}],
+    ///  "moves": [{"kind": "capture", "card": "H10", "groups": [{"op": "+", "l": {"op": "*",
+    ///             "l": {"card": "S3"}, "r": {"card": "D2"}}, "r": {"card": "C4"}}]}]}
+    /// ```
+    Options {
+        /// The hand card asked about.
+        card: Card,
+        /// The piles asked about.
+        piles: Vec<wippen::PileRef>,
+        /// Every legal move with exactly them (none: no such move).
+        moves: Vec<wippen::Move>,
+    },
 }
 
 impl ServerMessage {
@@ -540,6 +571,7 @@ mod tests {
             ClientMessage::Nudge,
             ClientMessage::Reading { reading: true },
             ClientMessage::Replay { deal: 3 },
+            ClientMessage::Options { card: "H10".parse().unwrap(), piles: vec![] },
         ];
         assert_eq!(examples.len(), ClientMessage::TYPES.len());
         for (message, kind) in examples.iter().zip(ClientMessage::TYPES) {

@@ -510,6 +510,7 @@ impl Reader {
             ClientMessage::Nudge => RoomRequest::Nudge,
             ClientMessage::Reading { reading } => RoomRequest::Reading(reading),
             ClientMessage::Replay { deal } => RoomRequest::Replay(deal),
+            ClientMessage::Options { card, piles } => RoomRequest::Options { card, piles },
         };
         let id = match &request {
             RoomRequest::Act { id, .. } => Some(*id),

@@ -174,6 +174,13 @@ pub enum RoomRequest {
     Reading(bool),
     /// `replay`: the replay of a finished deal.
     Replay(u32),
+    /// `options`: Wippen's moves with a hand card and a choice of table piles.
+    Options {
+        /// The hand card.
+        card: fipsen_rules::Card,
+        /// The piles.
+        piles: Vec<fipsen_rules::wippen::PileRef>,
+    },
 }
 
 /// What a room task is told.
@@ -1047,6 +1054,12 @@ impl Room {
             RoomRequest::Nudge => self.nudge(seat)?,
             RoomRequest::Reading(reading) => self.set_reading(seat, reading)?,
             RoomRequest::Replay(deal) => self.replay(conn, seat, deal)?,
+            RoomRequest::Options { card, piles } => {
+                let seat = seat.ok_or(ErrorCode::NotSeated)?;
+                let series = self.series.as_ref().ok_or(ErrorCode::RoomNotStarted)?;
+                let moves = series.wippen_options(seat, card, &piles).map_err(ErrorCode::Rule)?;
+                self.send_to(conn, &ServerMessage::Options { card, piles, moves });
+            }
         }
         Ok(())
     }

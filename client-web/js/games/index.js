@@ -27,6 +27,7 @@ import * as grossenaspe from './grossenaspe.js';
 import { mecklenburg } from './mecklenburg.js';
 import * as thedinghausen from './thedinghausen.js';
 import * as tippen from './tippen.js';
+import * as wippen from './wippen.js';
 import { strings as holsteinStrings } from './holstein.js';
 
 /**
@@ -53,6 +54,7 @@ export const GAMES = {
   duttfips: mecklenburg('duttfips'),
   thedinghausen,
   tippen,
+  wippen,
 };
 
 addStrings(holsteinStrings);

@@ -219,13 +219,13 @@ function opSymbol(op) {
 }
 
 /** The arithmetic value of a card: A = 1, 2–10, J = 11, Q = 12, K = 13 (the printed rank). @param {string} card */
-export function cardValue(card) {
+function cardValue(card) {
   const rank = card.slice(1);
   return { A: 1, J: 11, Q: 12, K: 13 }[rank] ?? Number(rank);
 }
 
 /** A pile's key in a selection: the card ("S3"), or "#" and the building's id. @param {any} pile */
-export function pileKey(pile) {
+function pileKey(pile) {
   return pile.building !== undefined && pile.building !== null ? `#${pile.building}` : pile.card;
 }
 
@@ -251,7 +251,7 @@ function buildingOf(deal, id) {
  * @param {any} deal
  * @returns {string}
  */
-export function exprText(e, deal) {
+function exprText(e, deal) {
   if (!e) return '';
   if (e.op) {
     const side = (child, right) => {
@@ -281,27 +281,12 @@ function targetOf(move) {
  * @param {any} move
  * @param {any} deal
  */
-export function moveText(move, deal) {
+function moveText(move, deal) {
   if (move.kind === 'discard') return t('wp.move.discard', { card: cardShort(move.card) });
   const target = targetOf(move);
   const groups = (move.groups ?? []).map((g) => `${target} = ${exprText(g, deal)}`).join(t('wp.move.and'));
   const key = move.kind === 'build' ? 'wp.move.build' : 'wp.move.capture';
   return t(key, { card: cardShort(move.card), value: target, groups });
-}
-
-/** The piles a move uses (their keys), from its trees. @param {any} move @returns {string[]} */
-function pilesUsed(move) {
-  const keys = [];
-  const walk = (e) => {
-    if (!e) return;
-    if (e.op) {
-      walk(e.l);
-      walk(e.r);
-    } else if (e.building !== undefined) keys.push(`#${e.building}`);
-    else if (e.card !== move.card) keys.push(e.card);
-  };
-  for (const g of move.groups ?? []) walk(g);
-  return keys;
 }
 
 // ---- what the player has chosen ----
@@ -325,7 +310,7 @@ const pick = {
 
 /** @param {any} deal */
 function markOf(deal) {
-  return `${S.game?.number}:${deal?.number}:${deal?.moves ?? deal?.history?.length ?? 0}:${deal?.turn}:${tablePiles(deal).length}:${(deal?.hand ?? []).length}`;
+  return `${S.game?.number}:${deal?.number}:${deal?.round}:${(deal?.moves ?? []).length}:${deal?.turn}`;
 }
 
 /** Forgets a choice made for another table than this one. @param {any} deal */
@@ -401,7 +386,18 @@ function pickGroup(keys) {
 /** The prompt's listing of one hand card. @param {any} deal @param {string|null} card */
 function listingOf(deal, card) {
   if (!card) return null;
-  return (deal?.prompt?.cards ?? []).find((c) => c.card === card) ?? null;
+  return (deal?.prompt?.moves ?? []).find((c) => c.card === card) ?? null;
+}
+
+/** The keys of the piles a prompt's set names by their places on the table. @param {any} deal @param {number[]} set */
+function keysOf(deal, set) {
+  const piles = tablePiles(deal);
+  return (set ?? []).map((i) => piles[i]).filter(Boolean).map(pileKey);
+}
+
+/** A pile named by its key, in short: "♠3", or "[6 #1]". @param {any} deal @param {string} key */
+function keyText(deal, key) {
+  return key.startsWith('#') ? t('wp.building_leaf', { value: buildingOf(deal, Number(key.slice(1)))?.value ?? '?', id: key.slice(1) }) : cardShort(key);
 }
 
 // ---- the table ----
@@ -423,7 +419,7 @@ export function seatChips(game, seat) {
   return [
     chip('wp-captured', t('wp.chip.captured', { n: captured.length, s: spades }), t('wp.chip.captured_long', { n: captured.length, s: spades }), 'captured'),
     sweeps ? chip('wp-sweeps', t('wp.chip.sweeps', { n: sweeps }), t('wp.chip.sweeps_long', { n: sweeps }), 'sweeps') : null,
-    deal.last_capture === seat ? chip('wp-last', t('wp.chip.last'), t('wp.chip.last_long'), 'last-capture') : null,
+    deal.last_capturer === seat ? chip('wp-last', t('wp.chip.last'), t('wp.chip.last_long'), 'last-capture') : null,
     h(
       'span',
       { class: 'chip wp-points', 'data-testid': 'balance', title: t('wp.chip.points_long', { n: game.totals?.[seat] ?? 0 }) },
@@ -489,8 +485,8 @@ export function centreShown(deal, _cardRow) {
   const listing = listingOf(deal, p.card);
   const usable = new Set();
   if (listing) {
-    for (const g of listing.capture ?? []) for (const r of g.piles ?? []) usable.add(pileKey(r));
-    for (const b of listing.builds ?? []) for (const g of [...(b.cores ?? []), ...(b.extras ?? [])]) for (const r of g.piles ?? []) usable.add(pileKey(r));
+    for (const set of listing.capture ?? []) for (const k of keysOf(deal, set)) usable.add(k);
+    for (const b of listing.builds ?? []) for (const set of [...(b.cores ?? []), ...(b.extras ?? [])]) for (const k of keysOf(deal, set)) usable.add(k);
   }
   const enabled = live && myMove(deal);
   return h(
@@ -518,7 +514,7 @@ export function centreExtra(game, deal) {
     { class: 'wp-stock', 'data-testid': 'stock' },
     t('wp.table.stock', { n: deal.stock ?? 0 }),
     deal.deals_left !== undefined && deal.deals_left !== null ? ` · ${t('wp.table.deals_left', { n: deal.deals_left })}` : null,
-    deal.last_capture !== null && deal.last_capture !== undefined ? ` · ${t('wp.table.last_capture', { name: seatName(deal.last_capture) })}` : null,
+    deal.last_capturer !== null && deal.last_capturer !== undefined ? ` · ${t('wp.table.last_capture', { name: seatName(deal.last_capturer) })}` : null,
   );
 }
 
@@ -568,17 +564,23 @@ function moveButton(move, deal) {
   );
 }
 
-/** The suggestions for a chosen card without piles: its listed groups, a tap chooses one. */
+/**
+ * The suggestions for a chosen card without piles: the groups the prompt lists for it (a
+ * capture's groups, a build's cores); a tap chooses that group's piles, and the server then
+ * says the moves with them, with their arithmetic.
+ */
 function suggestions(deal, listing) {
   const items = [];
-  const value = cardValue(listing.card);
-  for (const g of listing.capture ?? []) {
-    items.push({ keys: (g.piles ?? []).map(pileKey), text: t('wp.hint.capture', { groups: `${value} = ${exprText(g.witness, deal)}` }) });
+  const names = (keys) => keys.map((k) => keyText(deal, k)).join(' ');
+  for (const set of listing.capture ?? []) {
+    const keys = keysOf(deal, set);
+    items.push({ keys, text: t('wp.hint.capture', { groups: names(keys) }) });
   }
   for (const b of listing.builds ?? []) {
-    for (const g of b.cores ?? []) {
-      if ((g.piles ?? []).length === 0) continue;
-      items.push({ keys: (g.piles ?? []).map(pileKey), text: t('wp.hint.build', { value: b.value, groups: `${b.value} = ${exprText(g.witness, deal)}` }) });
+    for (const set of b.cores ?? []) {
+      const keys = keysOf(deal, set);
+      if (keys.length === 0) continue;
+      items.push({ keys, text: t('wp.hint.build', { value: b.value, groups: names(keys) }) });
     }
   }
   const shown = items.slice(0, 8);
@@ -600,7 +602,7 @@ function suggestions(deal, listing) {
  * @param {any} p the prompt
  */
 export function actions(deal, p) {
-  if (!p || !(p.cards ?? []).length) return [];
+  if (!p || !(p.moves ?? []).length) return [];
   const c = current(deal);
   if (c.confirm) {
     const move = c.confirm;
@@ -651,7 +653,7 @@ export function actions(deal, p) {
       'p',
       { class: 'wp-choice', 'data-testid': 'wp-choice' },
       t('wp.act.chosen', { card: cardShort(c.card), value: cardValue(c.card) }),
-      c.piles.length ? ` + ${c.piles.map((k) => (k.startsWith('#') ? t('wp.building_leaf', { value: buildingOf(deal, Number(k.slice(1)))?.value ?? '?', id: k.slice(1) }) : cardShort(k))).join(', ')}` : '',
+      c.piles.length ? ` + ${c.piles.map((k) => keyText(deal, k)).join(', ')}` : '',
     ),
   );
   if (c.piles.length === 0) {
@@ -715,7 +717,7 @@ export function actions(deal, p) {
 // ---- the log, the result ----
 
 /** Game events that are a player's own move. */
-export const moves = new Set(['discarded', 'captured', 'built']);
+export const moves = new Set(['moved']);
 
 /**
  * @param {any} e a Wippen event
@@ -723,27 +725,21 @@ export const moves = new Set(['discarded', 'captured', 'built']);
  * @returns {string[]}
  */
 export function eventTexts(e, deal) {
-  const name = seatName(e?.seat);
   switch (e?.event) {
     case 'dealt':
-      return e.first ? [t('wp.log.game', { n: e.game ?? e.number ?? 1, name: seatName(e.dealer) })] : [t('wp.log.dealt', { n: e.stock ?? 0 })];
-    case 'discarded':
-      return [t('wp.log.discarded', { name, card: cardShort(e.card) })];
-    case 'captured': {
-      const move = { kind: 'capture', card: e.card, groups: e.groups ?? [] };
-      return [`${name}: ${moveText(move, deal)}${e.sweep ? ` — ${t('wp.log.sweep')}` : ''}`];
+      return e.round === 1 ? [t('wp.log.game', { n: e.number, name: seatName(e.dealer) })] : [t('wp.log.dealt', { n: e.stock ?? 0 })];
+    case 'moved': {
+      const name = seatName(e.seat);
+      if (e.move?.kind === 'discard') return [t('wp.log.discarded', { name, card: cardShort(e.move.card) })];
+      return [`${name}: ${moveText(e.move, deal)}${e.sweep ? ` — ${t('wp.log.sweep')}` : ''}`];
     }
-    case 'built': {
-      const move = { kind: 'build', card: e.card, value: e.value, groups: e.groups ?? [] };
-      return [`${name}: ${moveText(move, deal)}`];
-    }
-    case 'rest_taken':
-      return e.seat !== null && e.seat !== undefined ? [t('wp.log.rest', { name, n: (e.cards ?? []).length })] : [t('wp.log.rest_nobody', { n: (e.cards ?? []).length })];
-    case 'game_over':
-    case 'deal_over':
-      return [outcomeSentence(e.outcome ?? e.score ?? e, e.scores, deal?.dealer)];
-    case 'series_over':
-      return [t('wp.log.match_over', { list: (e.totals ?? e.balances ?? []).map((b, seat) => `${seatName(seat)} ${b}`).join(', ') })];
+    case 'leftover':
+      if (!(e.cards ?? []).length) return [];
+      return e.seat !== null && e.seat !== undefined ? [t('wp.log.rest', { name: seatName(e.seat), n: e.cards.length })] : [t('wp.log.rest_nobody', { n: e.cards.length })];
+    case 'scored':
+      return [outcomeSentence(e.row, e.row?.points, e.row?.dealer)];
+    case 'match_over':
+      return [t('wp.log.match_over', { list: (e.totals ?? []).map((b, seat) => `${seatName(seat)} ${b}`).join(', ') })];
     default:
       return [];
   }
@@ -779,14 +775,22 @@ export function sheetHead(_game) {
   return h('p', { class: 'hint wp-sheet-key' }, t('wp.sheet.key'));
 }
 
-/** The lines of a game's score for one seat, from its row. @param {any} row @param {number} seat */
+/**
+ * What a seat took in a game, from its row: cards, spades, aces, the good ten and two, sweeps.
+ * @param {any} row
+ * @param {number} seat
+ */
 function scoreLines(row, seat) {
-  const lines = row.lines?.[seat] ?? row.score?.[seat] ?? null;
-  if (!lines || typeof lines !== 'object') return null;
-  return Object.entries(lines)
-    .filter(([k, v]) => typeof v === 'number' && v !== 0 && k !== 'total')
-    .map(([k, v]) => t(`wp.line.${k}`, { n: v }))
-    .join(', ');
+  return [
+    t('wp.line.cards', { n: row.cards?.[seat] ?? 0 }),
+    t('wp.line.spades', { n: row.spades?.[seat] ?? 0 }),
+    row.aces?.[seat] ? t('wp.line.aces', { n: row.aces[seat] }) : null,
+    row.good_ten === seat ? t('wp.line.good_ten') : null,
+    row.good_two === seat ? t('wp.line.good_two') : null,
+    row.sweeps?.[seat] ? t('wp.line.sweeps', { n: row.sweeps[seat] }) : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /**
@@ -828,8 +832,9 @@ export function sheetBody(game) {
               h(
                 'td',
                 { class: 'wp-cell', 'data-seat': i },
-                h('strong', null, String(row.points?.[i] ?? 0)),
-                scoreLines(row, i) ? h('span', { class: 'hint wp-lines' }, ` ${scoreLines(row, i)}`) : null,
+                h('strong', null, `+${row.points?.[i] ?? 0}`),
+                h('span', { class: 'wp-run' }, ` = ${row.totals?.[i] ?? 0}`),
+                h('span', { class: 'hint wp-lines' }, scoreLines(row, i)),
               ),
             ),
           ),

@@ -559,7 +559,8 @@ impl Deal {
                 }
             }
             Move::Build { value, .. } => {
-                let building = Building { id: BuildingId(self.next_id), value: *value, owner: seat, cards: checked.cards };
+                let building =
+                    Building { id: BuildingId(self.next_id), value: *value, owner: seat, cards: checked.cards };
                 self.next_id += 1;
                 record.building = Some(building.clone());
                 self.table.push(Pile::Building(building));
@@ -612,7 +613,14 @@ impl Deal {
 
     /// A game set up at will, for tests and examples: the table, the hands, the stock, who is to
     /// move, the next building id. Captured cards start empty.
-    pub fn arranged(rules: Rules, dealer: Seat, table: Vec<Pile>, hands: Vec<CardSet>, stock: Vec<Card>, turn: Seat) -> Deal {
+    pub fn arranged(
+        rules: Rules,
+        dealer: Seat,
+        table: Vec<Pile>,
+        hands: Vec<CardSet>,
+        stock: Vec<Card>,
+        turn: Seat,
+    ) -> Deal {
         let n = usize::from(rules.players);
         let next_id = table.iter().filter_map(|p| p.building().map(|b| b.id.0)).max().unwrap_or(0) + 1;
         Deal {

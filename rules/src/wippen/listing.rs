@@ -297,7 +297,8 @@ impl<'a> Position<'a> {
     }
 
     fn group(&self, mask: u64, hand: Option<Card>, target: u8) -> Group {
-        let witness = self.witness(mask, hand, target).unwrap_or_else(|| Expr::Card(hand.unwrap_or(Card::DIAMOND_SEVEN)));
+        let witness =
+            self.witness(mask, hand, target).unwrap_or_else(|| Expr::Card(hand.unwrap_or(Card::DIAMOND_SEVEN)));
         Group { piles: self.piles(mask), witness }
     }
 
@@ -358,8 +359,11 @@ impl<'a> Position<'a> {
                 let mut failed = HashSet::new();
                 for_subsets_of(selection, g, &mut |core| {
                     if reach.can_make(self.key(core) + unit(w), v)
-                        && let Some(groups) =
-                            if core == selection { Some(Vec::new()) } else { cover(selection & !core, g, &ok, &mut failed) }
+                        && let Some(groups) = if core == selection {
+                            Some(Vec::new())
+                        } else {
+                            cover(selection & !core, g, &ok, &mut failed)
+                        }
                     {
                         found = Some((core, groups));
                         return true;
@@ -423,10 +427,8 @@ impl<'a> Position<'a> {
                 for &core in &b.cores {
                     if core == 0 {
                         for &extra in &b.extras {
-                            let groups = vec![
-                                Expr::Card(card),
-                                self.witness(extra, None, b.value).unwrap_or(Expr::Card(card)),
-                            ];
+                            let groups =
+                                vec![Expr::Card(card), self.witness(extra, None, b.value).unwrap_or(Expr::Card(card))];
                             out.push(Move::Build { card, value: b.value, groups });
                         }
                     } else if let Some(e) = self.witness(core, Some(card), b.value) {

@@ -68,11 +68,7 @@ pub(crate) struct Reach {
 /// at least x (for x + y, x × y), x − 13^r (x − y), x / 13^r (x ÷ y), or x is below y (y − x,
 /// y ÷ x); so p ≤ P needs x ≤ (P + 1) · 13^r, and (14^k + 1) · 13^r ≤ 14^(k + r).
 pub(crate) fn bound(g: u8, size: u8) -> u64 {
-    if size > g {
-        13
-    } else {
-        14u64.saturating_pow(u32::from(g + 2 - size))
-    }
+    if size > g { 13 } else { 14u64.saturating_pow(u32::from(g + 2 - size)) }
 }
 
 impl Reach {
@@ -150,9 +146,8 @@ impl Reach {
             return None;
         }
         let all = (1u32 << leaves.len()) - 1;
-        let key = |set: u32| -> Key {
-            (0..leaves.len()).filter(|i| set & (1 << i) != 0).map(|i| unit(leaves[i].0)).sum()
-        };
+        let key =
+            |set: u32| -> Key { (0..leaves.len()).filter(|i| set & (1 << i) != 0).map(|i| unit(leaves[i].0)).sum() };
         if !self.has_value(key(all), target) {
             return None;
         }
@@ -271,7 +266,11 @@ mod tests {
     #[test]
     fn a_witness_is_worth_its_target() {
         let r = reach(Operators::ALL, 4);
-        let leaves = vec![(3, Expr::Card("S3".parse().unwrap())), (2, Expr::Card("D2".parse().unwrap())), (4, Expr::Card("C4".parse().unwrap()))];
+        let leaves = vec![
+            (3, Expr::Card("S3".parse().unwrap())),
+            (2, Expr::Card("D2".parse().unwrap())),
+            (4, Expr::Card("C4".parse().unwrap())),
+        ];
         let w = r.witness(&leaves, 10).unwrap();
         assert_eq!(w.leaves().len(), 3);
     }

@@ -12,8 +12,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::deal::{Deal, MoveRecord, Outcome, Phase};
-use super::listing::RawCard;
 use super::expr::BuildingId;
+use super::listing::RawCard;
 use super::rules::Rules;
 use super::table::Pile;
 use crate::card::{Card, CardSet};
@@ -190,7 +190,9 @@ impl Deal {
     /// What `viewer` may see (`None`: a spectator).
     pub fn view(&self, viewer: Option<Seat>) -> DealView {
         let prompt = match viewer {
-            Some(seat) if self.turn() == Some(seat) && !self.is_over() => Prompt::from_raw(&self.position(seat).raw(), self.table()),
+            Some(seat) if self.turn() == Some(seat) && !self.is_over() => {
+                Prompt::from_raw(&self.position(seat).raw(), self.table())
+            }
             _ => Prompt::default(),
         };
         DealView {

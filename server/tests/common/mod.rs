@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use fipsen_rules::{Card, CardSet, GameId, GameRules, Seat, Seed, grossenaspe, mecklenburg, thedinghausen, tippen, wippen};
+use fipsen_rules::{
+    Card, CardSet, GameId, GameRules, Seat, Seed, grossenaspe, mecklenburg, thedinghausen, tippen, wippen,
+};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
