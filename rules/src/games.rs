@@ -502,6 +502,27 @@ pub(crate) fn tagged_view_json<V: Serialize>(game: GameId, view: &V) -> String {
     format!(r#"{{"game":"{}"{sep}{members}"#, game.code())
 }
 
+impl AnyGame {
+    /// Wippen: every legal move of `seat` with `card` that uses exactly the table piles `piles`,
+    /// each with one witness grouping (VARIANTS.md §E9, selections), for a client that offers
+    /// the moves of a selection.
+    ///
+    /// # Errors
+    /// The table plays another game ([`RuleError::WrongGame`]), or the rules refuse the question:
+    /// not the seat's turn, the game over, the card not in the hand, a pile unknown or named twice.
+    pub fn wippen_options(
+        &self,
+        seat: Seat,
+        card: crate::card::Card,
+        piles: &[crate::wippen::PileRef],
+    ) -> Result<Vec<crate::wippen::Move>, RuleError> {
+        match self {
+            AnyGame::Wippen(series) => series.options(seat, card, piles),
+            _ => Err(RuleError::WrongGame),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -550,26 +571,5 @@ mod tests {
         assert_eq!(game.check(seat, &prisdorf), Err(RuleError::WrongGame));
         assert!(game.apply(seat, &prisdorf).is_err());
         assert_eq!(game.legal_actions(seat), legal, "a refused action changes nothing");
-    }
-}
-
-impl AnyGame {
-    /// Wippen: every legal move of `seat` with `card` that uses exactly the table piles `piles`,
-    /// each with one witness grouping (VARIANTS.md §E9, selections), for a client that offers
-    /// the moves of a selection.
-    ///
-    /// # Errors
-    /// The table plays another game ([`RuleError::WrongGame`]), or the rules refuse the question:
-    /// not the seat's turn, the game over, the card not in the hand, a pile unknown or named twice.
-    pub fn wippen_options(
-        &self,
-        seat: Seat,
-        card: crate::card::Card,
-        piles: &[crate::wippen::PileRef],
-    ) -> Result<Vec<crate::wippen::Move>, RuleError> {
-        match self {
-            AnyGame::Wippen(series) => series.options(seat, card, piles),
-            _ => Err(RuleError::WrongGame),
-        }
     }
 }
