@@ -61,8 +61,8 @@ pub enum TournamentError {
         /// The fewest bots that make the number seatable.
         bots: usize,
     },
-    /// No table of the current round has this id.
-    #[error("there is no table {0} in the current round")]
+    /// No table has this id.
+    #[error("there is no table {0}")]
     UnknownTable(TableId),
     /// A deal recorded out of order: the table's next deal is another.
     #[error("table {table} expects deal {expected}, not deal {got}")]

@@ -26,6 +26,25 @@
 //!   the players as [`TIE_BREAK`] says; [`Tournament::view`] is what everyone may see.
 //!
 //! Nothing here does I/O, reads a clock or draws randomness: the seeds come from the caller.
+//!
+//! # Running the tables
+//!
+//! For each [`Table`] of a round started, the server opens a room with the rules
+//! `settings().format(table.seats.len()).rules` and the master seed
+//! [`Tournament::table_seed`]`(table.id)`, and seats `table.seats[i]` at the room's seat `i`.
+//! Each time a deal of the room's scoresheet ends without being thrown in, it records that
+//! deal: the `d`-th such row is deal `d`, and its points are the difference of the row's
+//! running totals to the previous counted row's ([`DealResult::from_running_totals`] turns a
+//! scoresheet into deals; sending deals already recorded again is harmless).
+//!
+//! # Duplicate deals and thrown-in deals
+//!
+//! The games deal their `k`-th deal (thrown-in deals included) from the master seed's stream
+//! `k − 1`, and a thrown-in deal is dealt again by the same dealer. So duplicate tables stay in
+//! step only while no table throws a deal in: after a thrown-in deal at one table, its next
+//! deal has the cards the other tables got for their next deal but another dealer (each hand
+//! one seat further), and its counted deals are one stream behind for the rest of the round.
+//! The duplicate score then compares deals that were not the same.
 
 mod error;
 mod settings;
