@@ -27,6 +27,24 @@
 //!
 //! Nothing here does I/O, reads a clock or draws randomness: the seeds come from the caller.
 //!
+//! ```
+//! use fipsen_rules::Seed;
+//! use fipsen_tournament::{DealResult, Phase, Settings, Tournament, TournamentId};
+//!
+//! let settings = Settings::prisdorf("Club evening"); // the organiser plays
+//! let (mut t, mut log) = Tournament::create(TournamentId("club-1".into()), settings, "Olli")?;
+//! for name in ["Anna", "Jan", "Gesa"] {
+//!     log.extend(t.register(name)?.1);
+//! }
+//! log.extend(t.start(Seed::from_u64(1), false)?); // one table of four, seated at random
+//! let table = t.round(1).map(|r| r.tables[0].id).expect("round 1");
+//! log.extend(t.record(&[DealResult { table, deal: 1, points: vec![0, 3, 0, 0] }])?);
+//! assert_eq!(t.phase(), Phase::Playing { round: 1 }); // 99 deals to go
+//! assert_eq!(t.standings()[0].total, 3);
+//! assert_eq!(Tournament::from_events(&log)?, t);
+//! # Ok::<(), fipsen_tournament::TournamentError>(())
+//! ```
+//!
 //! # Running the tables
 //!
 //! For each [`Table`] of a round started, the server opens a room with the rules

@@ -170,6 +170,27 @@ fn seating_for_every_number_of_players() {
         let plan = settings.plan(n).unwrap();
         let sizes: Vec<usize> = log.t.round(1).unwrap().tables.iter().map(|t| t.seats.len()).collect();
         assert_eq!(sizes, plan.sizes().collect::<Vec<_>>(), "{n}: full tables first");
+        // Round 2, by the standings: everyone seated once again, at the same tables.
+        let results: Vec<DealResult> = log
+            .t
+            .round(1)
+            .unwrap()
+            .tables
+            .iter()
+            .flat_map(|t| {
+                (1..=2).map(|deal| DealResult {
+                    table: t.id,
+                    deal,
+                    points: deal_points(t.seats.len(), t.id.table, deal),
+                })
+            })
+            .collect();
+        log.op(|t| t.record(&results)).unwrap();
+        assert_eq!(log.t.phase(), Phase::RoundOver { round: 1 });
+        log.op(|t| t.next_round(Seed::from_u64(100 + n as u64))).unwrap();
+        assert_seated_once(&log.t, 2);
+        let sizes2: Vec<usize> = log.t.round(2).unwrap().tables.iter().map(|t| t.seats.len()).collect();
+        assert_eq!(sizes2, sizes);
         // Another seed seats them otherwise.
         let seating = |seed: u64| {
             let mut other = with_players(short("again", 2, 2, 2), n);
@@ -351,6 +372,7 @@ fn duplicate_seeds_commitments_and_secrets() {
     assert!(serde_json::to_string(&log.t.view()).unwrap().contains(&revealed.to_hex()));
 
     log.op(|t| t.next_round(Seed::from_u64(6))).unwrap();
+    assert_seated_once(&log.t, 2);
     assert_eq!(seed(&log, 2, 1), seed(&log, 2, 2));
     assert_ne!(seed(&log, 2, 1), seed(&log, 1, 1), "a new round deals new cards");
     assert_ne!(seed(&log, 2, 3), seed(&log, 1, 3));
