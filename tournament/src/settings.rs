@@ -194,7 +194,7 @@ impl Settings {
         let max_short = if short_size.is_some() { usize::from(self.max_short_tables) } else { 0 };
         (0..=max_short).find_map(|short| {
             let rest = players.checked_sub(short * short_size.unwrap_or(0))?;
-            (rest % full == 0).then(|| Plan {
+            rest.is_multiple_of(full).then(|| Plan {
                 full_size: full,
                 full_tables: rest / full,
                 short_size: short_size.unwrap_or(0),

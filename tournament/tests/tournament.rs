@@ -143,7 +143,10 @@ fn seating_for_every_number_of_players() {
                 assert_eq!(plan.full_tables * 4 + plan.short_tables * 3, n);
                 assert!(plan.short_tables <= 3);
                 for fewer in 0..plan.short_tables {
-                    assert!(n < 3 * fewer || (n - 3 * fewer) % 4 != 0, "{n}: {fewer} tables of three would do");
+                    assert!(
+                        n < 3 * fewer || !(n - 3 * fewer).is_multiple_of(4),
+                        "{n}: {fewer} tables of three would do"
+                    );
                 }
                 assert!(n >= 3);
             }
@@ -588,7 +591,7 @@ fn another_game_seats_its_own_table_sizes() {
                 assert!(plan.short_tables <= 3);
             }
             Err(e) => {
-                let fits = (0..=3).any(|b| n >= 4 * b && (n - 4 * b) % 5 == 0);
+                let fits = (0..=3).any(|b| n >= 4 * b && (n - 4 * b).is_multiple_of(5));
                 assert!(!fits, "{n}: {e}");
                 assert_eq!(e.code(), "tournament/cannot_seat");
                 assert!(n + s.bots_needed(n).unwrap() > n);
