@@ -635,7 +635,7 @@ function handView(deal, me, myTurn) {
           {
             type: 'button',
             role: 'listitem',
-            class: `hand-card${selected ? ' selected' : ''}${trump ? ' trump' : ''}${playable.has(card) ? ' playable' : ''}${pickedUp.has(card) ? ' picked-up' : ''}`,
+            class: `hand-card${selected ? ' selected' : ''}${trump ? ' trump' : ''}${(picks ? enabled : playable.has(card)) ? ' playable' : ''}${pickedUp.has(card) ? ' picked-up' : ''}`,
             'data-card': card,
             'data-key': `card-${card}`,
             'data-group': 'hand',

@@ -211,7 +211,6 @@ export function trumps(_deal) {
 // ---- expressions and moves, as the server sends them ----
 
 const OP_SYMBOLS = { '+': '+', '-': '−', '*': '×', '/': '÷' };
-const PRECEDENCE = { '+': 1, '-': 1, '*': 2, '/': 2 };
 
 /** @param {string} op */
 function opSymbol(op) {
@@ -257,10 +256,10 @@ function exprText(e, deal) {
     const side = (child, right) => {
       const text = exprText(child, deal);
       if (!child.op) return text;
-      const pc = PRECEDENCE[child.op] ?? 0;
-      const pp = PRECEDENCE[e.op] ?? 0;
-      const needs = pc < pp || (right && pc === pp && (e.op === '-' || e.op === '/'));
-      return needs ? `(${text})` : text;
+      // Brackets wherever two operations meet, as people write it: (3 × 2) + 4; only a chain
+      // of one adding or multiplying on the left goes without: 2 + 3 + 4.
+      const chain = !right && child.op === e.op && (e.op === '+' || e.op === '*');
+      return chain ? text : `(${text})`;
     };
     return `${side(e.l, false)} ${opSymbol(e.op)} ${side(e.r, true)}`;
   }
