@@ -7,7 +7,7 @@
 use fipsen_rules::mecklenburg::{self, AnseggerfipsRules, AuctionKind, DuttUse, DuttfipsRules, Faces};
 use fipsen_rules::{
     FirstLead, GameEngine, GameEvent, GameId, GameRules, GameView, KiekerShow, Players, RuleSet, Seat, Seed, Series,
-    grossenaspe, thedinghausen, tippen,
+    grossenaspe, thedinghausen, tippen, wippen,
 };
 
 /// A small deterministic generator (SplitMix64).
@@ -187,7 +187,7 @@ fn duttfips_keeps_the_contract_of_the_game_interface() {
     assert_eq!(GameId::Duttfips.code(), "duttfips");
     assert_eq!(
         GameId::ALL.iter().map(|g| g.code()).collect::<Vec<_>>(),
-        ["prisdorf", "grossenaspe", "anseggerfips", "duttfips", "thedinghausen", "tippen"]
+        ["prisdorf", "grossenaspe", "anseggerfips", "duttfips", "thedinghausen", "tippen", "wippen"]
     );
 }
 
@@ -241,4 +241,29 @@ fn tippen_keeps_the_contract_of_the_game_interface() {
     assert!(taken > 14 * 3 * 4, "{taken} actions");
     assert_eq!(<tippen::Series as GameEngine>::ID, GameId::Tippen);
     assert_eq!(GameId::Tippen.code(), "tippen");
+}
+
+/// Wippen with two, three and four players, every option switched in turn; a "deal" of the
+/// engine is one game.
+#[test]
+fn wippen_keeps_the_contract_of_the_game_interface() {
+    use wippen::{Op, Operators};
+    let mut rng = Rng(43);
+    let mut taken = 0;
+    for i in 0..9u8 {
+        let rules = wippen::Rules {
+            players: 2 + i % 3,
+            sets: 1,
+            operators: if i % 4 == 3 { Operators::of(&[Op::Add, Op::Sub]) } else { Operators::ALL },
+            max_group_piles: if i % 3 == 2 { 3 } else { 4 },
+            keep_promise: i % 2 == 0,
+            last_move_sweep: i % 5 != 1,
+            deals: None,
+        };
+        taken += play_through_the_interface::<wippen::Series>(rules, Seed([i + 1; 32]), 2, &mut rng);
+    }
+    assert!(taken > 9 * 48, "{taken} actions");
+    assert_eq!(<wippen::Series as GameEngine>::ID, GameId::Wippen);
+    assert_eq!(GameId::Wippen.code(), "wippen");
+    assert_eq!(<wippen::Series as GameEngine>::deals_of(&wippen::Rules { players: 3, sets: 2, ..Default::default() }), Some(6));
 }

@@ -406,9 +406,10 @@ impl Deal {
             Move::Capture { groups, .. } => (groups, None),
             Move::Build { groups, value, .. } => (groups, Some(*value)),
         };
-        // Size, before anything is evaluated.
+        // Size, before anything is evaluated. A build's hand card may form a group of its own
+        // (a build to its own value), so a build may have one group more than table piles.
         let n = self.table.len();
-        if groups.len() > n {
+        if groups.len() > n + usize::from(build.is_some()) {
             return Err(RuleError::MoveTooLarge);
         }
         let mut leaves_total = 0;
