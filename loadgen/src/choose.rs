@@ -64,7 +64,7 @@ impl Offer {
             && self.discard.is_none()
             && self.exchange.is_none()
             && !self.flags.values().any(|v| *v == Value::Bool(true))
-            && !self.flags.get("moves").is_some_and(|m| m.as_array().is_some_and(|a| !a.is_empty()))
+            && self.flags.get("moves").is_none_or(|m| m.as_array().is_none_or(|a| a.is_empty()))
     }
 }
 

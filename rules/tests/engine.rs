@@ -265,5 +265,8 @@ fn wippen_keeps_the_contract_of_the_game_interface() {
     assert!(taken > 9 * 48, "{taken} actions");
     assert_eq!(<wippen::Series as GameEngine>::ID, GameId::Wippen);
     assert_eq!(GameId::Wippen.code(), "wippen");
-    assert_eq!(<wippen::Series as GameEngine>::deals_of(&wippen::Rules { players: 3, sets: 2, ..Default::default() }), Some(6));
+    assert_eq!(
+        <wippen::Series as GameEngine>::deals_of(&wippen::Rules { players: 3, sets: 2, ..Default::default() }),
+        Some(6)
+    );
 }

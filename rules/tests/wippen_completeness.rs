@@ -82,7 +82,8 @@ fn brute_force(pos: &Position) -> BTreeSet<Key> {
     let n = pos.table.len();
     let mut memo = HashMap::new();
     let mut makes = |mask: u64, extra: Option<u64>, target: u64| -> bool {
-        let mut vals: Vec<u64> = (0..n).filter(|i| mask & (1 << i) != 0).map(|i| u64::from(pos.table[i].value())).collect();
+        let mut vals: Vec<u64> =
+            (0..n).filter(|i| mask & (1 << i) != 0).map(|i| u64::from(pos.table[i].value())).collect();
         vals.extend(extra);
         !vals.is_empty() && tree_values(&vals, rules.operators, &mut memo).contains(&target)
     };
@@ -141,8 +142,7 @@ fn brute_force(pos: &Position) -> BTreeSet<Key> {
                     alone
                         || (0..p.len()).any(|k| {
                             p.iter().enumerate().all(|(j, &grp)| {
-                                grp.count_ones() <= g
-                                    && makes(grp, (j == k).then_some(u64::from(w)), u64::from(v))
+                                grp.count_ones() <= g && makes(grp, (j == k).then_some(u64::from(w)), u64::from(v))
                             })
                         })
                 });
@@ -237,12 +237,17 @@ fn the_listing_describes_exactly_the_moves_a_brute_force_finds() {
         let listed = described(&pos.raw());
         let missing: Vec<_> = brute.difference(&listed).collect();
         let extra: Vec<_> = listed.difference(&brute).collect();
-        assert!(missing.is_empty() && extra.is_empty(), "{rules:?}\n{table:?}\n{hand:?}\nmissing {missing:?}\nextra {extra:?}");
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "{rules:?}\n{table:?}\n{hand:?}\nmissing {missing:?}\nextra {extra:?}"
+        );
         // Every listed set has a witness worth its target, and options find each move.
         for (card, kind, v, u) in &listed {
             let options = pos.options_mask(*card, *u);
             assert!(
-                options.iter().any(|m| m.kind() == *kind && (*kind != "build" || matches!(m, fipsen_rules::wippen::Move::Build { value, .. } if value == v))),
+                options.iter().any(|m| m.kind() == *kind
+                    && (*kind != "build"
+                        || matches!(m, fipsen_rules::wippen::Move::Build { value, .. } if value == v))),
                 "{card} {kind} {v} {u:b}: {options:?}"
             );
         }
@@ -257,7 +262,12 @@ fn the_listing_describes_exactly_the_moves_a_brute_force_finds() {
                 leaves.sort_by_key(|e| format!("{e:?}"));
                 expected.sort_by_key(|e| format!("{e:?}"));
                 assert_eq!(leaves, expected);
-                assert_eq!(wippen_common::eval(&grp.witness, &table, cl.card), Some(u64::from(target)), "{}", grp.witness);
+                assert_eq!(
+                    wippen_common::eval(&grp.witness, &table, cl.card),
+                    Some(u64::from(target)),
+                    "{}",
+                    grp.witness
+                );
             };
             for grp in &cl.capture {
                 check(grp, value(cl.card), false);

@@ -113,8 +113,7 @@ fn random_games_keep_every_card_once_and_accept_exactly_the_listed_moves() {
         // The scoresheet adds up.
         let sheet = series.scoresheet();
         assert_eq!(sheet.len() as u32, rules.games());
-        let sum: Vec<i32> =
-            (0..usize::from(n)).map(|s| sheet.iter().map(|r| r.points[s]).sum()).collect();
+        let sum: Vec<i32> = (0..usize::from(n)).map(|s| sheet.iter().map(|r| r.points[s]).sum()).collect();
         assert_eq!(sum, series.totals());
     }
     assert!(moves > 24 * 40, "{moves} moves");

@@ -180,7 +180,8 @@ fn e7_11_no_new_value_for_his_own_building() {
     illegal(&mut d, P1, json, RuleError::NoCardForValue { value: 7 });
     // Holding a 7, it is his own building's value that he may not change.
     let table = d.table().to_vec();
-    let mut d = Deal::arranged(Rules::default(), P2, table, vec![set("S2 H6 CA H7"), set("H10 S5 S7 D8")], Vec::new(), P1);
+    let mut d =
+        Deal::arranged(Rules::default(), P2, table, vec![set("S2 H6 CA H7"), set("H10 S5 S7 D8")], Vec::new(), P1);
     illegal(&mut d, P1, json, RuleError::OwnBuildingValueChange);
 }
 
@@ -196,7 +197,8 @@ fn e7_12_no_discard_of_the_last_six_while_owning_a_six_building() {
 #[test]
 fn e7_13_the_capture_must_take_the_building_as_well() {
     let mut d = example(Rules::default(), 0);
-    let json = r#"{"kind": "capture", "card": "H6", "groups": [{"op": "+", "l": {"card": "C4"}, "r": {"card": "D2"}}]}"#;
+    let json =
+        r#"{"kind": "capture", "card": "H6", "groups": [{"op": "+", "l": {"card": "C4"}, "r": {"card": "D2"}}]}"#;
     illegal(&mut d, P1, json, RuleError::BrokenPromise { value: 6 });
 }
 
@@ -393,7 +395,14 @@ fn a_capture_emptying_the_table_with_the_last_card_is_a_sweep_unless_the_option_
         assert!(matches!(&events[0], Event::Moved { sweep: false, .. }), "♠4 is still on the table");
         let _ = events;
         // A table emptied with the game's last card.
-        let mut d = Deal::arranged(rules, Seat(1), vec![loose("C7"), loose("D3")], vec![set("H10"), set("S4")], Vec::new(), Seat(1));
+        let mut d = Deal::arranged(
+            rules,
+            Seat(1),
+            vec![loose("C7"), loose("D3")],
+            vec![set("H10"), set("S4")],
+            Vec::new(),
+            Seat(1),
+        );
         d.apply(Seat(1), mv(r#"{"kind": "discard", "card": "S4"}"#)).unwrap();
         let events = d
             .apply(
@@ -402,7 +411,14 @@ fn a_capture_emptying_the_table_with_the_last_card_is_a_sweep_unless_the_option_
             )
             .unwrap();
         assert!(matches!(&events[0], Event::Moved { sweep: false, .. }), "♠4 stays: no sweep");
-        let mut d = Deal::arranged(rules, Seat(1), vec![loose("C7"), loose("D3")], vec![set("H10"), set("S4")], Vec::new(), Seat(0));
+        let mut d = Deal::arranged(
+            rules,
+            Seat(1),
+            vec![loose("C7"), loose("D3")],
+            vec![set("H10"), set("S4")],
+            Vec::new(),
+            Seat(0),
+        );
         let events = d
             .apply(
                 Seat(0),
@@ -413,7 +429,8 @@ fn a_capture_emptying_the_table_with_the_last_card_is_a_sweep_unless_the_option_
         d.apply(Seat(1), mv(r#"{"kind": "discard", "card": "S4"}"#)).unwrap();
         assert_eq!(d.sweeps()[0], 1);
         // The last card sweeps.
-        let mut d = Deal::arranged(rules, Seat(1), vec![loose("C7")], vec![set("H7"), CardSet::EMPTY], Vec::new(), Seat(0));
+        let mut d =
+            Deal::arranged(rules, Seat(1), vec![loose("C7")], vec![set("H7"), CardSet::EMPTY], Vec::new(), Seat(0));
         let events = d.apply(Seat(0), mv(r#"{"kind": "capture", "card": "H7", "groups": [{"card": "C7"}]}"#)).unwrap();
         assert!(matches!(&events[0], Event::Moved { sweep, .. } if *sweep == on));
         assert_eq!(d.sweeps()[0], sweeps);
@@ -440,5 +457,8 @@ fn the_options_of_a_selection_give_each_move_with_a_witness() {
     assert_eq!(d.options(P2, c("S7"), &[s("S3"), s("S3")]), Err(RuleError::PileUsedTwice));
     // The move's JSON is E8's.
     let json = serde_json::to_string(&mv(r#"{"kind":"capture","card":"H10","groups":[{"op":"+","l":{"op":"*","l":{"card":"S3"},"r":{"card":"D2"}},"r":{"card":"C4"}}]}"#)).unwrap();
-    assert_eq!(json, r#"{"kind":"capture","card":"H10","groups":[{"op":"+","l":{"op":"*","l":{"card":"S3"},"r":{"card":"D2"}},"r":{"card":"C4"}}]}"#);
+    assert_eq!(
+        json,
+        r#"{"kind":"capture","card":"H10","groups":[{"op":"+","l":{"op":"*","l":{"card":"S3"},"r":{"card":"D2"}},"r":{"card":"C4"}}]}"#
+    );
 }

@@ -79,7 +79,7 @@ impl Op {
             }
             Op::Mul => a.checked_mul(b),
             Op::Div => {
-                if b != 0 && a % b == 0 {
+                if b != 0 && a.is_multiple_of(b) {
                     Some(a / b)
                 } else {
                     None

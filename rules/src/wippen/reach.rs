@@ -170,8 +170,8 @@ impl Reach {
                         let b = match op {
                             Op::Add => target.checked_sub(a).filter(|&b| b > 0),
                             Op::Sub => a.checked_sub(target).filter(|&b| b > 0),
-                            Op::Mul => (target % a == 0).then(|| target / a),
-                            Op::Div => (a % target == 0).then(|| a / target),
+                            Op::Mul => target.is_multiple_of(a).then(|| target / a),
+                            Op::Div => a.is_multiple_of(target).then(|| a / target),
                         };
                         let Some(b) = b else { continue };
                         if op.apply(a, b) != Some(target) || !self.has_value(rk, b) {

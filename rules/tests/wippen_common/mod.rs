@@ -68,9 +68,7 @@ impl Rng {
 pub fn eval(e: &Expr, table: &[Pile], hand: Card) -> Option<u64> {
     match e {
         Expr::Card(card) if *card == hand => Some(u64::from(value(hand))),
-        Expr::Card(_) | Expr::Building(_) => {
-            table.iter().find(|p| p.name().leaf() == *e).map(|p| u64::from(p.value()))
-        }
+        Expr::Card(_) | Expr::Building(_) => table.iter().find(|p| p.name().leaf() == *e).map(|p| u64::from(p.value())),
         Expr::Op(op, l, r) => {
             let (a, b) = (eval(l, table, hand)?, eval(r, table, hand)?);
             match op {
