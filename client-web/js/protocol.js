@@ -49,7 +49,7 @@
 
 /**
  * What a client sends: one JSON object per WebSocket text frame, with a `type` field. The first message on a connection must be [`ClientMessage::Hello`].
- * @typedef {({client?: string | null, protocol: number, type: "hello"}) | {name: string, options?: RoomOptions, rules?: GameRules, type: "create_room"} | ({name: string, role?: Role, room: string, token?: string | null, type: "join_room"}) | ({last_seq?: number | null, room: string, token: string, type: "resume"}) | {seat: Seat, type: "take_seat"} | {type: "leave_seat"} | {type: "start"} | {public: boolean, type: "set_public"} | {action: GameAction, id: number, seq: number, type: "act"} | {type: "next_deal"} | {text: string, type: "chat"} | {type: "leave_room"} | {offset?: number, type: "lobby"} | {room: string, type: "peek"} | {tokens: Array<string>, type: "my_rooms"} | {type: "ping"} | {level: Level, seat: Seat, type: "add_bot"} | {seat: Seat, type: "remove_bot"} | {type: "review"} | {type: "nudge"} | {reading: boolean, type: "reading"} | {deal: number, type: "replay"} | {card: Card, piles: Array<WippenPileRef>, type: "options"}} ClientMessage
+ * @typedef {({client?: string | null, protocol: number, type: "hello"}) | {name: string, options?: RoomOptions, rules?: GameRules, type: "create_room"} | ({name: string, role?: Role, room: string, token?: string | null, type: "join_room"}) | ({last_seq?: number | null, room: string, token: string, type: "resume"}) | {seat: Seat, type: "take_seat"} | {type: "leave_seat"} | {type: "start"} | {public: boolean, type: "set_public"} | {action: GameAction, id: number, seq: number, type: "act"} | {type: "next_deal"} | {text: string, type: "chat"} | {type: "leave_room"} | {offset?: number, type: "lobby"} | {room: string, type: "peek"} | {tokens: Array<string>, type: "my_rooms"} | {type: "ping"} | {level: Level, seat: Seat, type: "add_bot"} | {seat: Seat, type: "remove_bot"} | {type: "review"} | {type: "nudge"} | {reading: boolean, type: "reading"} | {deal: number, type: "replay"} | {card: Card, piles: Array<WippenPileRef>, type: "options"} | {key: string, room: string, type: "series"} | {deal: number, key: string, room: string, type: "series_replay"} | {type: "share_link"} | {agree: boolean, type: "delete_series"}} ClientMessage
  */
 
 /**
@@ -90,6 +90,11 @@
 /**
  * How the cards are drawn on the client; the rules do not depend on it.
  * @typedef {"german" | "french" | "four_colour"} Faces
+ */
+
+/**
+ * One finished deal: enough to deal it again and replay it.
+ * @typedef {{actions: Array<SeatAction>, dealer: Seat, number: number, seed: Seed}} FinishedDeal
  */
 
 /**
@@ -353,7 +358,7 @@
 
 /**
  * A room as everyone in it sees it (it holds no cards).
- * @typedef {{host: string, next_deal_asked: Array<Seat>, next_deal_in_ms?: number | null, next_deal_paused: boolean, options: RoomOptions, reading: Array<Seat>, room: string, rules: GameRules, seats: Array<SeatInfo>, spectators: number, status: RoomStatus, title: string, turn?: TurnClock | null}} RoomState
+ * @typedef {{delete_votes?: Array<Seat>, host: string, next_deal_asked: Array<Seat>, next_deal_in_ms?: number | null, next_deal_paused: boolean, options: RoomOptions, reading: Array<Seat>, room: string, rules: GameRules, seats: Array<SeatInfo>, spectators: number, status: RoomStatus, title: string, turn?: TurnClock | null}} RoomState
  */
 
 /**
@@ -377,6 +382,11 @@
  */
 
 /**
+ * An action and the seat it was made for.
+ * @typedef {{action: any, seat: Seat}} SeatAction
+ */
+
+/**
  * One seat at the table.
  * @typedef {{bot?: Level | null, connected: boolean, host: boolean, name?: string | null, open: boolean, seat: Seat, stand_in?: Level | null}} SeatInfo
  */
@@ -387,7 +397,12 @@
 
 /**
  * A room event with its sequence number. Numbers rise by one per event in a room.
- * @typedef {{seq: number} & ({event: GameEvent, kind: "game"} | {kind: "seated", name: string, seat: Seat} | {kind: "left_seat", seat: Seat} | {kind: "connected", seat: Seat} | {kind: "disconnected", seat: Seat} | {kind: "seat_open", seat: Seat} | {count: number, kind: "spectators"} | {kind: "started"} | {kind: "public", public: boolean} | {kind: "next_deal_asked", seat: Seat} | (ChatLine & {kind: "chat"}) | {kind: "bot_added", level: Level, name: string, seat: Seat} | {kind: "bot_removed", seat: Seat} | {kind: "stand_in", level: Level, seat: Seat} | {kind: "stand_in_ended", seat: Seat} | ({kind: "host_changed", name: string, seat?: Seat | null}) | {by: Seat, kind: "nudged", seat: Seat} | {kind: "clock_ran_out", level: Level, seat: Seat} | {kind: "reading", reading: boolean, seat: Seat})} SeqEvent
+ * @typedef {{seq: number} & ({event: GameEvent, kind: "game"} | {kind: "seated", name: string, seat: Seat} | {kind: "left_seat", seat: Seat} | {kind: "connected", seat: Seat} | {kind: "disconnected", seat: Seat} | {kind: "seat_open", seat: Seat} | {count: number, kind: "spectators"} | {kind: "started"} | {kind: "public", public: boolean} | {kind: "next_deal_asked", seat: Seat} | (ChatLine & {kind: "chat"}) | {kind: "bot_added", level: Level, name: string, seat: Seat} | {kind: "bot_removed", seat: Seat} | {kind: "stand_in", level: Level, seat: Seat} | {kind: "stand_in_ended", seat: Seat} | ({kind: "host_changed", name: string, seat?: Seat | null}) | {by: Seat, kind: "nudged", seat: Seat} | {kind: "clock_ran_out", level: Level, seat: Seat} | {kind: "reading", reading: boolean, seat: Seat} | {agree: boolean, kind: "delete_vote", seat: Seat})} SeqEvent
+ */
+
+/**
+ * A series as far as its deals are over: what the series page shows and what a player downloads to keep. Nothing in it belongs to a deal still being played: its deals are the finished ones, `sheet` is the series without its running deal, and the master seed (from which every later deal would follow) appears only once the series is over.
+ * @typedef {{deals: Array<FinishedDeal>, format: number, master_seed?: Seed | null, over: boolean, perspective?: Seat | null, players: Array<string | null>, room: string, rules: GameRules, sheet: Record<string, any>, title: string}} SeriesRecord
  */
 
 /**
@@ -397,7 +412,7 @@
 
 /**
  * What the server sends: one JSON object per WebSocket text frame, with a `type` field.
- * @typedef {{max_message_bytes: number, protocol: number, server: string, type: "welcome"} | ({chat: Array<ChatLine>, game?: GameView | null, missed: Array<SeqEvent>, resync: boolean, room: RoomState, seq: number, type: "joined", you: You}) | ({events: Array<SeqEvent>, game?: GameView | null, room: RoomState, seq: number, type: "update"}) | {id: number, seq: number, type: "ack"} | ({code: "proto/malformed" | "proto/unknown_type" | "proto/version" | "proto/too_large" | "proto/handshake_required" | "proto/already_greeted" | "room/not_found" | "room/full" | "room/started" | "room/not_started" | "room/not_host" | "room/no_spectators" | "room/already_in" | "room/not_in" | "room/seats_not_full" | "seat/taken" | "seat/invalid" | "seat/not_seated" | "token/invalid" | "action/stale" | "action/id_reused" | "rate/limited" | "chat/too_long" | "chat/empty" | "name/invalid" | "rules/invalid" | "options/invalid" | "server/busy" | "server/storage" | "server/shutting_down" | "bot/mid_deal" | "bot/not_a_bot" | "review/unavailable" | "review/busy" | "bot/standing_in" | "nudge/too_soon" | "nudge/nobody" | "room/too_many" | "replay/unavailable" | "seat/unknown" | "deal/over" | "series/over" | "deal/not_over" | "turn/not_yours" | "phase/wrong" | "bid/invalid" | "bid/below_minimum" | "bid/too_low" | "bid/kieker_not_allowed" | "bid/hold_not_allowed" | "skat/hand_required" | "skat/kieker_no_hand" | "discard/wrong_count" | "card/not_in_hand" | "trumps/ruten_required" | "play/must_follow_suit" | "fips/not_held" | "fips/too_late" | "kieker/give_up_not_allowed" | "bid/no_such_bid" | "bid/not_higher" | "kieker/fold_not_allowed" | "action/wrong_game" | "bid/unknown" | "bid/must_bid_higher" | "ruten/rutenas_required" | "trumps/ruten_must_be_bid" | "bid/forehand_must_bid" | "play/must_head" | "play/must_trump" | "play/must_lead_trump" | "play/must_lead_daus" | "exchange/too_many" | "rob/not_allowed" | "shove/not_allowed" | "decide/pass_not_allowed" | "decide/drop_out_not_allowed" | "move/too_large" | "move/no_group" | "move/unknown_pile" | "move/pile_used_twice" | "move/hand_card_misplaced" | "move/group_too_large" | "build/no_table_pile" | "move/operator_not_allowed" | "move/invalid_arithmetic" | "move/wrong_value" | "build/no_card_for_value" | "build/own_building_value_change" | "move/broken_promise", id?: number | null, message: string, type: "error"}) | {offset: number, rooms: Array<LobbyRoom>, total: number, type: "lobby"} | {room: LobbyRoom, type: "room_info"} | {rooms: Array<MyRoom>, type: "my_rooms"} | {type: "left"} | {type: "pong"} | {deal: number, review: Review, type: "review"} | {replay: DealReplay, type: "replay"} | {card: Card, moves: Array<WippenMove>, piles: Array<WippenPileRef>, type: "options"}} ServerMessage
+ * @typedef {{max_message_bytes: number, protocol: number, server: string, type: "welcome"} | ({chat: Array<ChatLine>, game?: GameView | null, missed: Array<SeqEvent>, resync: boolean, room: RoomState, seq: number, type: "joined", you: You}) | ({events: Array<SeqEvent>, game?: GameView | null, room: RoomState, seq: number, type: "update"}) | {id: number, seq: number, type: "ack"} | ({code: "proto/malformed" | "proto/unknown_type" | "proto/version" | "proto/too_large" | "proto/handshake_required" | "proto/already_greeted" | "room/not_found" | "room/full" | "room/started" | "room/not_started" | "room/not_host" | "room/no_spectators" | "room/already_in" | "room/not_in" | "room/seats_not_full" | "seat/taken" | "seat/invalid" | "seat/not_seated" | "token/invalid" | "action/stale" | "action/id_reused" | "rate/limited" | "chat/too_long" | "chat/empty" | "name/invalid" | "rules/invalid" | "options/invalid" | "server/busy" | "server/storage" | "server/shutting_down" | "bot/mid_deal" | "bot/not_a_bot" | "review/unavailable" | "review/busy" | "bot/standing_in" | "nudge/too_soon" | "nudge/nobody" | "room/too_many" | "replay/unavailable" | "series/not_found" | "seat/unknown" | "deal/over" | "series/over" | "deal/not_over" | "turn/not_yours" | "phase/wrong" | "bid/invalid" | "bid/below_minimum" | "bid/too_low" | "bid/kieker_not_allowed" | "bid/hold_not_allowed" | "skat/hand_required" | "skat/kieker_no_hand" | "discard/wrong_count" | "card/not_in_hand" | "trumps/ruten_required" | "play/must_follow_suit" | "fips/not_held" | "fips/too_late" | "kieker/give_up_not_allowed" | "bid/no_such_bid" | "bid/not_higher" | "kieker/fold_not_allowed" | "action/wrong_game" | "bid/unknown" | "bid/must_bid_higher" | "ruten/rutenas_required" | "trumps/ruten_must_be_bid" | "bid/forehand_must_bid" | "play/must_head" | "play/must_trump" | "play/must_lead_trump" | "play/must_lead_daus" | "exchange/too_many" | "rob/not_allowed" | "shove/not_allowed" | "decide/pass_not_allowed" | "decide/drop_out_not_allowed" | "move/too_large" | "move/no_group" | "move/unknown_pile" | "move/pile_used_twice" | "move/hand_card_misplaced" | "move/group_too_large" | "build/no_table_pile" | "move/operator_not_allowed" | "move/invalid_arithmetic" | "move/wrong_value" | "build/no_card_for_value" | "build/own_building_value_change" | "move/broken_promise", id?: number | null, message: string, type: "error"}) | {offset: number, rooms: Array<LobbyRoom>, total: number, type: "lobby"} | {room: LobbyRoom, type: "room_info"} | {rooms: Array<MyRoom>, type: "my_rooms"} | {type: "left"} | {type: "pong"} | {deal: number, review: Review, type: "review"} | {replay: DealReplay, type: "replay"} | {card: Card, moves: Array<WippenMove>, piles: Array<WippenPileRef>, type: "options"} | {series: SeriesRecord, type: "series"} | {key: string, room: string, type: "share_link"} | {room: string, type: "deleted"}} ServerMessage
  */
 
 /**

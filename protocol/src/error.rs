@@ -93,13 +93,16 @@ pub enum ErrorCode {
     /// the asker may not see the room's replays (spectators only where the room makes them
     /// public).
     ReplayUnavailable,
+    /// No series with that room and key: the room does not exist, or the key is neither one
+    /// of its seat tokens nor its share key.
+    SeriesNotFound,
     /// The rules refuse the action; the code is the rules crate's own.
     Rule(RuleError),
 }
 
 impl ErrorCode {
     /// Every code that is not a rules code, in documentation order.
-    pub const SERVER: [ErrorCode; 39] = [
+    pub const SERVER: [ErrorCode; 40] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::Version,
@@ -139,6 +142,7 @@ impl ErrorCode {
         ErrorCode::NudgeNobody,
         ErrorCode::TooManyRooms,
         ErrorCode::ReplayUnavailable,
+        ErrorCode::SeriesNotFound,
     ];
 
     /// The stable code, e.g. `room/not_found` or (from the rules) `turn/not_yours`.
@@ -183,6 +187,7 @@ impl ErrorCode {
             ErrorCode::NudgeNobody => "nudge/nobody",
             ErrorCode::TooManyRooms => "room/too_many",
             ErrorCode::ReplayUnavailable => "replay/unavailable",
+            ErrorCode::SeriesNotFound => "series/not_found",
             ErrorCode::Rule(rule) => rule.code(),
         }
     }
@@ -243,6 +248,7 @@ impl fmt::Display for ErrorCode {
             ErrorCode::ReplayUnavailable => {
                 "a deal can be replayed once it is over, by the room's players (and by anyone where the room makes its replays public)"
             }
+            ErrorCode::SeriesNotFound => "no series with that room and key",
             ErrorCode::Rule(rule) => return fmt::Display::fmt(rule, f),
         };
         f.write_str(sentence)

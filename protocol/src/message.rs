@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ErrorCode;
-use crate::replay::DealReplay;
+use crate::replay::{DealReplay, SeriesRecord};
 use crate::room::{ChatLine, LobbyRoom, MyRoom, Role, RoomOptions, RoomState, SeqEvent, You};
 
 /// What a client sends: one JSON object per WebSocket text frame, with a `type` field.
@@ -260,11 +260,58 @@ pub enum ClientMessage {
         /// The table piles chosen.
         piles: Vec<wippen::PileRef>,
     },
+    /// Asks for a series as far as its deals are over (the series page, and the file to keep),
+    /// in or out of any room. `key` is a seat token of the room (the asker's seat is then the
+    /// perspective) or the room's share key (from `share_link`). Answered with `series`, or
+    /// `series/not_found` for a wrong room or key alike.
+    ///
+    /// ```json
+    /// {"type": "series", "room": "k3JX9a2LqP0vWm4Z", "key": "Vq3m2b7YxkR0aL9cTdPz1w"}
+    /// ```
+    Series {
+        /// The room's invite code.
+        room: String,
+        /// A seat token of the room or its share key.
+        key: String,
+    },
+    /// Asks for the replay of a finished deal of a series by its key, as `series` does
+    /// (in or out of any room). Answered with `replay`; a deal still being played is
+    /// `replay/unavailable`.
+    ///
+    /// ```json
+    /// {"type": "series_replay", "room": "k3JX9a2LqP0vWm4Z", "key": "Vq3m2b7YxkR0aL9cTdPz1w", "deal": 2}
+    /// ```
+    SeriesReplay {
+        /// The room's invite code.
+        room: String,
+        /// A seat token of the room or its share key.
+        key: String,
+        /// The deal's number in the series.
+        deal: u32,
+    },
+    /// In a room: asks for the share key of its series (seated players; spectators where the
+    /// room's `public_replays` is on). Answered with `share_link`.
+    ///
+    /// ```json
+    /// {"type": "share_link"}
+    /// ```
+    ShareLink,
+    /// In a room: a seated player agrees (or no longer agrees) that the series be deleted. Once
+    /// every seated person agrees, the room, its series and its replays are deleted for good,
+    /// and everyone in it gets `deleted`.
+    ///
+    /// ```json
+    /// {"type": "delete_series", "agree": true}
+    /// ```
+    DeleteSeries {
+        /// Agrees or takes the agreement back.
+        agree: bool,
+    },
 }
 
 impl ClientMessage {
     /// Every `type` a client may send.
-    pub const TYPES: [&'static str; 23] = [
+    pub const TYPES: [&'static str; 27] = [
         "hello",
         "create_room",
         "join_room",
@@ -288,6 +335,10 @@ impl ClientMessage {
         "reading",
         "replay",
         "options",
+        "series",
+        "series_replay",
+        "share_link",
+        "delete_series",
     ];
 
     /// Reads one frame's text, telling apart a frame that is not a JSON object with a string
@@ -493,6 +544,39 @@ pub enum ServerMessage {
         /// Every legal move with exactly them (none: no such move).
         moves: Vec<wippen::Move>,
     },
+    /// The answer to `series`: the series as far as its deals are over.
+    ///
+    /// ```json
+    /// {"type": "series", "series": {"format": 1, "room": "k3JX9a2LqP0vWm4Z", "title": "Friday table",
+    ///  "rules": {"game": "prisdorf"}, "players": ["Antje", "Hinnerk", "Fiete", "Meike"],
+    ///  "perspective": null, "over": false, "master_seed": null, "deals": [], "sheet": {}}}
+    /// ```
+    Series {
+        /// The series.
+        series: SeriesRecord,
+    },
+    /// The answer to `share_link`: the key that opens the room's series page and its replays
+    /// to anyone who has it (never a deal still being played).
+    ///
+    /// ```json
+    /// {"type": "share_link", "room": "k3JX9a2LqP0vWm4Z", "key": "Vq3m2b7YxkR0aL9cTdPz1w"}
+    /// ```
+    ShareLink {
+        /// The room's invite code.
+        room: String,
+        /// The share key.
+        key: String,
+    },
+    /// Every seated person agreed: the room and its series are deleted, and the connection is
+    /// out of the room.
+    ///
+    /// ```json
+    /// {"type": "deleted", "room": "k3JX9a2LqP0vWm4Z"}
+    /// ```
+    Deleted {
+        /// The room's invite code.
+        room: String,
+    },
 }
 
 impl ServerMessage {
@@ -572,6 +656,10 @@ mod tests {
             ClientMessage::Reading { reading: true },
             ClientMessage::Replay { deal: 3 },
             ClientMessage::Options { card: "H10".parse().unwrap(), piles: vec![] },
+            ClientMessage::Series { room: "r".into(), key: "k".into() },
+            ClientMessage::SeriesReplay { room: "r".into(), key: "k".into(), deal: 2 },
+            ClientMessage::ShareLink,
+            ClientMessage::DeleteSeries { agree: true },
         ];
         assert_eq!(examples.len(), ClientMessage::TYPES.len());
         for (message, kind) in examples.iter().zip(ClientMessage::TYPES) {

@@ -185,6 +185,9 @@ pub struct RoomState {
     pub next_deal_paused: bool,
     /// Between deals: the seats reading the result or their review (see `reading`).
     pub reading: Vec<Seat>,
+    /// The seats whose players agree that the series be deleted (see `delete_series`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub delete_votes: Vec<Seat>,
 }
 
 /// Whose turn it is, how long it has lasted and how long the move clock leaves, in
@@ -341,6 +344,13 @@ pub enum RoomEvent {
         seat: Seat,
         /// Reading now or not.
         reading: bool,
+    },
+    /// A seated player agreed (or no longer agrees) that the series be deleted.
+    DeleteVote {
+        /// The seat.
+        seat: Seat,
+        /// Agrees now or not.
+        agree: bool,
     },
 }
 

@@ -56,6 +56,16 @@ pub async fn run(
     let registry = Registry::new(storage.clone(), metrics.clone(), config.room_idle(), config.insecure_fixed_seed)
         .with_room_quota(config.rooms_per_address);
     let restored = registry.restore_active().await?;
+    if let Some(retention) = config.retention() {
+        // Old series go at start and then every hour.
+        let registry = registry.clone();
+        tokio::spawn(async move {
+            loop {
+                registry.expire(retention).await;
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+            }
+        });
+    }
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
     let (shutdown_tx, shutdown_rx) = watch::channel(false);

@@ -181,6 +181,10 @@ pub enum RoomRequest {
         /// The piles.
         piles: Vec<fipsen_rules::wippen::PileRef>,
     },
+    /// `share_link`: the key of the series page.
+    ShareLink,
+    /// `delete_series`: a seated player's agreement to delete the series, or its withdrawal.
+    DeleteSeries(bool),
 }
 
 /// What a room task is told.
@@ -301,6 +305,13 @@ pub enum Record<A = GameAction> {
         /// The new host.
         participant: u32,
     },
+    /// A seated player agreed (or no longer agrees) that the series be deleted.
+    DeleteVote {
+        /// Who.
+        participant: u32,
+        /// Agrees or not.
+        agree: bool,
+    },
     /// A bot's game action, for a bot's seat or for an absent player's.
     BotAct {
         /// The seat it acted for.
@@ -334,6 +345,7 @@ impl Record<serde_json::Value> {
             Record::BotAdded { participant, seat, level, name } => Record::BotAdded { participant, seat, level, name },
             Record::BotRemoved { seat } => Record::BotRemoved { seat },
             Record::HostChanged { participant } => Record::HostChanged { participant },
+            Record::DeleteVote { participant, agree } => Record::DeleteVote { participant, agree },
         })
     }
 }
@@ -447,6 +459,10 @@ pub struct Room {
     previous_deal: Option<(u32, FinishedDeal)>,
     lobby: watch::Sender<Option<LobbyRoom>>,
     env: RoomEnv,
+    /// The participants who agree that the series be deleted.
+    delete_votes: BTreeSet<u32>,
+    /// Every seated person agreed: the room is deleted and its task ends.
+    deleted: bool,
 }
 
 fn now_ms() -> u64 {
@@ -494,6 +510,8 @@ impl Room {
             previous_deal: None,
             lobby,
             env,
+            delete_votes: BTreeSet::new(),
+            deleted: false,
         }
     }
 
@@ -539,7 +557,12 @@ impl Room {
             let wake = self.next_wake();
             tokio::select! {
                 command = rx.recv() => match command {
-                    Some(command) => self.handle(command).await,
+                    Some(command) => {
+                        self.handle(command).await;
+                        if self.deleted {
+                            break;
+                        }
+                    }
                     None => break,
                 },
                 () = sleep_until(wake) => {
@@ -563,9 +586,11 @@ impl Room {
     }
 
     async fn close(&mut self, rx: &mut mpsc::Receiver<RoomCommand>) {
-        info!(room = %self.code, "closing the room in memory (kept in storage)");
-        if let Err(e) = self.env.storage.set_active(self.code.clone(), false).await {
-            warn!(room = %self.code, error = %e, "cannot mark the room closed");
+        if !self.deleted {
+            info!(room = %self.code, "closing the room in memory (kept in storage)");
+            if let Err(e) = self.env.storage.set_active(self.code.clone(), false).await {
+                warn!(room = %self.code, error = %e, "cannot mark the room closed");
+            }
         }
         self.env.registry.forget(&self.code, self.instance);
         rx.close();
@@ -576,7 +601,7 @@ impl Room {
                     let _ = reply.send(Err(JoinRefusal::Closed));
                 }
                 RoomCommand::Summary { participant, reply } => {
-                    let _ = reply.send(self.summary(participant));
+                    let _ = reply.send(self.summary(participant).filter(|_| !self.deleted));
                 }
                 RoomCommand::Peek { reply } => {
                     let _ = reply.send(self.info());
@@ -1054,6 +1079,23 @@ impl Room {
             RoomRequest::Nudge => self.nudge(seat)?,
             RoomRequest::Reading(reading) => self.set_reading(seat, reading)?,
             RoomRequest::Replay(deal) => self.replay(conn, seat, deal)?,
+            RoomRequest::ShareLink => {
+                if seat.is_none() && !self.options.public_replays {
+                    return Err(ErrorCode::ReplayUnavailable);
+                }
+                let key = secrets::share_key(&self.master);
+                self.send_to(conn, &ServerMessage::ShareLink { room: self.code.to_string(), key });
+            }
+            RoomRequest::DeleteSeries(agree) => {
+                let (Some(p), Some(_)) = (participant, seat) else { return Err(ErrorCode::NotSeated) };
+                if self.delete_votes.contains(&p) != agree {
+                    let events = self.commit(Record::DeleteVote { participant: p, agree }, None).await?;
+                    self.broadcast(&events, None);
+                }
+                if self.everyone_agrees_to_delete() {
+                    self.delete().await?;
+                }
+            }
             RoomRequest::Options { card, piles } => {
                 let seat = seat.ok_or(ErrorCode::NotSeated)?;
                 let series = self.series.as_ref().ok_or(ErrorCode::RoomNotStarted)?;
@@ -1066,6 +1108,30 @@ impl Room {
 
     /// A seated player reminds the person whose turn it is, once that turn has lasted a while;
     /// between deals, the connected players who have not asked for the next deal yet.
+    /// Whether every seated person (bots have no say) agrees that the series be deleted.
+    fn everyone_agrees_to_delete(&self) -> bool {
+        let mut people = self.seats.iter().flatten().filter(|&&p| self.bot_level(p).is_none()).peekable();
+        people.peek().is_some() && people.all(|p| self.delete_votes.contains(p))
+    }
+
+    /// Deletes the room and its series from storage for good, tells everyone in it, and ends
+    /// the room's task. If storage fails, nothing is deleted and the room goes on.
+    async fn delete(&mut self) -> Result<(), ErrorCode> {
+        if let Err(e) = self.env.storage.delete_room(self.code.clone()).await {
+            warn!(room = %self.code, error = %e, "cannot delete the room");
+            return Err(ErrorCode::Storage);
+        }
+        info!(room = %self.code, "deleted by its players' agreement");
+        let message = ServerMessage::Deleted { room: self.code.to_string() };
+        let members: Vec<ConnId> = self.members.keys().copied().collect();
+        for conn in members {
+            self.send_to(conn, &message);
+        }
+        self.members.clear();
+        self.deleted = true;
+        Ok(())
+    }
+
     fn nudge(&mut self, by: Option<Seat>) -> Result<(), ErrorCode> {
         let by = by.ok_or(ErrorCode::NotSeated)?;
         let series = self.series.as_ref().filter(|s| !s.series_over()).ok_or(ErrorCode::NudgeNobody)?;
@@ -1546,6 +1612,16 @@ impl Room {
                 });
                 self.sit(*participant, *seat, &mut events);
             }
+            Record::DeleteVote { participant, agree } => {
+                if *agree {
+                    self.delete_votes.insert(*participant);
+                } else {
+                    self.delete_votes.remove(participant);
+                }
+                if let Some(seat) = self.seat_of(*participant) {
+                    events.push(RoomEvent::DeleteVote { seat, agree: *agree });
+                }
+            }
             Record::HostChanged { participant } => {
                 self.host = *participant;
                 let seat = self.seat_of(*participant);
@@ -1763,6 +1839,7 @@ impl Room {
             },
             next_deal_paused: self.next_deal_left.is_some(),
             reading: self.reading.keys().copied().collect(),
+            delete_votes: self.delete_votes.iter().filter_map(|&p| self.seat_of(p)).collect(),
         }
     }
 
