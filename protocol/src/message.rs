@@ -207,14 +207,20 @@ pub enum ClientMessage {
         /// The bot's seat.
         seat: Seat,
     },
-    /// Asks for the review of your own hand in the deal that has just ended: what each game was
-    /// worth with it, your calls against the best ones, and (as declarer) your cards against
-    /// the best ones with every card known. Answered with `review`; only once the deal is over.
+    /// Asks for the review of your own hand in a finished deal (the one that has just ended, or
+    /// the finished deal `deal` of the series): what each game was worth with it, your calls
+    /// against the best ones, and (as declarer) your cards against the best ones with every card
+    /// known. Answered with `review`; only once the deal is over.
     ///
     /// ```json
     /// {"type": "review"}
+    /// {"type": "review", "deal": 2}
     /// ```
-    Review,
+    Review {
+        /// The deal's number in the series; none: the deal just ended.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deal: Option<u32>,
+    },
     /// Reminds the player whose turn it is (a seated player, once that turn has lasted 15 s; at
     /// most once every 30 s in a room); between deals, 15 s after the deal ended, the connected
     /// players who have not asked for the next deal. Everyone gets the event `nudged`.
@@ -650,7 +656,7 @@ mod tests {
             ClientMessage::Ping,
             ClientMessage::AddBot { seat: Seat(3), level: Level::Strong },
             ClientMessage::RemoveBot { seat: Seat(3) },
-            ClientMessage::Review,
+            ClientMessage::Review { deal: None },
             ClientMessage::Peek { room: "r".into() },
             ClientMessage::Nudge,
             ClientMessage::Reading { reading: true },

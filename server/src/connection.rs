@@ -506,7 +506,7 @@ impl Reader {
             ClientMessage::Chat { text } => RoomRequest::Chat(text),
             ClientMessage::AddBot { seat, level } => RoomRequest::AddBot { seat, level },
             ClientMessage::RemoveBot { seat } => RoomRequest::RemoveBot(seat),
-            ClientMessage::Review => RoomRequest::Review,
+            ClientMessage::Review { deal } => RoomRequest::Review(deal),
             ClientMessage::Nudge => RoomRequest::Nudge,
             ClientMessage::Reading { reading } => RoomRequest::Reading(reading),
             ClientMessage::Replay { deal } => RoomRequest::Replay(deal),

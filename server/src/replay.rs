@@ -150,6 +150,20 @@ pub fn replay_deal(stored: &StoredRoom, deal: u32, perspective: Option<Seat>) ->
     over.then_some(DealReplay { format: REPLAY_FORMAT, game, deal, perspective, steps })
 }
 
+/// Finished deal `deal` of a stored room as the bots' review reads it; `None` when that deal
+/// is not over (or never began).
+pub fn finished_deal(stored: &StoredRoom, deal: u32) -> Option<fipsen_bots::games::FinishedDeal> {
+    let mut found = None;
+    rebuild(stored, true, |step| {
+        if step.series.deal_number() == deal && step.series.deal_over() {
+            found = fipsen_bots::games::FinishedDeal::of(step.series);
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    });
+    found
+}
+
 /// The seat of `participant` in a stored room, if he has one.
 pub fn seat_of(stored: &StoredRoom, participant: u32) -> Option<Seat> {
     rebuild(stored, false, |_| ControlFlow::Continue(())).seat_of.get(&participant).copied()

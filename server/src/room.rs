@@ -166,8 +166,8 @@ pub enum RoomRequest {
     },
     /// `remove_bot`.
     RemoveBot(Seat),
-    /// `review`.
-    Review,
+    /// `review`: of the deal just ended, or of a finished deal by its number.
+    Review(Option<u32>),
     /// `nudge`.
     Nudge,
     /// `reading`.
@@ -1075,7 +1075,7 @@ impl Room {
                 info!(room = %self.code, seat = target.0, "bot removed");
                 self.broadcast(&events, None);
             }
-            RoomRequest::Review => self.review(conn, seat)?,
+            RoomRequest::Review(deal) => self.review(conn, seat, deal)?,
             RoomRequest::Nudge => self.nudge(seat)?,
             RoomRequest::Reading(reading) => self.set_reading(seat, reading)?,
             RoomRequest::Replay(deal) => self.replay(conn, seat, deal)?,
@@ -1207,21 +1207,34 @@ impl Room {
 
     /// Starts computing the review of `seat`'s hand in the last finished deal; the answer goes
     /// straight to the connection's queue when it is ready.
-    fn review(&mut self, conn: ConnId, seat: Option<Seat>) -> Result<(), ErrorCode> {
+    fn review(&mut self, conn: ConnId, seat: Option<Seat>, asked: Option<u32>) -> Result<(), ErrorCode> {
         let seat = seat.ok_or(ErrorCode::ReviewUnavailable)?;
         let series = self.series.as_ref().ok_or(ErrorCode::ReviewUnavailable)?;
-        let (number, deal) = if series.deal_over() {
-            (series.deal_number(), FinishedDeal::of(series).ok_or(ErrorCode::ReviewUnavailable)?)
+        let current = series.deal_number();
+        // The deal just ended is at hand (or kept since the next was dealt); an older one is
+        // rebuilt from storage. A deal still being played has no review.
+        let at_hand = if series.deal_over() {
+            Some((current, FinishedDeal::of(series).ok_or(ErrorCode::ReviewUnavailable)?))
         } else {
-            let (number, deal) = self.previous_deal.as_ref().ok_or(ErrorCode::ReviewUnavailable)?;
-            (*number, deal.clone())
+            self.previous_deal.clone()
         };
+        let number = asked.or(at_hand.as_ref().map(|(n, _)| *n)).ok_or(ErrorCode::ReviewUnavailable)?;
+        let finished = number >= 1 && (number < current || (number == current && series.deal_over()));
+        if !finished || !FinishedDeal::reviewed(self.rules.game()) {
+            return Err(ErrorCode::ReviewUnavailable);
+        }
+        let at_hand = at_hand.filter(|(n, _)| *n == number).map(|(_, deal)| deal);
         let permit = self.env.reviews.clone().try_acquire_owned().map_err(|_| ErrorCode::ReviewBusy)?;
         let seed = self.bot_seed(u64::from(number) << 8 | u64::from(seat.0));
-        let (code, answer) = (self.code.clone(), self.reviews_tx.clone());
+        let (code, answer, storage) = (self.code.clone(), self.reviews_tx.clone(), self.env.storage.clone());
         tokio::spawn(async move {
+            let stored = match at_hand {
+                Some(_) => None,
+                None => storage.load(&code).await.ok().flatten(),
+            };
             let computed = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
+                let deal = at_hand.or_else(|| stored.and_then(|s| crate::replay::finished_deal(&s, number)))?;
                 deal.review(seat, Level::Strong, seed)
             })
             .await;
