@@ -555,11 +555,16 @@ pub enum ServerMessage {
     /// ```json
     /// {"type": "series", "series": {"format": 1, "room": "k3JX9a2LqP0vWm4Z", "title": "Friday table",
     ///  "rules": {"game": "prisdorf"}, "players": ["Antje", "Hinnerk", "Fiete", "Meike"],
-    ///  "perspective": null, "over": false, "master_seed": null, "deals": [], "sheet": {}}}
+    ///  "perspective": null, "over": false, "master_seed": null, "deals": [], "sheet": {}},
+    ///  "share_key": null}
     /// ```
     Series {
         /// The series.
         series: SeriesRecord,
+        /// The series' share key, for a seated player who asked with his seat token (so that
+        /// he can share the page); `null` through the share key itself.
+        #[serde(default)]
+        share_key: Option<String>,
     },
     /// The answer to `share_link`: the key that opens the room's series page and its replays
     /// to anyone who has it (never a deal still being played).

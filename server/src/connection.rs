@@ -515,7 +515,7 @@ impl Reader {
             ClientMessage::DeleteSeries { agree } => RoomRequest::DeleteSeries(agree),
             ClientMessage::Series { room, key } => {
                 match self.state.registry.series(&room, &key).await {
-                    Ok(series) => self.send(&ServerMessage::Series { series }),
+                    Ok((series, share_key)) => self.send(&ServerMessage::Series { series, share_key }),
                     Err(code) => self.refuse(code, code.to_string()),
                 }
                 return Flow::Continue;

@@ -439,9 +439,12 @@ impl Registry {
     ///
     /// # Errors
     /// `series/not_found`, `server/busy` or `server/storage`.
-    pub async fn series(&self, room: &str, key: &str) -> Result<SeriesRecord, ErrorCode> {
+    pub async fn series(&self, room: &str, key: &str) -> Result<(SeriesRecord, Option<String>), ErrorCode> {
         let (stored, perspective) = self.open_series(room, key).await?;
-        self.rebuild(move || crate::replay::series_record(&stored, perspective)).await
+        // A seated player may share the series: he gets its key (as `share_link` gives it).
+        let share = perspective.map(|_| secrets::share_key(&stored.meta.master));
+        let series = self.rebuild(move || crate::replay::series_record(&stored, perspective)).await?;
+        Ok((series, share))
     }
 
     /// The replay of finished deal `deal` of `room`'s series, for the holder of `key`.

@@ -129,6 +129,8 @@ async fn every_games_series_opens_by_key_without_its_running_deal_and_its_export
         let token = table.seats[1].token();
         let mine = ask_series(&mut stranger, &room, &token).await;
         assert_eq!(mine["series"]["perspective"], 1, "{mine}");
+        assert_eq!(mine["share_key"], key.as_str(), "a player may share his series");
+        assert!(page["share_key"].is_null(), "the share key is not passed on through itself");
         assert!(cards_in(&beyond_finished_deals(&mine["series"]).to_string()).is_empty());
         for (r, k) in [(room.as_str(), "not-the-key"), (room.as_str(), ""), ("AAAAAAAAAAAAAAAAAAAA", key.as_str())] {
             let wrong = ask_series(&mut stranger, r, k).await;
