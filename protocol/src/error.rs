@@ -318,6 +318,7 @@ pub fn every_rule_error() -> Vec<RuleError> {
         RuleError::NoCardForValue { value: 9 },
         RuleError::OwnBuildingValueChange,
         RuleError::BrokenPromise { value: 6 },
+        RuleError::SelectionTooLarge,
     ];
     debug_assert!(all.iter().enumerate().all(|(i, e)| variant_number(e) == i));
     all
@@ -377,6 +378,7 @@ const fn variant_number(error: &RuleError) -> usize {
         RuleError::NoCardForValue { .. } => 48,
         RuleError::OwnBuildingValueChange => 49,
         RuleError::BrokenPromise { .. } => 50,
+        RuleError::SelectionTooLarge => 51,
     }
 }
 

@@ -128,6 +128,12 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
     /// [`GameEngine::apply`] accept every legal move, listed or not.
     fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
 
+    /// Whether `seat` has any action now: `!legal_actions(seat).is_empty()`, which a game whose
+    /// listing is costly answers without building it.
+    fn can_act(&self, seat: Seat) -> bool {
+        !self.legal_actions(seat).is_empty()
+    }
+
     /// Whether `seat` may take `action` now, without taking it.
     ///
     /// # Errors
@@ -481,6 +487,12 @@ impl GameEngine for wippen::Series {
 
     fn legal_actions(&self, seat: Seat) -> Vec<wippen::Move> {
         wippen::Series::legal_actions(self, seat)
+    }
+
+    /// The player on turn always has a move: a discard, or, when a kept promise forbids it,
+    /// the capture of his own building with the card of its value.
+    fn can_act(&self, seat: Seat) -> bool {
+        GameEngine::turn(self) == Some(seat)
     }
 
     fn check(&self, seat: Seat, action: wippen::Move) -> Result<(), RuleError> {

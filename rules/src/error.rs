@@ -176,6 +176,10 @@ pub enum RuleError {
     /// Wippen: a table pile used twice in one move.
     #[error("each pile may be used only once in a move")]
     PileUsedTwice,
+    /// Wippen: a question about a selection of table piles with too many ways to split it into
+    /// groups to be answered (`options`); a move is still checked whatever its size.
+    #[error("this selection has too many ways to be split into groups to be checked; choose fewer piles")]
+    SelectionTooLarge,
     /// Wippen: the hand card inside a capture group, or not in exactly one build group.
     #[error("the card played is the target of a capture, and sits in exactly one group of a build")]
     HandCardMisplaced,
@@ -282,6 +286,7 @@ impl RuleError {
             RuleError::NoGroup => "move/no_group",
             RuleError::UnknownPile => "move/unknown_pile",
             RuleError::PileUsedTwice => "move/pile_used_twice",
+            RuleError::SelectionTooLarge => "move/selection_too_large",
             RuleError::HandCardMisplaced => "move/hand_card_misplaced",
             RuleError::GroupTooLarge { .. } => "move/group_too_large",
             RuleError::NoTablePile => "build/no_table_pile",

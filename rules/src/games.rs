@@ -333,6 +333,9 @@ macro_rules! registry {
                 match self { $( AnyGame::$variant(g) => GameActions::$variant(g.legal_actions(seat)), )+ }
             }
 
+            /// Whether `seat` has any action now (cheaper than [`AnyGame::legal_actions`]).
+            pub fn can_act(&self, seat: Seat) -> bool { dispatch!(self, g => g.can_act(seat)) }
+
             /// Whether `seat` may take `action` now, without taking it.
             ///
             /// # Errors

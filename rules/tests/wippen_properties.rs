@@ -7,7 +7,7 @@
 mod wippen_common;
 
 use fipsen_rules::wippen::{Op, Operators, Rules, Series};
-use fipsen_rules::{CardSet, Seat, Seed};
+use fipsen_rules::{CardSet, GameEngine, Seat, Seed};
 use wippen_common::{Rng, listed, mutate, random_move};
 
 fn rules_of(i: u64) -> Rules {
@@ -54,6 +54,8 @@ fn random_games_keep_every_card_once_and_accept_exactly_the_listed_moves() {
             assert_eq!(all.iter().copied().collect::<CardSet>(), CardSet::ALL);
             let seat = deal.turn().unwrap();
             for s in (0..n).map(Seat) {
+                // The cheap answer agrees with the listing.
+                assert_eq!(GameEngine::can_act(&series, s), !series.legal_actions(s).is_empty(), "seat {s:?}");
                 if s != seat {
                     assert!(series.legal_actions(s).is_empty());
                     assert!(series.check(s, &series.legal_actions(seat)[0]).is_err());

@@ -320,10 +320,17 @@ impl<'a> Position<'a> {
 
     /// Every legal move with `card` that uses exactly the piles `selection` (a mask), each with
     /// one witness grouping: the discard (empty selection), the capture, and a build per value.
+    /// The search is not bounded: [`Position::options`] bounds it for queries from outside.
     pub fn options_mask(&self, card: Card, selection: u64) -> Vec<Move> {
+        let mut unbounded = u64::MAX;
+        self.options_within(card, selection, &mut unbounded).expect("an unbounded search ends")
+    }
+
+    /// [`Position::options_mask`] spending at most `budget` group tests and tries.
+    fn options_within(&self, card: Card, selection: u64, budget: &mut u64) -> Result<Vec<Move>, OutOfBudget> {
         let mut out = Vec::new();
         if !self.hand.contains(card) {
-            return out;
+            return Ok(out);
         }
         let w = value(card);
         let promise = self.promise(card);
@@ -331,14 +338,14 @@ impl<'a> Position<'a> {
             if promise == 0 {
                 out.push(Move::Discard { card });
             }
-            return out;
+            return Ok(out);
         }
         let reach = self.reach();
         let g = self.g();
         // The capture: the selection split into groups worth w, the promised buildings in it.
         if selection & promise == promise {
-            let ok = |t: u64| reach.can_make(self.key(t), w);
-            if let Some(groups) = cover(selection, g, &ok, &mut HashSet::new()) {
+            let mut cover = Cover::new(g, |t| reach.can_make(self.key(t), w));
+            if let Some(groups) = cover.split(selection, budget)? {
                 let groups = groups.into_iter().filter_map(|m| self.witness(m, None, w)).collect();
                 out.push(Move::Capture { card, groups });
             }
@@ -348,28 +355,39 @@ impl<'a> Position<'a> {
             if selection & self.own_other_than(v) != 0 {
                 continue;
             }
-            let ok = |t: u64| reach.can_make(self.key(t), v);
+            let mut cover = Cover::new(g, |t| reach.can_make(self.key(t), v));
             let mut found = None;
             if v == w
-                && let Some(groups) = cover(selection, g, &ok, &mut HashSet::new())
+                && let Some(groups) = cover.split(selection, budget)?
             {
                 found = Some((0, groups));
             }
             if found.is_none() {
-                let mut failed = HashSet::new();
+                let mut spent = Ok(());
                 for_subsets_of(selection, g, &mut |core| {
-                    if reach.can_make(self.key(core) + unit(w), v)
-                        && let Some(groups) = if core == selection {
-                            Some(Vec::new())
-                        } else {
-                            cover(selection & !core, g, &ok, &mut failed)
-                        }
-                    {
-                        found = Some((core, groups));
+                    if *budget == 0 {
+                        spent = Err(OutOfBudget);
                         return true;
                     }
-                    false
+                    *budget -= 1;
+                    if !reach.can_make(self.key(core) + unit(w), v) {
+                        return false;
+                    }
+                    let rest =
+                        if core == selection { Ok(Some(Vec::new())) } else { cover.split(selection & !core, budget) };
+                    match rest {
+                        Ok(Some(groups)) => {
+                            found = Some((core, groups));
+                            true
+                        }
+                        Ok(None) => false,
+                        Err(e) => {
+                            spent = Err(e);
+                            true
+                        }
+                    }
                 });
+                spent?;
             }
             if let Some((core, extras)) = found {
                 let mut groups = Vec::new();
@@ -380,19 +398,23 @@ impl<'a> Position<'a> {
                 out.push(Move::Build { card, value: v, groups });
             }
         }
-        out
+        Ok(out)
     }
 
-    /// [`Position::options_mask`] of named piles.
+    /// [`Position::options_mask`] of named piles, for a query from outside: its search is
+    /// bounded by [`SELECTION_BUDGET`].
     ///
     /// # Errors
-    /// [`RuleError::NotInHand`], [`RuleError::UnknownPile`], [`RuleError::PileUsedTwice`].
+    /// [`RuleError::NotInHand`], [`RuleError::UnknownPile`], [`RuleError::PileUsedTwice`];
+    /// [`RuleError::SelectionTooLarge`] when the selection has too many ways to be split to be
+    /// searched within the budget.
     pub fn options(&self, card: Card, piles: &[PileRef]) -> Result<Vec<Move>, RuleError> {
         if !self.hand.contains(card) {
             return Err(RuleError::NotInHand { card });
         }
         let mask = self.mask_of(piles)?;
-        Ok(self.options_mask(card, mask))
+        let mut budget = SELECTION_BUDGET;
+        self.options_within(card, mask, &mut budget).map_err(|OutOfBudget| RuleError::SelectionTooLarge)
     }
 
     /// The simple moves: every legal discard, every capture of exactly one listed group (with
@@ -476,30 +498,65 @@ fn for_subsets_of(set: u64, g: usize, f: &mut dyn FnMut(u64) -> bool) -> bool {
     go(&bits, 0, g, 0, f)
 }
 
-/// Splits `set` into groups of at most `g` piles each accepted by `ok`, if it can be done.
-fn cover(set: u64, g: usize, ok: &dyn Fn(u64) -> bool, failed: &mut HashSet<u64>) -> Option<Vec<u64>> {
-    if set == 0 {
-        return Some(Vec::new());
+/// The most group tests and tries one selection query ([`Position::options`]) may spend: tables
+/// met in play need a few hundred; constructed selections of twenty piles and more would need
+/// billions (BENCHMARKS.md, Wippen).
+pub const SELECTION_BUDGET: u64 = 2_000_000;
+
+/// A search that ran out of its budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct OutOfBudget;
+
+/// Splits sets of piles into groups of at most g piles, each group accepted by a test: the
+/// lowest pile's group is chosen first, then the rest is split; the sets that could not be split
+/// are remembered. Every group tested spends one unit of the budget.
+struct Cover<F: Fn(u64) -> bool> {
+    g: usize,
+    ok: F,
+    failed: HashSet<u64>,
+}
+
+impl<F: Fn(u64) -> bool> Cover<F> {
+    fn new(g: usize, ok: F) -> Cover<F> {
+        Cover { g, ok, failed: HashSet::new() }
     }
-    if failed.contains(&set) {
-        return None;
-    }
-    let low = set & set.wrapping_neg();
-    let rest = set & !low;
-    let mut result = None;
-    for_subsets_of(rest, g - 1, &mut |extra| {
-        let group = low | extra;
-        if ok(group)
-            && let Some(mut more) = cover(set & !group, g, ok, failed)
-        {
-            more.insert(0, group);
-            result = Some(more);
-            return true;
+
+    /// A split of `set` into accepted groups, if there is one.
+    fn split(&mut self, set: u64, budget: &mut u64) -> Result<Option<Vec<u64>>, OutOfBudget> {
+        if set == 0 {
+            return Ok(Some(Vec::new()));
         }
-        false
-    });
-    if result.is_none() {
-        failed.insert(set);
+        if self.failed.contains(&set) {
+            return Ok(None);
+        }
+        let low = set & set.wrapping_neg();
+        let mut result = Ok(None);
+        for_subsets_of(set & !low, self.g - 1, &mut |extra| {
+            if *budget == 0 {
+                result = Err(OutOfBudget);
+                return true;
+            }
+            *budget -= 1;
+            let group = low | extra;
+            if !(self.ok)(group) {
+                return false;
+            }
+            match self.split(set & !group, budget) {
+                Ok(Some(mut more)) => {
+                    more.insert(0, group);
+                    result = Ok(Some(more));
+                    true
+                }
+                Ok(None) => false,
+                Err(e) => {
+                    result = Err(e);
+                    true
+                }
+            }
+        });
+        if let Ok(None) = result {
+            self.failed.insert(set);
+        }
+        result
     }
-    result
 }

@@ -242,6 +242,14 @@ fn sub_multisets(counts: &[u8; 14], f: &mut dyn FnMut(Key, Key)) {
     }
 }
 
+/// Computes the reach table of `rules` now, once per process and set of operators and group
+/// limit: listing moves waits for it on first use (about a second at groups of 5 piles and
+/// twenty at 6, BENCHMARKS.md), so a server prepares it off its event loop before a table of
+/// these rules plays.
+pub fn prepare(rules: &super::Rules) {
+    let _ = reach(rules.operators, rules.max_group_piles);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
