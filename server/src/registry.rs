@@ -156,6 +156,18 @@ pub fn is_invisible(c: char) -> bool {
     )
 }
 
+/// Computes, off the event loop, what a game's rules need before a table of them plays: Wippen's
+/// reach table takes about a second for groups of five piles and twenty for six, once per
+/// process, and every listing of moves would wait for it on the room's task.
+async fn prepare(rules: &GameRules) {
+    if let GameRules::Wippen(rules) = rules {
+        let rules = rules.clone();
+        if let Err(e) = tokio::task::spawn_blocking(move || fipsen_rules::wippen::prepare(&rules)).await {
+            warn!(error = %e, "cannot prepare the reach table of a Wippen table");
+        }
+    }
+}
+
 impl Registry {
     /// An empty registry. `fixed_master`, for tests only, deals every new room from one seed.
     pub fn new(storage: Storage, metrics: Arc<Metrics>, idle: Duration, fixed_master: Option<Seed>) -> Arc<Registry> {
@@ -206,6 +218,7 @@ impl Registry {
         if !options.is_valid() {
             return Err((ErrorCode::OptionsInvalid, ErrorCode::OptionsInvalid.to_string()));
         }
+        prepare(&rules).await;
         let title = match clean_text(&options.title) {
             title if title.is_empty() => format!("{host}'s table"),
             title => title,
@@ -265,6 +278,7 @@ impl Registry {
                 return Err(ErrorCode::Storage);
             }
         };
+        prepare(&stored.meta.rules).await;
         let instance = self.instances.fetch_add(1, Ordering::Relaxed);
         let (lobby_tx, lobby_rx) = watch::channel(None);
         let records = stored.records.len();

@@ -1483,11 +1483,7 @@ impl Room {
             }
             // Out of turn, a bot is asked only where its game says it may act (so that nobody
             // waits for a bot that will do nothing).
-            let asked = if series.turn() == Some(seat) {
-                !series.legal_actions(seat).is_empty()
-            } else {
-                series.bot_out_of_turn(seat)
-            };
+            let asked = if series.turn() == Some(seat) { series.can_act(seat) } else { series.bot_out_of_turn(seat) };
             if !asked {
                 continue;
             }

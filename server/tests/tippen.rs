@@ -26,10 +26,14 @@ fn tables() -> Vec<Value> {
     ]
 }
 
+/// The master seed of the test's rooms, fixed so that the moves the test looks for come up on
+/// every run (with random deals a rare kind of move may not).
+const PLAYED_SEED: &str = "5b1d0c3e7a9f2468ace013579bdf2468ace013579bdf2468ace013579bdf2468";
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_preset_plays_over_sockets_with_a_spectator_and_no_frame_shows_a_hidden_card() {
     let (_dir, db) = temp_db();
-    let server = Server::start(&db, &[]);
+    let server = Server::start(&db, &["--insecure-fixed-seed", PLAYED_SEED]);
     let mut kinds = std::collections::BTreeSet::new();
     for (i, rules) in tables().into_iter().enumerate() {
         let players = rules["players"].as_u64().unwrap() as usize;
