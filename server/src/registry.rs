@@ -161,7 +161,7 @@ pub fn is_invisible(c: char) -> bool {
 /// process, and every listing of moves would wait for it on the room's task.
 async fn prepare(rules: &GameRules) {
     if let GameRules::Wippen(rules) = rules {
-        let rules = rules.clone();
+        let rules = *rules;
         if let Err(e) = tokio::task::spawn_blocking(move || fipsen_rules::wippen::prepare(&rules)).await {
             warn!(error = %e, "cannot prepare the reach table of a Wippen table");
         }
