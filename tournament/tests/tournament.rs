@@ -121,7 +121,7 @@ fn play_round(log: &mut Log, sums: &mut BTreeMap<EntrantId, i64>) -> Vec<Tournam
             for (id, p) in table.seats.iter().zip(&points) {
                 *sums.entry(*id).or_default() += i64::from(*p);
             }
-            let result = DealResult { table: table.id, deal, points };
+            let result = DealResult { table: table.id, deal, points, redeal: 0 };
             events.extend(log.op(|t| t.record(std::slice::from_ref(&result))).unwrap());
             // Standings are live: they equal the deals recorded so far.
             for s in log.t.standings() {
@@ -185,6 +185,7 @@ fn seating_for_every_number_of_players() {
                     table: t.id,
                     deal,
                     points: deal_points(t.seats.len(), t.id.table, deal),
+                    redeal: 0,
                 })
             })
             .collect();
@@ -400,10 +401,10 @@ fn duplicate_scores_compare_the_same_seat_at_other_tables() {
     assert_eq!(tables.len(), 3);
     let points = [vec![6, 0, 0, -4], vec![0, 3, 0, 0], vec![2, 0, 0, 0]];
     // While only table 1 has played, there is nothing to compare with.
-    log.op(|t| t.record(&[DealResult { table: tables[0].id, deal: 1, points: points[0].clone() }])).unwrap();
+    log.op(|t| t.record(&[DealResult { table: tables[0].id, deal: 1, points: points[0].clone(), redeal: 0 }])).unwrap();
     assert!(log.t.standings().iter().all(|s| s.duplicate == Some(Hundredths(0))));
     // With table 2: seat 0 of table 1 scored 6 against 0.
-    log.op(|t| t.record(&[DealResult { table: tables[1].id, deal: 1, points: points[1].clone() }])).unwrap();
+    log.op(|t| t.record(&[DealResult { table: tables[1].id, deal: 1, points: points[1].clone(), redeal: 0 }])).unwrap();
     let dup = |log: &Log, table: usize, seat: usize| {
         let id = tables[table].seats[seat];
         log.t.standings().into_iter().find(|s| s.entrant == id).unwrap().duplicate.unwrap()
@@ -411,7 +412,7 @@ fn duplicate_scores_compare_the_same_seat_at_other_tables() {
     assert_eq!(dup(&log, 0, 0), Hundredths(600));
     assert_eq!(dup(&log, 1, 0), Hundredths(-600));
     assert_eq!(dup(&log, 1, 1), Hundredths(300));
-    log.op(|t| t.record(&[DealResult { table: tables[2].id, deal: 1, points: points[2].clone() }])).unwrap();
+    log.op(|t| t.record(&[DealResult { table: tables[2].id, deal: 1, points: points[2].clone(), redeal: 0 }])).unwrap();
     assert_eq!(log.t.phase(), Phase::Finished);
     // Seat 0: 6, 0, 2. Table 1: 6 − (0 + 2)/2 = 5; table 2: 0 − 4 = −4; table 3: 2 − 3 = −1.
     assert_eq!(dup(&log, 0, 0), Hundredths(500));
@@ -446,9 +447,9 @@ fn fewer_deals_break_a_tie() {
     let mut log = with_players(short("Ties", 1, 2, 1), 7);
     log.op(|t| t.start(Seed::from_u64(3), false)).unwrap();
     let tables = log.t.round(1).unwrap().tables.clone();
-    log.op(|t| t.record(&[DealResult { table: tables[0].id, deal: 1, points: vec![0; 4] }])).unwrap();
+    log.op(|t| t.record(&[DealResult { table: tables[0].id, deal: 1, points: vec![0; 4], redeal: 0 }])).unwrap();
     let results: Vec<DealResult> =
-        (1..=2).map(|deal| DealResult { table: tables[1].id, deal, points: vec![0; 3] }).collect();
+        (1..=2).map(|deal| DealResult { table: tables[1].id, deal, points: vec![0; 3], redeal: 0 }).collect();
     log.op(|t| t.record(&results)).unwrap();
     for s in log.t.standings() {
         let at_four = tables[0].seats.contains(&s.entrant);
@@ -475,7 +476,7 @@ fn errors_are_typed_and_change_nothing() {
     assert_ne!(anna, anna2, "ids are not used again");
     assert_eq!(log.t.entrants().len(), 3);
 
-    let dummy = DealResult { table: TableId { round: 1, table: 1 }, deal: 1, points: vec![0; 3] };
+    let dummy = DealResult { table: TableId { round: 1, table: 1 }, deal: 1, points: vec![0; 3], redeal: 0 };
     assert_eq!(log.op(|t| t.record(std::slice::from_ref(&dummy))).unwrap_err(), TournamentError::NotStarted);
     assert_eq!(log.op(|t| t.next_round(Seed::from_u64(1))).unwrap_err(), TournamentError::NotStarted);
 
@@ -494,7 +495,7 @@ fn errors_are_typed_and_change_nothing() {
 
     let table = TableId { round: 1, table: 1 };
     let unknown = TableId { round: 1, table: 2 };
-    let r = |deal, points: Vec<i32>| DealResult { table, deal, points };
+    let r = |deal, points: Vec<i32>| DealResult { table, deal, points, redeal: 0 };
     assert_eq!(log.op(|t| t.record(&[DealResult { table: unknown, ..r(1, vec![0; 3]) }])).unwrap_err(), {
         TournamentError::UnknownTable(unknown)
     });
@@ -612,4 +613,44 @@ fn running_totals_become_deals() {
     assert_eq!(points, [vec![2, 0, 0], vec![0, -4, 0], vec![0, 0, 30]]);
     assert_eq!(deals.iter().map(|d| d.deal).collect::<Vec<_>>(), [1, 2, 3]);
     assert!(deals.iter().all(|d| d.table == table));
+}
+
+#[test]
+fn the_duplicate_score_compares_only_tables_that_played_the_same_dealing() {
+    let mut settings = short("Dealings", 2, 2, 1);
+    settings.duplicate = true;
+    let mut log = with_players(settings, 12);
+    log.op(|t| t.start(Seed::from_u64(5), false)).unwrap();
+    let tables: Vec<Table> = log.t.round(1).unwrap().tables.clone();
+    let deal = |table: usize, deal: u32, points: Vec<i32>, redeal: u32| DealResult {
+        table: tables[table].id,
+        deal,
+        points,
+        redeal,
+    };
+    // Deal 1: tables 1 and 2 played its first dealing, table 3 threw it in once and played the
+    // re-deal: table 3 is compared with nobody.
+    log.op(|t| t.record(&[deal(0, 1, vec![4, 0, 0, 0], 0), deal(1, 1, vec![0, 0, 0, 0], 0)])).unwrap();
+    log.op(|t| t.record(&[deal(2, 1, vec![9, 0, 0, 0], 1)])).unwrap();
+    let dup = |log: &Log, table: usize| {
+        let id = tables[table].seats[0];
+        log.t.standings().into_iter().find(|s| s.entrant == id).unwrap().duplicate.unwrap()
+    };
+    assert_eq!((dup(&log, 0), dup(&log, 1), dup(&log, 2)), (Hundredths(400), Hundredths(-400), Hundredths(0)));
+    assert_eq!(log.t.table(tables[2].id).unwrap().redeal(1), 1);
+    assert_eq!(log.t.table(tables[0].id).unwrap().redeal(1), 0);
+    // The same deal again is harmless; with another dealing it is a conflict.
+    assert!(log.op(|t| t.record(&[deal(2, 1, vec![9, 0, 0, 0], 1)])).unwrap().is_empty());
+    let conflict = log.op(|t| t.record(&[deal(2, 1, vec![9, 0, 0, 0], 0)])).unwrap_err();
+    assert_eq!(conflict.code(), "tournament/deal_conflict");
+    // Deal 2, first dealing everywhere: all three are compared.
+    let all: Vec<DealResult> = (0..3).map(|t| deal(t, 2, vec![3 * t as i32, 0, 0, 0], 0)).collect();
+    log.op(|t| t.record(&all)).unwrap();
+    assert_eq!(log.t.phase(), Phase::Finished);
+    // Table 3 at deal 2: 6 − (0 + 3)/2 = 4.5; table 1: 4 − 0 + 0 − (3 + 6)/2 = −0.5.
+    assert_eq!(dup(&log, 2), Hundredths(450));
+    assert_eq!(dup(&log, 0), Hundredths(-50));
+    // The dealing survives the JSON of the events (checked by the log) and is left out at 0.
+    let json = serde_json::to_value(deal(0, 1, vec![0; 4], 0)).unwrap();
+    assert!(json.get("redeal").is_none(), "{json}");
 }
