@@ -185,6 +185,10 @@ pub struct RoomState {
     pub next_deal_paused: bool,
     /// Between deals: the seats reading the result or their review (see `reading`).
     pub reading: Vec<Seat>,
+    /// The tournament this room is a table of, with the round and the deals played; absent for
+    /// an ordinary room.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<crate::TableOfTournament>,
 }
 
 /// Whose turn it is, how long it has lasted and how long the move clock leaves, in

@@ -103,5 +103,6 @@ fn room() -> RoomState {
         next_deal_in_ms: None,
         next_deal_paused: false,
         reading: vec![],
+        tournament: None,
     }
 }

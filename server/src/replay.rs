@@ -32,7 +32,11 @@ pub fn replay_deal(stored: &StoredRoom, deal: u32, perspective: Option<Seat>) ->
         };
         let (seat, action, events) = match record {
             Record::Started => {
-                let Ok((started, events)) = AnyGame::start(rules, stored.meta.master) else { return None };
+                let Ok((mut started, events)) = AnyGame::start(rules, stored.meta.master) else { return None };
+                if stored.meta.tournament.is_some() {
+                    // Dealt as the room deals a tournament table (see `Room::apply`).
+                    started.set_deal_seeds(fipsen_rules::DealSeeds::ByCountedDeal);
+                }
                 series = Some(started);
                 (None, None, events)
             }

@@ -60,6 +60,9 @@ pub struct RoomMeta {
     pub options: RoomOptions,
     /// The series' master seed. Secret: never logged, never sent.
     pub master: Seed,
+    /// The tournament this room is a table of, as JSON ([`crate::tournaments::TableLink`]);
+    /// `None` for an ordinary room.
+    pub tournament: Option<String>,
 }
 
 /// One stored record of a room.
@@ -69,6 +72,18 @@ pub struct StoredRecord {
     pub seq_before: u64,
     /// The record as JSON.
     pub json: String,
+}
+
+/// A tournament as stored: its records in order, as JSON
+/// ([`crate::tournaments`] reads them).
+#[derive(Debug, Clone)]
+pub struct StoredTournament {
+    /// The link code.
+    pub id: String,
+    /// Milliseconds since 1970.
+    pub created_at: u64,
+    /// Every record, oldest first.
+    pub records: Vec<String>,
 }
 
 /// A room as stored: its creation and its records in order.
@@ -83,7 +98,11 @@ pub struct StoredRoom {
 type Reply<T> = oneshot::Sender<Result<T, StorageError>>;
 
 enum Op {
-    CreateRoom { meta: RoomMeta, reply: Reply<()> },
+    CreateRoom { meta: RoomMeta, records: Vec<StoredRecord>, reply: Reply<()> },
+    CreateTournament { id: String, created_at: u64, records: Vec<String>, reply: Reply<()> },
+    AppendTournament { id: String, index: u64, records: Vec<String>, finished: bool, reply: Reply<()> },
+    LoadTournament { id: String, reply: Reply<Option<StoredTournament>> },
+    ActiveTournaments { reply: Reply<Vec<String>> },
     Append { room: Arc<str>, index: u64, seq_before: u64, json: String, token: Option<(String, u32)>, reply: Reply<()> },
     SetActive { room: Arc<str>, active: bool, reply: Reply<()> },
     Load { room: String, reply: Reply<Option<StoredRoom>> },
@@ -94,7 +113,15 @@ enum Op {
 
 impl Op {
     fn is_write(&self) -> bool {
-        matches!(self, Op::CreateRoom { .. } | Op::Append { .. } | Op::SetActive { .. } | Op::Probe { .. })
+        matches!(
+            self,
+            Op::CreateRoom { .. }
+                | Op::Append { .. }
+                | Op::SetActive { .. }
+                | Op::Probe { .. }
+                | Op::CreateTournament { .. }
+                | Op::AppendTournament { .. }
+        )
     }
 }
 
@@ -177,8 +204,25 @@ impl Storage {
              CREATE TABLE IF NOT EXISTS health (
                 id INTEGER PRIMARY KEY,
                 checked_at INTEGER NOT NULL
-             );",
+             );
+             CREATE TABLE IF NOT EXISTS tournaments (
+                id TEXT PRIMARY KEY,
+                created_at INTEGER NOT NULL,
+                finished INTEGER NOT NULL DEFAULT 0
+             );
+             CREATE TABLE IF NOT EXISTS tournament_records (
+                tournament TEXT NOT NULL REFERENCES tournaments(id),
+                idx INTEGER NOT NULL,
+                record TEXT NOT NULL,
+                PRIMARY KEY (tournament, idx)
+             ) WITHOUT ROWID;",
         )?;
+        // Files from before tournaments: rooms learn which tournament they belong to.
+        let has_tournament_column =
+            conn.prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = 'tournament'")?.exists([])?;
+        if !has_tournament_column {
+            conn.execute_batch("ALTER TABLE rooms ADD COLUMN tournament TEXT")?;
+        }
         let checkpoints = Connection::open(path)?;
         // Checkpoints sync the log before and the database file after copying, in both modes.
         checkpoints.pragma_update(None, "synchronous", synchronous)?;
@@ -215,7 +259,62 @@ impl Storage {
     /// # Errors
     /// The write failed; the room does not exist.
     pub async fn create_room(&self, meta: RoomMeta) -> Result<(), StorageError> {
-        self.call(|reply| Op::CreateRoom { meta, reply }).await
+        self.create_room_with(meta, Vec::new()).await
+    }
+
+    /// Stores a new room with its first records (numbered from 0), in one transaction: a
+    /// tournament table, seated and started (its token hashes are the entrants', kept by the
+    /// tournament, so none is added to the room tokens).
+    ///
+    /// # Errors
+    /// The write failed; the room does not exist.
+    pub async fn create_room_with(&self, meta: RoomMeta, records: Vec<StoredRecord>) -> Result<(), StorageError> {
+        self.call(|reply| Op::CreateRoom { meta, records, reply }).await
+    }
+
+    /// Stores a new tournament with its first records.
+    ///
+    /// # Errors
+    /// The write failed; the tournament does not exist.
+    pub async fn create_tournament(
+        &self,
+        id: String,
+        created_at: u64,
+        records: Vec<String>,
+    ) -> Result<(), StorageError> {
+        self.call(|reply| Op::CreateTournament { id, created_at, records, reply }).await
+    }
+
+    /// Appends a tournament's records from number `index` on, in one transaction, and marks it
+    /// finished if `finished`. Returns once they are committed.
+    ///
+    /// # Errors
+    /// The write failed; none of the records is stored.
+    pub async fn append_tournament(
+        &self,
+        id: String,
+        index: u64,
+        records: Vec<String>,
+        finished: bool,
+    ) -> Result<(), StorageError> {
+        self.call(|reply| Op::AppendTournament { id, index, records, finished, reply }).await
+    }
+
+    /// Reads a tournament's records.
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn load_tournament(&self, id: &str) -> Result<Option<StoredTournament>, StorageError> {
+        let id = id.to_string();
+        self.call(|reply| Op::LoadTournament { id, reply }).await
+    }
+
+    /// The ids of the tournaments not yet finished, oldest first.
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn active_tournaments(&self) -> Result<Vec<String>, StorageError> {
+        self.call(|reply| Op::ActiveTournaments { reply }).await
     }
 
     /// Appends a room's record number `index`, with the seat token hash it introduces, if any.
@@ -377,7 +476,25 @@ impl Writer {
                 })();
                 let _ = reply.send(result);
             }
-            write @ (Op::CreateRoom { .. } | Op::Append { .. } | Op::SetActive { .. } | Op::Probe { .. }) => {
+            Op::LoadTournament { id, reply } => {
+                let _ = reply.send(load_tournament(&self.conn, &id));
+            }
+            Op::ActiveTournaments { reply } => {
+                let result = (|| {
+                    let mut stmt = self
+                        .conn
+                        .prepare_cached("SELECT id FROM tournaments WHERE finished = 0 ORDER BY created_at")?;
+                    let ids = stmt.query_map([], |row| row.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+                    Ok(ids)
+                })();
+                let _ = reply.send(result);
+            }
+            write @ (Op::CreateRoom { .. }
+            | Op::Append { .. }
+            | Op::SetActive { .. }
+            | Op::Probe { .. }
+            | Op::CreateTournament { .. }
+            | Op::AppendTournament { .. }) => {
                 answer(write, Err(StorageError::Corrupt("a write reached the read path".into())));
             }
         }
@@ -462,13 +579,43 @@ fn commit(conn: &mut Connection, writes: Vec<Op>) {
 
 fn write(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), StorageError> {
     match op {
-        Op::CreateRoom { meta, .. } => {
+        Op::CreateRoom { meta, records, .. } => {
             let rules = serde_json::to_string(&meta.rules).map_err(|e| StorageError::Corrupt(e.to_string()))?;
             let options = serde_json::to_string(&meta.options).map_err(|e| StorageError::Corrupt(e.to_string()))?;
             tx.prepare_cached(
-                "INSERT INTO rooms (code, created_at, title, rules, options, master_seed, active) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1)",
+                "INSERT INTO rooms (code, created_at, title, rules, options, master_seed, active, tournament) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7)",
             )?
-            .execute(params![meta.code, meta.created_at as i64, meta.title, rules, options, meta.master.to_hex()])?;
+            .execute(params![
+                meta.code,
+                meta.created_at as i64,
+                meta.title,
+                rules,
+                options,
+                meta.master.to_hex(),
+                meta.tournament
+            ])?;
+            for (index, record) in records.iter().enumerate() {
+                tx.prepare_cached("INSERT INTO records (room, idx, seq_before, record) VALUES (?1, ?2, ?3, ?4)")?
+                    .execute(params![meta.code, index as i64, record.seq_before as i64, record.json])?;
+            }
+        }
+        Op::CreateTournament { id, created_at, records, .. } => {
+            tx.prepare_cached("INSERT INTO tournaments (id, created_at, finished) VALUES (?1, ?2, 0)")?
+                .execute(params![id, *created_at as i64])?;
+            for (index, record) in records.iter().enumerate() {
+                tx.prepare_cached("INSERT INTO tournament_records (tournament, idx, record) VALUES (?1, ?2, ?3)")?
+                    .execute(params![id, index as i64, record])?;
+            }
+        }
+        Op::AppendTournament { id, index, records, finished, .. } => {
+            for (i, record) in records.iter().enumerate() {
+                tx.prepare_cached("INSERT INTO tournament_records (tournament, idx, record) VALUES (?1, ?2, ?3)")?
+                    .execute(params![id, (*index as i64) + i as i64, record])?;
+            }
+            if *finished {
+                tx.prepare_cached("UPDATE tournaments SET finished = 1 WHERE id = ?1")?.execute(params![id])?;
+            }
         }
         Op::Append { room, index, seq_before, json, token, .. } => {
             tx.prepare_cached("INSERT INTO records (room, idx, seq_before, record) VALUES (?1, ?2, ?3, ?4)")?
@@ -496,7 +643,12 @@ fn write(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), StorageError> {
 
 fn answer(op: Op, result: Result<(), StorageError>) {
     match op {
-        Op::CreateRoom { reply, .. } | Op::Append { reply, .. } | Op::SetActive { reply, .. } | Op::Probe { reply } => {
+        Op::CreateRoom { reply, .. }
+        | Op::Append { reply, .. }
+        | Op::SetActive { reply, .. }
+        | Op::Probe { reply }
+        | Op::CreateTournament { reply, .. }
+        | Op::AppendTournament { reply, .. } => {
             let _ = reply.send(result);
         }
         _ => {}
@@ -508,15 +660,15 @@ fn fail(op: Op, error: &rusqlite::Error) {
 }
 
 /// The columns of a room's creation row, as read.
-const ROOM_COLUMNS: &str = "code, created_at, title, rules, options, master_seed";
+const ROOM_COLUMNS: &str = "code, created_at, title, rules, options, master_seed, tournament";
 
-type RoomRow = (String, i64, String, String, String, String);
+type RoomRow = (String, i64, String, String, String, String, Option<String>);
 
 fn room_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RoomRow> {
-    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?))
+    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?, row.get(6)?))
 }
 
-fn room_meta((code, created_at, title, rules, options, seed): RoomRow) -> Result<RoomMeta, StorageError> {
+fn room_meta((code, created_at, title, rules, options, seed, tournament): RoomRow) -> Result<RoomMeta, StorageError> {
     let corrupt = |what: &str| StorageError::Corrupt(format!("room {code}: {what}"));
     Ok(RoomMeta {
         rules: serde_json::from_str(&rules).map_err(|_| corrupt("rules"))?,
@@ -525,7 +677,19 @@ fn room_meta((code, created_at, title, rules, options, seed): RoomRow) -> Result
         created_at: u64::try_from(created_at).unwrap_or(0),
         title,
         code: code.clone(),
+        tournament,
     })
+}
+
+fn load_tournament(conn: &Connection, id: &str) -> Result<Option<StoredTournament>, StorageError> {
+    let created_at = conn
+        .prepare_cached("SELECT created_at FROM tournaments WHERE id = ?1")?
+        .query_row([id], |row| row.get::<_, i64>(0))
+        .optional()?;
+    let Some(created_at) = created_at else { return Ok(None) };
+    let mut stmt = conn.prepare_cached("SELECT record FROM tournament_records WHERE tournament = ?1 ORDER BY idx")?;
+    let records = stmt.query_map([id], |row| row.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+    Ok(Some(StoredTournament { id: id.to_string(), created_at: u64::try_from(created_at).unwrap_or(0), records }))
 }
 
 fn record_row(row: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<StoredRecord> {
@@ -582,6 +746,7 @@ mod tests {
             rules: GameRules::default(),
             options: RoomOptions::default(),
             master: Seed([created_at as u8; 32]),
+            tournament: None,
         }
     }
 
