@@ -700,21 +700,24 @@ pub enum ServerMessage {
     /// {"type": "unwatched"}
     /// ```
     Unwatched,
-    /// The answer to `tournament_results`: the ranked results and the standings as CSV
-    /// (RFC 4180, CRLF line ends).
+    /// The answer to `tournament_results`: the ranked results, the standings as CSV and every
+    /// table as CSV (RFC 4180, CRLF line ends).
     ///
     /// ```json
     /// {"type": "tournament_results", "tournament": "Tq7cW0pLx2Zr9Ks4NvB1",
     ///  "results": {"tie_break": "Players are ranked by …", "standings": [], "rounds": []},
-    ///  "csv": "rank,name,bot,total,duplicate,tables,deals,round 1\r\n"}
+    ///  "csv": "rank,name,bot,total,duplicate,tables,deals,round 1\r\n",
+    ///  "tables_csv": "round,table,seat,name,bot,points,duplicate,deals,played\r\n"}
     /// ```
     TournamentResults {
         /// The link code.
         tournament: String,
         /// Every player ranked, with his rounds; every round's tables.
         results: Results,
-        /// The standings as CSV.
+        /// The standings as CSV: one line per player in rank order.
         csv: String,
+        /// Every table of every round as CSV: one line per seat.
+        tables_csv: String,
     },
     /// The answer to `tournaments`: the listed tournaments not yet over.
     ///

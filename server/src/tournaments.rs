@@ -602,6 +602,7 @@ impl Task {
                     tournament: self.id.to_string(),
                     results: t.results(),
                     csv: t.standings_csv(),
+                    tables_csv: t.tables_csv(),
                 };
                 self.send(&link, &message);
             }

@@ -536,6 +536,17 @@ async fn eleven_players_two_rounds_a_stand_in_a_sigkill_and_duplicate_deals() {
     let ranked: Vec<i64> =
         results["results"]["standings"].as_array().unwrap().iter().map(|s| s["total"].as_i64().unwrap()).collect();
     assert!(ranked.windows(2).all(|w| w[0] >= w[1]), "{ranked:?}");
+    // Per table: every seat's points are its table's scoresheet total.
+    let tables_csv = results["tables_csv"].as_str().unwrap();
+    assert_eq!(tables_csv.lines().count(), 1 + 2 * 11, "{tables_csv}");
+    for run in &all {
+        for (seat, total) in run.totals().iter().enumerate() {
+            let prefix = format!("{},{},{},", run.round + 1, run.table + 1, seat + 1);
+            let line = tables_csv.lines().find(|l| l.starts_with(&prefix)).unwrap();
+            let fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(fields[5], total.to_string(), "{line}");
+        }
+    }
 
     // No frame to anyone shows a card before its time; tournament frames show no card at all,
     // and nothing shows a round's secret or a table's seed before the round is over.

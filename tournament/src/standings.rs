@@ -350,6 +350,37 @@ impl Tournament {
         out
     }
 
+    /// Every table of every round as CSV (RFC 4180, lines ending in CRLF, names written as in
+    /// [`Tournament::standings_csv`]): a header row, then one line per seat, round by round and
+    /// table by table, with `round, table, seat` (from 1), the player's `name`, `bot`, his
+    /// `points` at that table, his `duplicate` score there (empty without duplicate deals), and
+    /// the table's `deals` and `played`.
+    pub fn tables_csv(&self) -> String {
+        let results = self.results();
+        let mut out = String::from("round,table,seat,name,bot,points,duplicate,deals,played\r\n");
+        for round in &results.rounds {
+            for table in &round.tables {
+                for (seat, result) in table.seats.iter().enumerate() {
+                    let bot = self.entrant(result.entrant).is_some_and(|e| e.bot);
+                    let duplicate = result.duplicate.map(|d| d.to_string()).unwrap_or_default();
+                    out.push_str(&format!(
+                        "{},{},{},{},{},{},{},{},{}\r\n",
+                        round.round,
+                        table.table.table,
+                        seat + 1,
+                        csv_field(&result.name),
+                        if bot { "yes" } else { "no" },
+                        result.points,
+                        duplicate,
+                        table.deals,
+                        table.played
+                    ));
+                }
+            }
+        }
+        out
+    }
+
     /// What everyone may see: the settings, the entrants, every round's seating, commitment,
     /// tables and totals, the secrets of rounds that are over, and the standings.
     pub fn view(&self) -> TournamentView {

@@ -344,6 +344,29 @@ fn eleven_players_two_rounds() {
     assert!(csv.contains(",\"Smith, \"\"Jo\"\"\",no,"), "quoted with doubled quotes:\n{csv}");
     assert!(csv.contains(",'=SUM(A1),no,"), "no formula:\n{csv}");
     assert!(csv.contains(",Dörte,no,"));
+
+    // Every seat of every table, with the points its table's scoresheet gave it.
+    let tables = log.t.tables_csv();
+    let lines: Vec<&str> = tables.split_terminator("\r\n").collect();
+    assert_eq!(lines[0], "round,table,seat,name,bot,points,duplicate,deals,played");
+    assert_eq!(lines.len(), 1 + 2 * 11, "one line per seat of every table of both rounds");
+    let mut line = lines[1..].iter();
+    for round in log.t.rounds() {
+        for table in &round.tables {
+            for (seat, (id, total)) in table.seats.iter().zip(table.totals()).enumerate() {
+                let fields: Vec<&str> = line.next().unwrap().split(',').collect();
+                let name = &log.t.entrant(*id).unwrap().name;
+                assert_eq!(fields[..3], [round.number.to_string(), table.id.table.to_string(), (seat + 1).to_string()]);
+                if !name.contains(',') {
+                    assert_eq!(fields[3].trim_start_matches('\''), name.as_str());
+                }
+                let n = fields.len();
+                assert_eq!(fields[n - 4], total.to_string(), "{name}'s points at {}", table.id);
+                assert_eq!(fields[n - 2..], [table.deals.to_string(), table.played().to_string()]);
+            }
+        }
+    }
+    assert!(tables.contains(",\"Smith, \"\"Jo\"\"\",no,"), "quoted:\n{tables}");
 }
 
 #[test]
