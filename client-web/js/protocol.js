@@ -502,7 +502,7 @@
 
 /**
  * One table as everyone may see it.
- * @typedef {{deals: number, played: number, seats: Array<EntrantId>, table: TableId, totals: Array<number>}} TableView
+ * @typedef {{deals: number, played: number, seats: Array<EntrantId>, shown: number, table: TableId, totals: Array<number>}} TableView
  */
 
 /**

@@ -597,7 +597,8 @@ impl Task {
                 }
             }
             Command::Results { link } => {
-                let t = &self.state.tournament;
+                // In a duplicate round being played, only what every table of a size has played.
+                let t = &self.state.tournament.public();
                 let message = ServerMessage::TournamentResults {
                     tournament: self.id.to_string(),
                     results: t.results(),

@@ -270,6 +270,20 @@ impl TableRun {
         out
     }
 
+    /// Each seat's total on the table's scoresheet after its first `deals` deals that counted.
+    fn totals_after(&self, deals: usize) -> Vec<i64> {
+        let counted: Vec<&Value> = self.spectator.game["scoresheet"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|row| row["outcome"]["result"] != "thrown_in")
+            .collect();
+        match deals.checked_sub(1) {
+            None => vec![0; self.totals().len()],
+            Some(i) => counted[i]["totals"].as_array().unwrap().iter().map(|t| t.as_i64().unwrap()).collect(),
+        }
+    }
+
     /// The totals of each seat on the table's scoresheet.
     fn totals(&self) -> Vec<i64> {
         self.spectator.game["totals"].as_array().unwrap().iter().map(|t| t.as_i64().unwrap()).collect()
@@ -406,11 +420,20 @@ async fn eleven_players_two_rounds_a_stand_in_a_sigkill_and_duplicate_deals() {
         }
         runs[t].play(&mut rng, |_| false).await;
         assert!(runs[t].over());
+        // The table's room names its tournament, round and deal counter to everyone in it.
+        let info = &runs[t].spectator.room["tournament"];
+        assert_eq!((info["round"].clone(), info["table"].clone()), (json!(1), json!(t + 1)));
+        assert_eq!(info["played"], json!(if t < 2 { 3 } else { 4 }), "{info}");
+        assert_eq!(info["deals"], info["played"]);
+        assert_eq!(info["duplicate"], true);
     }
     let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "round_over").await;
     let round1: Vec<&TableRun> = runs.iter().collect();
-    // Live: the organiser was sent the tournament as each deal ended, table by table, and when a
-    // table had played its last deal its totals in the standings were its scoresheet's.
+    // Live: the organiser was sent the tournament as each deal ended, table by table. With
+    // duplicate deals a table's points are shown only for the deals every table of its size has
+    // played (tables 1 and 2 play the same deals; table 3 is alone of its size): what a table
+    // that is ahead scored tells nothing to the other before it plays that deal. Every total
+    // shown is its table's scoresheet after the deals shown, and the standings are their sum.
     let seen: Vec<Value> = organiser
         .frames
         .iter()
@@ -418,6 +441,7 @@ async fn eleven_players_two_rounds_a_stand_in_a_sigkill_and_duplicate_deals() {
         .filter(|f| f["type"] == "tournament" && !f["tournament"]["view"]["rounds"][0].is_null())
         .map(|f| f["tournament"].clone())
         .collect();
+    let group = |t: usize| if t < 2 { vec![0, 1] } else { vec![2] };
     for (t, run) in runs.iter().enumerate() {
         let deals = if t < 2 { 3 } else { 4 };
         let counts: Vec<u64> = seen.iter().map(|s| played(s, 0, t)).collect();
@@ -425,14 +449,30 @@ async fn eleven_players_two_rounds_a_stand_in_a_sigkill_and_duplicate_deals() {
         for d in 0..=deals {
             assert!(counts.contains(&d), "table {}: no frame with {d} deals played: {counts:?}", t + 1);
         }
-        let done = seen.iter().find(|s| played(s, 0, t) == deals).unwrap();
-        let view_totals: Vec<i64> = done["view"]["rounds"][0]["tables"][t]["totals"]
-            .as_array()
-            .unwrap()
-            .iter()
+        for frame in &seen {
+            let view = &frame["view"]["rounds"][0]["tables"][t];
+            let shown = view["shown"].as_u64().unwrap();
+            let frontier = group(t).into_iter().map(|u| played(frame, 0, u)).min().unwrap();
+            assert_eq!(shown, frontier, "table {}: {view}", t + 1);
+            let totals: Vec<i64> = view["totals"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+            assert_eq!(totals, run.totals_after(shown as usize), "table {} after {shown} deals", t + 1);
+        }
+        if t == 1 {
+            // Table 1 had finished before table 2 began: its points came deal by deal with table 2's.
+            let shown_1: Vec<u64> =
+                seen.iter().map(|s| s["view"]["rounds"][0]["tables"][0]["shown"].as_u64().unwrap()).collect();
+            for d in 0..=deals {
+                assert!(shown_1.contains(&d), "table 1 never showed {d} deals: {shown_1:?}");
+            }
+        }
+    }
+    for frame in &seen {
+        let shown_sums: Vec<i64> = (0..3)
+            .flat_map(|t| frame["view"]["rounds"][0]["tables"][t]["totals"].as_array().unwrap().clone())
             .map(|v| v.as_i64().unwrap())
             .collect();
-        assert_eq!(view_totals, run.totals(), "table {}", t + 1);
+        let standings: i64 = standings_totals(frame).values().sum();
+        assert_eq!(standings, shown_sums.iter().sum::<i64>(), "the live standings are the totals shown");
     }
     assert_eq!(standings_totals(&state), sheet_sums(&state, &round1), "standings = the sum of the scoresheets");
     let compared = check_duplicate(&state, &round1, 0);

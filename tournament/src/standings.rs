@@ -152,7 +152,11 @@ pub struct TableView {
     pub deals: u32,
     /// The deals recorded.
     pub played: u32,
-    /// Each seat's total so far.
+    /// The deals that `totals` and the standings count: `played`, except in a duplicate round
+    /// being played, where only the deals every table of its size has played are shown
+    /// ([`Tournament::public`]).
+    pub shown: u32,
+    /// Each seat's total over the deals shown.
     pub totals: Vec<i64>,
 }
 
@@ -382,12 +386,15 @@ impl Tournament {
     }
 
     /// What everyone may see: the settings, the entrants, every round's seating, commitment,
-    /// tables and totals, the secrets of rounds that are over, and the standings.
+    /// tables and totals, the secrets of rounds that are over, and the standings; the totals
+    /// and standings of a duplicate round being played as [`Tournament::public`] shows them.
     pub fn view(&self) -> TournamentView {
+        let shown = self.public();
         let rounds = self
             .rounds()
             .iter()
-            .map(|r| RoundView {
+            .zip(shown.rounds())
+            .map(|(r, public)| RoundView {
                 round: r.number,
                 seating_seed: r.seating_seed,
                 commitment: r.commitment,
@@ -396,12 +403,14 @@ impl Tournament {
                 tables: r
                     .tables
                     .iter()
-                    .map(|t| TableView {
+                    .zip(&public.tables)
+                    .map(|(t, p)| TableView {
                         table: t.id,
                         seats: t.seats.clone(),
                         deals: t.deals,
                         played: t.played(),
-                        totals: t.totals(),
+                        shown: p.played(),
+                        totals: p.totals(),
                     })
                     .collect(),
             })
@@ -413,7 +422,7 @@ impl Tournament {
             phase: self.phase(),
             entrants: self.entrants().to_vec(),
             rounds,
-            standings: self.standings(),
+            standings: shown.standings(),
             tie_break: TIE_BREAK.to_owned(),
         }
     }

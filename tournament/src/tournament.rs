@@ -1,6 +1,6 @@
 //! The tournament's state, the operations on it and the events they produce.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
 use fipsen_rules::Seed;
@@ -447,6 +447,32 @@ impl Tournament {
     }
 
     // ----- reading -----
+
+    /// The tournament as everyone may see it now. In a duplicate tournament, while a round is
+    /// being played, each of its tables keeps only the deals that every table of its size has
+    /// recorded: the points of a deal that another table of that size has still to play tell
+    /// something about its cards, so they count in what is shown (totals, standings, results)
+    /// once every table of the size has played that deal, at the latest when the round ends.
+    /// Without duplicate deals, and for rounds that are over, nothing is left out.
+    pub fn public(&self) -> Tournament {
+        let mut shown = self.clone();
+        if !self.settings.duplicate {
+            return shown;
+        }
+        for round in shown.rounds.iter_mut().filter(|r| !r.over) {
+            let mut frontier: BTreeMap<usize, usize> = BTreeMap::new();
+            for table in &round.tables {
+                let played = frontier.entry(table.seats.len()).or_insert(usize::MAX);
+                *played = (*played).min(table.scores.len());
+            }
+            for table in &mut round.tables {
+                let keep = frontier.get(&table.seats.len()).copied().unwrap_or(0);
+                table.scores.truncate(keep);
+                table.redeals.truncate(keep);
+            }
+        }
+        shown
+    }
 
     /// The tournament's id.
     pub fn id(&self) -> &TournamentId {

@@ -677,3 +677,72 @@ fn the_duplicate_score_compares_only_tables_that_played_the_same_dealing() {
     let json = serde_json::to_value(deal(0, 1, vec![0; 4], 0)).unwrap();
     assert!(json.get("redeal").is_none(), "{json}");
 }
+
+/// With duplicate deals, what everyone sees of a round being played counts a deal only once
+/// every table of its size has played it: a table that is ahead tells nothing of the deals the
+/// others have still to play. A table alone of its size is shown as it plays; at the round's
+/// end everything is shown.
+#[test]
+fn duplicate_rounds_show_only_the_deals_every_table_of_a_size_has_played() {
+    let mut settings = short("Duplicate", 3, 2, 1);
+    settings.duplicate = true;
+    let mut log = with_players(settings, 11);
+    log.op(|t| t.start(Seed::from_u64(9), false)).unwrap();
+    let round = log.t.current_round().unwrap().clone();
+    let record = |log: &mut Log, table: usize, deal: u32| {
+        let t = &round.tables[table];
+        let result = DealResult { table: t.id, deal, points: deal_points(t.seats.len(), t.id.table, deal), redeal: 0 };
+        log.op(|x| x.record(std::slice::from_ref(&result))).unwrap();
+    };
+    let shown = |log: &Log| -> Vec<(u32, u32, Vec<i64>)> {
+        log.t.view().rounds[0].tables.iter().map(|t| (t.played, t.shown, t.totals.clone())).collect()
+    };
+    let total_of = |log: &Log, id: EntrantId| log.t.view().standings.iter().find(|s| s.entrant == id).unwrap().total;
+    // Table 1 (of four) plays two deals, table 3 (the only one of three) one.
+    record(&mut log, 0, 1);
+    record(&mut log, 0, 2);
+    record(&mut log, 2, 1);
+    let view = shown(&log);
+    assert_eq!((view[0].0, view[0].1), (2, 0), "table 1 played two deals; table 2 none: none shown");
+    assert_eq!(view[0].2, vec![0; 4]);
+    assert_eq!((view[2].0, view[2].1), (1, 1), "a table alone of its size is shown as it plays");
+    assert_eq!(view[2].2, log.t.table(round.tables[2].id).unwrap().totals());
+    for id in &round.tables[0].seats {
+        assert_eq!(total_of(&log, *id), 0, "the standings count no deal of table 1 yet");
+        assert_eq!(log.t.view().standings.iter().find(|s| s.entrant == *id).unwrap().deals, 0);
+    }
+    let public = log.t.public().results();
+    assert!(public.rounds[0].tables[0].seats.iter().all(|s| s.points == 0), "nor do the results");
+    // Table 2 catches up with deal 1: deal 1 of both is shown, deal 2 of table 1 is not.
+    record(&mut log, 1, 1);
+    let view = shown(&log);
+    assert_eq!((view[0].0, view[0].1, view[1].0, view[1].1), (2, 1, 1, 1));
+    let first = deal_points(4, round.tables[0].id.table, 1);
+    assert_eq!(view[0].2, first.iter().map(|p| i64::from(*p)).collect::<Vec<_>>());
+    // The round over, everything is shown.
+    for deal in 2..=3 {
+        record(&mut log, 1, deal);
+    }
+    record(&mut log, 0, 3);
+    record(&mut log, 2, 2);
+    assert_eq!(log.t.phase(), Phase::Finished);
+    assert_eq!(log.t.public(), log.t);
+    for (t, table) in log.t.view().rounds[0].tables.iter().enumerate() {
+        assert_eq!((table.played, table.shown), (table.deals, table.deals));
+        assert_eq!(table.totals, log.t.table(round.tables[t].id).unwrap().totals());
+    }
+}
+
+/// Without duplicate deals every deal is shown as soon as it is recorded.
+#[test]
+fn without_duplicate_deals_every_recorded_deal_is_shown() {
+    let mut log = with_players(short("Plain", 3, 2, 1), 11);
+    log.op(|t| t.start(Seed::from_u64(9), false)).unwrap();
+    let table = log.t.current_round().unwrap().tables[0].clone();
+    let result = DealResult { table: table.id, deal: 1, points: deal_points(4, table.id.table, 1), redeal: 0 };
+    log.op(|x| x.record(std::slice::from_ref(&result))).unwrap();
+    assert_eq!(log.t.public(), log.t);
+    let view = &log.t.view().rounds[0].tables[0];
+    assert_eq!((view.played, view.shown), (1, 1));
+    assert_eq!(view.totals, result.points.iter().map(|p| i64::from(*p)).collect::<Vec<_>>());
+}
