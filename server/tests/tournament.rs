@@ -712,3 +712,72 @@ async fn five_players_need_a_bot_and_refusals_are_typed() {
     assert_eq!(error(&organiser.recv_type("error").await), "tournament/round_not_over");
     let _ = PATIENCE;
 }
+
+/// The organiser may play: his token is then his entrant token too. A tournament not listed
+/// stays out of the public list and is reached by its link. A SIGKILL during registration loses
+/// no entrant and no token; peeking shows the tournament without watching it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_organiser_who_plays_an_unlisted_tournament_and_a_sigkill_during_registration() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db, &[]);
+    let mut s = settings("Club evening", 1, 1, 1, false);
+    s["organiser_plays"] = json!(true);
+    s["listed"] = json!(false);
+    let mut organiser = Client::greeted(&server).await;
+    organiser.send(json!({"type": "create_tournament", "name": "Olli", "settings": s, "tables": quick_tables()})).await;
+    let created = organiser.recv_type_or_error("tournament_created").await;
+    assert_eq!(created["type"], "tournament_created", "{created}");
+    let code = created["tournament"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let state = organiser.recv_type("tournament").await["tournament"].clone();
+    assert_eq!(state["you"], json!({"organiser": true, "entrant": 1}), "the organiser is entrant 1");
+    assert_eq!(state["view"]["entrants"], json!([{"id": 1, "name": "Olli", "bot": false}]));
+
+    let mut lister = Client::greeted(&server).await;
+    lister.send(json!({"type": "tournaments"})).await;
+    assert_eq!(lister.recv_type("tournaments").await["total"], 0, "an unlisted tournament is not listed");
+    lister.send(json!({"type": "peek_tournament", "tournament": code})).await;
+    let peeked = lister.recv_type("tournament").await["tournament"].clone();
+    assert_eq!(peeked["you"], json!({"organiser": false, "entrant": null}));
+    assert_eq!(peeked["view"]["settings"]["name"], "Club evening");
+
+    let anna = register(&server, &code, "Anna").await;
+    let jan = register(&server, &code, "Jan").await;
+    tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 3).await;
+    // Peeking did not make the lister a watcher: he was sent nothing of the registrations.
+    assert!(drain(&mut lister, Duration::from_millis(200)).await.is_empty());
+
+    server.kill();
+    server = Server::start(&db, &[]);
+    let mut organiser = Client::greeted(&server).await;
+    organiser.send(json!({"type": "watch_tournament", "tournament": code, "token": token})).await;
+    let state = organiser.recv_type_or_error("tournament").await;
+    assert_eq!(state["type"], "tournament", "{state}");
+    let state = state["tournament"].clone();
+    assert_eq!(state["you"], json!({"organiser": true, "entrant": 1}));
+    let names: Vec<&str> =
+        state["view"]["entrants"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Olli", "Anna", "Jan"], "no entrant lost");
+    assert_eq!(state["seating"]["tables"], json!([3]));
+    let mut c = Client::greeted(&server).await;
+    c.send(json!({"type": "watch_tournament", "tournament": code, "token": jan.token})).await;
+    assert_eq!(c.recv_type("tournament").await["tournament"]["you"], json!({"organiser": false, "entrant": jan.id}));
+    c.send(json!({"type": "unwatch_tournament"})).await;
+    c.recv_type("unwatched").await;
+
+    organiser.send(json!({"type": "start_tournament", "tournament": code, "token": token})).await;
+    let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "playing").await;
+    let seats = state["view"]["rounds"][0]["tables"][0]["seats"].as_array().unwrap().clone();
+    let room = state["rooms"][0][0].as_str().unwrap();
+    // The organiser plays with his own token; so do the others with theirs.
+    for (id, tok) in [(1, token.as_str()), (anna.id, anna.token.as_str()), (jan.id, jan.token.as_str())] {
+        let mut p = Client::greeted(&server).await;
+        p.send(json!({"type": "resume", "room": room, "token": tok})).await;
+        let joined = p.recv_type_or_error("joined").await;
+        assert_eq!(joined["type"], "joined", "{joined}");
+        let seat = seats.iter().position(|s| s.as_u64() == Some(id)).unwrap();
+        assert_eq!(joined["you"]["seat"], json!(seat), "entrant {id}");
+        assert_eq!(joined["room"]["tournament"]["tournament"], json!(code));
+        assert!(joined["room"]["seats"].as_array().unwrap().iter().all(|s| s["bot"].is_null()));
+    }
+}
