@@ -715,7 +715,8 @@ async fn five_players_need_a_bot_and_refusals_are_typed() {
 
 /// The organiser may play: his token is then his entrant token too. A tournament not listed
 /// stays out of the public list and is reached by its link. A SIGKILL during registration loses
-/// no entrant and no token; peeking shows the tournament without watching it.
+/// no entrant and no token; peeking shows the tournament without watching it. Tables created
+/// without spectators refuse them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_organiser_who_plays_an_unlisted_tournament_and_a_sigkill_during_registration() {
     let (_dir, db) = temp_db();
@@ -724,7 +725,9 @@ async fn an_organiser_who_plays_an_unlisted_tournament_and_a_sigkill_during_regi
     s["organiser_plays"] = json!(true);
     s["listed"] = json!(false);
     let mut organiser = Client::greeted(&server).await;
-    organiser.send(json!({"type": "create_tournament", "name": "Olli", "settings": s, "tables": quick_tables()})).await;
+    let mut tables = quick_tables();
+    tables["spectators_allowed"] = json!(false);
+    organiser.send(json!({"type": "create_tournament", "name": "Olli", "settings": s, "tables": tables})).await;
     let created = organiser.recv_type_or_error("tournament_created").await;
     assert_eq!(created["type"], "tournament_created", "{created}");
     let code = created["tournament"].as_str().unwrap().to_string();
@@ -780,4 +783,8 @@ async fn an_organiser_who_plays_an_unlisted_tournament_and_a_sigkill_during_regi
         assert_eq!(joined["room"]["tournament"]["tournament"], json!(code));
         assert!(joined["room"]["seats"].as_array().unwrap().iter().all(|s| s["bot"].is_null()));
     }
+    // Its tables were created without spectators.
+    let mut watcher = Client::greeted(&server).await;
+    let refused = watcher.join(room, "Guest", "spectator").await;
+    assert_eq!(refused["code"], "room/no_spectators", "{refused}");
 }
