@@ -37,6 +37,11 @@ pub enum FinishedDeal {
 }
 
 impl FinishedDeal {
+    /// Whether the deals of `game` have a review.
+    pub fn reviewed(game: fipsen_rules::GameId) -> bool {
+        matches!(game, fipsen_rules::GameId::Prisdorf)
+    }
+
     /// The current deal of `game` once it is over, if its game has a review.
     pub fn of(game: &AnyGame) -> Option<FinishedDeal> {
         match game {

@@ -9,6 +9,7 @@ import { eventLines } from './log.js';
 import { countdownText } from './format.js';
 import { gameName, gameOf } from './games/index.js';
 import { replayArrived, replayRefused } from './replay.js';
+import { askSeries, seriesArrived, seriesRefused, seriesView, shareArrived } from './series.js';
 import { NUDGE_AFTER_MS, S, amHost, api, botStandsInForMe, deckInUse, forgetSeat, loadLog, mySeat, saveLog, saveSeat, seatFor } from './store.js';
 import { homeView, inviteTitle, joinView } from './home.js';
 import { roomView } from './room.js';
@@ -36,16 +37,26 @@ const conn = new Connection({
 
 // ---- routing ----
 
+/** @returns {typeof S.route} */
 function parseRoute() {
   const m = location.hash.match(/^#\/(?:room|r)\/([A-Za-z0-9_-]+)/);
   if (m) return { name: 'room', code: m[1] };
+  // A series page: by its share key (and a deal to replay), or a player's own by his seat.
+  const s = location.hash.match(/^#\/series\/([A-Za-z0-9_-]+)(?:\/([A-Za-z0-9_-]+))?(?:\/(\d+))?/);
+  if (s) return { name: 'series', code: s[1], key: s[2] ?? null, deal: s[3] ? Number(s[3]) : null };
   return { name: 'home' };
 }
 
 function onRoute() {
   const route = parseRoute();
   const before = S.route;
-  S.route = /** @type {any} */ (route);
+  S.route = route;
+  if (route.name === 'series') {
+    // A series page starts afresh (the link may name another series or deal).
+    S.series = { status: 'idle' };
+    S.replay = { status: 'idle' };
+    S.ui.dialog = null;
+  }
   if (route.name === 'room') {
     if (S.room?.code !== route.code) {
       resetRoom();
@@ -56,8 +67,11 @@ function onRoute() {
     resetRoom();
     if (conn.ready) {
       conn.send({ type: 'leave_room' });
-      askHome();
+      if (route.name === 'series') askSeries(route);
+      else askHome();
     }
+  } else if (route.name === 'series') {
+    if (conn.ready) askSeries(route);
   } else if (conn.ready) {
     askHome();
   }
@@ -101,7 +115,11 @@ function onReady() {
   // The new connection is in no room yet: whether we read is told again once back in it.
   sentReading = false;
   if (S.route.name === 'room') enterRoom();
-  else askHome();
+  else if (S.route.name === 'series') {
+    // A series asked for on a connection that broke is asked for again.
+    if (S.series.status === 'loading') S.series = { status: 'idle' };
+    askSeries(S.route);
+  } else askHome();
 }
 
 function askHome() {
@@ -287,6 +305,21 @@ function onMessage(msg) {
     case 'replay':
       replayArrived(msg.replay);
       break;
+    case 'series':
+      seriesArrived(msg);
+      break;
+    case 'share_link':
+      shareArrived(msg);
+      break;
+    case 'deleted':
+      // Every player agreed: the series is gone, and so is our seat in it.
+      forgetSeat(msg.room);
+      if (S.route.name === 'room' && S.route.code === msg.room) {
+        resetRoom();
+        api.go('#/');
+      }
+      api.toast(t('series.deleted'));
+      break;
     case 'options':
       // The moves the server finds for a hand card and table piles chosen (Wippen); the game's
       // module keeps the answer if it is still the choice on screen.
@@ -346,6 +379,10 @@ function onError(msg) {
   }
   S.waiting = false;
   if (code.startsWith('replay/') && replayRefused(code)) {
+    render();
+    return;
+  }
+  if (S.route.name === 'series' && seriesRefused(code)) {
     render();
     return;
   }
@@ -664,6 +701,8 @@ function renderNow() {
   let main;
   if (S.route.name === 'home') {
     main = homeView();
+  } else if (S.route.name === 'series') {
+    main = seriesView();
   } else if (!S.room) {
     const held = seatFor(S.route.code);
     main = S.waiting || held?.token || held?.watching ? h('p', { class: 'loading' }, t('conn.connecting')) : joinView(S.route.code);

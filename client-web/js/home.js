@@ -6,6 +6,7 @@ import { S, api, saveName, seatFor, seats } from './store.js';
 import { BOT_DELAYS, LEVELS, botDelayText, moveSecondsText } from './room.js';
 import { eyeIcon, robotIcon } from './dom.js';
 import { GAMES, GAME_IDS, gameName, gameOf } from './games/index.js';
+import { myRoomLine } from './series.js';
 
 /**
  * The table being set up (kept across renders): the game, each game's rules (from its module's
@@ -505,8 +506,14 @@ function myRoomsSection() {
             h('strong', null, r?.title || t('room.title', { code })),
             r ? h('span', { class: 'lobby-game', 'data-testid': 'lobby-game' }, gameName(r.game)) : null,
             r ? h('span', { class: 'hint' }, (r.players ?? []).filter(Boolean).join(', ')) : null,
+            r ? h('span', { class: 'hint', 'data-testid': 'mine-status' }, myRoomLine(r)) : null,
           ),
-          h('a', { class: 'button primary small', href: `#/room/${code}` }, t('home.return')),
+          h(
+            'div',
+            { class: 'row' },
+            r && r.status !== 'waiting' ? h('a', { class: 'button small', href: `#/series/${code}`, 'data-key': `mine-series-${code}` }, t('series.open')) : null,
+            h('a', { class: 'button primary small', href: `#/room/${code}` }, t('home.return')),
+          ),
         );
       }),
     ),

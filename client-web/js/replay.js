@@ -10,12 +10,13 @@ import { t } from './i18n.js';
 import { gameOf } from './games/index.js';
 import { S, api, seatName, mySeat } from './store.js';
 import { dialog } from './header.js';
+import { askReview, reviewBody } from './review.js';
 
 /**
  * What the replay dialog shows: asked for (`loading`), refused (`failed`), or the server's
  * answer and the step on screen.
  * @typedef {{status: 'idle'} | {status: 'loading', deal: number} | {status: 'failed', deal: number, code: string}
- *   | {status: 'ready', deal: number, replay: import('./protocol.js').DealReplay, step: number}} ReplayState
+ *   | {status: 'ready', deal: number, replay: import('./protocol.js').DealReplay, step: number, room?: string|null}} ReplayState
  */
 
 /** Whether this viewer may replay the room's finished deals: a seated player, or anyone where the room makes them public. */
@@ -23,15 +24,22 @@ export function mayReplay() {
   return mySeat() !== null || Boolean(S.room?.options?.public_replays);
 }
 
-/** Asks the server for deal `deal` and opens the dialog. @param {number} deal */
-export function openReplay(deal) {
+/**
+ * Asks the server for deal `deal` and opens the dialog: of the room's series, or (on a series
+ * page) of the series that `from` opens.
+ * @param {number} deal
+ * @param {{room: string, key: string}} [from]
+ */
+export function openReplay(deal, from) {
   const r = S.replay;
-  if (r.status === 'ready' && r.deal === deal) {
+  if (r.status === 'ready' && r.deal === deal && (r.room ?? null) === (from?.room ?? null)) {
     S.ui.dialog = 'replay';
     api.render();
     return;
   }
-  if (api.send({ type: 'replay', deal })) {
+  const ask = from ? { type: 'series_replay', room: from.room, key: from.key, deal } : { type: 'replay', deal };
+  if (api.send(/** @type {any} */ (ask))) {
+    S.ui.replayReview = false;
     S.replay = { status: 'loading', deal };
     S.ui.dialog = 'replay';
     api.render();
@@ -41,7 +49,7 @@ export function openReplay(deal) {
 /** The server's answer. @param {import('./protocol.js').DealReplay} replay */
 export function replayArrived(replay) {
   if (S.replay.status !== 'loading' || S.replay.deal !== replay.deal) return;
-  S.replay = { status: 'ready', deal: replay.deal, replay, step: 0 };
+  S.replay = { status: 'ready', deal: replay.deal, replay, step: 0, room: S.route.name === 'series' ? S.route.code : null };
   api.render();
 }
 
@@ -148,7 +156,7 @@ export function replayDialog() {
   let body;
   if (r.status === 'loading' || r.status === 'idle') body = h('p', { role: 'status' }, t('replay.loading'));
   else if (r.status === 'failed') body = h('p', { role: 'status', 'data-testid': 'replay-failed' }, t(`err.${r.code}`));
-  else body = stage(r);
+  else body = withReview(r);
   return dialog('replay', title, body);
 }
 
@@ -160,7 +168,9 @@ function stage(r) {
   const game = gameOf(replay.game);
   const deal = step.deal ?? {};
   const trumps = game.trumps(deal);
-  const shell = { ...(S.game ?? {}), deal };
+  // The series around the deal: the room's, or on a series page the one it shows.
+  const series = S.game ?? (S.series.status === 'ready' ? S.series.record.sheet : {});
+  const shell = { ...series, deal };
   const tricks = trickSteps(steps);
   const onKey = (e) => {
     const moves = { ArrowRight: r.step + 1, ArrowLeft: r.step - 1, Home: 0, End: steps.length - 1 };
@@ -225,5 +235,31 @@ function stage(r) {
       ),
     ),
     h('p', { class: 'hint replay-keys' }, t('replay.keys')),
+  );
+}
+
+/**
+ * The replay, and beside it (in a room whose game has one, for a seated player) the bidding
+ * review of the same deal for his own seat.
+ * @param {Extract<ReplayState, {status: 'ready'}>} r
+ */
+function withReview(r) {
+  const game = gameOf(r.replay.game);
+  const series = S.game;
+  if (!game.review || !S.room || mySeat() === null || !series) return stage(r);
+  const open = S.ui.replayReview;
+  const toggle = () => {
+    S.ui.replayReview = !open;
+    if (!open) askReview(r.deal);
+    api.render();
+  };
+  const here = S.review.status !== 'idle' && S.review.deal === r.deal;
+  return h(
+    'div',
+    { class: `replay-with-review${open ? ' open' : ''}` },
+    h('div', { class: 'replay-main' }, stage(r), h('button', { type: 'button', class: 'small', 'data-key': 'replay-review', 'aria-expanded': String(open), onclick: toggle }, open ? t('replay.review_hide') : t('replay.review'))),
+    open
+      ? h('aside', { class: 'replay-review', 'data-testid': 'replay-review', 'aria-label': t('review.title', { n: r.deal }) }, h('h3', null, t('review.title', { n: r.deal })), here ? reviewBody(/** @type {any} */ (series), () => askReview(r.deal)) : h('p', { role: 'status' }, t('review.loading')))
+      : null,
   );
 }

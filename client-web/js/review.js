@@ -23,6 +23,16 @@ function ask(deal) {
 }
 
 /**
+ * Asks for the review of finished deal `deal` (shown beside its replay), unless it is here.
+ * @param {number} deal
+ */
+export function askReview(deal) {
+  const r = S.review;
+  if (r.status !== 'idle' && r.status !== 'failed' && r.deal === deal) return;
+  if (api.send({ type: 'review', deal })) S.review = { status: 'loading', deal };
+}
+
+/**
  * The result panel's button: asks for the review, or shows it again once it is here.
  * @param {import('./protocol.js').SeriesView} game
  */
@@ -233,13 +243,23 @@ function durchSentence(d) {
 export function reviewDialog(game) {
   const r = S.review;
   const number = r.status === 'idle' ? game.number : r.deal;
+  return dialog('review', t('review.title', { n: number }), reviewBody(game, () => ask(game.number)));
+}
+
+/**
+ * The review itself (or that it is coming, or failed, with a way to ask again).
+ * @param {import('./protocol.js').SeriesView} game
+ * @param {() => void} retry
+ */
+export function reviewBody(game, retry) {
+  const r = S.review;
   let body;
   if (r.status === 'loading' || r.status === 'idle') {
     body = h('p', { class: 'review-loading', role: 'status', 'aria-live': 'polite', 'data-testid': 'review-loading' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), ' ', t('review.loading'));
   } else if (r.status === 'failed') {
     body = [
       h('p', { role: 'alert' }, t('review.failed'), ' ', has(`err.${r.code}`) ? t(`err.${r.code}`) : ''),
-      h('button', { type: 'button', class: 'primary', 'data-key': 'review-retry', onclick: () => ask(game.number) }, t('review.retry')),
+      h('button', { type: 'button', class: 'primary', 'data-key': 'review-retry', onclick: retry }, t('review.retry')),
     ];
   } else {
     const review = r.review;
@@ -259,5 +279,5 @@ export function reviewDialog(game) {
       ),
     );
   }
-  return dialog('review', t('review.title', { n: number }), body);
+  return body;
 }

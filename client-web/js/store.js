@@ -30,7 +30,7 @@ import { t } from './i18n.js';
 
 /**
  * @typedef {object} State
- * @property {{name: 'home'} | {name: 'room', code: string}} route
+ * @property {{name: 'home'} | {name: 'room', code: string} | {name: 'series', code: string, key: string|null, deal: number|null}} route
  * @property {import('./conn.js').ConnState} conn
  * @property {number} retryIn
  * @property {string} name
@@ -55,10 +55,11 @@ import { t } from './i18n.js';
  * @property {boolean} waiting
  * @property {ReviewState} review
  * @property {import('./replay.js').ReplayState} replay
+ * @property {import('./series.js').SeriesState} series
  * @property {{levels: import('./protocol.js').Level[]} | null} practice
  * @property {{selected: string[], confirm: {what: string, action: import('./protocol.js').Action}|null,
  *   dialog: null|'sheet'|'settings'|'last_trick'|'review'|'replay', chatOpen: boolean, chatDraft: string, copied: boolean, unread: number,
- *   botPicker: number|null, reading: boolean, held: HeldTrick|null}} ui
+ *   botPicker: number|null, reading: boolean, held: HeldTrick|null, replayReview: boolean}} ui
  */
 
 /**
@@ -77,7 +78,8 @@ import { t } from './i18n.js';
 export const S = {
   /** The replay of a finished deal asked for, or shown. */
   replay: /** @type {import('./replay.js').ReplayState} */ ({ status: 'idle' }),
-  /** @type {{name: 'home'} | {name: 'room', code: string}} */
+  /** The series page's series asked for, or shown. */
+  series: /** @type {import('./series.js').SeriesState} */ ({ status: 'idle' }),
   route: { name: 'home' },
   /** @type {import('./conn.js').ConnState} */
   conn: 'connecting',
@@ -125,6 +127,8 @@ export const S = {
     /** The open dialog. */
     dialog: /** @type {null|'sheet'|'settings'|'last_trick'|'review'|'replay'} */ (null),
     chatOpen: false,
+    /** The bidding review shown beside a replay. */
+    replayReview: false,
     chatDraft: '',
     copied: false,
     unread: 0,
@@ -246,7 +250,9 @@ export function forgetSeat(code) {
 export function seatName(seat) {
   if (seat === null || seat === undefined) return '';
   const info = S.room?.seats?.[seat];
-  return info?.name || t('room.seat_label', { n: seat + 1 });
+  // Out of any room, on a series page: the names the series holds.
+  const named = !S.room && S.series.status === 'ready' ? S.series.record.players[seat] : null;
+  return info?.name || named || t('room.seat_label', { n: seat + 1 });
 }
 
 /**

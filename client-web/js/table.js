@@ -13,6 +13,7 @@ import { scoresheet } from './sheet.js';
 import { botLabel, seatList } from './room.js';
 import { reviewButton, reviewDialog } from './review.js';
 import { mayReplay, replayButton, replayDialog, replayList } from './replay.js';
+import { seriesTools } from './series.js';
 
 /**
  * Where a seat sits on the screen: `side` is its side of the table (the way a trick it takes
@@ -119,7 +120,7 @@ export function tableView() {
       deal.phase === 'over' ? resultPanel(game, deal, me) : actionPanel(deal, me),
       chatPanel(),
     ),
-    S.ui.dialog === 'sheet' ? dialog('sheet', t('sheet.title'), [scoresheet(game), replayList(finishedDeals(game, deal))]) : null,
+    S.ui.dialog === 'sheet' ? dialog('sheet', t('sheet.title'), [scoresheet(game), replayList(finishedDeals(game, deal)), S.room ? seriesTools(S.room) : null]) : null,
     S.ui.dialog === 'last_trick' ? dialog('last_trick', t('table.last_trick'), lastTrick(deal, where)) : null,
     S.ui.dialog === 'review' ? reviewDialog(/** @type {any} */ (game)) : null,
     S.ui.dialog === 'replay' ? replayDialog() : null,

@@ -104,13 +104,16 @@ pub enum ErrorCode {
     TournamentTable,
     /// Too many tournaments were created from this connection or this address in a short time.
     TooManyTournaments,
+    /// No series with that room and key: the room does not exist, or the key is neither one
+    /// of its seat tokens nor its share key.
+    SeriesNotFound,
     /// The rules refuse the action; the code is the rules crate's own.
     Rule(RuleError),
 }
 
 impl ErrorCode {
     /// Every code that is not a rules code, in documentation order.
-    pub const SERVER: [ErrorCode; 44] = [
+    pub const SERVER: [ErrorCode; 45] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::Version,
@@ -155,6 +158,7 @@ impl ErrorCode {
         ErrorCode::TournamentTokenInvalid,
         ErrorCode::TournamentTable,
         ErrorCode::TooManyTournaments,
+        ErrorCode::SeriesNotFound,
     ];
 
     /// The stable code, e.g. `room/not_found` or (from the rules) `turn/not_yours`.
@@ -204,6 +208,7 @@ impl ErrorCode {
             ErrorCode::TournamentTokenInvalid => "tournament/token_invalid",
             ErrorCode::TournamentTable => "room/tournament_table",
             ErrorCode::TooManyTournaments => "tournament/too_many",
+            ErrorCode::SeriesNotFound => "series/not_found",
             ErrorCode::Rule(rule) => rule.code(),
         }
     }
@@ -277,6 +282,7 @@ impl fmt::Display for ErrorCode {
                 "the tournament seats this table: its seats cannot change, and newcomers may only watch"
             }
             ErrorCode::TooManyTournaments => "too many tournaments were created from here: try again later",
+            ErrorCode::SeriesNotFound => "no series with that room and key",
             ErrorCode::Rule(rule) => return fmt::Display::fmt(rule, f),
         };
         f.write_str(sentence)

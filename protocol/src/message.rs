@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use fipsen_tournament::{EntrantId, Results, Settings, TournamentError};
 
 use crate::error::ErrorCode;
-use crate::replay::DealReplay;
+use crate::replay::{DealReplay, SeriesRecord};
 use crate::room::{ChatLine, LobbyRoom, MyRoom, Role, RoomOptions, RoomState, SeqEvent, You};
 use crate::tournament::{TournamentState, TournamentSummary};
 
@@ -210,14 +210,20 @@ pub enum ClientMessage {
         /// The bot's seat.
         seat: Seat,
     },
-    /// Asks for the review of your own hand in the deal that has just ended: what each game was
-    /// worth with it, your calls against the best ones, and (as declarer) your cards against
-    /// the best ones with every card known. Answered with `review`; only once the deal is over.
+    /// Asks for the review of your own hand in a finished deal (the one that has just ended, or
+    /// the finished deal `deal` of the series): what each game was worth with it, your calls
+    /// against the best ones, and (as declarer) your cards against the best ones with every card
+    /// known. Answered with `review`; only once the deal is over.
     ///
     /// ```json
     /// {"type": "review"}
+    /// {"type": "review", "deal": 2}
     /// ```
-    Review,
+    Review {
+        /// The deal's number in the series; none: the deal just ended.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deal: Option<u32>,
+    },
     /// Reminds the player whose turn it is (a seated player, once that turn has lasted 15 s; at
     /// most once every 30 s in a room); between deals, 15 s after the deal ended, the connected
     /// players who have not asked for the next deal. Everyone gets the event `nudged`.
@@ -408,11 +414,58 @@ pub enum ClientMessage {
         #[serde(default)]
         offset: u32,
     },
+    /// Asks for a series as far as its deals are over (the series page, and the file to keep),
+    /// in or out of any room. `key` is a seat token of the room (the asker's seat is then the
+    /// perspective) or the room's share key (from `share_link`). Answered with `series`, or
+    /// `series/not_found` for a wrong room or key alike.
+    ///
+    /// ```json
+    /// {"type": "series", "room": "k3JX9a2LqP0vWm4Z", "key": "Vq3m2b7YxkR0aL9cTdPz1w"}
+    /// ```
+    Series {
+        /// The room's invite code.
+        room: String,
+        /// A seat token of the room or its share key.
+        key: String,
+    },
+    /// Asks for the replay of a finished deal of a series by its key, as `series` does
+    /// (in or out of any room). Answered with `replay`; a deal still being played is
+    /// `replay/unavailable`.
+    ///
+    /// ```json
+    /// {"type": "series_replay", "room": "k3JX9a2LqP0vWm4Z", "key": "Vq3m2b7YxkR0aL9cTdPz1w", "deal": 2}
+    /// ```
+    SeriesReplay {
+        /// The room's invite code.
+        room: String,
+        /// A seat token of the room or its share key.
+        key: String,
+        /// The deal's number in the series.
+        deal: u32,
+    },
+    /// In a room: asks for the share key of its series (seated players; spectators where the
+    /// room's `public_replays` is on). Answered with `share_link`.
+    ///
+    /// ```json
+    /// {"type": "share_link"}
+    /// ```
+    ShareLink,
+    /// In a room: a seated player agrees (or no longer agrees) that the series be deleted. Once
+    /// every seated person agrees, the room, its series and its replays are deleted for good,
+    /// and everyone in it gets `deleted`.
+    ///
+    /// ```json
+    /// {"type": "delete_series", "agree": true}
+    /// ```
+    DeleteSeries {
+        /// Agrees or takes the agreement back.
+        agree: bool,
+    },
 }
 
 impl ClientMessage {
     /// Every `type` a client may send.
-    pub const TYPES: [&'static str; 34] = [
+    pub const TYPES: [&'static str; 38] = [
         "hello",
         "create_room",
         "join_room",
@@ -447,6 +500,10 @@ impl ClientMessage {
         "next_round",
         "tournament_results",
         "tournaments",
+        "series",
+        "series_replay",
+        "share_link",
+        "delete_series",
     ];
 
     /// Reads one frame's text, telling apart a frame that is not a JSON object with a string
@@ -734,6 +791,44 @@ pub enum ServerMessage {
         /// At most 50 from `offset`, newest first.
         tournaments: Vec<TournamentSummary>,
     },
+    /// The answer to `series`: the series as far as its deals are over.
+    ///
+    /// ```json
+    /// {"type": "series", "series": {"format": 1, "room": "k3JX9a2LqP0vWm4Z", "title": "Friday table",
+    ///  "rules": {"game": "prisdorf"}, "players": ["Antje", "Hinnerk", "Fiete", "Meike"],
+    ///  "perspective": null, "over": false, "master_seed": null, "deals": [], "sheet": {}},
+    ///  "share_key": null}
+    /// ```
+    Series {
+        /// The series.
+        series: SeriesRecord,
+        /// The series' share key, for a seated player who asked with his seat token (so that
+        /// he can share the page); `null` through the share key itself.
+        #[serde(default)]
+        share_key: Option<String>,
+    },
+    /// The answer to `share_link`: the key that opens the room's series page and its replays
+    /// to anyone who has it (never a deal still being played).
+    ///
+    /// ```json
+    /// {"type": "share_link", "room": "k3JX9a2LqP0vWm4Z", "key": "Vq3m2b7YxkR0aL9cTdPz1w"}
+    /// ```
+    ShareLink {
+        /// The room's invite code.
+        room: String,
+        /// The share key.
+        key: String,
+    },
+    /// Every seated person agreed: the room and its series are deleted, and the connection is
+    /// out of the room.
+    ///
+    /// ```json
+    /// {"type": "deleted", "room": "k3JX9a2LqP0vWm4Z"}
+    /// ```
+    Deleted {
+        /// The room's invite code.
+        room: String,
+    },
 }
 
 impl ServerMessage {
@@ -813,7 +908,7 @@ mod tests {
             ClientMessage::Ping,
             ClientMessage::AddBot { seat: Seat(3), level: Level::Strong },
             ClientMessage::RemoveBot { seat: Seat(3) },
-            ClientMessage::Review,
+            ClientMessage::Review { deal: None },
             ClientMessage::Peek { room: "r".into() },
             ClientMessage::Nudge,
             ClientMessage::Reading { reading: true },
@@ -834,6 +929,10 @@ mod tests {
             ClientMessage::NextRound { tournament: "t".into(), token: "k".into() },
             ClientMessage::TournamentResults { tournament: "t".into() },
             ClientMessage::Tournaments { offset: 0 },
+            ClientMessage::Series { room: "r".into(), key: "k".into() },
+            ClientMessage::SeriesReplay { room: "r".into(), key: "k".into(), deal: 2 },
+            ClientMessage::ShareLink,
+            ClientMessage::DeleteSeries { agree: true },
         ];
         assert_eq!(examples.len(), ClientMessage::TYPES.len());
         for (message, kind) in examples.iter().zip(ClientMessage::TYPES) {

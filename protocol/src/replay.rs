@@ -1,7 +1,7 @@
 //! The replay of a finished deal: every step from the deal as dealt to its end, with every hand
 //! open (the deal is over, so its cards are no longer secret).
 
-use fipsen_rules::{Card, GameEvent, GameId, Seat};
+use fipsen_rules::{Card, GameEvent, GameId, GameRules, Seat, Seed};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -47,4 +47,74 @@ pub struct ReplayStep {
     pub deal: serde_json::Value,
     /// Every seat's hand after this step.
     pub hands: Vec<Vec<Card>>,
+}
+
+/// Format version of [`SeriesRecord`]; it changes when a field changes meaning.
+pub const SERIES_FORMAT: u32 = 1;
+
+/// A series as far as its deals are over: what the series page shows and what a player
+/// downloads to keep. Nothing in it belongs to a deal still being played: its deals are the
+/// finished ones, `sheet` is the series without its running deal, and the master seed (from
+/// which every later deal would follow) appears only once the series is over.
+///
+/// Every finished deal can be checked with the rules crate alone: the game's deal built from
+/// `rules`, `number`, `dealer` and `seed` and given `actions` in order ends as the scoresheet's
+/// row says; and once the series is over, the series started from `rules` and `master_seed`,
+/// with each deal's actions and a next deal between deals, gives the whole scoresheet.
+///
+/// ```json
+/// {"format": 1, "room": "k3JX9a2LqP0vWm4Z", "title": "Friday table",
+///  "rules": {"game": "prisdorf", "players": 4, "deals": 8, "…": "…"},
+///  "players": ["Antje", "Hinnerk", "Fiete", "Meike"], "perspective": 1, "over": false,
+///  "master_seed": null,
+///  "deals": [{"number": 1, "dealer": 0, "seed": "9f2c…",
+///             "actions": [{"seat": 1, "action": {"action": "call", "call": {"call": "pass"}}}]}],
+///  "sheet": {"game": "prisdorf", "number": 2, "scoresheet": [{"number": 1, "…": "…"}], "totals": [0, 3, 0, 0]}}
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SeriesRecord {
+    /// [`SERIES_FORMAT`].
+    pub format: u32,
+    /// The room's invite code.
+    pub room: String,
+    /// The room's title.
+    pub title: String,
+    /// The game and its rules.
+    pub rules: GameRules,
+    /// The name at each seat (the last to sit there).
+    pub players: Vec<Option<String>>,
+    /// The asker's seat where he asked with his seat token; `null` through a share key.
+    pub perspective: Option<Seat>,
+    /// Whether the series is over.
+    pub over: bool,
+    /// The series' master seed, once the series is over (`null` before).
+    pub master_seed: Option<Seed>,
+    /// Every finished deal, in order.
+    pub deals: Vec<FinishedDeal>,
+    /// The series view as a spectator sees it, without its running deal (`deal` is `null`):
+    /// the game's scoresheet, totals and whatever else the game shows of a series.
+    #[schemars(with = "serde_json::Map<String, serde_json::Value>")]
+    pub sheet: serde_json::Value,
+}
+
+/// One finished deal: enough to deal it again and replay it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FinishedDeal {
+    /// The deal's number in the series.
+    pub number: u32,
+    /// Who dealt.
+    pub dealer: Seat,
+    /// The deal's own seed (its cards follow from it).
+    pub seed: Seed,
+    /// Every action of the deal, in order.
+    pub actions: Vec<SeatAction>,
+}
+
+/// An action and the seat it was made for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SeatAction {
+    /// The seat.
+    pub seat: Seat,
+    /// The game's action.
+    pub action: serde_json::Value,
 }

@@ -189,6 +189,9 @@ pub struct RoomState {
     /// an ordinary room.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<crate::TableOfTournament>,
+    /// The seats whose players agree that the series be deleted (see `delete_series`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub delete_votes: Vec<Seat>,
 }
 
 /// Whose turn it is, how long it has lasted and how long the move clock leaves, in
@@ -345,6 +348,13 @@ pub enum RoomEvent {
         seat: Seat,
         /// Reading now or not.
         reading: bool,
+    },
+    /// A seated player agreed (or no longer agrees) that the series be deleted.
+    DeleteVote {
+        /// The seat.
+        seat: Seat,
+        /// Agrees now or not.
+        agree: bool,
     },
 }
 

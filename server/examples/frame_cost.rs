@@ -104,5 +104,6 @@ fn room() -> RoomState {
         next_deal_paused: false,
         reading: vec![],
         tournament: None,
+        delete_votes: vec![],
     }
 }

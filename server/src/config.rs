@@ -102,6 +102,12 @@ pub struct Config {
     #[arg(long = "room-idle", env = "FIPSEN_ROOM_IDLE", default_value_t = 600)]
     pub room_idle_secs: u64,
 
+    /// Days a series is kept after its room last closed in memory; older series are deleted
+    /// with their replays (checked at start and every hour). 0: kept for ever. Fractions are
+    /// allowed (0.5 is twelve hours).
+    #[arg(long = "retention-days", env = "FIPSEN_RETENTION_DAYS", default_value_t = 0.0)]
+    pub retention_days: f64,
+
     /// Origins allowed to open the WebSocket, comma-separated (e.g. `https://fipsen.example`).
     /// Empty: any origin.
     #[arg(long, env = "FIPSEN_ALLOWED_ORIGINS", value_delimiter = ',')]
@@ -134,6 +140,11 @@ impl Config {
     /// The handshake timeout.
     pub fn handshake_timeout(&self) -> Duration {
         Duration::from_secs(self.handshake_timeout_secs)
+    }
+
+    /// How long a closed series is kept (`None`: for ever).
+    pub fn retention(&self) -> Option<Duration> {
+        (self.retention_days > 0.0).then(|| Duration::from_secs_f64(self.retention_days.min(1e6) * 86_400.0))
     }
 
     /// How long an empty room stays in memory.

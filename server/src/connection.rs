@@ -589,11 +589,27 @@ impl Reader {
             ClientMessage::Chat { text } => RoomRequest::Chat(text),
             ClientMessage::AddBot { seat, level } => RoomRequest::AddBot { seat, level },
             ClientMessage::RemoveBot { seat } => RoomRequest::RemoveBot(seat),
-            ClientMessage::Review => RoomRequest::Review,
+            ClientMessage::Review { deal } => RoomRequest::Review(deal),
             ClientMessage::Nudge => RoomRequest::Nudge,
             ClientMessage::Reading { reading } => RoomRequest::Reading(reading),
             ClientMessage::Replay { deal } => RoomRequest::Replay(deal),
             ClientMessage::Options { card, piles } => RoomRequest::Options { card, piles },
+            ClientMessage::ShareLink => RoomRequest::ShareLink,
+            ClientMessage::DeleteSeries { agree } => RoomRequest::DeleteSeries(agree),
+            ClientMessage::Series { room, key } => {
+                match self.state.registry.series(&room, &key).await {
+                    Ok((series, share_key)) => self.send(&ServerMessage::Series { series, share_key }),
+                    Err(code) => self.refuse(code, code.to_string()),
+                }
+                return Flow::Continue;
+            }
+            ClientMessage::SeriesReplay { room, key, deal } => {
+                match self.state.registry.series_replay(&room, &key, deal).await {
+                    Ok(replay) => self.send(&ServerMessage::Replay { replay }),
+                    Err(code) => self.refuse(code, code.to_string()),
+                }
+                return Flow::Continue;
+            }
         };
         let id = match &request {
             RoomRequest::Act { id, .. } => Some(*id),

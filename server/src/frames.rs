@@ -113,6 +113,7 @@ mod tests {
             next_deal_paused: false,
             reading: vec![],
             tournament: None,
+            delete_votes: vec![],
         }
     }
 

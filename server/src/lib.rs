@@ -62,6 +62,16 @@ pub async fn run(
     let tournaments = Tournaments::start(storage.clone(), registry.clone(), metrics.clone());
     let restored = registry.restore_active().await?;
     let restored_tournaments = tournaments.restore_active().await?;
+    if let Some(retention) = config.retention() {
+        // Old series go at start and then every hour.
+        let registry = registry.clone();
+        tokio::spawn(async move {
+            loop {
+                registry.expire(retention).await;
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+            }
+        });
+    }
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
     let (shutdown_tx, shutdown_rx) = watch::channel(false);

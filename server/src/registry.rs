@@ -8,8 +8,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
-use fipsen_protocol::{ErrorCode, LOBBY_PAGE, LobbyRoom, MAX_NAME_CHARS, MyRoom, RoomOptions};
-use fipsen_rules::{GameRules, Seed};
+use fipsen_protocol::{
+    DealReplay, ErrorCode, LOBBY_PAGE, LobbyRoom, MAX_NAME_CHARS, MyRoom, RoomOptions, SeriesRecord,
+};
+use fipsen_rules::{GameRules, Seat, Seed};
 use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{info, warn};
 
@@ -354,6 +356,34 @@ impl Registry {
         self.rooms.remove_if(code, |_, handle| handle.instance == instance);
     }
 
+    /// Deletes every series whose room has been closed in memory for longer than `retention`
+    /// (a room open in memory now is kept); returns how many were deleted.
+    pub async fn expire(&self, retention: Duration) -> usize {
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+        let before = u64::try_from(now.saturating_sub(retention).as_millis()).unwrap_or(u64::MAX);
+        let codes = match self.storage.closed_before(before).await {
+            Ok(codes) => codes,
+            Err(e) => {
+                warn!(error = %e, "cannot list the series past retention");
+                return 0;
+            }
+        };
+        let mut deleted = 0;
+        for code in codes {
+            if self.rooms.contains_key(code.as_str()) {
+                continue;
+            }
+            match self.storage.delete_closed_room(Arc::from(code.as_str())).await {
+                Ok(()) => deleted += 1,
+                Err(e) => warn!(room = %code, error = %e, "cannot delete a series past retention"),
+            }
+        }
+        if deleted > 0 {
+            info!(deleted, "deleted series past their retention");
+        }
+        deleted
+    }
+
     /// Drops a handle whose task is gone.
     pub fn forget_handle(&self, handle: &RoomHandle) {
         self.rooms.remove_if(&handle.code, |_, h| h.tx.same_channel(&handle.tx));
@@ -429,6 +459,70 @@ impl Registry {
         }
         let mut bucket = self.room_quota.entry(addr).or_insert_with(|| Bucket::with_burst(burst, now));
         bucket.take(now)
+    }
+
+    /// A stored series opened by `key` (its share key, or a seat token of the room: then the
+    /// token's seat is the perspective). A wrong room and a wrong key are the same error.
+    async fn open_series(&self, room: &str, key: &str) -> Result<(StoredRoom, Option<Seat>), ErrorCode> {
+        if !secrets::looks_like_invite(room) || key.is_empty() || key.len() > 64 {
+            return Err(ErrorCode::SeriesNotFound);
+        }
+        let stored = match self.storage.load(room).await {
+            Ok(Some(stored)) => stored,
+            Ok(None) => return Err(ErrorCode::SeriesNotFound),
+            Err(e) => {
+                warn!(error = %e, "cannot read a series");
+                return Err(ErrorCode::Storage);
+            }
+        };
+        if secrets::same_key(key, &secrets::share_key(&stored.meta.master)) {
+            return Ok((stored, None));
+        }
+        let found = self.storage.find_tokens(vec![secrets::token_hash(key)]).await.map_err(|e| {
+            warn!(error = %e, "cannot look a token up");
+            ErrorCode::Storage
+        })?;
+        let Some((_, participant)) = found.into_iter().find(|(code, _)| code == room) else {
+            return Err(ErrorCode::SeriesNotFound);
+        };
+        let seat = crate::replay::seat_of(&stored, participant);
+        Ok((stored, seat))
+    }
+
+    /// Runs `work` on a blocking thread while holding one of the review permits (rebuilding a
+    /// series is the same kind of work); `server/busy` when none is free.
+    async fn rebuild<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, ErrorCode> {
+        let permit = self.reviews.clone().try_acquire_owned().map_err(|_| ErrorCode::ServerBusy)?;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            work()
+        })
+        .await
+        .map_err(|_| ErrorCode::ServerBusy)
+    }
+
+    /// The series of `room` as far as its deals are over, for the holder of `key`.
+    ///
+    /// # Errors
+    /// `series/not_found`, `server/busy` or `server/storage`.
+    pub async fn series(&self, room: &str, key: &str) -> Result<(SeriesRecord, Option<String>), ErrorCode> {
+        let (stored, perspective) = self.open_series(room, key).await?;
+        // A seated player may share the series: he gets its key (as `share_link` gives it).
+        let share = perspective.map(|_| secrets::share_key(&stored.meta.master));
+        let series = self.rebuild(move || crate::replay::series_record(&stored, perspective)).await?;
+        Ok((series, share))
+    }
+
+    /// The replay of finished deal `deal` of `room`'s series, for the holder of `key`.
+    ///
+    /// # Errors
+    /// `series/not_found`, `replay/unavailable` (a deal still being played, or none such),
+    /// `server/busy` or `server/storage`.
+    pub async fn series_replay(&self, room: &str, key: &str, deal: u32) -> Result<DealReplay, ErrorCode> {
+        let (stored, perspective) = self.open_series(room, key).await?;
+        self.rebuild(move || crate::replay::replay_deal(&stored, deal, perspective))
+            .await?
+            .ok_or(ErrorCode::ReplayUnavailable)
     }
 
     /// The rooms these seat tokens belong to.

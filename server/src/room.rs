@@ -168,8 +168,8 @@ pub enum RoomRequest {
     },
     /// `remove_bot`.
     RemoveBot(Seat),
-    /// `review`.
-    Review,
+    /// `review`: of the deal just ended, or of a finished deal by its number.
+    Review(Option<u32>),
     /// `nudge`.
     Nudge,
     /// `reading`.
@@ -183,6 +183,10 @@ pub enum RoomRequest {
         /// The piles.
         piles: Vec<fipsen_rules::wippen::PileRef>,
     },
+    /// `share_link`: the key of the series page.
+    ShareLink,
+    /// `delete_series`: a seated player's agreement to delete the series, or its withdrawal.
+    DeleteSeries(bool),
 }
 
 /// What a room task is told.
@@ -303,6 +307,13 @@ pub enum Record<A = GameAction> {
         /// The new host.
         participant: u32,
     },
+    /// A seated player agreed (or no longer agrees) that the series be deleted.
+    DeleteVote {
+        /// Who.
+        participant: u32,
+        /// Agrees or not.
+        agree: bool,
+    },
     /// A bot's game action, for a bot's seat or for an absent player's.
     BotAct {
         /// The seat it acted for.
@@ -336,6 +347,7 @@ impl Record<serde_json::Value> {
             Record::BotAdded { participant, seat, level, name } => Record::BotAdded { participant, seat, level, name },
             Record::BotRemoved { seat } => Record::BotRemoved { seat },
             Record::HostChanged { participant } => Record::HostChanged { participant },
+            Record::DeleteVote { participant, agree } => Record::DeleteVote { participant, agree },
         })
     }
 }
@@ -458,6 +470,10 @@ pub struct Room {
     noted_deal: u32,
     lobby: watch::Sender<Option<LobbyRoom>>,
     env: RoomEnv,
+    /// The participants who agree that the series be deleted.
+    delete_votes: BTreeSet<u32>,
+    /// Every seated person agreed: the room is deleted and its task ends.
+    deleted: bool,
 }
 
 /// Who sits at a seat of a tournament table when its room opens.
@@ -533,6 +549,8 @@ impl Room {
             noted_deal: 0,
             lobby,
             env,
+            delete_votes: BTreeSet::new(),
+            deleted: false,
         }
     }
 
@@ -663,7 +681,12 @@ impl Room {
             let wake = self.next_wake();
             tokio::select! {
                 command = rx.recv() => match command {
-                    Some(command) => self.handle(command).await,
+                    Some(command) => {
+                        self.handle(command).await;
+                        if self.deleted {
+                            break;
+                        }
+                    }
                     None => break,
                 },
                 () = sleep_until(wake) => {
@@ -687,9 +710,11 @@ impl Room {
     }
 
     async fn close(&mut self, rx: &mut mpsc::Receiver<RoomCommand>) {
-        info!(room = %self.code, "closing the room in memory (kept in storage)");
-        if let Err(e) = self.env.storage.set_active(self.code.clone(), false).await {
-            warn!(room = %self.code, error = %e, "cannot mark the room closed");
+        if !self.deleted {
+            info!(room = %self.code, "closing the room in memory (kept in storage)");
+            if let Err(e) = self.env.storage.set_active(self.code.clone(), false).await {
+                warn!(room = %self.code, error = %e, "cannot mark the room closed");
+            }
         }
         self.env.registry.forget(&self.code, self.instance);
         rx.close();
@@ -700,7 +725,7 @@ impl Room {
                     let _ = reply.send(Err(JoinRefusal::Closed));
                 }
                 RoomCommand::Summary { participant, reply } => {
-                    let _ = reply.send(self.summary(participant));
+                    let _ = reply.send(self.summary(participant).filter(|_| !self.deleted));
                 }
                 RoomCommand::Peek { reply } => {
                     let _ = reply.send(self.info());
@@ -1057,6 +1082,7 @@ impl Room {
                 | RoomRequest::SetPublic(_)
                 | RoomRequest::AddBot { .. }
                 | RoomRequest::RemoveBot(_)
+                | RoomRequest::DeleteSeries(_)
         );
         if reseats && self.tournament.is_some() {
             return Err(ErrorCode::TournamentTable);
@@ -1187,10 +1213,27 @@ impl Room {
                 info!(room = %self.code, seat = target.0, "bot removed");
                 self.broadcast(&events, None);
             }
-            RoomRequest::Review => self.review(conn, seat)?,
+            RoomRequest::Review(deal) => self.review(conn, seat, deal)?,
             RoomRequest::Nudge => self.nudge(seat)?,
             RoomRequest::Reading(reading) => self.set_reading(seat, reading)?,
             RoomRequest::Replay(deal) => self.replay(conn, seat, deal)?,
+            RoomRequest::ShareLink => {
+                if seat.is_none() && !self.options.public_replays {
+                    return Err(ErrorCode::ReplayUnavailable);
+                }
+                let key = secrets::share_key(&self.master);
+                self.send_to(conn, &ServerMessage::ShareLink { room: self.code.to_string(), key });
+            }
+            RoomRequest::DeleteSeries(agree) => {
+                let (Some(p), Some(_)) = (participant, seat) else { return Err(ErrorCode::NotSeated) };
+                if self.delete_votes.contains(&p) != agree {
+                    let events = self.commit(Record::DeleteVote { participant: p, agree }, None).await?;
+                    self.broadcast(&events, None);
+                }
+                if self.everyone_agrees_to_delete() {
+                    self.delete().await?;
+                }
+            }
             RoomRequest::Options { card, piles } => {
                 let seat = seat.ok_or(ErrorCode::NotSeated)?;
                 let series = self.series.as_ref().ok_or(ErrorCode::RoomNotStarted)?;
@@ -1203,6 +1246,30 @@ impl Room {
 
     /// A seated player reminds the person whose turn it is, once that turn has lasted a while;
     /// between deals, the connected players who have not asked for the next deal yet.
+    /// Whether every seated person (bots have no say) agrees that the series be deleted.
+    fn everyone_agrees_to_delete(&self) -> bool {
+        let mut people = self.seats.iter().flatten().filter(|&&p| self.bot_level(p).is_none()).peekable();
+        people.peek().is_some() && people.all(|p| self.delete_votes.contains(p))
+    }
+
+    /// Deletes the room and its series from storage for good, tells everyone in it, and ends
+    /// the room's task. If storage fails, nothing is deleted and the room goes on.
+    async fn delete(&mut self) -> Result<(), ErrorCode> {
+        if let Err(e) = self.env.storage.delete_room(self.code.clone()).await {
+            warn!(room = %self.code, error = %e, "cannot delete the room");
+            return Err(ErrorCode::Storage);
+        }
+        info!(room = %self.code, "deleted by its players' agreement");
+        let message = ServerMessage::Deleted { room: self.code.to_string() };
+        let members: Vec<ConnId> = self.members.keys().copied().collect();
+        for conn in members {
+            self.send_to(conn, &message);
+        }
+        self.members.clear();
+        self.deleted = true;
+        Ok(())
+    }
+
     fn nudge(&mut self, by: Option<Seat>) -> Result<(), ErrorCode> {
         let by = by.ok_or(ErrorCode::NotSeated)?;
         let series = self.series.as_ref().filter(|s| !s.series_over()).ok_or(ErrorCode::NudgeNobody)?;
@@ -1278,21 +1345,34 @@ impl Room {
 
     /// Starts computing the review of `seat`'s hand in the last finished deal; the answer goes
     /// straight to the connection's queue when it is ready.
-    fn review(&mut self, conn: ConnId, seat: Option<Seat>) -> Result<(), ErrorCode> {
+    fn review(&mut self, conn: ConnId, seat: Option<Seat>, asked: Option<u32>) -> Result<(), ErrorCode> {
         let seat = seat.ok_or(ErrorCode::ReviewUnavailable)?;
         let series = self.series.as_ref().ok_or(ErrorCode::ReviewUnavailable)?;
-        let (number, deal) = if series.deal_over() {
-            (series.deal_number(), FinishedDeal::of(series).ok_or(ErrorCode::ReviewUnavailable)?)
+        let current = series.deal_number();
+        // The deal just ended is at hand (or kept since the next was dealt); an older one is
+        // rebuilt from storage. A deal still being played has no review.
+        let at_hand = if series.deal_over() {
+            Some((current, FinishedDeal::of(series).ok_or(ErrorCode::ReviewUnavailable)?))
         } else {
-            let (number, deal) = self.previous_deal.as_ref().ok_or(ErrorCode::ReviewUnavailable)?;
-            (*number, deal.clone())
+            self.previous_deal.clone()
         };
+        let number = asked.or(at_hand.as_ref().map(|(n, _)| *n)).ok_or(ErrorCode::ReviewUnavailable)?;
+        let finished = number >= 1 && (number < current || (number == current && series.deal_over()));
+        if !finished || !FinishedDeal::reviewed(self.rules.game()) {
+            return Err(ErrorCode::ReviewUnavailable);
+        }
+        let at_hand = at_hand.filter(|(n, _)| *n == number).map(|(_, deal)| deal);
         let permit = self.env.reviews.clone().try_acquire_owned().map_err(|_| ErrorCode::ReviewBusy)?;
         let seed = self.bot_seed(u64::from(number) << 8 | u64::from(seat.0));
-        let (code, answer) = (self.code.clone(), self.reviews_tx.clone());
+        let (code, answer, storage) = (self.code.clone(), self.reviews_tx.clone(), self.env.storage.clone());
         tokio::spawn(async move {
+            let stored = match at_hand {
+                Some(_) => None,
+                None => storage.load(&code).await.ok().flatten(),
+            };
             let computed = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
+                let deal = at_hand.or_else(|| stored.and_then(|s| crate::replay::finished_deal(&s, number)))?;
                 deal.review(seat, Level::Strong, seed)
             })
             .await;
@@ -1688,6 +1768,16 @@ impl Room {
                 });
                 self.sit(*participant, *seat, &mut events);
             }
+            Record::DeleteVote { participant, agree } => {
+                if *agree {
+                    self.delete_votes.insert(*participant);
+                } else {
+                    self.delete_votes.remove(participant);
+                }
+                if let Some(seat) = self.seat_of(*participant) {
+                    events.push(RoomEvent::DeleteVote { seat, agree: *agree });
+                }
+            }
             Record::HostChanged { participant } => {
                 self.host = *participant;
                 let seat = self.seat_of(*participant);
@@ -1920,6 +2010,7 @@ impl Room {
                 played: self.counted.len() as u32,
                 duplicate: link.duplicate,
             }),
+            delete_votes: self.delete_votes.iter().filter_map(|&p| self.seat_of(p)).collect(),
         }
     }
 

@@ -53,9 +53,35 @@ pub fn token_hash(token: &str) -> String {
     Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Bytes of a share key: 144 bits, 24 characters.
+const SHARE_BYTES: usize = 18;
+
+/// The share key of a room's series: derived one way from its secret master seed, so that it
+/// needs no storage, cannot be guessed, and tells nothing of the seed (nor of any deal).
+pub fn share_key(master: &fipsen_rules::Seed) -> String {
+    let digest = Sha256::new().chain_update(b"fipsen share key v1\0").chain_update(master.0).finalize();
+    base64url(&digest[..SHARE_BYTES])
+}
+
+/// Whether two keys are equal, compared by their hashes (no early exit on a key's own bytes).
+pub fn same_key(a: &str, b: &str) -> bool {
+    Sha256::digest(a.as_bytes()) == Sha256::digest(b.as_bytes())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_share_key_is_url_safe_stable_and_differs_per_room() {
+        let a = share_key(&fipsen_rules::Seed::from_u64(1));
+        assert_eq!(a.len(), 24);
+        assert!(a.bytes().all(|b| ALPHABET.contains(&b)));
+        assert_eq!(a, share_key(&fipsen_rules::Seed::from_u64(1)));
+        assert_ne!(a, share_key(&fipsen_rules::Seed::from_u64(2)));
+        assert!(same_key(&a, &a.clone()));
+        assert!(!same_key(&a, &share_key(&fipsen_rules::Seed::from_u64(2))));
+    }
 
     #[test]
     fn codes_are_url_safe_of_the_stated_length_and_distinct() {

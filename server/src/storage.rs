@@ -109,6 +109,8 @@ enum Op {
     ActiveRooms { reply: Reply<Vec<String>> },
     FindTokens { hashes: Vec<String>, reply: Reply<Vec<(String, u32)>> },
     Probe { reply: Reply<()> },
+    DeleteRoom { room: Arc<str>, only_closed: bool, reply: Reply<()> },
+    Closed { before_ms: u64, reply: Reply<Vec<String>> },
 }
 
 impl Op {
@@ -121,6 +123,7 @@ impl Op {
                 | Op::Probe { .. }
                 | Op::CreateTournament { .. }
                 | Op::AppendTournament { .. }
+                | Op::DeleteRoom { .. }
         )
     }
 }
@@ -222,6 +225,12 @@ impl Storage {
             conn.prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = 'tournament'")?.exists([])?;
         if !has_tournament_column {
             conn.execute_batch("ALTER TABLE rooms ADD COLUMN tournament TEXT")?;
+        }
+        // Files from before closing times were kept get the column (NULL: count from creation).
+        let has_closed_at =
+            conn.prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = 'closed_at'")?.exists([])?;
+        if !has_closed_at {
+            conn.execute_batch("ALTER TABLE rooms ADD COLUMN closed_at INTEGER")?;
         }
         let checkpoints = Connection::open(path)?;
         // Checkpoints sync the log before and the database file after copying, in both modes.
@@ -366,6 +375,32 @@ impl Storage {
         self.call(|reply| Op::FindTokens { hashes, reply }).await
     }
 
+    /// Deletes a room, its records and its seat tokens for good.
+    ///
+    /// # Errors
+    /// The write failed; nothing was deleted.
+    pub async fn delete_room(&self, room: Arc<str>) -> Result<(), StorageError> {
+        self.call(|reply| Op::DeleteRoom { room, only_closed: false, reply }).await
+    }
+
+    /// Deletes a room as [`Storage::delete_room`] does, but only if it is closed in memory
+    /// (not marked active): a room someone opened meanwhile stays.
+    ///
+    /// # Errors
+    /// The write failed; nothing was deleted.
+    pub async fn delete_closed_room(&self, room: Arc<str>) -> Result<(), StorageError> {
+        self.call(|reply| Op::DeleteRoom { room, only_closed: true, reply }).await
+    }
+
+    /// The rooms closed in memory (not active) since before `before_ms` (milliseconds since
+    /// 1970; a room closed before closing times were kept counts from its creation).
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn closed_before(&self, before_ms: u64) -> Result<Vec<String>, StorageError> {
+        self.call(|reply| Op::Closed { before_ms, reply }).await
+    }
+
     /// Writes one tiny row (the time of the check), committed like any record: succeeds only if
     /// storage can write.
     ///
@@ -434,7 +469,7 @@ impl Writer {
                     answer(op, Ok(()));
                     continue;
                 }
-                Op::SetActive { room, .. } | Op::Append { room, .. } => {
+                Op::SetActive { room, .. } | Op::Append { room, .. } | Op::DeleteRoom { room, .. } => {
                     self.known_active.remove(room.as_ref());
                     self.restored.remove(room.as_ref());
                 }
@@ -489,12 +524,25 @@ impl Writer {
                 })();
                 let _ = reply.send(result);
             }
+            Op::Closed { before_ms, reply } => {
+                let result = (|| {
+                    let mut stmt = self.conn.prepare_cached(
+                        "SELECT code FROM rooms WHERE active = 0 AND COALESCE(closed_at, created_at) < ?1 ORDER BY code",
+                    )?;
+                    let before = i64::try_from(before_ms).unwrap_or(i64::MAX);
+                    let codes =
+                        stmt.query_map([before], |row| row.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+                    Ok(codes)
+                })();
+                let _ = reply.send(result);
+            }
             write @ (Op::CreateRoom { .. }
             | Op::Append { .. }
             | Op::SetActive { .. }
             | Op::Probe { .. }
             | Op::CreateTournament { .. }
-            | Op::AppendTournament { .. }) => {
+            | Op::AppendTournament { .. }
+            | Op::DeleteRoom { .. }) => {
                 answer(write, Err(StorageError::Corrupt("a write reached the read path".into())));
             }
         }
@@ -626,8 +674,30 @@ fn write(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), StorageError> {
             }
         }
         Op::SetActive { room, active, .. } => {
-            tx.prepare_cached("UPDATE rooms SET active = ?2 WHERE code = ?1")?
-                .execute(params![room.as_ref(), i64::from(*active)])?;
+            // Closing a room keeps the time: retention counts from it.
+            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+            let closed_at = (!*active).then(|| i64::try_from(now.as_millis()).unwrap_or(i64::MAX));
+            tx.prepare_cached("UPDATE rooms SET active = ?2, closed_at = ?3 WHERE code = ?1")?.execute(params![
+                room.as_ref(),
+                i64::from(*active),
+                closed_at
+            ])?;
+        }
+        Op::DeleteRoom { room, only_closed, .. } => {
+            let closed: bool = tx
+                .prepare_cached("SELECT active = 0 FROM rooms WHERE code = ?1")?
+                .query_row([room.as_ref()], |row| row.get(0))
+                .optional()?
+                .unwrap_or(false);
+            if closed || !*only_closed {
+                for sql in [
+                    "DELETE FROM records WHERE room = ?1",
+                    "DELETE FROM tokens WHERE room = ?1",
+                    "DELETE FROM rooms WHERE code = ?1",
+                ] {
+                    tx.prepare_cached(sql)?.execute([room.as_ref()])?;
+                }
+            }
         }
         Op::Probe { .. } => {
             let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
@@ -648,7 +718,8 @@ fn answer(op: Op, result: Result<(), StorageError>) {
         | Op::SetActive { reply, .. }
         | Op::Probe { reply }
         | Op::CreateTournament { reply, .. }
-        | Op::AppendTournament { reply, .. } => {
+        | Op::AppendTournament { reply, .. }
+        | Op::DeleteRoom { reply, .. } => {
             let _ = reply.send(result);
         }
         _ => {}

@@ -151,3 +151,42 @@ async fn a_room_with_public_replays_lets_its_spectators_replay_finished_deals_on
         client.close().await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_reviews_his_own_hand_in_any_finished_deal_beside_its_replay() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &[]);
+    let mut table = Table::open(&server, short_rules(GameId::Prisdorf, 4), json!({"next_deal_seconds": null}), 1).await;
+    let mut rng = Rng(21);
+    for _ in 0..2 {
+        play_deal(&mut table, &mut rng).await;
+        table.ask_next_deal().await;
+    }
+    // Deal 3 is being played: deals 1 and 2 are over.
+    assert!(table.step(&mut rng).await);
+    let ask = |deal: Option<u32>| match deal {
+        Some(deal) => json!({"type": "review", "deal": deal}),
+        None => json!({"type": "review"}),
+    };
+    for (deal, seat) in [(1u32, 2usize), (2, 1)] {
+        let replay = ask_replay(&mut table.seats[seat], deal).await;
+        let dealt = replay["replay"]["steps"][0]["hands"][seat].clone();
+        table.seats[seat].send(ask(Some(deal))).await;
+        let review = table.seats[seat].recv_type_or_error("review").await;
+        assert_eq!(review["type"], "review", "{review}");
+        assert_eq!(review["deal"], deal);
+        assert_eq!(review["review"]["seat"], seat);
+        let mut got: Vec<String> = serde_json::from_value(review["review"]["dealt"].clone()).unwrap();
+        let mut want: Vec<String> = serde_json::from_value(dealt).unwrap();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "deal {deal}: the review is of the hand the replay deals him");
+    }
+    // Without a number: the deal just ended (2). The running deal and a spectator: none.
+    table.seats[0].send(ask(None)).await;
+    assert_eq!(table.seats[0].recv_type_or_error("review").await["deal"], 2);
+    table.seats[0].send(ask(Some(3))).await;
+    assert_eq!(table.seats[0].recv_type_or_error("review").await["code"], "review/unavailable");
+    table.spectators[0].send(ask(Some(1))).await;
+    assert_eq!(table.spectators[0].recv_type_or_error("review").await["code"], "review/unavailable");
+}

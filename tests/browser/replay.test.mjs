@@ -1,8 +1,8 @@
 // Replays in the web client: a practice deal against three bots played through, then replayed
 // from the result panel by keyboard — forward, back, to the ends and to a trick — on a phone and
 // on a desktop; every hand open at every step as the server's replay holds it, the counter and
-// the words of each step; and the scoresheet's list of finished deals opens the same replay.
-// Screenshots go to artifacts/.
+// the words of each step; the scoresheet's list of finished deals opens the same replay, with
+// the player's bidding review of that deal beside it. Screenshots go to artifacts/.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -95,6 +95,19 @@ for (const [kind, device] of /** @type {const} */ ([
     await me.page.locator('[data-key="replay-1"]').click();
     await me.page.locator('[data-testid="replay"]').waitFor();
     assert.equal((await shown(me.page)).step, 0);
+
+    // Beside the replay, the bidding review of the same deal for the player's own seat.
+    await me.page.locator('[data-key="replay-review"]').click();
+    await me.page.locator('[data-testid="replay-review"] [data-testid="review"]').waitFor({ timeout: 30_000 });
+    const review = await me.page.evaluate(() => {
+      const S = /** @type {any} */ (window).fipsenDebug.S;
+      return { deal: S.review.deal, seat: S.review.review?.seat, mine: S.you?.seat, dealt: S.review.review?.dealt ?? [], first: S.replay.replay.steps[0].hands[S.you?.seat] };
+    });
+    assert.equal(review.deal, 1);
+    assert.equal(review.seat, review.mine, 'his own seat');
+    assert.deepEqual([...review.dealt].sort(), [...review.first].sort(), 'the hand the replay deals him');
+    assert.ok(await me.page.locator('[data-testid="replay"]').isVisible(), 'the replay stays on screen beside it');
+    await screenshot(me, `${kind}-replay-with-review`);
     assertNoConsoleErrors([me]);
     await me.context.close();
   });

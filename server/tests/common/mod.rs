@@ -152,6 +152,9 @@ pub fn short_rules(game: GameId, deals: u32) -> Value {
     }
     if rules.get("rounds").is_some() {
         rules["rounds"] = 1.into();
+    } else if rules.get("sets").is_some() {
+        // Wippen: one set, a game dealt by each player.
+        rules["sets"] = 1.into();
     } else {
         rules["deals"] = deals.into();
     }
@@ -547,6 +550,13 @@ impl Table {
             },
             (None, None) => return false,
         };
+        self.play(seat, action).await;
+        true
+    }
+
+    /// `seat` makes `action`, which must be accepted; everyone syncs to it, and a deal it
+    /// ends is replayed by the rules crate.
+    pub async fn play(&mut self, seat: usize, action: Value) {
         let answer = self.seats[seat].act(&action).await;
         assert_eq!(answer["type"], "ack", "seat {seat} {action}: {answer}");
         self.actions.push((Seat(seat as u8), action));
@@ -555,7 +565,16 @@ impl Table {
         if self.deal_over() {
             self.replay_deal();
         }
-        true
+    }
+
+    /// Waits for the server to deal the next deal after its pause; everyone syncs to it.
+    pub async fn await_next_deal(&mut self) {
+        let number = self.seats[0].game["number"].as_u64().unwrap();
+        while self.seats[0].game["number"].as_u64().unwrap() == number {
+            self.seats[0].recv_type("update").await;
+        }
+        let seq = self.seats[0].seq;
+        self.sync(seq).await;
     }
 
     /// Checks a deal that ended with an action not made through [`Table::step`].
@@ -654,12 +673,7 @@ impl Table {
                 if ask {
                     self.ask_next_deal().await;
                 } else {
-                    let number = self.seats[0].game["number"].as_u64().unwrap();
-                    while self.seats[0].game["number"].as_u64().unwrap() == number {
-                        self.seats[0].recv_type("update").await;
-                    }
-                    let seq = self.seats[0].seq;
-                    self.sync(seq).await;
+                    self.await_next_deal().await;
                 }
                 continue;
             }
@@ -772,6 +786,19 @@ fn truths(spectator_frames: &[String]) -> Truths {
                 truth.talon = set(&reveal["talon"]);
                 truth.dutt = set(&reveal["dutt"]);
             }
+            if event["event"] == "scored"
+                && truth.timeline.iter().any(|(_, e)| e["event"] == "dealt" && e["table"].is_array())
+            {
+                // Wippen: every card of a game is played, so each seat's cards are those it
+                // played; the game ends with its row.
+                let seats = truth.timeline[0].1["hands"].as_array().map_or(0, Vec::len);
+                let mut held = vec![CardSet::EMPTY; seats];
+                for (_, moved) in truth.timeline.iter().filter(|(_, e)| e["event"] == "moved") {
+                    let seat = moved["seat"].as_u64().unwrap() as usize;
+                    held[seat].insert(serde_json::from_value(moved["move"]["card"].clone()).unwrap());
+                }
+                truth.dealt = held;
+            }
         }
     }
     Truths { deals, deal_of_event }
@@ -786,6 +813,9 @@ fn allowed(truth: &Truth, viewer: Option<u8>, seq: u64) -> CardSet {
     let mut cards = CardSet::EMPTY;
     if truth.dealt.is_empty() {
         return cards; // the deal never ended: checked by the caller
+    }
+    if truth.timeline.iter().any(|(_, e)| e["event"] == "dealt" && e["table"].is_array()) {
+        return allowed_wippen(truth, viewer, seq);
     }
     let me = |event: &Value, field: &str| viewer.is_some() && event[field].as_u64() == viewer.map(u64::from);
     // A Tippen dealer who may knock does not see his own hand until he has decided.
@@ -845,6 +875,37 @@ fn allowed(truth: &Truth, viewer: Option<u8>, seq: u64) -> CardSet {
     cards
 }
 
+/// Wippen (VARIANTS.md E12): a seat knows the hand of each deal of the game once it is dealt
+/// (the cards it plays until the next deal), the table cards dealt face up and every card
+/// played; the stock and the other hands stay hidden until the game's row is scored.
+fn allowed_wippen(truth: &Truth, viewer: Option<u8>, seq: u64) -> CardSet {
+    let card = |v: &Value| serde_json::from_value::<Card>(v.clone()).unwrap();
+    let mut cards = CardSet::EMPTY;
+    for (i, (s, event)) in truth.timeline.iter().enumerate() {
+        if *s > seq {
+            break;
+        }
+        match event["event"].as_str().unwrap() {
+            "dealt" => {
+                for c in event["table"].as_array().into_iter().flatten() {
+                    cards.insert(card(c));
+                }
+                let Some(v) = viewer else { continue };
+                // This deal's hand: what the viewer plays before the next deal.
+                for (_, later) in truth.timeline[i + 1..].iter().take_while(|(_, e)| e["event"] != "dealt") {
+                    if later["event"] == "moved" && later["seat"].as_u64() == Some(u64::from(v)) {
+                        cards.insert(card(&later["move"]["card"]));
+                    }
+                }
+            }
+            "moved" => cards.insert(card(&event["move"]["card"])),
+            "scored" => cards = CardSet::ALL,
+            _ => {}
+        }
+    }
+    cards
+}
+
 /// Checks every frame one viewer received: no card it may not see at that moment.
 /// Returns the number of frames checked.
 ///
@@ -856,9 +917,13 @@ fn allowed(truth: &Truth, viewer: Option<u8>, seq: u64) -> CardSet {
 pub fn check_frames(viewer: Option<u8>, frames: &[String], spectator_frames: &[String]) -> usize {
     let truths = truths(spectator_frames);
     let mut checked = 0;
+    let mut at = None;
     for frame in frames {
         let mut v: Value = serde_json::from_str(frame).unwrap();
         checked += 1;
+        if let (Some(number), Some(seq)) = (v["game"]["number"].as_u64(), v["seq"].as_u64()) {
+            at = Some((number as u32, seq));
+        }
         for list in ["events", "missed"] {
             let Some(events) = v.get_mut(list).map(Value::take) else { continue };
             let mut room_events = Vec::new();
@@ -896,9 +961,14 @@ pub fn check_frames(viewer: Option<u8>, frames: &[String], spectator_frames: &[S
         if shown.is_empty() {
             continue;
         }
-        let seq = v["seq"].as_u64().unwrap_or(0);
-        let Some(number) = v["game"]["number"].as_u64().map(|n| n as u32) else {
-            panic!("viewer {viewer:?}: cards {shown:?} in a frame outside any deal: {frame}");
+        // An answer to a question (Wippen's options) has no sequence number of its own: it
+        // speaks of the deal as the last update left it.
+        let (number, seq) = match (v["game"]["number"].as_u64(), v["seq"].as_u64()) {
+            (Some(number), seq) => (number as u32, seq.unwrap_or(0)),
+            (None, None) if v["type"] == "options" => {
+                at.unwrap_or_else(|| panic!("viewer {viewer:?}: an answer before any deal: {frame}"))
+            }
+            _ => panic!("viewer {viewer:?}: cards {shown:?} in a frame outside any deal: {frame}"),
         };
         let leaked = shown.difference(may_see(&truths, number, viewer, seq));
         assert!(leaked.is_empty(), "viewer {viewer:?} was shown {leaked:?} at seq {seq}: {frame}");

@@ -1,0 +1,218 @@
+// The series page: a series as far as its deals are over — its players, its scoresheet (printable
+// on paper), each finished deal to replay, the file to keep — opened by a share link or, for a
+// player, from "your tables". In a room: sharing the series and deleting it by agreement.
+// Everything shown comes from the server's `series`, `share_link` and `update` answers.
+
+import { h } from './dom.js';
+import { addStrings, lang, t } from './i18n.js';
+import { strings } from './series-strings.js';
+import { gameName } from './games/index.js';
+import { scoresheet } from './sheet.js';
+import { openReplay, replayDialog } from './replay.js';
+import { S, api, mySeat, seatFor } from './store.js';
+
+addStrings(strings);
+
+/**
+ * The series page's state: asked for, refused, or the server's answer.
+ * @typedef {{status: 'idle'} | {status: 'loading', room: string, key: string}
+ *   | {status: 'failed', room: string, key: string, code: string}
+ *   | {status: 'ready', room: string, key: string, record: import('./protocol.js').SeriesRecord, shareKey: string|null}} SeriesState
+ */
+
+/** The link of a series page (and of one of its deals) for a share key. */
+export function seriesLink(room, key, deal) {
+  return `${location.origin}${location.pathname}#/series/${room}/${key}${deal ? `/${deal}` : ''}`;
+}
+
+/**
+ * Asks for the series the route names: by its share key, or (a player's own table, no key in
+ * the link) by this browser's seat token of the room.
+ * @param {{code: string, key: string|null}} route
+ */
+export function askSeries(route) {
+  const key = route.key ?? seatFor(route.code)?.token ?? '';
+  if (!key) {
+    S.series = { status: 'failed', room: route.code, key, code: 'series/not_found' };
+    return;
+  }
+  if (S.series.status !== 'idle' && S.series.room === route.code && S.series.key === key && S.series.status !== 'failed') return;
+  if (api.send({ type: 'series', room: route.code, key })) S.series = { status: 'loading', room: route.code, key };
+}
+
+/** The server's answer. @param {{series: import('./protocol.js').SeriesRecord, share_key?: string|null}} msg */
+export function seriesArrived(msg) {
+  const s = S.series;
+  if (s.status !== 'loading' || s.room !== msg.series.room) return;
+  S.series = { status: 'ready', room: s.room, key: s.key, record: msg.series, shareKey: msg.share_key ?? (S.route.name === 'series' ? S.route.key : null) };
+  // A deal's own link opens its replay at once.
+  const deal = S.route.name === 'series' ? S.route.deal : null;
+  if (deal && msg.series.deals.some((d) => d.number === deal)) replay(deal);
+  api.render();
+}
+
+/** The server refused. @param {string} code */
+export function seriesRefused(code) {
+  const s = S.series;
+  if (s.status !== 'loading') return false;
+  S.series = { status: 'failed', room: s.room, key: s.key, code };
+  return true;
+}
+
+function replay(deal) {
+  const s = S.series;
+  if (s.status !== 'ready') return;
+  openReplay(deal, { room: s.room, key: s.key });
+}
+
+/** The names at the seats of the series on screen (for the scoresheet and the replay). */
+export function seriesNames() {
+  return S.series.status === 'ready' ? S.series.record.players : null;
+}
+
+/** Copies a link and says so. @param {string} link */
+function copy(link) {
+  const done = () => api.toast(t('series.copied'));
+  if (navigator.clipboard?.writeText) navigator.clipboard.writeText(link).then(done, () => window.prompt(t('series.copy'), link));
+  else window.prompt(t('series.copy'), link);
+}
+
+/** The file to keep: the series record as the server sent it. */
+function download(record) {
+  const blob = new Blob([JSON.stringify(record, null, 2)], { type: 'application/json' });
+  const a = /** @type {HTMLAnchorElement} */ (h('a', { href: URL.createObjectURL(blob), download: `fipsen-${record.room}.json` }));
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
+}
+
+/** The series page. */
+export function seriesView() {
+  const s = S.series;
+  if (s.status === 'idle' || s.status === 'loading') return h('p', { class: 'loading', role: 'status' }, t('series.loading'));
+  if (s.status === 'failed') {
+    return h(
+      'section',
+      { class: 'panel series-page' },
+      h('h1', null, t('series.title')),
+      h('p', { role: 'alert', 'data-testid': 'series-failed' }, s.code === 'series/not_found' ? t('series.not_found') : t(`err.${s.code}`)),
+      h('a', { class: 'button', href: '#/' }, t('series.home')),
+    );
+  }
+  const record = s.record;
+  const sheet = /** @type {any} */ (record.sheet);
+  const players = record.players.map((p, i) => p ?? t('room.seat_label', { n: i + 1 })).join(', ');
+  const held = seatFor(record.room);
+  const printedAt = new Date().toLocaleDateString(lang(), { year: 'numeric', month: 'long', day: 'numeric' });
+  return h(
+    'section',
+    { class: 'panel series-page', 'data-testid': 'series', 'data-room': record.room },
+    h('h1', { class: 'series-title' }, record.title || t('series.title')),
+    h('p', { class: 'series-game' }, t('series.game_line', { game: gameName(record.rules.game), players })),
+    h('p', { class: 'hint series-status', 'data-testid': 'series-status' }, record.over ? t('series.over') : t('series.running')),
+    h('p', { class: 'print-only series-printed' }, t('series.printed_at', { date: printedAt })),
+    h(
+      'div',
+      { class: 'row series-actions no-print' },
+      h('button', { type: 'button', class: 'primary', 'data-key': 'series-print', onclick: () => window.print() }, t('series.print')),
+      h('button', { type: 'button', 'data-key': 'series-download', title: t('series.download_hint'), onclick: () => download(record) }, t('series.download')),
+      s.shareKey ? h('button', { type: 'button', 'data-key': 'series-share', onclick: () => copy(seriesLink(record.room, s.shareKey)) }, t('series.share')) : null,
+      !record.over && held?.token ? h('a', { class: 'button', href: `#/room/${record.room}` }, t('series.back_to_table')) : null,
+    ),
+    s.shareKey ? h('p', { class: 'hint no-print' }, t('series.share_hint')) : null,
+    h('div', { class: 'series-sheet' }, scoresheet(sheet)),
+    h(
+      'section',
+      { class: 'series-deals no-print', 'aria-labelledby': 'series-deals-title' },
+      h('h2', { id: 'series-deals-title' }, t('series.deals')),
+      record.deals.length
+        ? h(
+            'ul',
+            { class: 'series-deal-list' },
+            record.deals.map((d) =>
+              h(
+                'li',
+                { 'data-deal': d.number },
+                h('span', null, t('series.deal_row', { n: d.number })),
+                h('button', { type: 'button', class: 'small', 'data-key': `series-replay-${d.number}`, 'aria-haspopup': 'dialog', onclick: () => replay(d.number) }, t('series.replay')),
+              ),
+            ),
+          )
+        : h('p', { class: 'hint' }, t('series.no_deals')),
+    ),
+    S.ui.dialog === 'replay' ? replayDialog() : null,
+  );
+}
+
+/** A room's "your tables" line: where the series stands and its totals. @param {any} r a MyRoom */
+export function myRoomLine(r) {
+  const status = r.status === 'waiting' ? t('series.status.waiting') : r.status === 'finished' ? t('series.status.finished') : t('series.status.playing', { n: r.deal });
+  const names = (r.players ?? []).map((p, i) => p ?? t('room.seat_label', { n: i + 1 }));
+  const totals = r.status === 'waiting' ? '' : ` · ${t('series.totals', { totals: names.map((n, i) => `${n} ${r.totals?.[i] ?? 0}`).join(', ') })}`;
+  return `${status}${totals}`;
+}
+
+// ---- in a room ----
+
+/** Asks for the share key of the room's series; the answer is copied as a link. */
+function share() {
+  api.send({ type: 'share_link' });
+}
+
+/** The server's share key for the room: copied as the series page's link. @param {{room: string, key: string}} msg */
+export function shareArrived(msg) {
+  copy(seriesLink(msg.room, msg.key));
+}
+
+/** Set while the person is asked to confirm agreeing to delete the series. */
+let confirming = false;
+
+/**
+ * Under the room's scoresheet: the series page, sharing it, and deleting it by agreement.
+ * @param {import('./store.js').Room} room
+ */
+export function seriesTools(room) {
+  const seat = mySeat();
+  const votes = room.delete_votes ?? [];
+  const people = room.seats.filter((s) => s && !s.bot).length;
+  const mine = seat !== null && votes.includes(seat);
+  const vote = (agree) => {
+    confirming = false;
+    api.send({ type: 'delete_series', agree });
+    api.render();
+  };
+  let deleting = null;
+  if (seat !== null) {
+    if (mine) {
+      deleting = h('div', { class: 'series-delete', 'data-testid': 'delete-votes' }, h('p', null, t('series.delete_mine'), ' ', t('series.delete_votes', { n: votes.length, k: people })), h('button', { type: 'button', class: 'small', 'data-key': 'delete-withdraw', onclick: () => vote(false) }, t('series.delete_withdraw')));
+    } else if (confirming) {
+      deleting = h(
+        'div',
+        { class: 'series-delete', role: 'group' },
+        h('p', null, t('series.delete_explain')),
+        h('button', { type: 'button', class: 'small danger', 'data-key': 'delete-confirm', onclick: () => vote(true) }, t('series.delete_confirm')),
+        h('button', { type: 'button', class: 'small', 'data-key': 'delete-cancel', onclick: () => ((confirming = false), api.render()) }, t('series.delete_cancel')),
+      );
+    } else {
+      deleting = h(
+        'div',
+        { class: 'series-delete' },
+        votes.length ? h('p', { 'data-testid': 'delete-votes' }, t('series.delete_votes', { n: votes.length, k: people })) : null,
+        h('button', { type: 'button', class: 'small', 'data-key': 'delete-series', onclick: () => ((confirming = true), api.render()) }, t('series.delete')),
+      );
+    }
+  }
+  const mayShare = seat !== null || Boolean(room.options?.public_replays);
+  return h(
+    'div',
+    { class: 'series-tools' },
+    h(
+      'div',
+      { class: 'row' },
+      seat !== null ? h('a', { class: 'button small', href: `#/series/${room.code}`, 'data-key': 'series-page' }, t('series.page')) : null,
+      mayShare ? h('button', { type: 'button', class: 'small', 'data-key': 'share-series', title: t('series.share_hint'), onclick: share }, t('series.share')) : null,
+    ),
+    deleting,
+  );
+}

@@ -1,0 +1,139 @@
+// The series page in the web client: after a practice deal against bots, the player opens the
+// series page from the scoresheet and from "your tables", replays the finished deal by keyboard,
+// downloads the series (the file the server's tests re-play through the rules), prints the
+// scoresheet (rendered for print and checked: the sheet alone, every column), and someone with the
+// share link — no seat, no token — sees the finished deal and its replay, never the running one.
+// Screenshots and the printed PDF go to artifacts/.
+
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { ARTIFACTS, DESKTOP, PHONE, assertNoConsoleErrors, launch, openClient, playDeal, screenshot } from './lib.mjs';
+
+let chrome;
+before(async () => {
+  chrome = await launch();
+});
+after(async () => {
+  await chrome?.close();
+});
+
+/** The replay's step on screen. */
+async function step(page) {
+  return Number(await page.locator('[data-testid="replay"]').getAttribute('data-step'));
+}
+
+for (const [kind, device] of /** @type {const} */ ([
+  ['phone', PHONE],
+  ['desktop', DESKTOP],
+])) {
+  test(`the series page on a ${kind}: replay, download, print and a share link`, async () => {
+    const me = await openClient(chrome, `series-${kind}`, device, 'en');
+    await me.page.locator('#name').fill('Meike');
+    await me.page.locator('[data-key="practice-more"]').click();
+    await me.page.locator('[data-key="opt-practice_delay-0"]').check();
+    await me.page.locator('[data-key="practice"]').click();
+    await me.page.locator('.table-screen').waitFor();
+    await playDeal([me]);
+    await me.page.locator('[data-testid="result"]').waitFor();
+    const room = await me.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.room.code);
+
+    // From the scoresheet of the table to the series page.
+    await me.page.locator('[data-key="result-sheet"]').click();
+    await me.page.locator('[data-key="series-page"]').click();
+    await me.page.locator('[data-testid="series"]').waitFor();
+    assert.equal(new URL(me.page.url()).hash, `#/series/${room}`, 'a player opens his own series without a key in the link');
+    assert.match(await me.page.locator('[data-testid="series-status"]').textContent(), /Still being played/);
+    assert.equal(await me.page.locator('.series-deal-list li').count(), 1, 'the finished deal, and only it');
+    assert.equal(await me.page.locator('[data-testid="scoresheet"] tbody tr').count(), 1);
+    await screenshot(me, `${kind}-series-page`);
+
+    // Its deal replayed by keyboard.
+    await me.page.locator('[data-key="series-replay-1"]').click();
+    await me.page.locator('[data-testid="replay"]').waitFor();
+    await me.page.locator('[data-testid="replay"]').focus();
+    await me.page.keyboard.press('ArrowRight');
+    await me.page.waitForFunction(() => document.querySelector('[data-testid="replay"]')?.getAttribute('data-step') === '1');
+    await me.page.keyboard.press('End');
+    const last = await step(me.page);
+    assert.ok(last > 10, `the whole deal: ${last} steps`);
+    const hands = await me.page.locator('.replay-seat h3').allTextContents();
+    assert.ok(hands.some((name) => name.startsWith('Meike')), `the seats are named: ${hands}`);
+    await me.page.locator('[data-key="close-replay"]').click();
+
+    // The download: the series record as the server sent it.
+    await me.page.evaluate(() => {
+      const w = /** @type {any} */ (window);
+      w.kept = [];
+      const make = URL.createObjectURL.bind(URL);
+      URL.createObjectURL = (blob) => (w.kept.push(blob), make(blob));
+    });
+    await me.page.locator('[data-key="series-download"]').click();
+    const file = JSON.parse(await me.page.evaluate(() => /** @type {any} */ (window).kept[0].text()));
+    assert.equal(file.format, 1);
+    assert.equal(file.room, room);
+    assert.equal(file.deals.length, 1);
+    assert.match(file.deals[0].seed, /^[0-9a-f]{64}$/);
+    assert.ok(file.deals[0].actions.length > 10, 'every action of the deal');
+    assert.equal(file.master_seed, null, 'no master seed while the series runs');
+    assert.equal(file.sheet.deal, null, 'nothing of the running deal');
+
+    // Printed: the sheet alone, with every column (deal, dealer, declarer, game, result, points and
+    // a total per player), the buttons and the header left out.
+    await me.page.emulateMedia({ media: 'print' });
+    const printed = await me.page.evaluate(() => {
+      const visible = (el) => !!el && getComputedStyle(el).display !== 'none' && el.getBoundingClientRect().width > 0;
+      const table = document.querySelector('[data-testid="scoresheet"]');
+      return {
+        header: visible(document.querySelector('header.top')),
+        buttons: [...document.querySelectorAll('.series-page button')].filter(visible).length,
+        columns: [...(table?.querySelectorAll('thead th') ?? [])].filter(visible).map((th) => th.textContent),
+        rows: table?.querySelectorAll('tbody tr').length ?? 0,
+        width: table?.getBoundingClientRect().width ?? 0,
+        page: document.documentElement.clientWidth,
+        printedAt: visible(document.querySelector('.series-printed')),
+        title: document.querySelector('.series-title')?.textContent,
+      };
+    });
+    assert.equal(printed.header, false, 'no header on paper');
+    assert.equal(printed.buttons, 0, 'no buttons on paper');
+    assert.deepEqual(printed.columns.slice(0, 6), ['Deal', 'Dealer', 'Declarer', 'Game', 'Result', 'Points'], `${printed.columns}`);
+    assert.equal(printed.columns.length, 10, 'six columns and a total for each of the four players');
+    assert.equal(printed.rows, 1);
+    assert.ok(printed.width >= printed.page * 0.9, 'the sheet takes the width of the page');
+    assert.ok(printed.printedAt, 'the date it was printed');
+    await screenshot(me, `${kind}-series-print`);
+    if (kind === 'desktop') {
+      const pdf = await me.page.pdf({ path: join(ARTIFACTS, 'series-sheet.pdf'), format: 'A4' });
+      assert.ok(pdf.length > 5_000, 'a printed page');
+    }
+    await me.page.emulateMedia({ media: 'screen' });
+
+    // "Your tables" on the home page leads there too, with the series' standing.
+    await me.page.locator('a.brand').click();
+    await me.page.locator(`[data-key="mine-series-${room}"]`).waitFor();
+    assert.match(await me.page.locator('[data-testid="mine-status"]').first().textContent(), /deal \d.*Totals: Meike/);
+    await me.page.locator(`[data-key="mine-series-${room}"]`).click();
+    await me.page.locator('[data-testid="series"]').waitFor();
+
+    // The share link, opened by someone with no seat: the finished deal's replay at once.
+    const key = await me.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.series.shareKey);
+    assert.match(key, /^[A-Za-z0-9_-]{24}$/);
+    const guest = await openClient(chrome, `series-guest-${kind}`, device, 'en');
+    await guest.page.goto(`${guest.page.url().split('#')[0]}#/series/${room}/${key}/1`);
+    await guest.page.locator('[data-testid="replay"]').waitFor();
+    assert.equal(await step(guest.page), 0);
+    assert.equal(await guest.page.evaluate(() => localStorage.getItem('fipsen.seats') ?? '{}'), '{}', 'the guest holds no seat');
+    await guest.page.locator('[data-key="close-replay"]').click();
+    assert.equal(await guest.page.locator('.series-deal-list li').count(), 1);
+    assert.equal(await guest.page.locator('[data-key="series-share"]').count(), 1, 'a share link may be passed on');
+    // A link with a wrong key opens nothing.
+    await guest.page.goto(`${guest.page.url().split('#')[0]}#/series/${room}/${'A'.repeat(24)}`);
+    await guest.page.locator('[data-testid="series-failed"]').waitFor();
+    await screenshot(guest, `${kind}-series-not-found`);
+
+    assertNoConsoleErrors([me, guest]);
+    await guest.context.close();
+    await me.context.close();
+  });
+}
