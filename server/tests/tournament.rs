@@ -788,3 +788,47 @@ async fn an_organiser_who_plays_an_unlisted_tournament_and_a_sigkill_during_regi
     let refused = watcher.join(room, "Guest", "spectator").await;
     assert_eq!(refused["code"], "room/no_spectators", "{refused}");
 }
+
+/// Any game with a fixed number of players per table: Großenaspe Fipsen at tables of five and
+/// four. Nine players sit at one of each, play their deals, and the standings are the sum of
+/// the tables' scoresheets; no frame shows a card before its time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_game_seats_its_own_table_sizes_over_sockets() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &[]);
+    let settings = json!({
+        "name": "Großenaspe", "game": "grossenaspe",
+        "tables": [
+            {"seats": 5, "deals": 2, "rules": {"game": "grossenaspe", "players": 5, "deals": 2}},
+            {"seats": 4, "deals": 2, "rules": {"game": "grossenaspe", "players": 4, "deals": 2}}
+        ],
+        "max_short_tables": 3, "rounds": 1, "reseating": "random", "duplicate": false,
+        "listed": false, "organiser_plays": false
+    });
+    let (mut organiser, code, token) = create(&server, settings).await;
+    let mut entrants = HashMap::new();
+    for i in 1..=9 {
+        let entrant = register(&server, &code, &format!("Spieler {i}")).await;
+        entrants.insert(entrant.id, entrant);
+    }
+    let state = tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 9).await;
+    assert_eq!(state["seating"]["tables"], json!([5, 4]));
+    organiser.send(json!({"type": "start_tournament", "tournament": code, "token": token})).await;
+    let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "playing").await;
+    let mut runs = Vec::new();
+    for t in 0..2 {
+        let run = TableRun::open(&server, &state, 0, t, &entrants).await;
+        assert_eq!(run.spectator.room["rules"]["game"], "grossenaspe");
+        runs.push(run);
+    }
+    let mut rng = Rng(77);
+    for run in &mut runs {
+        run.play(&mut rng, |_| false).await;
+        assert!(run.over());
+    }
+    let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "finished").await;
+    let all: Vec<&TableRun> = runs.iter().collect();
+    assert_eq!(standings_totals(&state), sheet_sums(&state, &all), "standings = the sum of the scoresheets");
+    let checked: usize = runs.iter().map(TableRun::check_frames).sum();
+    assert!(checked > 20, "only {checked} frames checked");
+}
