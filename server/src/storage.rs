@@ -393,7 +393,9 @@ impl Storage {
     }
 
     /// The rooms closed in memory (not active) since before `before_ms` (milliseconds since
-    /// 1970; a room closed before closing times were kept counts from its creation).
+    /// 1970; a room closed before closing times were kept counts from its creation), except
+    /// the tables of tournaments not yet finished (a restart opens the tables of the round
+    /// being played again).
     ///
     /// # Errors
     /// The read failed.
@@ -527,7 +529,10 @@ impl Writer {
             Op::Closed { before_ms, reply } => {
                 let result = (|| {
                     let mut stmt = self.conn.prepare_cached(
-                        "SELECT code FROM rooms WHERE active = 0 AND COALESCE(closed_at, created_at) < ?1 ORDER BY code",
+                        "SELECT code FROM rooms WHERE active = 0 AND COALESCE(closed_at, created_at) < ?1
+                         AND (tournament IS NULL OR json_extract(tournament, '$.tournament') NOT IN
+                              (SELECT id FROM tournaments WHERE finished = 0))
+                         ORDER BY code",
                     )?;
                     let before = i64::try_from(before_ms).unwrap_or(i64::MAX);
                     let codes =
@@ -827,6 +832,26 @@ mod tests {
             let token = (i == 0).then(|| (format!("hash-{code}"), 0));
             storage.append(Arc::from(code), i, i * 2, format!("{{\"r\":{i}}}"), token).await.expect("append");
         }
+    }
+
+    /// The tables of a tournament not yet finished are kept past the retention; once it is
+    /// finished they go like any series.
+    #[tokio::test]
+    async fn retention_keeps_the_tables_of_tournaments_not_yet_finished() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (storage, _writer) =
+            Storage::open(&dir.path().join("t.sqlite3"), Arc::new(Metrics::default())).expect("open");
+        storage.create_tournament("TTTT".into(), 1, vec!["{}".into()]).await.expect("tournament");
+        let table = RoomMeta { tournament: Some(r#"{"tournament":"TTTT","name":"T"}"#.into()), ..meta("TAB1", 1) };
+        storage.create_room(table).await.expect("table");
+        fill(&storage, "ROOM", 1, 0).await;
+        for code in ["TAB1", "ROOM"] {
+            storage.set_active(Arc::from(code), false).await.expect("close");
+        }
+        let later = u64::MAX / 2;
+        assert_eq!(storage.closed_before(later).await.expect("closed"), vec!["ROOM".to_string()]);
+        storage.append_tournament("TTTT".into(), 1, vec!["{}".into()], true).await.expect("finish");
+        assert_eq!(storage.closed_before(later).await.expect("closed"), vec!["ROOM".to_string(), "TAB1".to_string()]);
     }
 
     fn records(room: &StoredRoom) -> Vec<(u64, String)> {
