@@ -49,7 +49,12 @@
 
 /**
  * What a client sends: one JSON object per WebSocket text frame, with a `type` field. The first message on a connection must be [`ClientMessage::Hello`].
- * @typedef {({client?: string | null, protocol: number, type: "hello"}) | {name: string, options?: RoomOptions, rules?: GameRules, type: "create_room"} | ({name: string, role?: Role, room: string, token?: string | null, type: "join_room"}) | ({last_seq?: number | null, room: string, token: string, type: "resume"}) | {seat: Seat, type: "take_seat"} | {type: "leave_seat"} | {type: "start"} | {public: boolean, type: "set_public"} | {action: GameAction, id: number, seq: number, type: "act"} | {type: "next_deal"} | {text: string, type: "chat"} | {type: "leave_room"} | {offset?: number, type: "lobby"} | {room: string, type: "peek"} | {tokens: Array<string>, type: "my_rooms"} | {type: "ping"} | {level: Level, seat: Seat, type: "add_bot"} | {seat: Seat, type: "remove_bot"} | ({deal?: number | null, type: "review"}) | {type: "nudge"} | {reading: boolean, type: "reading"} | {deal: number, type: "replay"} | {card: Card, piles: Array<WippenPileRef>, type: "options"} | {key: string, room: string, type: "series"} | {deal: number, key: string, room: string, type: "series_replay"} | {type: "share_link"} | {agree: boolean, type: "delete_series"}} ClientMessage
+ * @typedef {({client?: string | null, protocol: number, type: "hello"}) | {name: string, options?: RoomOptions, rules?: GameRules, type: "create_room"} | ({name: string, role?: Role, room: string, token?: string | null, type: "join_room"}) | ({last_seq?: number | null, room: string, token: string, type: "resume"}) | {seat: Seat, type: "take_seat"} | {type: "leave_seat"} | {type: "start"} | {public: boolean, type: "set_public"} | {action: GameAction, id: number, seq: number, type: "act"} | {type: "next_deal"} | {text: string, type: "chat"} | {type: "leave_room"} | {offset?: number, type: "lobby"} | {room: string, type: "peek"} | {tokens: Array<string>, type: "my_rooms"} | {type: "ping"} | {level: Level, seat: Seat, type: "add_bot"} | {seat: Seat, type: "remove_bot"} | ({deal?: number | null, type: "review"}) | {type: "nudge"} | {reading: boolean, type: "reading"} | {deal: number, type: "replay"} | {card: Card, piles: Array<WippenPileRef>, type: "options"} | {name: string, settings: Settings, tables?: RoomOptions, type: "create_tournament"} | {tournament: string, type: "peek_tournament"} | ({token?: string | null, tournament: string, type: "watch_tournament"}) | {type: "unwatch_tournament"} | {name: string, tournament: string, type: "register"} | {entrant: EntrantId, token: string, tournament: string, type: "remove_entrant"} | {token: string, tournament: string, type: "close_registration"} | {fill_with_bots?: boolean, token: string, tournament: string, type: "start_tournament"} | {token: string, tournament: string, type: "next_round"} | {tournament: string, type: "tournament_results"} | {offset?: number, type: "tournaments"} | {key: string, room: string, type: "series"} | {deal: number, key: string, room: string, type: "series_replay"} | {type: "share_link"} | {agree: boolean, type: "delete_series"}} ClientMessage
+ */
+
+/**
+ * SHA-256 of the round's secret (32 bytes), in hexadecimal.
+ * @typedef {string} Commitment
  */
 
 /**
@@ -75,6 +80,16 @@
 /**
  * What becomes of the Dutt in Anseggerfips (§B2).
  * @typedef {"unused" | "exchange"} DuttUse
+ */
+
+/**
+ * A registered player, or a bot added to make the players seatable.
+ * @typedef {{bot: boolean, id: EntrantId, name: string}} Entrant
+ */
+
+/**
+ * An entrant's id in his tournament: 1 for the first registered, then counting up (the ids of removed entrants are not used again).
+ * @typedef {number} EntrantId
  */
 
 /**
@@ -208,6 +223,11 @@
  */
 
 /**
+ * A number of points to two decimals, kept as hundredths (the duplicate score, where a mean is taken). In JSON: the whole number of hundredths.
+ * @typedef {number} Hundredths
+ */
+
+/**
  * Whom the winner of a Kieker auction shows his dealt hand to.
  * @typedef {"left_opponent" | "nobody"} KiekerShow
  */
@@ -313,8 +333,18 @@
  */
 
 /**
+ * Where a tournament stands.
+ * @typedef {{phase: "registration"} | {phase: "closed"} | {phase: "playing", round: number} | {phase: "round_over", round: number} | {phase: "finished"}} Phase2
+ */
+
+/**
  * One card played: by whom.
  * @typedef {{card: Card, seat: Seat}} Play
+ */
+
+/**
+ * One player's part in one round.
+ * @typedef {{deals: number, duplicate?: Hundredths | null, points: number, seat: number, table: TableId}} PlayerRound
  */
 
 /**
@@ -334,6 +364,21 @@
 /**
  * One step of a replay: what was done, what it caused, and the deal after it.
  * @typedef {{action?: any, deal: Record<string, any>, events: Array<GameEvent>, hands: Array<Array<Card>>, seat?: Seat | null}} ReplayStep
+ */
+
+/**
+ * How the players are seated for the second round and after (the first round is always seated at random).
+ * @typedef {"by_standings" | "random"} Reseating
+ */
+
+/**
+ * One player's line in the results: his standing and his rounds.
+ * @typedef {{bot: boolean, deals: number, duplicate?: Hundredths | null, entrant: EntrantId, name: string, rank: number, rounds: Array<PlayerRound>, tables: number, total: number}} ResultRow
+ */
+
+/**
+ * The ranked results with their breakdown.
+ * @typedef {{rounds: Array<RoundResult>, standings: Array<ResultRow>, tie_break: string}} Results
  */
 
 /**
@@ -358,12 +403,22 @@
 
 /**
  * A room as everyone in it sees it (it holds no cards).
- * @typedef {{delete_votes?: Array<Seat>, host: string, next_deal_asked: Array<Seat>, next_deal_in_ms?: number | null, next_deal_paused: boolean, options: RoomOptions, reading: Array<Seat>, room: string, rules: GameRules, seats: Array<SeatInfo>, spectators: number, status: RoomStatus, title: string, turn?: TurnClock | null}} RoomState
+ * @typedef {{delete_votes?: Array<Seat>, host: string, next_deal_asked: Array<Seat>, next_deal_in_ms?: number | null, next_deal_paused: boolean, options: RoomOptions, reading: Array<Seat>, room: string, rules: GameRules, seats: Array<SeatInfo>, spectators: number, status: RoomStatus, title: string, tournament?: TableOfTournament | null, turn?: TurnClock | null}} RoomState
  */
 
 /**
  * Where a room's series stands.
  * @typedef {"waiting" | "playing" | "between_deals" | "over"} RoomStatus
+ */
+
+/**
+ * One round in the results.
+ * @typedef {{over: boolean, round: number, tables: Array<TableResult>}} RoundResult
+ */
+
+/**
+ * One round as everyone may see it: the seating, the commitment, and the secret once the round is over.
+ * @typedef {{commitment: Commitment, over: boolean, round: number, seating_seed: Seed, secret?: Seed | null, tables: Array<TableView>}} RoundView
  */
 
 /**
@@ -392,6 +447,16 @@
  */
 
 /**
+ * How the entrants registered now would be seated at the start.
+ * @typedef {{bots_needed: number, problem?: string | null, tables: Array<number>}} SeatingPreview
+ */
+
+/**
+ * One seat of a table in the results.
+ * @typedef {{duplicate?: Hundredths | null, entrant: EntrantId, name: string, points: number}} SeatResult
+ */
+
+/**
  * @typedef {string} Seed
  */
 
@@ -412,12 +477,47 @@
 
 /**
  * What the server sends: one JSON object per WebSocket text frame, with a `type` field.
- * @typedef {{max_message_bytes: number, protocol: number, server: string, type: "welcome"} | ({chat: Array<ChatLine>, game?: GameView | null, missed: Array<SeqEvent>, resync: boolean, room: RoomState, seq: number, type: "joined", you: You}) | ({events: Array<SeqEvent>, game?: GameView | null, room: RoomState, seq: number, type: "update"}) | {id: number, seq: number, type: "ack"} | ({code: "proto/malformed" | "proto/unknown_type" | "proto/version" | "proto/too_large" | "proto/handshake_required" | "proto/already_greeted" | "room/not_found" | "room/full" | "room/started" | "room/not_started" | "room/not_host" | "room/no_spectators" | "room/already_in" | "room/not_in" | "room/seats_not_full" | "seat/taken" | "seat/invalid" | "seat/not_seated" | "token/invalid" | "action/stale" | "action/id_reused" | "rate/limited" | "chat/too_long" | "chat/empty" | "name/invalid" | "rules/invalid" | "options/invalid" | "server/busy" | "server/storage" | "server/shutting_down" | "bot/mid_deal" | "bot/not_a_bot" | "review/unavailable" | "review/busy" | "bot/standing_in" | "nudge/too_soon" | "nudge/nobody" | "room/too_many" | "replay/unavailable" | "series/not_found" | "seat/unknown" | "deal/over" | "series/over" | "deal/not_over" | "turn/not_yours" | "phase/wrong" | "bid/invalid" | "bid/below_minimum" | "bid/too_low" | "bid/kieker_not_allowed" | "bid/hold_not_allowed" | "skat/hand_required" | "skat/kieker_no_hand" | "discard/wrong_count" | "card/not_in_hand" | "trumps/ruten_required" | "play/must_follow_suit" | "fips/not_held" | "fips/too_late" | "kieker/give_up_not_allowed" | "bid/no_such_bid" | "bid/not_higher" | "kieker/fold_not_allowed" | "action/wrong_game" | "bid/unknown" | "bid/must_bid_higher" | "ruten/rutenas_required" | "trumps/ruten_must_be_bid" | "bid/forehand_must_bid" | "play/must_head" | "play/must_trump" | "play/must_lead_trump" | "play/must_lead_daus" | "exchange/too_many" | "rob/not_allowed" | "shove/not_allowed" | "decide/pass_not_allowed" | "decide/drop_out_not_allowed" | "move/too_large" | "move/no_group" | "move/unknown_pile" | "move/pile_used_twice" | "move/hand_card_misplaced" | "move/group_too_large" | "build/no_table_pile" | "move/operator_not_allowed" | "move/invalid_arithmetic" | "move/wrong_value" | "build/no_card_for_value" | "build/own_building_value_change" | "move/broken_promise" | "move/selection_too_large", id?: number | null, message: string, type: "error"}) | {offset: number, rooms: Array<LobbyRoom>, total: number, type: "lobby"} | {room: LobbyRoom, type: "room_info"} | {rooms: Array<MyRoom>, type: "my_rooms"} | {type: "left"} | {type: "pong"} | {deal: number, review: Review, type: "review"} | {replay: DealReplay, type: "replay"} | {card: Card, moves: Array<WippenMove>, piles: Array<WippenPileRef>, type: "options"} | ({series: SeriesRecord, share_key?: string | null, type: "series"}) | {key: string, room: string, type: "share_link"} | {room: string, type: "deleted"}} ServerMessage
+ * @typedef {{max_message_bytes: number, protocol: number, server: string, type: "welcome"} | ({chat: Array<ChatLine>, game?: GameView | null, missed: Array<SeqEvent>, resync: boolean, room: RoomState, seq: number, type: "joined", you: You}) | ({events: Array<SeqEvent>, game?: GameView | null, room: RoomState, seq: number, type: "update"}) | {id: number, seq: number, type: "ack"} | ({code: "proto/malformed" | "proto/unknown_type" | "proto/version" | "proto/too_large" | "proto/handshake_required" | "proto/already_greeted" | "room/not_found" | "room/full" | "room/started" | "room/not_started" | "room/not_host" | "room/no_spectators" | "room/already_in" | "room/not_in" | "room/seats_not_full" | "seat/taken" | "seat/invalid" | "seat/not_seated" | "token/invalid" | "action/stale" | "action/id_reused" | "rate/limited" | "chat/too_long" | "chat/empty" | "name/invalid" | "rules/invalid" | "options/invalid" | "server/busy" | "server/storage" | "server/shutting_down" | "bot/mid_deal" | "bot/not_a_bot" | "review/unavailable" | "review/busy" | "bot/standing_in" | "nudge/too_soon" | "nudge/nobody" | "room/too_many" | "replay/unavailable" | "tournament/not_found" | "tournament/not_organiser" | "tournament/token_invalid" | "room/tournament_table" | "tournament/too_many" | "series/not_found" | "seat/unknown" | "deal/over" | "series/over" | "deal/not_over" | "turn/not_yours" | "phase/wrong" | "bid/invalid" | "bid/below_minimum" | "bid/too_low" | "bid/kieker_not_allowed" | "bid/hold_not_allowed" | "skat/hand_required" | "skat/kieker_no_hand" | "discard/wrong_count" | "card/not_in_hand" | "trumps/ruten_required" | "play/must_follow_suit" | "fips/not_held" | "fips/too_late" | "kieker/give_up_not_allowed" | "bid/no_such_bid" | "bid/not_higher" | "kieker/fold_not_allowed" | "action/wrong_game" | "bid/unknown" | "bid/must_bid_higher" | "ruten/rutenas_required" | "trumps/ruten_must_be_bid" | "bid/forehand_must_bid" | "play/must_head" | "play/must_trump" | "play/must_lead_trump" | "play/must_lead_daus" | "exchange/too_many" | "rob/not_allowed" | "shove/not_allowed" | "decide/pass_not_allowed" | "decide/drop_out_not_allowed" | "move/too_large" | "move/no_group" | "move/unknown_pile" | "move/pile_used_twice" | "move/hand_card_misplaced" | "move/group_too_large" | "build/no_table_pile" | "move/operator_not_allowed" | "move/invalid_arithmetic" | "move/wrong_value" | "build/no_card_for_value" | "build/own_building_value_change" | "move/broken_promise" | "move/selection_too_large" | "tournament/invalid_settings" | "tournament/name_empty" | "tournament/name_too_long" | "tournament/name_invalid" | "tournament/name_taken" | "tournament/closed" | "tournament/unknown_entrant" | "tournament/already_started" | "tournament/not_started" | "tournament/too_few_players" | "tournament/cannot_seat" | "tournament/unknown_table" | "tournament/deal_out_of_order" | "tournament/deal_conflict" | "tournament/table_finished" | "tournament/wrong_seat_count" | "tournament/round_not_over" | "tournament/finished" | "tournament/invalid_event", id?: number | null, message: string, type: "error"}) | {offset: number, rooms: Array<LobbyRoom>, total: number, type: "lobby"} | {room: LobbyRoom, type: "room_info"} | {rooms: Array<MyRoom>, type: "my_rooms"} | {type: "left"} | {type: "pong"} | {deal: number, review: Review, type: "review"} | {replay: DealReplay, type: "replay"} | {card: Card, moves: Array<WippenMove>, piles: Array<WippenPileRef>, type: "options"} | {tournament: TournamentState, type: "tournament"} | {token: string, tournament: string, type: "tournament_created"} | {entrant: EntrantId, name: string, token: string, tournament: string, type: "registered"} | {type: "unwatched"} | {csv: string, results: Results, tables_csv: string, tournament: string, type: "tournament_results"} | {offset: number, total: number, tournaments: Array<TournamentSummary>, type: "tournaments"} | ({series: SeriesRecord, share_key?: string | null, type: "series"}) | {key: string, room: string, type: "share_link"} | {room: string, type: "deleted"}} ServerMessage
+ */
+
+/**
+ * A tournament's settings.
+ * @typedef {{duplicate: boolean, game: GameId, listed: boolean, max_short_tables: number, name: string, organiser_plays: boolean, reseating: Reseating, rounds: number, tables: Array<TableFormat>}} Settings
+ */
+
+/**
+ * One player's line in the standings.
+ * @typedef {{bot: boolean, deals: number, duplicate?: Hundredths | null, entrant: EntrantId, name: string, rank: number, tables: number, total: number}} Standing
  */
 
 /**
  * A suit. In Prisdorf's pack diamonds holds a single card, the seven; naming diamonds as trumps is **Ruten**.
  * @typedef {"clubs" | "spades" | "hearts" | "diamonds"} Suit
+ */
+
+/**
+ * The tables of one size: their rules and how many deals they play in a round.
+ * @typedef {{deals: number, rules: GameRules, seats: number}} TableFormat
+ */
+
+/**
+ * A table of one round: the round's number and the table's number in it, both from 1.
+ * @typedef {{round: number, table: number}} TableId
+ */
+
+/**
+ * A table's tie to its tournament, shown with the room.
+ * @typedef {{deals: number, duplicate: boolean, name: string, played: number, round: number, rounds: number, table: number, tournament: string}} TableOfTournament
+ */
+
+/**
+ * One table in the results.
+ * @typedef {{deals: number, played: number, seats: Array<SeatResult>, table: TableId}} TableResult
+ */
+
+/**
+ * One table as everyone may see it.
+ * @typedef {{deals: number, played: number, seats: Array<EntrantId>, shown: number, table: TableId, totals: Array<number>}} TableView
  */
 
 /**
@@ -568,6 +668,31 @@
 /**
  * Sniffing (§D3 step 5).
  * @typedef {"off" | "alvensleben" | "grupp"} TippenSniffing
+ */
+
+/**
+ * A tournament's stable id, chosen by whoever creates it (the server makes it unguessable).
+ * @typedef {string} TournamentId
+ */
+
+/**
+ * A tournament as everyone may see it, with the invite codes of its tables' rooms.
+ * @typedef {{code: string, rooms: Array<Array<string>>, seating?: SeatingPreview | null, tables: RoomOptions, view: TournamentView, you: TournamentYou}} TournamentState
+ */
+
+/**
+ * A tournament in the public list.
+ * @typedef {{code: string, entrants: number, game: GameId, name: string, organiser: string, phase: Phase2, rounds: number}} TournamentSummary
+ */
+
+/**
+ * What everyone may see of a tournament: all but the secrets of rounds still being played.
+ * @typedef {{entrants: Array<Entrant>, id: TournamentId, organiser: string, phase: Phase2, rounds: Array<RoundView>, settings: Settings, standings: Array<Standing>, tie_break: string}} TournamentView
+ */
+
+/**
+ * Who the receiving connection is in a tournament, by the token it watches with.
+ * @typedef {{entrant?: EntrantId | null, organiser: boolean}} TournamentYou
  */
 
 /**

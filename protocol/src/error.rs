@@ -93,6 +93,17 @@ pub enum ErrorCode {
     /// the asker may not see the room's replays (spectators only where the room makes them
     /// public).
     ReplayUnavailable,
+    /// No tournament has this link code.
+    TournamentNotFound,
+    /// Only the tournament's organiser may do this (the token is not the organiser's).
+    NotOrganiser,
+    /// The token belongs to neither the organiser nor an entrant of this tournament.
+    TournamentTokenInvalid,
+    /// A tournament table is seated by its tournament: its seats cannot be taken, left or given
+    /// to bots, and newcomers may only watch.
+    TournamentTable,
+    /// Too many tournaments were created from this connection or this address in a short time.
+    TooManyTournaments,
     /// No series with that room and key: the room does not exist, or the key is neither one
     /// of its seat tokens nor its share key.
     SeriesNotFound,
@@ -102,7 +113,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code that is not a rules code, in documentation order.
-    pub const SERVER: [ErrorCode; 40] = [
+    pub const SERVER: [ErrorCode; 45] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::Version,
@@ -142,6 +153,11 @@ impl ErrorCode {
         ErrorCode::NudgeNobody,
         ErrorCode::TooManyRooms,
         ErrorCode::ReplayUnavailable,
+        ErrorCode::TournamentNotFound,
+        ErrorCode::NotOrganiser,
+        ErrorCode::TournamentTokenInvalid,
+        ErrorCode::TournamentTable,
+        ErrorCode::TooManyTournaments,
         ErrorCode::SeriesNotFound,
     ];
 
@@ -187,17 +203,28 @@ impl ErrorCode {
             ErrorCode::NudgeNobody => "nudge/nobody",
             ErrorCode::TooManyRooms => "room/too_many",
             ErrorCode::ReplayUnavailable => "replay/unavailable",
+            ErrorCode::TournamentNotFound => "tournament/not_found",
+            ErrorCode::NotOrganiser => "tournament/not_organiser",
+            ErrorCode::TournamentTokenInvalid => "tournament/token_invalid",
+            ErrorCode::TournamentTable => "room/tournament_table",
+            ErrorCode::TooManyTournaments => "tournament/too_many",
             ErrorCode::SeriesNotFound => "series/not_found",
             ErrorCode::Rule(rule) => rule.code(),
         }
     }
 
-    /// Every code a client may receive: the server's own, then every rules code.
+    /// Every code a client may receive: the server's own, then every rules code, then every
+    /// code of the tournament crate.
     pub fn all_codes() -> Vec<&'static str> {
         let mut codes: Vec<&'static str> = ErrorCode::SERVER.iter().map(ErrorCode::code).collect();
         for rule in every_rule_error() {
             if !codes.contains(&rule.code()) {
                 codes.push(rule.code());
+            }
+        }
+        for error in crate::tournament::every_tournament_error() {
+            if !codes.contains(&error.code()) {
+                codes.push(error.code());
             }
         }
         codes
@@ -248,6 +275,13 @@ impl fmt::Display for ErrorCode {
             ErrorCode::ReplayUnavailable => {
                 "a deal can be replayed once it is over, by the room's players (and by anyone where the room makes its replays public)"
             }
+            ErrorCode::TournamentNotFound => "there is no tournament with that link",
+            ErrorCode::NotOrganiser => "only the tournament's organiser may do this",
+            ErrorCode::TournamentTokenInvalid => "that token belongs to nobody in this tournament",
+            ErrorCode::TournamentTable => {
+                "the tournament seats this table: its seats cannot change, and newcomers may only watch"
+            }
+            ErrorCode::TooManyTournaments => "too many tournaments were created from here: try again later",
             ErrorCode::SeriesNotFound => "no series with that room and key",
             ErrorCode::Rule(rule) => return fmt::Display::fmt(rule, f),
         };
@@ -389,7 +423,8 @@ mod tests {
     #[test]
     fn codes_are_unique_and_shaped_area_slash_reason() {
         let codes = ErrorCode::all_codes();
-        assert_eq!(codes.len(), ErrorCode::SERVER.len() + every_rule_error().len());
+        let tournament = crate::tournament::every_tournament_error();
+        assert_eq!(codes.len(), ErrorCode::SERVER.len() + every_rule_error().len() + tournament.len());
         for (i, code) in codes.iter().enumerate() {
             assert!(!codes[..i].contains(code), "{code} twice");
             let (area, reason) = code.split_once('/').expect("area/reason");
@@ -408,5 +443,19 @@ mod tests {
         for (i, e) in every_rule_error().iter().enumerate() {
             assert_eq!(variant_number(e), i);
         }
+    }
+
+    #[test]
+    fn tournament_codes_are_listed_and_their_frames_carry_code_and_sentence() {
+        let codes = ErrorCode::all_codes();
+        for error in crate::tournament::every_tournament_error() {
+            assert!(codes.contains(&error.code()), "{}", error.code());
+        }
+        let frame = crate::ServerMessage::tournament_error(&fipsen_tournament::TournamentError::Closed).to_json();
+        assert_eq!(
+            frame,
+            r#"{"type":"error","id":null,"code":"tournament/closed","message":"registration is closed"}"#
+        );
+        assert_eq!(ErrorCode::TournamentTable.code(), "room/tournament_table");
     }
 }

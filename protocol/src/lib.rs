@@ -9,6 +9,9 @@
 //! * Every room event has a sequence number ([`SeqEvent`]); a client that reconnects with
 //!   [`ClientMessage::Resume`] and the last number it saw gets what it missed.
 //!
+//! * Tournaments ([`ClientMessage::CreateTournament`] and after) are watched by link code; each
+//!   table is an ordinary room, its state naming the tournament ([`TableOfTournament`]).
+//!
 //! `docs/PROTOCOL.md` walks through a session with an example of every message;
 //! [`schema::protocol_schema`] generates the JSON Schema committed in `protocol/schema/`.
 
@@ -18,6 +21,7 @@ mod message;
 mod replay;
 mod room;
 pub mod schema;
+mod tournament;
 
 pub use close::CloseCode;
 pub use error::{ErrorCode, every_rule_error};
@@ -27,6 +31,10 @@ pub use room::{
     ChatLine, LOBBY_PAGE, LobbyRoom, MAX_GRACE_SECONDS, MAX_MOVE_SECONDS, MAX_NEXT_DEAL_SECONDS, MAX_READING_SECONDS,
     MAX_TITLE_CHARS, MIN_MOVE_SECONDS, MyRoom, NUDGE_AFTER_SECONDS, NUDGE_EVERY_SECONDS, Role, RoomEvent, RoomOptions,
     RoomState, RoomStatus, SeatInfo, SeqEvent, TurnClock, You,
+};
+pub use tournament::{
+    SeatingPreview, TOURNAMENT_PAGE, TableOfTournament, TournamentState, TournamentSummary, TournamentYou,
+    every_tournament_error,
 };
 
 /// The protocol version this crate describes. It changes when a message changes incompatibly.

@@ -6,9 +6,12 @@ use fipsen_rules::{Card, GameAction, GameRules, GameView, Seat, wippen};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use fipsen_tournament::{EntrantId, Results, Settings, TournamentError};
+
 use crate::error::ErrorCode;
 use crate::replay::{DealReplay, SeriesRecord};
 use crate::room::{ChatLine, LobbyRoom, MyRoom, Role, RoomOptions, RoomState, SeqEvent, You};
+use crate::tournament::{TournamentState, TournamentSummary};
 
 /// What a client sends: one JSON object per WebSocket text frame, with a `type` field.
 /// The first message on a connection must be [`ClientMessage::Hello`].
@@ -266,6 +269,151 @@ pub enum ClientMessage {
         /// The table piles chosen.
         piles: Vec<wippen::PileRef>,
     },
+
+    /// Creates a tournament; its creator is the organiser (and its first entrant if the settings
+    /// say the organiser plays). Answered with `tournament_created` (the organiser's token: keep
+    /// it, it is the only key to running the tournament) and then `tournament`: the creator
+    /// watches it from then on. `tables` are the options of every table's room (their title and
+    /// `public` are set by the server).
+    ///
+    /// ```json
+    /// {"type": "create_tournament", "name": "Olli",
+    ///  "settings": {"name": "Prisdorf, Friday", "game": "prisdorf",
+    ///               "tables": [{"seats": 4, "deals": 100, "rules": {"game": "prisdorf", "players": 4, "deals": 100}},
+    ///                          {"seats": 3, "deals": 120, "rules": {"game": "prisdorf", "players": 3, "deals": 120}}],
+    ///               "max_short_tables": 3, "rounds": 1, "reseating": "by_standings", "duplicate": false,
+    ///               "listed": true, "organiser_plays": true},
+    ///  "tables": {"grace_seconds": 120, "next_deal_seconds": 10}}
+    /// ```
+    CreateTournament {
+        /// The organiser's name (1 to 32 characters).
+        name: String,
+        /// The tournament: its game, the tables of each size with their rules and deals, the
+        /// rounds, the reseating, duplicate deals, whether it is listed, whether the organiser
+        /// plays.
+        settings: Settings,
+        /// The options of the tables' rooms; missing fields take their defaults.
+        #[serde(default)]
+        tables: RoomOptions,
+    },
+    /// Asks what the tournament of a link code is, without watching it. Answered with
+    /// `tournament`.
+    ///
+    /// ```json
+    /// {"type": "peek_tournament", "tournament": "Tq7cW0pLx2Zr9Ks4NvB1"}
+    /// ```
+    PeekTournament {
+        /// The link code.
+        tournament: String,
+    },
+    /// Watches a tournament: `tournament` now and again whenever it changes (an entrant, the
+    /// start, every deal a table plays, a round's end). With the token of its organiser or of an
+    /// entrant, `you` says who you are. A connection watches one tournament at a time (besides
+    /// being in one room); watching another ends the first.
+    ///
+    /// ```json
+    /// {"type": "watch_tournament", "tournament": "Tq7cW0pLx2Zr9Ks4NvB1", "token": "Vq3m2b7YxkR0aL9cTdPz1w8eUj5nHs4F"}
+    /// ```
+    WatchTournament {
+        /// The link code.
+        tournament: String,
+        /// Your organiser or entrant token, if you have one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
+    },
+    /// Stops watching the tournament. Answered with `unwatched`.
+    ///
+    /// ```json
+    /// {"type": "unwatch_tournament"}
+    /// ```
+    UnwatchTournament,
+    /// Registers for a tournament by name (no account) while registration is open. Answered with
+    /// `registered` (your entrant token: it seats you at your tables and shows you as yourself)
+    /// and then `tournament`: you watch it from then on.
+    ///
+    /// ```json
+    /// {"type": "register", "tournament": "Tq7cW0pLx2Zr9Ks4NvB1", "name": "Hinnerk"}
+    /// ```
+    Register {
+        /// The link code.
+        tournament: String,
+        /// Your name (1 to 32 characters, unique in the tournament).
+        name: String,
+    },
+    /// The organiser removes an entrant before the start.
+    ///
+    /// ```json
+    /// {"type": "remove_entrant", "tournament": "Tq7cW0pLx2Zr9Ks4NvB1", "token": "…", "entrant": 4}
+    /// ```
+    RemoveEntrant {
+        /// The link code.
+        tournament: String,
+        /// The organiser's token.
+        token: String,
+        /// The entrant.
+        entrant: EntrantId,
+    },
+    /// The organiser closes registration.
+    ///
+    /// ```json
+    /// {"type": "close_registration", "tournament": "Tq7cW0pLx2Zr9Ks4NvB1", "token": "…"}
+    /// ```
+    CloseRegistration {
+        /// The link code.
+        tournament: String,
+        /// The organiser's token.
+        token: String,
+    },
+    /// The organiser starts the tournament: registration closes, round 1 is seated at random and
+    /// every table's room opens with its players seated and its first deal dealt. Entrants that
+    /// cannot be seated (5 at tables of four and three) are refused with
+    /// `tournament/cannot_seat` unless `fill_with_bots` adds the fewest bots that seat them
+    /// (marked as bots everywhere).
+    ///
+    /// ```json
+    /// {"type": "start_tournament", "tournament": "Tq7cW0pLx2Zr9Ks4NvB1", "token": "…", "fill_with_bots": false}
+    /// ```
+    StartTournament {
+        /// The link code.
+        tournament: String,
+        /// The organiser's token.
+        token: String,
+        /// Add bots if the entrants cannot be seated as they are.
+        #[serde(default)]
+        fill_with_bots: bool,
+    },
+    /// The organiser starts the next round once every table has played all its deals: the
+    /// players are reseated as the settings say (by the standings or at random).
+    ///
+    /// ```json
+    /// {"type": "next_round", "tournament": "Tq7cW0pLx2Zr9Ks4NvB1", "token": "…"}
+    /// ```
+    NextRound {
+        /// The link code.
+        tournament: String,
+        /// The organiser's token.
+        token: String,
+    },
+    /// Asks for a tournament's results: every player ranked with his rounds, every round's
+    /// tables, and the standings as CSV. Answered with `tournament_results`.
+    ///
+    /// ```json
+    /// {"type": "tournament_results", "tournament": "Tq7cW0pLx2Zr9Ks4NvB1"}
+    /// ```
+    TournamentResults {
+        /// The link code.
+        tournament: String,
+    },
+    /// Asks for the listed tournaments not yet over, newest first, 50 at a time from `offset`.
+    ///
+    /// ```json
+    /// {"type": "tournaments", "offset": 0}
+    /// ```
+    Tournaments {
+        /// How many of the newest to skip.
+        #[serde(default)]
+        offset: u32,
+    },
     /// Asks for a series as far as its deals are over (the series page, and the file to keep),
     /// in or out of any room. `key` is a seat token of the room (the asker's seat is then the
     /// perspective) or the room's share key (from `share_link`). Answered with `series`, or
@@ -317,7 +465,7 @@ pub enum ClientMessage {
 
 impl ClientMessage {
     /// Every `type` a client may send.
-    pub const TYPES: [&'static str; 27] = [
+    pub const TYPES: [&'static str; 38] = [
         "hello",
         "create_room",
         "join_room",
@@ -341,6 +489,17 @@ impl ClientMessage {
         "reading",
         "replay",
         "options",
+        "create_tournament",
+        "peek_tournament",
+        "watch_tournament",
+        "unwatch_tournament",
+        "register",
+        "remove_entrant",
+        "close_registration",
+        "start_tournament",
+        "next_round",
+        "tournament_results",
+        "tournaments",
         "series",
         "series_replay",
         "share_link",
@@ -550,6 +709,88 @@ pub enum ServerMessage {
         /// Every legal move with exactly them (none: no such move).
         moves: Vec<wippen::Move>,
     },
+
+    /// A tournament as you may see it: the answer to `create_tournament`, `register`,
+    /// `peek_tournament` and `watch_tournament`, and to watchers again whenever it changes (the
+    /// standings are live: each deal a table plays comes as soon as it is stored).
+    ///
+    /// ```json
+    /// {"type": "tournament", "tournament": {"code": "Tq7cW0pLx2Zr9Ks4NvB1", "...": "see TournamentState"}}
+    /// ```
+    Tournament {
+        /// The tournament.
+        tournament: TournamentState,
+    },
+    /// Your tournament is created: the organiser's token, the one key to running it (keep it
+    /// private). When the organiser plays, it is also his entrant token.
+    ///
+    /// ```json
+    /// {"type": "tournament_created", "tournament": "Tq7cW0pLx2Zr9Ks4NvB1", "token": "Vq3m2b7YxkR0aL9cTdPz1w8eUj5nHs4F"}
+    /// ```
+    TournamentCreated {
+        /// The link code.
+        tournament: String,
+        /// The organiser's token.
+        token: String,
+    },
+    /// You are registered: your entrant id and token. The token shows you as yourself when you
+    /// watch the tournament, and seats you at your table in every round (`resume` the table's
+    /// room with it). Keep it private: whoever holds it plays for you.
+    ///
+    /// ```json
+    /// {"type": "registered", "tournament": "Tq7cW0pLx2Zr9Ks4NvB1", "entrant": 4, "name": "Hinnerk",
+    ///  "token": "Vq3m2b7YxkR0aL9cTdPz1w8eUj5nHs4F"}
+    /// ```
+    Registered {
+        /// The link code.
+        tournament: String,
+        /// Your entrant id.
+        entrant: EntrantId,
+        /// Your name as registered (trimmed).
+        name: String,
+        /// Your entrant token.
+        token: String,
+    },
+    /// You no longer watch the tournament.
+    ///
+    /// ```json
+    /// {"type": "unwatched"}
+    /// ```
+    Unwatched,
+    /// The answer to `tournament_results`: the ranked results, the standings as CSV and every
+    /// table as CSV (RFC 4180, CRLF line ends).
+    ///
+    /// ```json
+    /// {"type": "tournament_results", "tournament": "Tq7cW0pLx2Zr9Ks4NvB1",
+    ///  "results": {"tie_break": "Players are ranked by …", "standings": [], "rounds": []},
+    ///  "csv": "rank,name,bot,total,duplicate,tables,deals,round 1\r\n",
+    ///  "tables_csv": "round,table,seat,name,bot,points,duplicate,deals,played\r\n"}
+    /// ```
+    TournamentResults {
+        /// The link code.
+        tournament: String,
+        /// Every player ranked, with his rounds; every round's tables.
+        results: Results,
+        /// The standings as CSV: one line per player in rank order.
+        csv: String,
+        /// Every table of every round as CSV: one line per seat.
+        tables_csv: String,
+    },
+    /// The answer to `tournaments`: the listed tournaments not yet over.
+    ///
+    /// ```json
+    /// {"type": "tournaments", "total": 1, "offset": 0, "tournaments": [{"code": "Tq7cW0pLx2Zr9Ks4NvB1",
+    ///  "name": "Prisdorf, Friday", "organiser": "Olli", "game": "prisdorf",
+    ///  "phase": {"phase": "registration"}, "entrants": 9, "rounds": 1}]}
+    /// ```
+    Tournaments {
+        /// How many are listed in all.
+        total: u32,
+        /// The position of the first one given.
+        offset: u32,
+        /// At most 50 from `offset`, newest first.
+        tournaments: Vec<TournamentSummary>,
+    },
     /// The answer to `series`: the series as far as its deals are over.
     ///
     /// ```json
@@ -599,6 +840,12 @@ impl ServerMessage {
     /// An error frame with a more specific sentence.
     pub fn error_with(code: ErrorCode, id: Option<u64>, message: impl Into<String>) -> ServerMessage {
         ServerMessage::Error { id, code: code.code().to_string(), message: message.into() }
+    }
+
+    /// An error frame for a refusal of the tournament crate: its stable code (`tournament/…`)
+    /// and its sentence.
+    pub fn tournament_error(error: &TournamentError) -> ServerMessage {
+        ServerMessage::Error { id: None, code: error.code().to_string(), message: error.to_string() }
     }
 
     /// The message as a JSON text frame.
@@ -667,6 +914,21 @@ mod tests {
             ClientMessage::Reading { reading: true },
             ClientMessage::Replay { deal: 3 },
             ClientMessage::Options { card: "H10".parse().unwrap(), piles: vec![] },
+            ClientMessage::CreateTournament {
+                name: "O".into(),
+                settings: Settings::prisdorf("Club"),
+                tables: RoomOptions::default(),
+            },
+            ClientMessage::PeekTournament { tournament: "t".into() },
+            ClientMessage::WatchTournament { tournament: "t".into(), token: Some("k".into()) },
+            ClientMessage::UnwatchTournament,
+            ClientMessage::Register { tournament: "t".into(), name: "A".into() },
+            ClientMessage::RemoveEntrant { tournament: "t".into(), token: "k".into(), entrant: EntrantId(2) },
+            ClientMessage::CloseRegistration { tournament: "t".into(), token: "k".into() },
+            ClientMessage::StartTournament { tournament: "t".into(), token: "k".into(), fill_with_bots: true },
+            ClientMessage::NextRound { tournament: "t".into(), token: "k".into() },
+            ClientMessage::TournamentResults { tournament: "t".into() },
+            ClientMessage::Tournaments { offset: 0 },
             ClientMessage::Series { room: "r".into(), key: "k".into() },
             ClientMessage::SeriesReplay { room: "r".into(), key: "k".into(), deal: 2 },
             ClientMessage::ShareLink,

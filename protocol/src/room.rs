@@ -185,6 +185,10 @@ pub struct RoomState {
     pub next_deal_paused: bool,
     /// Between deals: the seats reading the result or their review (see `reading`).
     pub reading: Vec<Seat>,
+    /// The tournament this room is a table of, with the round and the deals played; absent for
+    /// an ordinary room.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<crate::TableOfTournament>,
     /// The seats whose players agree that the series be deleted (see `delete_series`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub delete_votes: Vec<Seat>,

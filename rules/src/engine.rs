@@ -23,7 +23,7 @@ use crate::event::Event;
 use crate::grossenaspe;
 use crate::mecklenburg;
 use crate::ruleset::{RuleSet, RuleSetError};
-use crate::seed::Seed;
+use crate::seed::{DealSeeds, Seed};
 use crate::series::{Series, SeriesView};
 use crate::thedinghausen;
 use crate::tippen;
@@ -114,6 +114,20 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
 
     /// The current deal's number, from 1.
     fn deal_number(&self) -> u32;
+
+    /// The deals finished that count towards the series' length (a thrown-in deal, dealt again,
+    /// does not). By default every finished deal counts.
+    fn counted(&self) -> u32 {
+        self.deal_number().saturating_sub(u32::from(!self.deal_over()))
+    }
+
+    /// Takes the seeds of the deals still to come as `seeds` says: [`DealSeeds::ByCountedDeal`]
+    /// keeps tables with the same master seed dealing the same `d`-th deal that counts however
+    /// many deals each throws in. By default nothing changes: a game that never throws a deal
+    /// in deals the same either way.
+    fn set_deal_seeds(&mut self, seeds: DealSeeds) {
+        let _ = seeds;
+    }
 
     /// The seat expected to act now, if any (some games also take actions out of turn: they
     /// appear in [`GameEngine::legal_actions`] of their seat).
@@ -267,6 +281,14 @@ impl GameEngine for Series {
         self.number()
     }
 
+    fn counted(&self) -> u32 {
+        Series::counted(self)
+    }
+
+    fn set_deal_seeds(&mut self, seeds: DealSeeds) {
+        Series::set_deal_seeds(self, seeds);
+    }
+
     fn turn(&self) -> Option<Seat> {
         self.deal().turn()
     }
@@ -322,7 +344,8 @@ impl GameEngine for Series {
 /// [`GameEngine`] for a game's series built on the shared scoresheet: every method delegates
 /// to the series' inherent method of the same name (Großenaspe, Anseggerfips, Duttfips).
 macro_rules! holstein_engine {
-    ([$($generics:tt)*] $series:ty, $game:ident, rules: $rules:ty, id: $id:expr, seats: $seats:expr, deals: $deals:expr) => {
+    ([$($generics:tt)*] $series:ty, $game:ident, rules: $rules:ty, id: $id:expr, seats: $seats:expr, deals: $deals:expr
+     $(, counted: $counted:expr, seeds: $seeds:expr)?) => {
         impl<$($generics)*> GameEngine for $series {
             type Rules = $rules;
             type Action = $game::Action;
@@ -364,6 +387,18 @@ macro_rules! holstein_engine {
             fn deal_number(&self) -> u32 {
                 self.number()
             }
+
+            $(
+            fn counted(&self) -> u32 {
+                let counted: fn(&Self) -> u32 = $counted;
+                counted(self)
+            }
+
+            fn set_deal_seeds(&mut self, seeds: DealSeeds) {
+                let set: fn(&mut Self, DealSeeds) = $seeds;
+                set(self, seeds);
+            }
+            )?
 
             fn turn(&self) -> Option<Seat> {
                 self.deal().turn()
@@ -418,7 +453,8 @@ macro_rules! holstein_engine {
 
 holstein_engine!(
     [] grossenaspe::Series, grossenaspe, rules: grossenaspe::Rules, id: GameId::Grossenaspe,
-    seats: |rules| usize::from(rules.players), deals: |rules| rules.deals
+    seats: |rules| usize::from(rules.players), deals: |rules| rules.deals,
+    counted: |s| s.counted(), seeds: |s, seeds| s.set_deal_seeds(seeds)
 );
 
 // Thedinghausen Fipsen: five seats; a series runs by rounds, not deals.
@@ -436,7 +472,8 @@ holstein_engine!(
 // Both Mecklenburg games: one series over each game's own options.
 holstein_engine!(
     [R: mecklenburg::GameRules] mecklenburg::Series<R>, mecklenburg, rules: R, id: R::ID,
-    seats: |_| usize::from(mecklenburg::Deal::PLAYERS), deals: |rules| rules.deals()
+    seats: |_| usize::from(mecklenburg::Deal::PLAYERS), deals: |rules| rules.deals(),
+    counted: |s| s.counted(), seeds: |s, seeds| s.set_deal_seeds(seeds)
 );
 
 /// Wippen: no tricks; a "deal" of the engine is one game (one pass through the pack with one

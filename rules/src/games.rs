@@ -397,6 +397,11 @@ macro_rules! registry {
             pub fn seats(&self) -> usize { dispatch!(self, g => g.seats()) }
             /// The current deal's number, from 1.
             pub fn deal_number(&self) -> u32 { dispatch!(self, g => g.deal_number()) }
+            /// The deals finished that count towards the series' length (see [`GameEngine::counted`]).
+            pub fn counted(&self) -> u32 { dispatch!(self, g => g.counted()) }
+            /// Takes the seeds of the deals still to come as `seeds` says (see
+            /// [`GameEngine::set_deal_seeds`]).
+            pub fn set_deal_seeds(&mut self, seeds: crate::DealSeeds) { dispatch!(self, g => g.set_deal_seeds(seeds)) }
             /// The seat expected to act now, if any.
             pub fn turn(&self) -> Option<Seat> { dispatch!(self, g => g.turn()) }
             /// Whether a trick is being played (some of its cards are on the table).

@@ -58,6 +58,6 @@ pub use error::RuleError;
 pub use event::{Event, Reveal};
 pub use games::{AnyGame, GameAction, GameActions, GameEvent, GameEvents, GameEventsIter, GameId, GameRules, GameView};
 pub use ruleset::{FirstLead, KiekerShow, Players, RuleSet, RuleSetError};
-pub use seed::Seed;
+pub use seed::{DealSeeds, Seed};
 pub use series::{ScoreRow, Series, SeriesView};
 pub use view::{CallRecord, DealView, Prompt, TrickView, TricksTaken};

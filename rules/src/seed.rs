@@ -78,6 +78,45 @@ impl Seed {
     }
 }
 
+/// The stream of a master seed whose own streams seed the re-deals of [`DealSeeds::ByCountedDeal`]
+/// (below the streams other parts of the rules crate take for themselves at the top).
+const REDEAL_STREAM: u64 = u64::MAX - 1;
+
+/// How a series takes each deal's seed from its secret master seed.
+///
+/// Both ways deal the same as long as no deal is thrown in; they differ in what follows a
+/// thrown-in deal (which the same dealer deals again and which does not count towards the
+/// series' length).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum DealSeeds {
+    /// Deal `k` of the series (from 1, thrown-in deals included) from the master seed's stream
+    /// `k − 1`: the platform's way.
+    #[default]
+    ByDeal,
+    /// Duplicate deals: the first dealing of the `d`-th deal that counts from the master seed's
+    /// stream `d − 1`, and each re-deal after it was thrown in from a stream of its own, apart
+    /// from those. Tables that share a master seed then get the same cards for their `d`-th
+    /// deal that counts, dealt by the same dealer, however many deals each throws in.
+    ByCountedDeal,
+}
+
+impl DealSeeds {
+    /// The seed of the next deal of a series with this master seed: `dealt` deals were dealt
+    /// before it, `counted` of them count, and the last `redeals` of them were thrown in (so this
+    /// is the `redeals`-th re-deal of the deal that counts next; 0 for its first dealing).
+    pub fn seed(self, master: &Seed, dealt: u32, counted: u32, redeals: u32) -> Seed {
+        match self {
+            DealSeeds::ByDeal => master.derive(u64::from(dealt)),
+            DealSeeds::ByCountedDeal if redeals == 0 => master.derive(u64::from(counted)),
+            DealSeeds::ByCountedDeal => {
+                master.derive(REDEAL_STREAM).derive(u64::from(counted)).derive(u64::from(redeals - 1))
+            }
+        }
+    }
+}
+
 /// A uniform number in `0..n` (Lemire's multiply-and-reject).
 fn below(rng: &mut ChaCha20Rng, n: u32) -> u32 {
     let threshold = n.wrapping_neg() % n;

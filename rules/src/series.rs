@@ -6,7 +6,7 @@ use crate::deal::{Action, Contract, Deal, Outcome, Seat};
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::ruleset::{RuleSet, RuleSetError};
-use crate::seed::Seed;
+use crate::seed::{DealSeeds, Seed};
 use crate::view::DealView;
 
 /// One row of the scoresheet: one deal.
@@ -41,6 +41,12 @@ pub struct Series {
     deal: Deal,
     sheet: Vec<ScoreRow>,
     totals: Vec<i32>,
+    /// How each deal's seed is taken from `master`.
+    #[serde(default)]
+    seeds: DealSeeds,
+    /// The deals thrown in since the last deal that counted.
+    #[serde(default)]
+    redeals: u32,
 }
 
 /// A series as one viewer sees it.
@@ -72,9 +78,24 @@ impl Series {
         let n = rules.players.count();
         let dealer = Seat(n - 1);
         let (deal, event) = Deal::new(rules, 1, dealer, master.derive(0));
-        let series =
-            Series { rules, master, dealt: 1, counted: 0, deal, sheet: Vec::new(), totals: vec![0; usize::from(n)] };
+        let series = Series {
+            rules,
+            master,
+            dealt: 1,
+            counted: 0,
+            deal,
+            sheet: Vec::new(),
+            totals: vec![0; usize::from(n)],
+            seeds: DealSeeds::default(),
+            redeals: 0,
+        };
         Ok((series, vec![event]))
+    }
+
+    /// Takes the seeds of the deals still to come as `seeds` says (the first deal is the same
+    /// either way).
+    pub fn set_deal_seeds(&mut self, seeds: DealSeeds) {
+        self.seeds = seeds;
     }
 
     /// The table's rules.
@@ -167,7 +188,8 @@ impl Series {
     }
 
     /// Deals the next deal once the current one is over: the next dealer clockwise, or the same
-    /// dealer again after a thrown-in deal.
+    /// dealer again after a thrown-in deal. Its seed is taken from the master seed as
+    /// [`Series::set_deal_seeds`] chose (by default deal `k` from stream `k − 1`).
     ///
     /// # Errors
     /// [`RuleError::DealNotOver`] while the deal is being played, [`RuleError::SeriesOver`] after
@@ -179,11 +201,12 @@ impl Series {
         let Some(outcome) = self.deal.outcome() else {
             return Err(RuleError::DealNotOver);
         };
-        let dealer = match outcome {
-            Outcome::ThrownIn => self.deal.dealer(),
-            _ => self.deal.dealer().next(self.rules.players.count()),
+        let (dealer, redeals) = match outcome {
+            Outcome::ThrownIn => (self.deal.dealer(), self.redeals + 1),
+            _ => (self.deal.dealer().next(self.rules.players.count()), 0),
         };
-        let seed = self.master.derive(u64::from(self.dealt));
+        let seed = self.seeds.seed(&self.master, self.dealt, self.counted, redeals);
+        self.redeals = redeals;
         self.dealt += 1;
         let (deal, event) = Deal::new(self.rules, self.dealt, dealer, seed);
         self.deal = deal;

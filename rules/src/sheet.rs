@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::deal::Seat;
 use crate::error::RuleError;
-use crate::seed::Seed;
+use crate::seed::{DealSeeds, Seed};
 
 /// How a deal ended, as the scoresheet needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,6 +150,12 @@ macro_rules! holstein_sheet_series {
             self.sheet.counted()
         }
 
+        /// Takes the seeds of the deals still to come as `seeds` says (the first deal is the
+        /// same either way).
+        pub fn set_deal_seeds(&mut self, seeds: $crate::DealSeeds) {
+            self.sheet.set_deal_seeds(seeds);
+        }
+
         /// The scoresheet so far.
         pub fn scoresheet(&self) -> &[ScoreRow] {
             self.sheet.rows()
@@ -207,6 +213,12 @@ pub(crate) struct Sheet<D, R> {
     deal: D,
     sheet: Vec<R>,
     totals: Vec<i32>,
+    /// How each deal's seed is taken from the master seed.
+    #[serde(default)]
+    seeds: DealSeeds,
+    /// The deals thrown in since the last deal that counted.
+    #[serde(default)]
+    redeals: u32,
 }
 
 impl<D: SheetDeal> Sheet<D, D::Row> {
@@ -214,7 +226,14 @@ impl<D: SheetDeal> Sheet<D, D::Row> {
     pub(crate) fn new(rules: D::Rules, master: Seed, dealer: Seat) -> (Self, D::Event) {
         let (deal, event) = D::deal(rules, 1, dealer, master.derive(0));
         let totals = vec![0; usize::from(deal.players())];
-        (Sheet { dealt: 1, counted: 0, deal, sheet: Vec::new(), totals }, event)
+        let sheet =
+            Sheet { dealt: 1, counted: 0, deal, sheet: Vec::new(), totals, seeds: DealSeeds::default(), redeals: 0 };
+        (sheet, event)
+    }
+
+    /// Takes the seeds of the deals still to come as `seeds` says.
+    pub(crate) fn set_deal_seeds(&mut self, seeds: DealSeeds) {
+        self.seeds = seeds;
     }
 
     /// The current deal.
@@ -289,7 +308,7 @@ impl<D: SheetDeal> Sheet<D, D::Row> {
 
     /// Deals the next deal once the current one is over: the next dealer clockwise, or the same
     /// dealer again after a thrown-in deal. Deal `k` (from 1) is shuffled with the master
-    /// seed's stream `k − 1`.
+    /// seed's stream `k − 1`, unless [`Sheet::set_deal_seeds`] chose otherwise.
     pub(crate) fn next_deal(&mut self, master: Seed) -> Result<Vec<D::Event>, RuleError> {
         if self.is_over() {
             return Err(RuleError::SeriesOver);
@@ -297,8 +316,13 @@ impl<D: SheetDeal> Sheet<D, D::Row> {
         let Some(ended) = self.deal.ended() else {
             return Err(RuleError::DealNotOver);
         };
-        let dealer = if ended.thrown_in { self.deal.dealer() } else { self.deal.dealer().next(self.deal.players()) };
-        let seed = master.derive(u64::from(self.dealt));
+        let (dealer, redeals) = if ended.thrown_in {
+            (self.deal.dealer(), self.redeals + 1)
+        } else {
+            (self.deal.dealer().next(self.deal.players()), 0)
+        };
+        let seed = self.seeds.seed(&master, self.dealt, self.counted, redeals);
+        self.redeals = redeals;
         self.dealt += 1;
         let (deal, event) = D::deal(self.deal.rules(), self.dealt, dealer, seed);
         self.deal = deal;

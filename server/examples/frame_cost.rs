@@ -103,6 +103,7 @@ fn room() -> RoomState {
         next_deal_in_ms: None,
         next_deal_paused: false,
         reading: vec![],
+        tournament: None,
         delete_votes: vec![],
     }
 }

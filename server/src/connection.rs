@@ -26,6 +26,7 @@ use crate::listener::AppState;
 use crate::metrics::{dec, inc};
 use crate::registry::{Bucket, ROOMS_PER_CONNECTION_BURST, RoomHandle, clean_name};
 use crate::room::{ConnLink, JoinKind, JoinRefusal, Outgoing, RoomCommand, RoomRequest};
+use crate::tournaments::{Command as TournamentCommand, OrganiserAction, TournamentHandle};
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
@@ -80,6 +81,7 @@ pub async fn serve(socket: WebSocket, state: Arc<AppState>, permit: tokio::sync:
             state: state.clone(),
             link,
             room: None,
+            watching: None,
             greeted: false,
             peer,
             rooms_quota: Bucket::with_burst(ROOMS_PER_CONNECTION_BURST, Instant::now()),
@@ -264,6 +266,8 @@ struct Reader {
     state: Arc<AppState>,
     link: ConnLink,
     room: Option<RoomHandle>,
+    /// The tournament this connection watches.
+    watching: Option<TournamentHandle>,
     greeted: bool,
     /// The client's address.
     pub peer: IpAddr,
@@ -295,7 +299,8 @@ impl Reader {
                         self.state.metrics.error("close/handshake_timeout");
                         break Flow::Close(CloseCode::HandshakeTimeout);
                     }
-                    if let Some((code, reason)) = liveness.verdict(&self.state.config, self.room.is_some()) {
+                    let busy = self.room.is_some() || self.watching.is_some();
+                    if let Some((code, reason)) = liveness.verdict(&self.state.config, busy) {
                         self.state.metrics.error(reason);
                         debug!(peer = %self.peer, reason, "closing");
                         break Flow::Close(code);
@@ -367,6 +372,7 @@ impl Reader {
             }
         };
         self.leave_room().await;
+        self.unwatch().await;
         if let Flow::Close(code) = flow {
             if code == CloseCode::Restart {
                 self.state.metrics.error("close/restart");
@@ -497,6 +503,83 @@ impl Reader {
                 self.send(&ServerMessage::Left);
                 return Flow::Continue;
             }
+            ClientMessage::CreateTournament { name, settings, tables } => {
+                let quota = self.state.config.rooms_per_address > 0;
+                if quota && (!self.rooms_quota.take(Instant::now()) || !self.state.registry.may_create_room(self.peer))
+                {
+                    tracing::info!(peer = %self.peer, "tournament creation refused: too many from here");
+                    return self.fail(ErrorCode::TooManyTournaments);
+                }
+                match self.state.tournaments.create(&name, settings, tables).await {
+                    Ok((handle, token)) => {
+                        let tournament = handle.id.to_string();
+                        self.send(&ServerMessage::TournamentCreated { tournament, token: token.clone() });
+                        self.watch(handle, Some(token)).await;
+                    }
+                    Err(refusal) => {
+                        self.state.metrics.error(refusal.code());
+                        self.send(&refusal.message());
+                    }
+                }
+                return Flow::Continue;
+            }
+            ClientMessage::PeekTournament { tournament } => {
+                if let Some(handle) = self.tournament(&tournament).await {
+                    self.tell(&handle, TournamentCommand::Peek { link: self.link.clone() }).await;
+                }
+                return Flow::Continue;
+            }
+            ClientMessage::WatchTournament { tournament, token } => {
+                if let Some(handle) = self.tournament(&tournament).await {
+                    self.watch(handle, token).await;
+                }
+                return Flow::Continue;
+            }
+            ClientMessage::UnwatchTournament => {
+                self.unwatch().await;
+                self.send(&ServerMessage::Unwatched);
+                return Flow::Continue;
+            }
+            ClientMessage::Register { tournament, name } => {
+                if let Some(handle) = self.tournament(&tournament).await {
+                    if self.watching.as_ref().is_some_and(|w| w.id != handle.id) {
+                        self.unwatch().await;
+                    }
+                    let (reply, answer) = oneshot::channel();
+                    let command = TournamentCommand::Register { link: self.link.clone(), name, reply };
+                    if self.tell(&handle, command).await && answer.await.unwrap_or(false) {
+                        self.watching = Some(handle);
+                    }
+                }
+                return Flow::Continue;
+            }
+            ClientMessage::RemoveEntrant { tournament, token, entrant } => {
+                self.organise(&tournament, token, OrganiserAction::Remove(entrant)).await;
+                return Flow::Continue;
+            }
+            ClientMessage::CloseRegistration { tournament, token } => {
+                self.organise(&tournament, token, OrganiserAction::Close).await;
+                return Flow::Continue;
+            }
+            ClientMessage::StartTournament { tournament, token, fill_with_bots } => {
+                self.organise(&tournament, token, OrganiserAction::Start { fill_with_bots }).await;
+                return Flow::Continue;
+            }
+            ClientMessage::NextRound { tournament, token } => {
+                self.organise(&tournament, token, OrganiserAction::NextRound).await;
+                return Flow::Continue;
+            }
+            ClientMessage::TournamentResults { tournament } => {
+                if let Some(handle) = self.tournament(&tournament).await {
+                    self.tell(&handle, TournamentCommand::Results { link: self.link.clone() }).await;
+                }
+                return Flow::Continue;
+            }
+            ClientMessage::Tournaments { offset } => {
+                let (total, tournaments) = self.state.tournaments.list(offset);
+                self.send(&ServerMessage::Tournaments { total, offset, tournaments });
+                return Flow::Continue;
+            }
             ClientMessage::TakeSeat { seat } => RoomRequest::TakeSeat(seat),
             ClientMessage::LeaveSeat => RoomRequest::LeaveSeat,
             ClientMessage::Start => RoomRequest::Start,
@@ -545,6 +628,51 @@ impl Reader {
             self.send(&ServerMessage::error(ErrorCode::NotInRoom, id));
         }
         Flow::Continue
+    }
+
+    /// The tournament of a link code, or `None` after telling the client why not.
+    async fn tournament(&self, code: &str) -> Option<TournamentHandle> {
+        match self.state.tournaments.open(code).await {
+            Ok(handle) => Some(handle),
+            Err(code) => {
+                self.refuse(code, code.to_string());
+                None
+            }
+        }
+    }
+
+    /// Passes a command to a tournament's task; false (and the client told) if the task is gone.
+    async fn tell(&self, handle: &TournamentHandle, command: TournamentCommand) -> bool {
+        if handle.tx.send(command).await.is_ok() {
+            true
+        } else {
+            self.refuse(ErrorCode::TournamentNotFound, ErrorCode::TournamentNotFound.to_string());
+            false
+        }
+    }
+
+    /// Watches a tournament (and no longer the one watched before).
+    async fn watch(&mut self, handle: TournamentHandle, token: Option<String>) {
+        self.unwatch().await;
+        let (reply, answer) = oneshot::channel();
+        let command = TournamentCommand::Watch { link: self.link.clone(), token, reply };
+        if self.tell(&handle, command).await && answer.await.unwrap_or(false) {
+            self.watching = Some(handle);
+        }
+    }
+
+    /// Stops watching the tournament watched, if any.
+    async fn unwatch(&mut self) {
+        if let Some(handle) = self.watching.take() {
+            let _ = handle.tx.send(TournamentCommand::Unwatch { conn: self.link.id }).await;
+        }
+    }
+
+    /// An organiser's request.
+    async fn organise(&self, code: &str, token: String, action: OrganiserAction) {
+        if let Some(handle) = self.tournament(code).await {
+            self.tell(&handle, TournamentCommand::Organise { link: self.link.clone(), token, action }).await;
+        }
     }
 
     /// Checks that this connection may enter a room under this name.

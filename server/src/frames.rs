@@ -112,6 +112,7 @@ mod tests {
             next_deal_in_ms: Some(1234),
             next_deal_paused: false,
             reading: vec![],
+            tournament: None,
             delete_votes: vec![],
         }
     }

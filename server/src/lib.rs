@@ -8,6 +8,8 @@
 //! * [`connection`] — one WebSocket: handshake, rate limit, frames in and out.
 //! * [`registry`] — the rooms in memory (handles only), opened from storage on demand.
 //! * [`room`] — one task per room: seats, spectators, chat, the series, reconnection.
+//! * [`tournaments`] — one task per tournament: registration, rounds, its tables as rooms,
+//!   the live standings.
 //! * [`replay`] — finished deals rebuilt from storage, step by step with every hand open.
 //! * [`storage`] — SQLite, one writer thread with group commit; persist before acknowledging.
 //! * [`metrics`], [`config`], [`secrets`] — counters, settings, invite codes and tokens.
@@ -25,6 +27,7 @@ pub mod room;
 pub mod secrets;
 pub mod static_files;
 pub mod storage;
+pub mod tournaments;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -38,6 +41,7 @@ use crate::listener::AppState;
 use crate::metrics::Metrics;
 use crate::registry::Registry;
 use crate::storage::Storage;
+use crate::tournaments::Tournaments;
 
 /// Runs the server until `stop` resolves, then shuts down gracefully: stops accepting, lets
 /// every connection finish what it sent, and closes them with 1012 so that clients reconnect.
@@ -55,7 +59,9 @@ pub async fn run(
     }
     let registry = Registry::new(storage.clone(), metrics.clone(), config.room_idle(), config.insecure_fixed_seed)
         .with_room_quota(config.rooms_per_address);
+    let tournaments = Tournaments::start(storage.clone(), registry.clone(), metrics.clone());
     let restored = registry.restore_active().await?;
+    let restored_tournaments = tournaments.restore_active().await?;
     if let Some(retention) = config.retention() {
         // Old series go at start and then every hour.
         let registry = registry.clone();
@@ -79,13 +85,14 @@ pub async fn run(
     let state = Arc::new(AppState {
         config: config.clone(),
         registry,
+        tournaments,
         metrics,
         connections,
         shutdown: shutdown_rx,
         storage,
         health: health::Health::default(),
     });
-    info!(%addr, db = %config.db.display(), restored, client_files = static_files::count(), max_sockets, "listening");
+    info!(%addr, db = %config.db.display(), restored, restored_tournaments, client_files = static_files::count(), max_sockets, "listening");
     // The one line tests and operators look for.
     println!("Fipsen server listening on http://{addr}");
     let acceptor = Acceptor::new(listener, listener::router(state.clone()), state, sockets.clone());

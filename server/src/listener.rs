@@ -35,6 +35,8 @@ pub struct AppState {
     pub config: Config,
     /// The rooms.
     pub registry: Arc<Registry>,
+    /// The tournaments.
+    pub tournaments: Arc<crate::tournaments::Tournaments>,
     /// The counters.
     pub metrics: Arc<Metrics>,
     /// One permit per open WebSocket.

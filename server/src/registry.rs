@@ -2,8 +2,8 @@
 //! No map guard is ever held across an `.await`: handles are cloned out first.
 
 use std::net::IpAddr;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use dashmap::DashMap;
@@ -16,9 +16,10 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{info, warn};
 
 use crate::metrics::{Metrics, dec, inc};
-use crate::room::{Room, RoomCommand, RoomEnv};
+use crate::room::{Room, RoomCommand, RoomEnv, TableSeat};
 use crate::secrets;
 use crate::storage::{RoomMeta, Storage, StoredRoom};
+use crate::tournaments::TableReport;
 
 /// Commands queued for one room before senders wait.
 const ROOM_QUEUE: usize = 256;
@@ -91,6 +92,8 @@ pub struct Registry {
     room_quota: DashMap<IpAddr, Bucket>,
     /// Rooms one address may create in a burst (0: no limit).
     rooms_per_address: u32,
+    /// Where tournament tables send the deals they played (set once the tournaments run).
+    reports: OnceLock<mpsc::UnboundedSender<TableReport>>,
 }
 
 /// How many bidding reviews are computed at the same time (each takes a blocking thread for up
@@ -181,7 +184,69 @@ impl Registry {
             reviews: Arc::new(tokio::sync::Semaphore::new(CONCURRENT_REVIEWS)),
             room_quota: DashMap::new(),
             rooms_per_address: 0,
+            reports: OnceLock::new(),
         })
+    }
+
+    /// The master seed `--insecure-fixed-seed` set, for tests only.
+    pub fn fixed_master(&self) -> Option<Seed> {
+        self.fixed_master
+    }
+
+    /// Sends the tables' reports of the deals they played to `reports` from now on (once).
+    pub fn set_reports(&self, reports: mpsc::UnboundedSender<TableReport>) {
+        let _ = self.reports.set(reports);
+    }
+
+    /// A tournament table's deals, for its tournament (never waits: the table goes on).
+    pub fn report_table(&self, report: TableReport) {
+        match self.reports.get() {
+            Some(reports) => {
+                if reports.send(report).is_err() {
+                    warn!("the tournaments are gone: a table's deals are not passed on");
+                }
+            }
+            None => warn!(tournament = %report.tournament, "no tournaments run: a table's deals are not passed on"),
+        }
+    }
+
+    /// Creates, stores and opens a tournament table: a room with `meta` (its code chosen by
+    /// the tournament), `seats` seated and the series started, all stored in one transaction.
+    /// If a room with that code is open already, that one is returned.
+    ///
+    /// # Errors
+    /// `server/storage`.
+    pub async fn create_table(self: &Arc<Self>, meta: RoomMeta, seats: &[TableSeat]) -> Result<RoomHandle, ErrorCode> {
+        let instance = self.instances.fetch_add(1, Ordering::Relaxed);
+        let (lobby_tx, lobby_rx) = watch::channel(None);
+        let mut room = Room::new(meta.clone(), instance, lobby_tx, self.env());
+        let records = room.seat_table(seats);
+        let code = meta.code.clone();
+        self.storage.create_room_with(meta, records).await.map_err(|e| {
+            warn!(room = %code, error = %e, "cannot store a tournament table");
+            ErrorCode::Storage
+        })?;
+        info!(room = %code, "tournament table opened");
+        match self.rooms.entry(room.code().clone()) {
+            Entry::Occupied(existing) => Ok(existing.get().clone()),
+            Entry::Vacant(vacant) => {
+                let handle = self.start(room, instance, lobby_rx);
+                vacant.insert(handle.clone());
+                Ok(handle)
+            }
+        }
+    }
+
+    /// The tournament table with `meta.code`, from memory or storage, or created if it was
+    /// never stored (the tournament stored its code, and the server stopped before the room).
+    ///
+    /// # Errors
+    /// `server/storage`.
+    pub async fn open_table(self: &Arc<Self>, meta: RoomMeta, seats: &[TableSeat]) -> Result<RoomHandle, ErrorCode> {
+        match self.open(&meta.code).await {
+            Err(ErrorCode::RoomNotFound) => self.create_table(meta, seats).await,
+            other => other,
+        }
     }
 
     /// The same registry, letting each address create `burst` rooms at once and one more
@@ -232,6 +297,7 @@ impl Registry {
             rules,
             options: RoomOptions { title, ..options },
             master: self.fixed_master.unwrap_or_else(|| Seed(secrets::random_bytes::<32>())),
+            tournament: None,
         };
         self.storage.create_room(meta.clone()).await.map_err(|e| {
             warn!(error = %e, "cannot store a new room");

@@ -108,7 +108,11 @@ fn rebuild(stored: &StoredRoom, play: bool, mut visit: impl FnMut(Rebuilt<'_>) -
             }
             Record::Started if !play => continue,
             Record::Started => {
-                let Ok((started, events)) = AnyGame::start(rules, stored.meta.master) else { break };
+                let Ok((mut started, events)) = AnyGame::start(rules, stored.meta.master) else { break };
+                if stored.meta.tournament.is_some() {
+                    // Dealt as the room deals a tournament table (see `Room::apply`).
+                    started.set_deal_seeds(fipsen_rules::DealSeeds::ByCountedDeal);
+                }
                 series = Some(started);
                 (None, None, events)
             }

@@ -16,9 +16,10 @@ use fipsen_bots::games::FinishedDeal;
 use fipsen_protocol::{
     ChatLine, CloseCode, ErrorCode, LobbyRoom, MAX_CHAT_CHARS, MAX_READING_SECONDS, MyRoom, NUDGE_AFTER_SECONDS,
     NUDGE_EVERY_SECONDS, Role, RoomEvent, RoomOptions, RoomState, RoomStatus, SeatInfo, SeqEvent, ServerMessage,
-    TurnClock, You,
+    TableOfTournament, TurnClock, You,
 };
-use fipsen_rules::{AnyGame, GameAction, GameRules, RuleError, Seat};
+use fipsen_rules::{AnyGame, DealSeeds, GameAction, GameRules, RuleError, Seat};
+use fipsen_tournament::DealResult;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Semaphore, mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
@@ -28,7 +29,8 @@ use crate::frames::{UpdateFrames, redact};
 use crate::metrics::{Metrics, inc};
 use crate::registry::{Registry, clean_text};
 use crate::secrets;
-use crate::storage::{RoomMeta, Storage, StoredRoom};
+use crate::storage::{RoomMeta, Storage, StoredRecord, StoredRoom};
+use crate::tournaments::{TableLink, TableReport};
 
 /// A connection's number, unique in the process.
 pub type ConnId = u64;
@@ -457,12 +459,38 @@ pub struct Room {
     /// The last finished deal once the next one is dealt (its number and the deal), for reviews
     /// (in the games that have one).
     previous_deal: Option<(u32, FinishedDeal)>,
+    /// The tournament this room is a table of.
+    tournament: Option<TableLink>,
+    /// A tournament table: each deal that counted, as the running totals after it and the
+    /// dealing played (0 for its first, `j` after it was thrown in `j` times).
+    counted: Vec<(Vec<i32>, u32)>,
+    /// A tournament table: the deals thrown in since the last deal that counted.
+    thrown_in: u32,
+    /// The number of the last deal whose end was noted in `counted` or `thrown_in`.
+    noted_deal: u32,
     lobby: watch::Sender<Option<LobbyRoom>>,
     env: RoomEnv,
     /// The participants who agree that the series be deleted.
     delete_votes: BTreeSet<u32>,
     /// Every seated person agreed: the room is deleted and its task ends.
     deleted: bool,
+}
+
+/// Who sits at a seat of a tournament table when its room opens.
+#[derive(Debug, Clone)]
+pub enum TableSeat {
+    /// An entrant, who comes in with his tournament token.
+    Person {
+        /// His name.
+        name: String,
+        /// SHA-256 of his entrant token.
+        token_hash: String,
+    },
+    /// A bot entrant.
+    Bot {
+        /// Its name.
+        name: String,
+    },
 }
 
 fn now_ms() -> u64 {
@@ -474,6 +502,13 @@ impl Room {
     pub fn new(meta: RoomMeta, instance: u64, lobby: watch::Sender<Option<LobbyRoom>>, env: RoomEnv) -> Room {
         let n = meta.rules.seats();
         let (reviews_tx, reviews_rx) = mpsc::unbounded_channel();
+        let tournament = meta.tournament.as_deref().and_then(|json| match serde_json::from_str::<TableLink>(json) {
+            Ok(link) => Some(link),
+            Err(e) => {
+                warn!(room = %meta.code, error = %e, "the room's tournament is unreadable");
+                None
+            }
+        });
         Room {
             code: Arc::from(meta.code.as_str()),
             instance,
@@ -508,11 +543,103 @@ impl Room {
             reviews_tx,
             reviews_rx,
             previous_deal: None,
+            tournament,
+            counted: Vec::new(),
+            thrown_in: 0,
+            noted_deal: 0,
             lobby,
             env,
             delete_votes: BTreeSet::new(),
             deleted: false,
         }
+    }
+
+    /// Seats a new tournament table and starts its series: the records a new room of the
+    /// tournament is stored with (each with the sequence number before it). Every person's seat
+    /// is then held for him for the grace period, as after a restart, so that a bot stands in
+    /// for an entrant who never comes.
+    pub fn seat_table(&mut self, seats: &[TableSeat]) -> Vec<StoredRecord> {
+        let mut records: Vec<Record> = seats
+            .iter()
+            .enumerate()
+            .map(|(i, seat)| match seat {
+                TableSeat::Person { name, token_hash } => Record::Joined {
+                    participant: i as u32,
+                    name: name.clone(),
+                    token_hash: token_hash.clone(),
+                    seat: Some(Seat(i as u8)),
+                },
+                TableSeat::Bot { name } => Record::BotAdded {
+                    participant: i as u32,
+                    seat: Seat(i as u8),
+                    level: Level::Normal,
+                    name: name.clone(),
+                },
+            })
+            .collect();
+        records.push(Record::Started);
+        let mut stored = Vec::with_capacity(records.len());
+        for record in records {
+            let seq_before = self.seq;
+            // Serialising a record cannot fail: every map key is a string.
+            let json = serde_json::to_string(&record).unwrap_or_default();
+            self.apply(&record);
+            self.records += 1;
+            stored.push(StoredRecord { seq_before, json });
+        }
+        self.hold_absent_seats();
+        stored
+    }
+
+    /// Holds every seated person's seat for the grace period (nobody is connected yet).
+    fn hold_absent_seats(&mut self) {
+        let grace = Instant::now() + Duration::from_secs(u64::from(self.options.grace_seconds));
+        for seat in 0..self.seats.len() {
+            if self.seats[seat].is_some_and(|p| self.bot_level(p).is_none() && !self.is_connected(p)) {
+                self.holds[seat] = SeatHold { grace_until: Some(grace), ..SeatHold::default() };
+            }
+        }
+    }
+
+    /// A tournament table has played every deal it plays in its round.
+    fn table_done(&self) -> bool {
+        self.tournament.as_ref().is_some_and(|link| self.counted.len() >= link.deals as usize)
+    }
+
+    /// A tournament table: notes the end of the current deal, once: a deal that counted (its
+    /// running totals and which dealing it was), or one more thrown-in deal.
+    fn note_deal_end(&mut self) {
+        if self.tournament.is_none() {
+            return;
+        }
+        let Some(series) = &self.series else { return };
+        if !series.deal_over() || series.deal_number() == self.noted_deal {
+            return;
+        }
+        self.noted_deal = series.deal_number();
+        if series.counted() as usize > self.counted.len() {
+            self.counted.push((series.totals().to_vec(), self.thrown_in));
+            self.thrown_in = 0;
+        } else {
+            self.thrown_in += 1;
+        }
+    }
+
+    /// A tournament table: tells its tournament every deal that counted so far (the tournament
+    /// records each once; sending them all again after a restart loses nothing and doubles
+    /// nothing).
+    fn report(&self) {
+        let Some(link) = &self.tournament else { return };
+        if self.counted.is_empty() {
+            return;
+        }
+        let totals: Vec<Vec<i32>> = self.counted.iter().map(|(totals, _)| totals.clone()).collect();
+        let mut results = DealResult::from_running_totals(link.table, &totals);
+        for (result, (_, redeal)) in results.iter_mut().zip(&self.counted) {
+            result.redeal = *redeal;
+        }
+        results.truncate(link.deals as usize);
+        self.env.registry.report_table(TableReport { tournament: link.tournament.clone(), results });
     }
 
     /// Rebuilds a room from storage by replaying its records. Nobody is connected afterwards:
@@ -533,12 +660,7 @@ impl Room {
         }
         room.history.clear();
         room.history_start = room.seq;
-        let grace = Instant::now() + Duration::from_secs(u64::from(room.options.grace_seconds));
-        for seat in 0..room.seats.len() {
-            if room.seats[seat].is_some_and(|p| room.bot_level(p).is_none()) {
-                room.holds[seat] = SeatHold { grace_until: Some(grace), ..SeatHold::default() };
-            }
-        }
+        room.hold_absent_seats();
         room.schedule_next_deal();
         room
     }
@@ -551,6 +673,8 @@ impl Room {
     /// Runs the room until it has been empty for the idle time, or every sender is gone.
     pub async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>) {
         self.publish_lobby();
+        // A table restored after a crash may hold deals its tournament never stored.
+        self.report();
         loop {
             self.pass_host_if_gone().await;
             self.plan_bots();
@@ -753,6 +877,7 @@ impl Room {
                 }
                 (None, self.unique_name(&name), None)
             }
+            JoinKind::Player { .. } if self.tournament.is_some() => return Err(ErrorCode::TournamentTable),
             JoinKind::Player { name, .. } => {
                 let name = self.unique_name(&name);
                 let seat = self.free_seat_for_newcomer()?;
@@ -949,6 +1074,19 @@ impl Room {
         let Some(member) = self.members.get(&conn) else { return Err(ErrorCode::NotInRoom) };
         let participant = member.participant;
         let seat = participant.and_then(|p| self.seat_of(p));
+        let reseats = matches!(
+            request,
+            RoomRequest::TakeSeat(_)
+                | RoomRequest::LeaveSeat
+                | RoomRequest::Start
+                | RoomRequest::SetPublic(_)
+                | RoomRequest::AddBot { .. }
+                | RoomRequest::RemoveBot(_)
+                | RoomRequest::DeleteSeries(_)
+        );
+        if reseats && self.tournament.is_some() {
+            return Err(ErrorCode::TournamentTable);
+        }
         match request {
             RoomRequest::TakeSeat(target) => {
                 let id = participant.ok_or(ErrorCode::NotSeated)?;
@@ -1008,7 +1146,7 @@ impl Room {
             RoomRequest::NextDeal => {
                 let Some(seat) = seat else { return Err(ErrorCode::NotSeated) };
                 let Some(series) = &self.series else { return Err(ErrorCode::RoomNotStarted) };
-                if series.series_over() {
+                if series.series_over() || self.table_done() {
                     return Err(ErrorCode::Rule(RuleError::SeriesOver));
                 }
                 if !series.deal_over() {
@@ -1168,7 +1306,7 @@ impl Room {
         let seat = seat.ok_or(ErrorCode::NotSeated)?;
         let changed = if reading {
             let Some(series) = &self.series else { return Err(ErrorCode::RoomNotStarted) };
-            if series.series_over() {
+            if series.series_over() || self.table_done() {
                 return Err(ErrorCode::Rule(RuleError::SeriesOver));
             }
             if !series.deal_over() {
@@ -1353,7 +1491,7 @@ impl Room {
     /// goes on with at least [`RESUME_AFTER_READING`] left). Without a pause of its own the
     /// room waits for every player, but no longer than the move clock when there is one.
     fn schedule_next_deal(&mut self) {
-        let between = self.series.as_ref().is_some_and(|s| s.deal_over() && !s.series_over());
+        let between = self.series.as_ref().is_some_and(|s| s.deal_over() && !s.series_over()) && !self.table_done();
         if !between {
             self.next_deal_at = None;
             self.next_deal_left = None;
@@ -1402,7 +1540,7 @@ impl Room {
     }
 
     async fn deal_next(&mut self) {
-        let between = self.series.as_ref().is_some_and(|s| s.deal_over() && !s.series_over());
+        let between = self.series.as_ref().is_some_and(|s| s.deal_over() && !s.series_over()) && !self.table_done();
         if !between || self.seats.iter().any(Option::is_none) {
             return;
         }
@@ -1590,7 +1728,12 @@ impl Room {
             return Err(ErrorCode::Storage);
         }
         self.records += 1;
-        Ok(self.apply(&record))
+        let counted = self.counted.len();
+        let events = self.apply(&record);
+        if self.counted.len() > counted {
+            self.report();
+        }
+        Ok(events)
     }
 
     /// Applies a stored record: the one place where the room's durable state changes.
@@ -1660,7 +1803,11 @@ impl Room {
                 }
             }
             Record::Started => match AnyGame::start(&self.rules, self.master) {
-                Ok((series, dealt)) => {
+                Ok((mut series, dealt)) => {
+                    if self.tournament.is_some() {
+                        // The d-th counted deal from the same stream at every table of a size.
+                        series.set_deal_seeds(DealSeeds::ByCountedDeal);
+                    }
                     self.series = Some(series);
                     events.push(RoomEvent::Started);
                     events.extend(dealt.into_iter().map(|event| RoomEvent::Game { event }));
@@ -1700,6 +1847,7 @@ impl Room {
                 events.push(RoomEvent::Chat(line.clone()));
             }
         }
+        self.note_deal_end();
         let numbered = self.number(events);
         if let Record::Act { participant, id, .. } = record
             && let Some(p) = self.participants.get_mut(*participant as usize)
@@ -1799,7 +1947,7 @@ impl Room {
     fn status(&self) -> RoomStatus {
         match &self.series {
             None => RoomStatus::Waiting,
-            Some(s) if s.series_over() => RoomStatus::Over,
+            Some(s) if s.series_over() || self.table_done() => RoomStatus::Over,
             Some(s) if s.deal_over() => RoomStatus::BetweenDeals,
             Some(_) => RoomStatus::Playing,
         }
@@ -1848,6 +1996,16 @@ impl Room {
             },
             next_deal_paused: self.next_deal_left.is_some(),
             reading: self.reading.keys().copied().collect(),
+            tournament: self.tournament.as_ref().map(|link| TableOfTournament {
+                tournament: link.tournament.clone(),
+                name: link.name.clone(),
+                round: link.table.round,
+                rounds: link.rounds,
+                table: link.table.table,
+                deals: link.deals,
+                played: self.counted.len() as u32,
+                duplicate: link.duplicate,
+            }),
             delete_votes: self.delete_votes.iter().filter_map(|&p| self.seat_of(p)).collect(),
         }
     }
@@ -1995,6 +2153,7 @@ mod tests {
             rules: GameRules::default(),
             options,
             master: fipsen_rules::Seed([master; 32]),
+            tournament: None,
         };
         let env =
             RoomEnv { storage, metrics, registry, idle: Duration::from_secs(60), reviews: Arc::new(Semaphore::new(1)) };

@@ -60,6 +60,9 @@ pub struct RoomMeta {
     pub options: RoomOptions,
     /// The series' master seed. Secret: never logged, never sent.
     pub master: Seed,
+    /// The tournament this room is a table of, as JSON ([`crate::tournaments::TableLink`]);
+    /// `None` for an ordinary room.
+    pub tournament: Option<String>,
 }
 
 /// One stored record of a room.
@@ -69,6 +72,18 @@ pub struct StoredRecord {
     pub seq_before: u64,
     /// The record as JSON.
     pub json: String,
+}
+
+/// A tournament as stored: its records in order, as JSON
+/// ([`crate::tournaments`] reads them).
+#[derive(Debug, Clone)]
+pub struct StoredTournament {
+    /// The link code.
+    pub id: String,
+    /// Milliseconds since 1970.
+    pub created_at: u64,
+    /// Every record, oldest first.
+    pub records: Vec<String>,
 }
 
 /// A room as stored: its creation and its records in order.
@@ -83,7 +98,11 @@ pub struct StoredRoom {
 type Reply<T> = oneshot::Sender<Result<T, StorageError>>;
 
 enum Op {
-    CreateRoom { meta: RoomMeta, reply: Reply<()> },
+    CreateRoom { meta: RoomMeta, records: Vec<StoredRecord>, reply: Reply<()> },
+    CreateTournament { id: String, created_at: u64, records: Vec<String>, reply: Reply<()> },
+    AppendTournament { id: String, index: u64, records: Vec<String>, finished: bool, reply: Reply<()> },
+    LoadTournament { id: String, reply: Reply<Option<StoredTournament>> },
+    ActiveTournaments { reply: Reply<Vec<String>> },
     Append { room: Arc<str>, index: u64, seq_before: u64, json: String, token: Option<(String, u32)>, reply: Reply<()> },
     SetActive { room: Arc<str>, active: bool, reply: Reply<()> },
     Load { room: String, reply: Reply<Option<StoredRoom>> },
@@ -98,7 +117,13 @@ impl Op {
     fn is_write(&self) -> bool {
         matches!(
             self,
-            Op::CreateRoom { .. } | Op::Append { .. } | Op::SetActive { .. } | Op::Probe { .. } | Op::DeleteRoom { .. }
+            Op::CreateRoom { .. }
+                | Op::Append { .. }
+                | Op::SetActive { .. }
+                | Op::Probe { .. }
+                | Op::CreateTournament { .. }
+                | Op::AppendTournament { .. }
+                | Op::DeleteRoom { .. }
         )
     }
 }
@@ -182,8 +207,25 @@ impl Storage {
              CREATE TABLE IF NOT EXISTS health (
                 id INTEGER PRIMARY KEY,
                 checked_at INTEGER NOT NULL
-             );",
+             );
+             CREATE TABLE IF NOT EXISTS tournaments (
+                id TEXT PRIMARY KEY,
+                created_at INTEGER NOT NULL,
+                finished INTEGER NOT NULL DEFAULT 0
+             );
+             CREATE TABLE IF NOT EXISTS tournament_records (
+                tournament TEXT NOT NULL REFERENCES tournaments(id),
+                idx INTEGER NOT NULL,
+                record TEXT NOT NULL,
+                PRIMARY KEY (tournament, idx)
+             ) WITHOUT ROWID;",
         )?;
+        // Files from before tournaments: rooms learn which tournament they belong to.
+        let has_tournament_column =
+            conn.prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = 'tournament'")?.exists([])?;
+        if !has_tournament_column {
+            conn.execute_batch("ALTER TABLE rooms ADD COLUMN tournament TEXT")?;
+        }
         // Files from before closing times were kept get the column (NULL: count from creation).
         let has_closed_at =
             conn.prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = 'closed_at'")?.exists([])?;
@@ -226,7 +268,62 @@ impl Storage {
     /// # Errors
     /// The write failed; the room does not exist.
     pub async fn create_room(&self, meta: RoomMeta) -> Result<(), StorageError> {
-        self.call(|reply| Op::CreateRoom { meta, reply }).await
+        self.create_room_with(meta, Vec::new()).await
+    }
+
+    /// Stores a new room with its first records (numbered from 0), in one transaction: a
+    /// tournament table, seated and started (its token hashes are the entrants', kept by the
+    /// tournament, so none is added to the room tokens).
+    ///
+    /// # Errors
+    /// The write failed; the room does not exist.
+    pub async fn create_room_with(&self, meta: RoomMeta, records: Vec<StoredRecord>) -> Result<(), StorageError> {
+        self.call(|reply| Op::CreateRoom { meta, records, reply }).await
+    }
+
+    /// Stores a new tournament with its first records.
+    ///
+    /// # Errors
+    /// The write failed; the tournament does not exist.
+    pub async fn create_tournament(
+        &self,
+        id: String,
+        created_at: u64,
+        records: Vec<String>,
+    ) -> Result<(), StorageError> {
+        self.call(|reply| Op::CreateTournament { id, created_at, records, reply }).await
+    }
+
+    /// Appends a tournament's records from number `index` on, in one transaction, and marks it
+    /// finished if `finished`. Returns once they are committed.
+    ///
+    /// # Errors
+    /// The write failed; none of the records is stored.
+    pub async fn append_tournament(
+        &self,
+        id: String,
+        index: u64,
+        records: Vec<String>,
+        finished: bool,
+    ) -> Result<(), StorageError> {
+        self.call(|reply| Op::AppendTournament { id, index, records, finished, reply }).await
+    }
+
+    /// Reads a tournament's records.
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn load_tournament(&self, id: &str) -> Result<Option<StoredTournament>, StorageError> {
+        let id = id.to_string();
+        self.call(|reply| Op::LoadTournament { id, reply }).await
+    }
+
+    /// The ids of the tournaments not yet finished, oldest first.
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn active_tournaments(&self) -> Result<Vec<String>, StorageError> {
+        self.call(|reply| Op::ActiveTournaments { reply }).await
     }
 
     /// Appends a room's record number `index`, with the seat token hash it introduces, if any.
@@ -296,7 +393,9 @@ impl Storage {
     }
 
     /// The rooms closed in memory (not active) since before `before_ms` (milliseconds since
-    /// 1970; a room closed before closing times were kept counts from its creation).
+    /// 1970; a room closed before closing times were kept counts from its creation), except
+    /// the tables of tournaments not yet finished (a restart opens the tables of the round
+    /// being played again).
     ///
     /// # Errors
     /// The read failed.
@@ -414,10 +513,26 @@ impl Writer {
                 })();
                 let _ = reply.send(result);
             }
+            Op::LoadTournament { id, reply } => {
+                let _ = reply.send(load_tournament(&self.conn, &id));
+            }
+            Op::ActiveTournaments { reply } => {
+                let result = (|| {
+                    let mut stmt = self
+                        .conn
+                        .prepare_cached("SELECT id FROM tournaments WHERE finished = 0 ORDER BY created_at")?;
+                    let ids = stmt.query_map([], |row| row.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+                    Ok(ids)
+                })();
+                let _ = reply.send(result);
+            }
             Op::Closed { before_ms, reply } => {
                 let result = (|| {
                     let mut stmt = self.conn.prepare_cached(
-                        "SELECT code FROM rooms WHERE active = 0 AND COALESCE(closed_at, created_at) < ?1 ORDER BY code",
+                        "SELECT code FROM rooms WHERE active = 0 AND COALESCE(closed_at, created_at) < ?1
+                         AND (tournament IS NULL OR json_extract(tournament, '$.tournament') NOT IN
+                              (SELECT id FROM tournaments WHERE finished = 0))
+                         ORDER BY code",
                     )?;
                     let before = i64::try_from(before_ms).unwrap_or(i64::MAX);
                     let codes =
@@ -430,6 +545,8 @@ impl Writer {
             | Op::Append { .. }
             | Op::SetActive { .. }
             | Op::Probe { .. }
+            | Op::CreateTournament { .. }
+            | Op::AppendTournament { .. }
             | Op::DeleteRoom { .. }) => {
                 answer(write, Err(StorageError::Corrupt("a write reached the read path".into())));
             }
@@ -515,13 +632,43 @@ fn commit(conn: &mut Connection, writes: Vec<Op>) {
 
 fn write(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), StorageError> {
     match op {
-        Op::CreateRoom { meta, .. } => {
+        Op::CreateRoom { meta, records, .. } => {
             let rules = serde_json::to_string(&meta.rules).map_err(|e| StorageError::Corrupt(e.to_string()))?;
             let options = serde_json::to_string(&meta.options).map_err(|e| StorageError::Corrupt(e.to_string()))?;
             tx.prepare_cached(
-                "INSERT INTO rooms (code, created_at, title, rules, options, master_seed, active) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1)",
+                "INSERT INTO rooms (code, created_at, title, rules, options, master_seed, active, tournament) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7)",
             )?
-            .execute(params![meta.code, meta.created_at as i64, meta.title, rules, options, meta.master.to_hex()])?;
+            .execute(params![
+                meta.code,
+                meta.created_at as i64,
+                meta.title,
+                rules,
+                options,
+                meta.master.to_hex(),
+                meta.tournament
+            ])?;
+            for (index, record) in records.iter().enumerate() {
+                tx.prepare_cached("INSERT INTO records (room, idx, seq_before, record) VALUES (?1, ?2, ?3, ?4)")?
+                    .execute(params![meta.code, index as i64, record.seq_before as i64, record.json])?;
+            }
+        }
+        Op::CreateTournament { id, created_at, records, .. } => {
+            tx.prepare_cached("INSERT INTO tournaments (id, created_at, finished) VALUES (?1, ?2, 0)")?
+                .execute(params![id, *created_at as i64])?;
+            for (index, record) in records.iter().enumerate() {
+                tx.prepare_cached("INSERT INTO tournament_records (tournament, idx, record) VALUES (?1, ?2, ?3)")?
+                    .execute(params![id, index as i64, record])?;
+            }
+        }
+        Op::AppendTournament { id, index, records, finished, .. } => {
+            for (i, record) in records.iter().enumerate() {
+                tx.prepare_cached("INSERT INTO tournament_records (tournament, idx, record) VALUES (?1, ?2, ?3)")?
+                    .execute(params![id, (*index as i64) + i as i64, record])?;
+            }
+            if *finished {
+                tx.prepare_cached("UPDATE tournaments SET finished = 1 WHERE id = ?1")?.execute(params![id])?;
+            }
         }
         Op::Append { room, index, seq_before, json, token, .. } => {
             tx.prepare_cached("INSERT INTO records (room, idx, seq_before, record) VALUES (?1, ?2, ?3, ?4)")?
@@ -575,6 +722,8 @@ fn answer(op: Op, result: Result<(), StorageError>) {
         | Op::Append { reply, .. }
         | Op::SetActive { reply, .. }
         | Op::Probe { reply }
+        | Op::CreateTournament { reply, .. }
+        | Op::AppendTournament { reply, .. }
         | Op::DeleteRoom { reply, .. } => {
             let _ = reply.send(result);
         }
@@ -587,15 +736,15 @@ fn fail(op: Op, error: &rusqlite::Error) {
 }
 
 /// The columns of a room's creation row, as read.
-const ROOM_COLUMNS: &str = "code, created_at, title, rules, options, master_seed";
+const ROOM_COLUMNS: &str = "code, created_at, title, rules, options, master_seed, tournament";
 
-type RoomRow = (String, i64, String, String, String, String);
+type RoomRow = (String, i64, String, String, String, String, Option<String>);
 
 fn room_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RoomRow> {
-    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?))
+    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?, row.get(6)?))
 }
 
-fn room_meta((code, created_at, title, rules, options, seed): RoomRow) -> Result<RoomMeta, StorageError> {
+fn room_meta((code, created_at, title, rules, options, seed, tournament): RoomRow) -> Result<RoomMeta, StorageError> {
     let corrupt = |what: &str| StorageError::Corrupt(format!("room {code}: {what}"));
     Ok(RoomMeta {
         rules: serde_json::from_str(&rules).map_err(|_| corrupt("rules"))?,
@@ -604,7 +753,19 @@ fn room_meta((code, created_at, title, rules, options, seed): RoomRow) -> Result
         created_at: u64::try_from(created_at).unwrap_or(0),
         title,
         code: code.clone(),
+        tournament,
     })
+}
+
+fn load_tournament(conn: &Connection, id: &str) -> Result<Option<StoredTournament>, StorageError> {
+    let created_at = conn
+        .prepare_cached("SELECT created_at FROM tournaments WHERE id = ?1")?
+        .query_row([id], |row| row.get::<_, i64>(0))
+        .optional()?;
+    let Some(created_at) = created_at else { return Ok(None) };
+    let mut stmt = conn.prepare_cached("SELECT record FROM tournament_records WHERE tournament = ?1 ORDER BY idx")?;
+    let records = stmt.query_map([id], |row| row.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+    Ok(Some(StoredTournament { id: id.to_string(), created_at: u64::try_from(created_at).unwrap_or(0), records }))
 }
 
 fn record_row(row: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<StoredRecord> {
@@ -661,6 +822,7 @@ mod tests {
             rules: GameRules::default(),
             options: RoomOptions::default(),
             master: Seed([created_at as u8; 32]),
+            tournament: None,
         }
     }
 
@@ -670,6 +832,26 @@ mod tests {
             let token = (i == 0).then(|| (format!("hash-{code}"), 0));
             storage.append(Arc::from(code), i, i * 2, format!("{{\"r\":{i}}}"), token).await.expect("append");
         }
+    }
+
+    /// The tables of a tournament not yet finished are kept past the retention; once it is
+    /// finished they go like any series.
+    #[tokio::test]
+    async fn retention_keeps_the_tables_of_tournaments_not_yet_finished() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (storage, _writer) =
+            Storage::open(&dir.path().join("t.sqlite3"), Arc::new(Metrics::default())).expect("open");
+        storage.create_tournament("TTTT".into(), 1, vec!["{}".into()]).await.expect("tournament");
+        let table = RoomMeta { tournament: Some(r#"{"tournament":"TTTT","name":"T"}"#.into()), ..meta("TAB1", 1) };
+        storage.create_room(table).await.expect("table");
+        fill(&storage, "ROOM", 1, 0).await;
+        for code in ["TAB1", "ROOM"] {
+            storage.set_active(Arc::from(code), false).await.expect("close");
+        }
+        let later = u64::MAX / 2;
+        assert_eq!(storage.closed_before(later).await.expect("closed"), vec!["ROOM".to_string()]);
+        storage.append_tournament("TTTT".into(), 1, vec!["{}".into()], true).await.expect("finish");
+        assert_eq!(storage.closed_before(later).await.expect("closed"), vec!["ROOM".to_string(), "TAB1".to_string()]);
     }
 
     fn records(room: &StoredRoom) -> Vec<(u64, String)> {

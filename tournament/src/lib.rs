@@ -38,7 +38,7 @@
 //! }
 //! log.extend(t.start(Seed::from_u64(1), false)?); // one table of four, seated at random
 //! let table = t.round(1).map(|r| r.tables[0].id).expect("round 1");
-//! log.extend(t.record(&[DealResult { table, deal: 1, points: vec![0, 3, 0, 0] }])?);
+//! log.extend(t.record(&[DealResult { table, deal: 1, points: vec![0, 3, 0, 0], redeal: 0 }])?);
 //! assert_eq!(t.phase(), Phase::Playing { round: 1 }); // 99 deals to go
 //! assert_eq!(t.standings()[0].total, 3);
 //! assert_eq!(Tournament::from_events(&log)?, t);
@@ -53,16 +53,22 @@
 //! Each time a deal of the room's scoresheet ends without being thrown in, it records that
 //! deal: the `d`-th such row is deal `d`, and its points are the difference of the row's
 //! running totals to the previous counted row's ([`DealResult::from_running_totals`] turns a
-//! scoresheet into deals; sending deals already recorded again is harmless).
+//! scoresheet into deals; sending deals already recorded again is harmless). Its
+//! [`DealResult::redeal`] says how often the table threw that deal in before playing it.
 //!
 //! # Duplicate deals and thrown-in deals
 //!
-//! The games deal their `k`-th deal (thrown-in deals included) from the master seed's stream
-//! `k − 1`, and a thrown-in deal is dealt again by the same dealer. So duplicate tables stay in
-//! step only while no table throws a deal in: after a thrown-in deal at one table, its next
-//! deal has the cards the other tables got for their next deal but another dealer (each hand
-//! one seat further), and its counted deals are one stream behind for the rest of the round.
-//! The duplicate score then compares deals that were not the same.
+//! A thrown-in deal is dealt again by the same dealer and does not count. Were the tables to
+//! deal their `k`-th deal (thrown-in deals included) from the master seed's stream `k − 1`, as
+//! the platform's rooms do, one thrown-in deal would put a table one stream behind the others
+//! for the rest of the round. So the room of a tournament table deals with
+//! [`fipsen_rules::DealSeeds::ByCountedDeal`]: the first dealing of its `d`-th counted deal
+//! from stream `d − 1`, and each re-deal after a thrown-in deal from a stream of its own that
+//! depends on `d` and the number of the re-deal alone. Every table of a size then holds the
+//! same cards, dealt by the same dealer, for the same counted deal and dealing, whatever the
+//! other tables throw in. A table that threw a deal in plays another dealing of it than a table
+//! that did not: the duplicate score compares only tables that played the same dealing
+//! ([`DealResult::redeal`]).
 
 mod error;
 mod settings;

@@ -12,6 +12,7 @@ pub const MAX_TOURNAMENT_NAME_CHARS: usize = 64;
 /// How the players are seated for the second round and after (the first round is always
 /// seated at random).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Reseating {
     /// Swiss-like: by the standings after the previous round, the best players together
@@ -24,6 +25,7 @@ pub enum Reseating {
 
 /// The tables of one size: their rules and how many deals they play in a round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TableFormat {
     /// The players at such a table.
     pub seats: u8,
@@ -38,6 +40,7 @@ pub struct TableFormat {
 
 /// A tournament's settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Settings {
     /// The tournament's name, 1 to [`MAX_TOURNAMENT_NAME_CHARS`] characters.
     pub name: String,
@@ -216,6 +219,7 @@ impl Settings {
 
 /// How many tables of which size seat a number of players.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Plan {
     /// The game's table size `k`.
     pub full_size: usize,

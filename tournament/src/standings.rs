@@ -19,6 +19,7 @@ then by fewer deals played. Players still equal share the rank.";
 /// A number of points to two decimals, kept as hundredths (the duplicate score, where a mean
 /// is taken). In JSON: the whole number of hundredths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
 pub struct Hundredths(pub i64);
 
@@ -40,6 +41,7 @@ impl fmt::Display for Hundredths {
 
 /// One player's line in the standings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Standing {
     /// His rank, from 1; players equal under [`TIE_BREAK`] share it (1, 2, 2, 4).
     pub rank: u32,
@@ -61,6 +63,7 @@ pub struct Standing {
 
 /// One player's part in one round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PlayerRound {
     /// The table he sat at.
     pub table: TableId,
@@ -76,6 +79,7 @@ pub struct PlayerRound {
 
 /// One player's line in the results: his standing and his rounds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ResultRow {
     /// His standing.
     #[serde(flatten)]
@@ -86,6 +90,7 @@ pub struct ResultRow {
 
 /// One seat of a table in the results.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SeatResult {
     /// Who sat there.
     pub entrant: EntrantId,
@@ -99,6 +104,7 @@ pub struct SeatResult {
 
 /// One table in the results.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TableResult {
     /// The table.
     pub table: TableId,
@@ -112,6 +118,7 @@ pub struct TableResult {
 
 /// One round in the results.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RoundResult {
     /// The round, from 1.
     pub round: u32,
@@ -123,6 +130,7 @@ pub struct RoundResult {
 
 /// The ranked results with their breakdown.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Results {
     /// How ties are broken ([`TIE_BREAK`]).
     pub tie_break: String,
@@ -134,6 +142,7 @@ pub struct Results {
 
 /// One table as everyone may see it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TableView {
     /// The table.
     pub table: TableId,
@@ -143,13 +152,18 @@ pub struct TableView {
     pub deals: u32,
     /// The deals recorded.
     pub played: u32,
-    /// Each seat's total so far.
+    /// The deals that `totals` and the standings count: `played`, except in a duplicate round
+    /// being played, where only the deals every table of its size has played are shown
+    /// ([`Tournament::public`]).
+    pub shown: u32,
+    /// Each seat's total over the deals shown.
     pub totals: Vec<i64>,
 }
 
 /// One round as everyone may see it: the seating, the commitment, and the secret once the round
 /// is over.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RoundView {
     /// The round, from 1.
     pub round: u32,
@@ -167,6 +181,7 @@ pub struct RoundView {
 
 /// What everyone may see of a tournament: all but the secrets of rounds still being played.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TournamentView {
     /// The tournament's id.
     pub id: TournamentId,
@@ -224,7 +239,8 @@ impl Tournament {
     /// The duplicate score compares each player with the players who held the same seat at the
     /// other tables of the same size in the same round, which were dealt the same cards: for
     /// every deal, his points minus the mean of the points of that seat at the other tables of
-    /// his size that have recorded that deal (nothing when no other table has). A round's
+    /// his size that have recorded that deal from the same dealing ([`crate::DealResult::redeal`];
+    /// nothing when no other table has). A round's
     /// duplicate score is rounded to hundredths; the total is the sum of the rounds'. Once a
     /// round is over, his score in it is his points minus the mean of the other tables' points
     /// at his seat.
@@ -338,13 +354,47 @@ impl Tournament {
         out
     }
 
+    /// Every table of every round as CSV (RFC 4180, lines ending in CRLF, names written as in
+    /// [`Tournament::standings_csv`]): a header row, then one line per seat, round by round and
+    /// table by table, with `round, table, seat` (from 1), the player's `name`, `bot`, his
+    /// `points` at that table, his `duplicate` score there (empty without duplicate deals), and
+    /// the table's `deals` and `played`.
+    pub fn tables_csv(&self) -> String {
+        let results = self.results();
+        let mut out = String::from("round,table,seat,name,bot,points,duplicate,deals,played\r\n");
+        for round in &results.rounds {
+            for table in &round.tables {
+                for (seat, result) in table.seats.iter().enumerate() {
+                    let bot = self.entrant(result.entrant).is_some_and(|e| e.bot);
+                    let duplicate = result.duplicate.map(|d| d.to_string()).unwrap_or_default();
+                    out.push_str(&format!(
+                        "{},{},{},{},{},{},{},{},{}\r\n",
+                        round.round,
+                        table.table.table,
+                        seat + 1,
+                        csv_field(&result.name),
+                        if bot { "yes" } else { "no" },
+                        result.points,
+                        duplicate,
+                        table.deals,
+                        table.played
+                    ));
+                }
+            }
+        }
+        out
+    }
+
     /// What everyone may see: the settings, the entrants, every round's seating, commitment,
-    /// tables and totals, the secrets of rounds that are over, and the standings.
+    /// tables and totals, the secrets of rounds that are over, and the standings; the totals
+    /// and standings of a duplicate round being played as [`Tournament::public`] shows them.
     pub fn view(&self) -> TournamentView {
+        let shown = self.public();
         let rounds = self
             .rounds()
             .iter()
-            .map(|r| RoundView {
+            .zip(shown.rounds())
+            .map(|(r, public)| RoundView {
                 round: r.number,
                 seating_seed: r.seating_seed,
                 commitment: r.commitment,
@@ -353,12 +403,14 @@ impl Tournament {
                 tables: r
                     .tables
                     .iter()
-                    .map(|t| TableView {
+                    .zip(&public.tables)
+                    .map(|(t, p)| TableView {
                         table: t.id,
                         seats: t.seats.clone(),
                         deals: t.deals,
                         played: t.played(),
-                        totals: t.totals(),
+                        shown: p.played(),
+                        totals: p.totals(),
                     })
                     .collect(),
             })
@@ -370,7 +422,7 @@ impl Tournament {
             phase: self.phase(),
             entrants: self.entrants().to_vec(),
             rounds,
-            standings: self.standings(),
+            standings: shown.standings(),
             tie_break: TIE_BREAK.to_owned(),
         }
     }
@@ -382,7 +434,7 @@ fn compare(a: &Standing, b: &Standing) -> Ordering {
 }
 
 /// Adds each seat's duplicate score in `round` to `parts`: deal by deal, among the tables of the
-/// same size that have recorded the deal.
+/// same size that have recorded the deal from the same dealing (so held the same cards).
 fn add_duplicate(round: &Round, parts: &mut BTreeMap<(u32, u32), Vec<Part>>) {
     let mut sizes: Vec<usize> = round.tables.iter().map(|t| t.seats.len()).collect();
     sizes.sort_unstable();
@@ -391,17 +443,25 @@ fn add_duplicate(round: &Round, parts: &mut BTreeMap<(u32, u32), Vec<Part>>) {
         let group: Vec<_> = round.tables.iter().filter(|t| t.seats.len() == size).collect();
         let most = group.iter().map(|t| t.scores.len()).max().unwrap_or(0);
         for deal in 0..most {
-            let playing: Vec<_> = group.iter().filter(|t| t.scores.len() > deal).collect();
-            if playing.len() < 2 {
-                continue;
-            }
-            let others = (playing.len() - 1) as f64;
-            for seat in 0..size {
-                let sum: i64 = playing.iter().map(|t| i64::from(t.scores[deal][seat])).sum();
-                for table in &playing {
-                    let own = i64::from(table.scores[deal][seat]);
-                    if let Some(part) = parts.get_mut(&(round.number, table.id.table)) {
-                        part[seat].duplicate += own as f64 - (sum - own) as f64 / others;
+            let number = deal as u32 + 1;
+            let mut dealings: Vec<u32> =
+                group.iter().filter(|t| t.scores.len() > deal).map(|t| t.redeal(number)).collect();
+            dealings.sort_unstable();
+            dealings.dedup();
+            for dealing in dealings {
+                let playing: Vec<_> =
+                    group.iter().filter(|t| t.scores.len() > deal && t.redeal(number) == dealing).collect();
+                if playing.len() < 2 {
+                    continue;
+                }
+                let others = (playing.len() - 1) as f64;
+                for seat in 0..size {
+                    let sum: i64 = playing.iter().map(|t| i64::from(t.scores[deal][seat])).sum();
+                    for table in &playing {
+                        let own = i64::from(table.scores[deal][seat]);
+                        if let Some(part) = parts.get_mut(&(round.number, table.id.table)) {
+                            part[seat].duplicate += own as f64 - (sum - own) as f64 / others;
+                        }
                     }
                 }
             }

@@ -1,6 +1,6 @@
 //! The tournament's state, the operations on it and the events they produce.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
 use fipsen_rules::Seed;
@@ -25,12 +25,14 @@ const OWN_DEALS_STREAM: u64 = 1 << 32;
 
 /// A tournament's stable id, chosen by whoever creates it (the server makes it unguessable).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
 pub struct TournamentId(pub String);
 
 /// An entrant's id in his tournament: 1 for the first registered, then counting up (the ids of
 /// removed entrants are not used again).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
 pub struct EntrantId(pub u32);
 
@@ -42,6 +44,7 @@ impl fmt::Display for EntrantId {
 
 /// A table of one round: the round's number and the table's number in it, both from 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TableId {
     /// The round, from 1.
     pub round: u32,
@@ -57,6 +60,7 @@ impl fmt::Display for TableId {
 
 /// A registered player, or a bot added to make the players seatable.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Entrant {
     /// His id.
     pub id: EntrantId,
@@ -68,6 +72,7 @@ pub struct Entrant {
 
 /// Where a tournament stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
     /// Players register.
@@ -123,6 +128,20 @@ impl Serialize for Commitment {
     }
 }
 
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Commitment {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Commitment".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": "^[0-9a-f]{64}$",
+            "description": "SHA-256 of the round's secret (32 bytes), in hexadecimal."
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for Commitment {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Seed::deserialize(deserializer).map(|s| Commitment(s.0))
@@ -133,8 +152,11 @@ impl<'de> Deserialize<'de> for Commitment {
 ///
 /// `deal` counts the deals that count (1 to the table's deals): a thrown-in deal that the game
 /// deals again is not one. `points[i]` is the points of the table's seat `i` (the player at
-/// [`Table::seats`]`[i]`, who sits at the room's seat `i`).
+/// [`Table::seats`]`[i]`, who sits at the room's seat `i`). `redeal` says which dealing of
+/// that deal was played: 0 for its first, `j` when the table had thrown it in `j` times (with
+/// duplicate deals, tables that played the same dealing held the same cards).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DealResult {
     /// The table.
     pub table: TableId,
@@ -142,18 +164,25 @@ pub struct DealResult {
     pub deal: u32,
     /// Each seat's points in this deal.
     pub points: Vec<i32>,
+    /// The dealing played: 0 for the deal's first, `j` after it was thrown in `j` times.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub redeal: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl DealResult {
     /// The deals of a table's scoresheet given as each seat's running total after each deal
     /// that counts, in order (deal 1 first): each deal's points are the difference to the row
-    /// before.
+    /// before. Every deal is taken as its first dealing (`redeal` 0).
     pub fn from_running_totals(table: TableId, totals: &[Vec<i32>]) -> Vec<DealResult> {
         let mut before: Vec<i32> = Vec::new();
         let mut out = Vec::with_capacity(totals.len());
         for (i, row) in totals.iter().enumerate() {
             let points = row.iter().enumerate().map(|(s, t)| t - before.get(s).copied().unwrap_or(0)).collect();
-            out.push(DealResult { table, deal: i as u32 + 1, points });
+            out.push(DealResult { table, deal: i as u32 + 1, points, redeal: 0 });
             before.clone_from(row);
         }
         out
@@ -162,6 +191,7 @@ impl DealResult {
 
 /// A table of a round: who sits where and the deals recorded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Table {
     /// The table.
     pub id: TableId,
@@ -171,12 +201,21 @@ pub struct Table {
     pub deals: u32,
     /// The deals recorded, in order: each seat's points.
     pub scores: Vec<Vec<i32>>,
+    /// The dealing each recorded deal was ([`DealResult::redeal`]), in order; empty while every
+    /// deal was its first dealing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub redeals: Vec<u32>,
 }
 
 impl Table {
     /// The deals recorded.
     pub fn played(&self) -> u32 {
         self.scores.len() as u32
+    }
+
+    /// The dealing deal `deal` (from 1) was: 0 for its first ([`DealResult::redeal`]).
+    pub fn redeal(&self, deal: u32) -> u32 {
+        deal.checked_sub(1).and_then(|i| self.redeals.get(i as usize)).copied().unwrap_or(0)
     }
 
     /// Whether the table has played all its deals.
@@ -408,6 +447,32 @@ impl Tournament {
     }
 
     // ----- reading -----
+
+    /// The tournament as everyone may see it now. In a duplicate tournament, while a round is
+    /// being played, each of its tables keeps only the deals that every table of its size has
+    /// recorded: the points of a deal that another table of that size has still to play tell
+    /// something about its cards, so they count in what is shown (totals, standings, results)
+    /// once every table of the size has played that deal, at the latest when the round ends.
+    /// Without duplicate deals, and for rounds that are over, nothing is left out.
+    pub fn public(&self) -> Tournament {
+        let mut shown = self.clone();
+        if !self.settings.duplicate {
+            return shown;
+        }
+        for round in shown.rounds.iter_mut().filter(|r| !r.over) {
+            let mut frontier: BTreeMap<usize, usize> = BTreeMap::new();
+            for table in &round.tables {
+                let played = frontier.entry(table.seats.len()).or_insert(usize::MAX);
+                *played = (*played).min(table.scores.len());
+            }
+            for table in &mut round.tables {
+                let keep = frontier.get(&table.seats.len()).copied().unwrap_or(0);
+                table.scores.truncate(keep);
+                table.redeals.truncate(keep);
+            }
+        }
+        shown
+    }
 
     /// The tournament's id.
     pub fn id(&self) -> &TournamentId {
@@ -665,11 +730,9 @@ impl Tournament {
             return Err(TournamentError::TableFinished { table: id, deals: table.deals, got: result.deal });
         }
         if result.deal >= 1 && result.deal <= table.played() {
-            return if table.scores[result.deal as usize - 1] == result.points {
-                Ok(false)
-            } else {
-                Err(TournamentError::DealConflict { table: id, deal: result.deal })
-            };
+            let same =
+                table.scores[result.deal as usize - 1] == result.points && table.redeal(result.deal) == result.redeal;
+            return if same { Ok(false) } else { Err(TournamentError::DealConflict { table: id, deal: result.deal }) };
         }
         if result.deal != expected {
             return Err(TournamentError::DealOutOfOrder { table: id, expected, got: result.deal });
@@ -781,6 +844,11 @@ impl Tournament {
                 let id = result.table;
                 let table = &mut self.rounds[id.round as usize - 1].tables[id.table as usize - 1];
                 table.scores.push(result.points.clone());
+                if result.redeal != 0 || !table.redeals.is_empty() {
+                    // Kept only once a deal was not its first dealing.
+                    table.redeals.resize(table.scores.len() - 1, 0);
+                    table.redeals.push(result.redeal);
+                }
                 Ok(())
             }
             TournamentEvent::RoundEnded { round } => {
@@ -850,6 +918,7 @@ impl Tournament {
                 seats: seating.seats.clone(),
                 deals: format.deals,
                 scores: Vec::new(),
+                redeals: Vec::new(),
             });
         }
         if seen.len() != self.entrants.len() {

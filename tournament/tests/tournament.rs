@@ -121,7 +121,7 @@ fn play_round(log: &mut Log, sums: &mut BTreeMap<EntrantId, i64>) -> Vec<Tournam
             for (id, p) in table.seats.iter().zip(&points) {
                 *sums.entry(*id).or_default() += i64::from(*p);
             }
-            let result = DealResult { table: table.id, deal, points };
+            let result = DealResult { table: table.id, deal, points, redeal: 0 };
             events.extend(log.op(|t| t.record(std::slice::from_ref(&result))).unwrap());
             // Standings are live: they equal the deals recorded so far.
             for s in log.t.standings() {
@@ -185,6 +185,7 @@ fn seating_for_every_number_of_players() {
                     table: t.id,
                     deal,
                     points: deal_points(t.seats.len(), t.id.table, deal),
+                    redeal: 0,
                 })
             })
             .collect();
@@ -343,6 +344,29 @@ fn eleven_players_two_rounds() {
     assert!(csv.contains(",\"Smith, \"\"Jo\"\"\",no,"), "quoted with doubled quotes:\n{csv}");
     assert!(csv.contains(",'=SUM(A1),no,"), "no formula:\n{csv}");
     assert!(csv.contains(",Dörte,no,"));
+
+    // Every seat of every table, with the points its table's scoresheet gave it.
+    let tables = log.t.tables_csv();
+    let lines: Vec<&str> = tables.split_terminator("\r\n").collect();
+    assert_eq!(lines[0], "round,table,seat,name,bot,points,duplicate,deals,played");
+    assert_eq!(lines.len(), 1 + 2 * 11, "one line per seat of every table of both rounds");
+    let mut line = lines[1..].iter();
+    for round in log.t.rounds() {
+        for table in &round.tables {
+            for (seat, (id, total)) in table.seats.iter().zip(table.totals()).enumerate() {
+                let fields: Vec<&str> = line.next().unwrap().split(',').collect();
+                let name = &log.t.entrant(*id).unwrap().name;
+                assert_eq!(fields[..3], [round.number.to_string(), table.id.table.to_string(), (seat + 1).to_string()]);
+                if !name.contains(',') {
+                    assert_eq!(fields[3].trim_start_matches('\''), name.as_str());
+                }
+                let n = fields.len();
+                assert_eq!(fields[n - 4], total.to_string(), "{name}'s points at {}", table.id);
+                assert_eq!(fields[n - 2..], [table.deals.to_string(), table.played().to_string()]);
+            }
+        }
+    }
+    assert!(tables.contains(",\"Smith, \"\"Jo\"\"\",no,"), "quoted:\n{tables}");
 }
 
 #[test]
@@ -400,10 +424,10 @@ fn duplicate_scores_compare_the_same_seat_at_other_tables() {
     assert_eq!(tables.len(), 3);
     let points = [vec![6, 0, 0, -4], vec![0, 3, 0, 0], vec![2, 0, 0, 0]];
     // While only table 1 has played, there is nothing to compare with.
-    log.op(|t| t.record(&[DealResult { table: tables[0].id, deal: 1, points: points[0].clone() }])).unwrap();
+    log.op(|t| t.record(&[DealResult { table: tables[0].id, deal: 1, points: points[0].clone(), redeal: 0 }])).unwrap();
     assert!(log.t.standings().iter().all(|s| s.duplicate == Some(Hundredths(0))));
     // With table 2: seat 0 of table 1 scored 6 against 0.
-    log.op(|t| t.record(&[DealResult { table: tables[1].id, deal: 1, points: points[1].clone() }])).unwrap();
+    log.op(|t| t.record(&[DealResult { table: tables[1].id, deal: 1, points: points[1].clone(), redeal: 0 }])).unwrap();
     let dup = |log: &Log, table: usize, seat: usize| {
         let id = tables[table].seats[seat];
         log.t.standings().into_iter().find(|s| s.entrant == id).unwrap().duplicate.unwrap()
@@ -411,7 +435,7 @@ fn duplicate_scores_compare_the_same_seat_at_other_tables() {
     assert_eq!(dup(&log, 0, 0), Hundredths(600));
     assert_eq!(dup(&log, 1, 0), Hundredths(-600));
     assert_eq!(dup(&log, 1, 1), Hundredths(300));
-    log.op(|t| t.record(&[DealResult { table: tables[2].id, deal: 1, points: points[2].clone() }])).unwrap();
+    log.op(|t| t.record(&[DealResult { table: tables[2].id, deal: 1, points: points[2].clone(), redeal: 0 }])).unwrap();
     assert_eq!(log.t.phase(), Phase::Finished);
     // Seat 0: 6, 0, 2. Table 1: 6 − (0 + 2)/2 = 5; table 2: 0 − 4 = −4; table 3: 2 − 3 = −1.
     assert_eq!(dup(&log, 0, 0), Hundredths(500));
@@ -446,9 +470,9 @@ fn fewer_deals_break_a_tie() {
     let mut log = with_players(short("Ties", 1, 2, 1), 7);
     log.op(|t| t.start(Seed::from_u64(3), false)).unwrap();
     let tables = log.t.round(1).unwrap().tables.clone();
-    log.op(|t| t.record(&[DealResult { table: tables[0].id, deal: 1, points: vec![0; 4] }])).unwrap();
+    log.op(|t| t.record(&[DealResult { table: tables[0].id, deal: 1, points: vec![0; 4], redeal: 0 }])).unwrap();
     let results: Vec<DealResult> =
-        (1..=2).map(|deal| DealResult { table: tables[1].id, deal, points: vec![0; 3] }).collect();
+        (1..=2).map(|deal| DealResult { table: tables[1].id, deal, points: vec![0; 3], redeal: 0 }).collect();
     log.op(|t| t.record(&results)).unwrap();
     for s in log.t.standings() {
         let at_four = tables[0].seats.contains(&s.entrant);
@@ -475,7 +499,7 @@ fn errors_are_typed_and_change_nothing() {
     assert_ne!(anna, anna2, "ids are not used again");
     assert_eq!(log.t.entrants().len(), 3);
 
-    let dummy = DealResult { table: TableId { round: 1, table: 1 }, deal: 1, points: vec![0; 3] };
+    let dummy = DealResult { table: TableId { round: 1, table: 1 }, deal: 1, points: vec![0; 3], redeal: 0 };
     assert_eq!(log.op(|t| t.record(std::slice::from_ref(&dummy))).unwrap_err(), TournamentError::NotStarted);
     assert_eq!(log.op(|t| t.next_round(Seed::from_u64(1))).unwrap_err(), TournamentError::NotStarted);
 
@@ -494,7 +518,7 @@ fn errors_are_typed_and_change_nothing() {
 
     let table = TableId { round: 1, table: 1 };
     let unknown = TableId { round: 1, table: 2 };
-    let r = |deal, points: Vec<i32>| DealResult { table, deal, points };
+    let r = |deal, points: Vec<i32>| DealResult { table, deal, points, redeal: 0 };
     assert_eq!(log.op(|t| t.record(&[DealResult { table: unknown, ..r(1, vec![0; 3]) }])).unwrap_err(), {
         TournamentError::UnknownTable(unknown)
     });
@@ -612,4 +636,113 @@ fn running_totals_become_deals() {
     assert_eq!(points, [vec![2, 0, 0], vec![0, -4, 0], vec![0, 0, 30]]);
     assert_eq!(deals.iter().map(|d| d.deal).collect::<Vec<_>>(), [1, 2, 3]);
     assert!(deals.iter().all(|d| d.table == table));
+}
+
+#[test]
+fn the_duplicate_score_compares_only_tables_that_played_the_same_dealing() {
+    let mut settings = short("Dealings", 2, 2, 1);
+    settings.duplicate = true;
+    let mut log = with_players(settings, 12);
+    log.op(|t| t.start(Seed::from_u64(5), false)).unwrap();
+    let tables: Vec<Table> = log.t.round(1).unwrap().tables.clone();
+    let deal = |table: usize, deal: u32, points: Vec<i32>, redeal: u32| DealResult {
+        table: tables[table].id,
+        deal,
+        points,
+        redeal,
+    };
+    // Deal 1: tables 1 and 2 played its first dealing, table 3 threw it in once and played the
+    // re-deal: table 3 is compared with nobody.
+    log.op(|t| t.record(&[deal(0, 1, vec![4, 0, 0, 0], 0), deal(1, 1, vec![0, 0, 0, 0], 0)])).unwrap();
+    log.op(|t| t.record(&[deal(2, 1, vec![9, 0, 0, 0], 1)])).unwrap();
+    let dup = |log: &Log, table: usize| {
+        let id = tables[table].seats[0];
+        log.t.standings().into_iter().find(|s| s.entrant == id).unwrap().duplicate.unwrap()
+    };
+    assert_eq!((dup(&log, 0), dup(&log, 1), dup(&log, 2)), (Hundredths(400), Hundredths(-400), Hundredths(0)));
+    assert_eq!(log.t.table(tables[2].id).unwrap().redeal(1), 1);
+    assert_eq!(log.t.table(tables[0].id).unwrap().redeal(1), 0);
+    // The same deal again is harmless; with another dealing it is a conflict.
+    assert!(log.op(|t| t.record(&[deal(2, 1, vec![9, 0, 0, 0], 1)])).unwrap().is_empty());
+    let conflict = log.op(|t| t.record(&[deal(2, 1, vec![9, 0, 0, 0], 0)])).unwrap_err();
+    assert_eq!(conflict.code(), "tournament/deal_conflict");
+    // Deal 2, first dealing everywhere: all three are compared.
+    let all: Vec<DealResult> = (0..3).map(|t| deal(t, 2, vec![3 * t as i32, 0, 0, 0], 0)).collect();
+    log.op(|t| t.record(&all)).unwrap();
+    assert_eq!(log.t.phase(), Phase::Finished);
+    // Table 3 at deal 2: 6 − (0 + 3)/2 = 4.5; table 1: 4 − 0 + 0 − (3 + 6)/2 = −0.5.
+    assert_eq!(dup(&log, 2), Hundredths(450));
+    assert_eq!(dup(&log, 0), Hundredths(-50));
+    // The dealing survives the JSON of the events (checked by the log) and is left out at 0.
+    let json = serde_json::to_value(deal(0, 1, vec![0; 4], 0)).unwrap();
+    assert!(json.get("redeal").is_none(), "{json}");
+}
+
+/// With duplicate deals, what everyone sees of a round being played counts a deal only once
+/// every table of its size has played it: a table that is ahead tells nothing of the deals the
+/// others have still to play. A table alone of its size is shown as it plays; at the round's
+/// end everything is shown.
+#[test]
+fn duplicate_rounds_show_only_the_deals_every_table_of_a_size_has_played() {
+    let mut settings = short("Duplicate", 3, 2, 1);
+    settings.duplicate = true;
+    let mut log = with_players(settings, 11);
+    log.op(|t| t.start(Seed::from_u64(9), false)).unwrap();
+    let round = log.t.current_round().unwrap().clone();
+    let record = |log: &mut Log, table: usize, deal: u32| {
+        let t = &round.tables[table];
+        let result = DealResult { table: t.id, deal, points: deal_points(t.seats.len(), t.id.table, deal), redeal: 0 };
+        log.op(|x| x.record(std::slice::from_ref(&result))).unwrap();
+    };
+    let shown = |log: &Log| -> Vec<(u32, u32, Vec<i64>)> {
+        log.t.view().rounds[0].tables.iter().map(|t| (t.played, t.shown, t.totals.clone())).collect()
+    };
+    let total_of = |log: &Log, id: EntrantId| log.t.view().standings.iter().find(|s| s.entrant == id).unwrap().total;
+    // Table 1 (of four) plays two deals, table 3 (the only one of three) one.
+    record(&mut log, 0, 1);
+    record(&mut log, 0, 2);
+    record(&mut log, 2, 1);
+    let view = shown(&log);
+    assert_eq!((view[0].0, view[0].1), (2, 0), "table 1 played two deals; table 2 none: none shown");
+    assert_eq!(view[0].2, vec![0; 4]);
+    assert_eq!((view[2].0, view[2].1), (1, 1), "a table alone of its size is shown as it plays");
+    assert_eq!(view[2].2, log.t.table(round.tables[2].id).unwrap().totals());
+    for id in &round.tables[0].seats {
+        assert_eq!(total_of(&log, *id), 0, "the standings count no deal of table 1 yet");
+        assert_eq!(log.t.view().standings.iter().find(|s| s.entrant == *id).unwrap().deals, 0);
+    }
+    let public = log.t.public().results();
+    assert!(public.rounds[0].tables[0].seats.iter().all(|s| s.points == 0), "nor do the results");
+    // Table 2 catches up with deal 1: deal 1 of both is shown, deal 2 of table 1 is not.
+    record(&mut log, 1, 1);
+    let view = shown(&log);
+    assert_eq!((view[0].0, view[0].1, view[1].0, view[1].1), (2, 1, 1, 1));
+    let first = deal_points(4, round.tables[0].id.table, 1);
+    assert_eq!(view[0].2, first.iter().map(|p| i64::from(*p)).collect::<Vec<_>>());
+    // The round over, everything is shown.
+    for deal in 2..=3 {
+        record(&mut log, 1, deal);
+    }
+    record(&mut log, 0, 3);
+    record(&mut log, 2, 2);
+    assert_eq!(log.t.phase(), Phase::Finished);
+    assert_eq!(log.t.public(), log.t);
+    for (t, table) in log.t.view().rounds[0].tables.iter().enumerate() {
+        assert_eq!((table.played, table.shown), (table.deals, table.deals));
+        assert_eq!(table.totals, log.t.table(round.tables[t].id).unwrap().totals());
+    }
+}
+
+/// Without duplicate deals every deal is shown as soon as it is recorded.
+#[test]
+fn without_duplicate_deals_every_recorded_deal_is_shown() {
+    let mut log = with_players(short("Plain", 3, 2, 1), 11);
+    log.op(|t| t.start(Seed::from_u64(9), false)).unwrap();
+    let table = log.t.current_round().unwrap().tables[0].clone();
+    let result = DealResult { table: table.id, deal: 1, points: deal_points(4, table.id.table, 1), redeal: 0 };
+    log.op(|x| x.record(std::slice::from_ref(&result))).unwrap();
+    assert_eq!(log.t.public(), log.t);
+    let view = &log.t.view().rounds[0].tables[0];
+    assert_eq!((view.played, view.shown), (1, 1));
+    assert_eq!(view.totals, result.points.iter().map(|p| i64::from(*p)).collect::<Vec<_>>());
 }

@@ -227,8 +227,10 @@ impl Client {
 
     /// The next text frame, or `None` once the server closed the connection.
     pub async fn recv(&mut self) -> Option<Value> {
+        // One deadline for the frame: pings and pongs do not extend it.
+        let deadline = tokio::time::Instant::now() + PATIENCE;
         loop {
-            let frame = tokio::time::timeout(PATIENCE, self.ws.next()).await.expect("a frame in time");
+            let frame = tokio::time::timeout_at(deadline, self.ws.next()).await.expect("a frame in time");
             match frame {
                 Some(Ok(Message::Text(text))) => {
                     let value: Value = serde_json::from_str(&text).expect("JSON from the server");
@@ -730,6 +732,15 @@ fn truths(spectator_frames: &[String]) -> Truths {
     let mut last_dealt = 0u32;
     for frame in spectator_frames {
         let v: Value = serde_json::from_str(frame).unwrap();
+        if v["type"] == "joined"
+            && current == 0
+            && v["room"]["status"] == "playing"
+            && let Some(number) = v["game"]["number"].as_u64()
+        {
+            // A spectator who came in after the first deal was dealt: what follows belongs to
+            // the deal in play.
+            current = number as u32;
+        }
         for e in v["events"].as_array().into_iter().chain(v["missed"].as_array()).flatten() {
             if e["kind"] != "game" {
                 continue;
