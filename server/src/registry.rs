@@ -217,6 +217,7 @@ impl Registry {
     /// # Errors
     /// `server/storage`.
     pub async fn create_table(self: &Arc<Self>, meta: RoomMeta, seats: &[TableSeat]) -> Result<RoomHandle, ErrorCode> {
+        prepare(&meta.rules).await;
         let instance = self.instances.fetch_add(1, Ordering::Relaxed);
         let (lobby_tx, lobby_rx) = watch::channel(None);
         let mut room = Room::new(meta.clone(), instance, lobby_tx, self.env());
