@@ -292,9 +292,11 @@ pub enum ClientMessage {
         /// rounds, the reseating, duplicate deals, whether it is listed, whether the organiser
         /// plays.
         settings: Settings,
-        /// The options of the tables' rooms; missing fields take their defaults.
-        #[serde(default)]
-        tables: RoomOptions,
+        /// The options of the tables' rooms; missing fields take their defaults. Without it, the
+        /// tables of a tournament with duplicate deals refuse spectators (a spectator of a table
+        /// that is ahead would see deals the other tables have still to play).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tables: Option<RoomOptions>,
     },
     /// Asks what the tournament of a link code is, without watching it. Answered with
     /// `tournament`.
@@ -917,7 +919,7 @@ mod tests {
             ClientMessage::CreateTournament {
                 name: "O".into(),
                 settings: Settings::prisdorf("Club"),
-                tables: RoomOptions::default(),
+                tables: Some(RoomOptions::default()),
             },
             ClientMessage::PeekTournament { tournament: "t".into() },
             ClientMessage::WatchTournament { tournament: "t".into(), token: Some("k".into()) },

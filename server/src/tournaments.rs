@@ -299,9 +299,13 @@ impl Tournaments {
         self: &Arc<Self>,
         organiser: &str,
         mut settings: Settings,
-        tables: RoomOptions,
+        tables: Option<RoomOptions>,
     ) -> Result<(TournamentHandle, String), Refusal> {
         let organiser = clean_name(organiser)?;
+        // Spectators of a table ahead would see deals that the other tables of its size have
+        // still to play: duplicate tournaments have none unless the organiser asks for them.
+        let tables =
+            tables.unwrap_or_else(|| RoomOptions { spectators_allowed: !settings.duplicate, ..RoomOptions::default() });
         if !tables.is_valid() {
             return Err(ErrorCode::OptionsInvalid.into());
         }

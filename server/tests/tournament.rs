@@ -832,3 +832,35 @@ async fn another_game_seats_its_own_table_sizes_over_sockets() {
     let checked: usize = runs.iter().map(TableRun::check_frames).sum();
     assert!(checked > 20, "only {checked} frames checked");
 }
+
+/// Without table options from the organiser, the tables of a tournament with duplicate deals
+/// refuse spectators (one watching a table that is ahead would see deals still to be played at
+/// his own); other tournaments' tables take them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn duplicate_tournaments_have_no_spectators_unless_the_organiser_asks() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &[]);
+    for duplicate in [true, false] {
+        let mut organiser = Client::greeted(&server).await;
+        let s = settings("Evening", 2, 2, 1, duplicate);
+        organiser.send(json!({"type": "create_tournament", "name": "Olli", "settings": s})).await;
+        let created = organiser.recv_type_or_error("tournament_created").await;
+        assert_eq!(created["type"], "tournament_created", "{created}");
+        let code = created["tournament"].as_str().unwrap().to_string();
+        let token = created["token"].as_str().unwrap().to_string();
+        for name in ["Anna", "Bernd", "Carla", "Dirk"] {
+            register(&server, &code, name).await;
+        }
+        tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 4).await;
+        organiser.send(json!({"type": "start_tournament", "tournament": code, "token": token})).await;
+        let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "playing").await;
+        let room = state["rooms"][0][0].as_str().unwrap();
+        let mut watcher = Client::greeted(&server).await;
+        let answer = watcher.join(room, "Guest", "spectator").await;
+        if duplicate {
+            assert_eq!(answer["code"], "room/no_spectators", "{answer}");
+        } else {
+            assert_eq!(answer["type"], "joined", "{answer}");
+        }
+    }
+}
