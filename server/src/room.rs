@@ -741,14 +741,25 @@ impl Room {
         self.lobby.send_replace(None);
     }
 
+    /// A tournament table plays its deals whether or not anybody is in the room (its absent
+    /// players' bots stand in), since the round cannot end without it.
+    fn plays_unattended(&self) -> bool {
+        self.tournament.is_some() && !self.table_done()
+    }
+
+    /// Nobody is in the room, and nothing goes on in it.
+    fn dormant(&self) -> bool {
+        self.members.is_empty() && !self.plays_unattended()
+    }
+
     fn idle_expired(&self) -> bool {
-        self.members.is_empty() && self.empty_since.is_some_and(|since| since.elapsed() >= self.env.idle)
+        self.dormant() && self.empty_since.is_some_and(|since| since.elapsed() >= self.env.idle)
     }
 
     fn next_wake(&self) -> Option<Instant> {
         let grace = self.holds.iter().filter_map(|h| h.grace_until).min();
         let idle = self.empty_since.map(|since| since + self.env.idle);
-        if self.members.is_empty() {
+        if self.dormant() {
             // Nobody is here: the game waits (bots play only while a person is in the room).
             return [grace, idle].into_iter().flatten().min();
         }
@@ -786,7 +797,7 @@ impl Room {
                 }
             }
         }
-        if self.members.is_empty() {
+        if self.dormant() {
             if !events.is_empty() {
                 let events = self.number(events);
                 self.broadcast(&events, None);
@@ -1593,9 +1604,10 @@ impl Room {
     /// bot to act (the seat whose turn it is first, then any bot holding a Siebener Fips).
     fn plan_bots(&mut self) {
         self.hand_back();
-        if self.members.is_empty() {
+        if self.dormant() {
             // Bots play only while a person (a player or a spectator) is in the room: a table
-            // of bots that nobody watches would only burn the server's time.
+            // of bots that nobody watches would only burn the server's time. A tournament
+            // table is the exception: the round waits for it.
             if let Some(thinking) = self.bot_turn.take().and_then(|turn| turn.thinking) {
                 thinking.abort();
             }

@@ -864,3 +864,33 @@ async fn duplicate_tournaments_have_no_spectators_unless_the_organiser_asks() {
         }
     }
 }
+
+/// A tournament table plays on with nobody in its room: four entrants who register and never
+/// come to their table have bots stand in for them after the grace time, and the table plays its
+/// deals so that the round ends and the tournament finishes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_whose_players_all_stay_away_plays_on_with_bots_and_the_round_ends() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &[]);
+    let mut organiser = Client::greeted(&server).await;
+    let s = settings("Absent", 2, 2, 1, false);
+    organiser.send(json!({"type": "create_tournament", "name": "Olli", "settings": s, "tables": quick_tables()})).await;
+    let created = organiser.recv_type_or_error("tournament_created").await;
+    assert_eq!(created["type"], "tournament_created", "{created}");
+    let code = created["tournament"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    for name in ["Anna", "Bernd", "Carla", "Dirk"] {
+        register(&server, &code, name).await;
+    }
+    tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 4).await;
+    organiser.send(json!({"type": "start_tournament", "tournament": code, "token": token})).await;
+    tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "playing").await;
+    // Nobody joins the table; the organiser only watches the tournament.
+    let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "finished").await;
+    let table = &state["view"]["rounds"][0]["tables"][0];
+    assert_eq!(table["played"], 2, "{table}");
+    let totals: i64 = table["totals"].as_array().unwrap().iter().map(|t| t.as_i64().unwrap()).sum();
+    let standings: i64 =
+        state["view"]["standings"].as_array().unwrap().iter().map(|s| s["total"].as_i64().unwrap()).sum();
+    assert_eq!(totals, standings, "{state}");
+}
