@@ -4,6 +4,7 @@ import { eyeIcon, h, robotIcon } from './dom.js';
 import { lang, t } from './i18n.js';
 import { S, amHost, api, mySeat } from './store.js';
 import { gameName, gameOf } from './games/index.js';
+import { tourneyBar } from './tournament.js';
 
 export function inviteLink(code) {
   return `${location.origin}${location.pathname}#/room/${code}`;
@@ -245,7 +246,8 @@ export function roomView() {
     'div',
     { class: 'room' },
     h('h1', null, room.title || t('room.title', { code: room.code })),
-    inviteBox(room.code),
+    tourneyBar(room),
+    room.tournament ? null : inviteBox(room.code),
     h(
       'section',
       { class: 'panel' },
