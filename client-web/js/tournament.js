@@ -186,6 +186,8 @@ const draft = {
   grace: '120',
   bot_takeover: 'normal',
   bot_delay: 900,
+  /** Whether the options of the tables are open. */
+  more: false,
 };
 
 /** The games whose rules carry the number of deals of the series. */
@@ -429,7 +431,7 @@ export function createTourneyView() {
       ]),
       h(
         'details',
-        { class: 'more-rules' },
+        { class: 'more-rules', open: draft.more, ontoggle: (e) => (draft.more = e.target.open) },
         h('summary', { 'data-key': 'tn-tables-more' }, t('tn.table_options')),
         radios('next_deal', t('opt.next_deal'), [
           ['auto', t('opt.next_deal.auto')],
@@ -806,11 +808,11 @@ export function tourneyView() {
       headOf(state),
       state.you.organiser ? h('p', { class: 'tn-you', 'data-testid': 'tn-you' }, t('tn.you_organise')) : null,
       myName ? h('p', { class: 'tn-you', 'data-testid': 'tn-you' }, t('tn.you_play', { name: myName })) : null,
+      state.you.organiser && me === null && !view.settings.organiser_plays ? h('p', { class: 'hint' }, t('tn.organiser_only')) : null,
       phase === 'registration' || state.you.organiser ? linkBox(state.code) : null,
       h('div', { class: 'row no-print' }, h('a', { class: 'button', href: `#/t/${state.code}/results`, 'data-key': 'tn-results' }, t('tn.results_page'))),
     ),
     phase === 'registration' && me === null && !state.you.organiser ? registerBox(state.code) : null,
-    phase === 'registration' && me === null && state.you.organiser && !view.settings.organiser_plays ? h('p', { class: 'hint' }, t('tn.organiser_only')) : null,
     phase === 'closed' && me === null && !state.you.organiser ? h('p', { class: 'panel', role: 'status' }, t('tn.registration_closed')) : null,
     state.you.organiser && !started(view) ? organiserBox(state, token) : null,
     !started(view) ? entrantsBox(state, token) : null,
