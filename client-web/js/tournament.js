@@ -510,8 +510,12 @@ function entrantName(name, bot) {
   return bot ? [h('span', null, name), ' ', h('span', { class: 'bot-tag', 'data-testid': 'bot-tag' }, robotIcon(), ' ', t('tn.bot'))] : name;
 }
 
-/** The registration link with copy and share buttons. @param {string} code */
-function linkBox(code) {
+/**
+ * The tournament's link with copy and share buttons: to register before the start, to follow the
+ * standings after it.
+ * @param {string} code @param {boolean} follow
+ */
+function linkBox(code, follow) {
   const link = tourneyLink(code);
   const input = h('input', { type: 'text', readonly: true, value: link, 'data-key': 'tn-link', 'aria-label': t('tn.link'), onfocus: (e) => e.target.select() });
   const copy = async () => {
@@ -526,7 +530,7 @@ function linkBox(code) {
   return h(
     'div',
     { class: 'invite no-print' },
-    h('p', { class: 'invite-label' }, t('tn.link')),
+    h('p', { class: 'invite-label' }, follow ? t('tn.link_follow') : t('tn.link')),
     h(
       'div',
       { class: 'invite-row' },
@@ -534,7 +538,7 @@ function linkBox(code) {
       h('button', { type: 'button', class: 'primary', 'data-key': 'tn-copy-link', onclick: copy }, t('room.copy')),
       navigator.share ? h('button', { type: 'button', 'data-key': 'tn-share-link', onclick: () => navigator.share({ title: t('tn.share_title'), url: link }).catch(() => {}) }, t('room.share')) : null,
     ),
-    h('p', { class: 'hint' }, t('tn.link_help')),
+    follow ? null : h('p', { class: 'hint' }, t('tn.link_help')),
   );
 }
 
@@ -809,7 +813,7 @@ export function tourneyView() {
       state.you.organiser ? h('p', { class: 'tn-you', 'data-testid': 'tn-you' }, t('tn.you_organise')) : null,
       myName ? h('p', { class: 'tn-you', 'data-testid': 'tn-you' }, t('tn.you_play', { name: myName })) : null,
       state.you.organiser && me === null && !view.settings.organiser_plays ? h('p', { class: 'hint' }, t('tn.organiser_only')) : null,
-      phase === 'registration' || state.you.organiser ? linkBox(state.code) : null,
+      phase === 'registration' || (state.you.organiser && !started(view)) ? linkBox(state.code, false) : null,
       h('div', { class: 'row no-print' }, h('a', { class: 'button', href: `#/t/${state.code}/results`, 'data-key': 'tn-results' }, t('tn.results_page'))),
     ),
     phase === 'registration' && me === null && !state.you.organiser ? registerBox(state.code) : null,
@@ -841,6 +845,7 @@ export function tourneyView() {
         )
       : null,
     started(view) ? standingsBox(state) : null,
+    started(view) ? linkBox(state.code, true) : null,
     h('p', { class: 'no-print' }, h('a', { href: '#/' }, '← Fipsen')),
   );
 }

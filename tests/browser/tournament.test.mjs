@@ -418,3 +418,96 @@ test('a tournament: created, registered by link, started with a bot, standings a
   assertNoConsoleErrors(clients);
   for (const c of clients) await c.context.close();
 });
+
+test('a duplicate tournament the organiser plays in: no watchers at its tables, the duplicate scores in the standings and the results', async () => {
+  const olli = await openClient(chrome, 'olli-dup', PHONE, 'en');
+  const pia = await openClient(chrome, 'pia', DESKTOP, 'de');
+  const quirin = await openClient(chrome, 'quirin', PHONE, 'en');
+  const rosa = await openClient(chrome, 'rosa', DESKTOP, 'ja');
+  const clients = [olli, pia, quirin, rosa];
+  const o = olli.page;
+
+  // Tables of three only, one deal, duplicate deals; the organiser plays.
+  await o.locator('[data-key="tn-new"]').click();
+  await o.locator('#name').fill('Olli');
+  await o.locator('#tn-name').fill('Duplicate Sunday');
+  await o.locator('[data-key="tn-size-3"]').check();
+  assert.equal(await o.locator('[data-key="tn-short"]').count(), 0, 'no tables of two in Prisdorf');
+  await o.locator('#tn-deals').fill('1');
+  await o.locator('[data-key="tn-duplicate"]').check();
+  assert.equal(await o.locator('[data-key="tn-spectators"]').isChecked(), false);
+  await o.locator('[data-key="tn-tables-more"]').click();
+  await o.locator('[data-key="tn-bot_delay-0"]').check();
+  await o.locator('[data-key="tn-create"]').click();
+  await o.locator('[data-key="tn-link"]').waitFor();
+  const link = await o.locator('[data-key="tn-link"]').inputValue();
+  assert.match(await o.locator('.tn-head').textContent(), /You organise this tournament\.You play as Olli\./);
+  const created = lastFrame(olli, 'tournament').tournament;
+  assert.equal(created.tables.spectators_allowed, false, 'the tables refuse watchers');
+  assert.equal(created.view.settings.duplicate, true);
+  assert.equal(created.view.settings.organiser_plays, true);
+  assert.deepEqual(
+    created.view.settings.tables.map((f) => [f.seats, f.deals]),
+    [[3, 1]],
+  );
+
+  for (const [c, name] of [
+    [pia, 'Pia'],
+    [quirin, 'Quirin'],
+    [rosa, 'Rosa'],
+  ]) {
+    await register(c, link, name);
+    await c.page.locator('[data-testid="tn-you"]').waitFor();
+  }
+  // Four at tables of three: two bots make two tables.
+  await o.locator('[data-testid="tn-problem"]').waitFor();
+  assert.equal(await o.locator('[data-testid="tn-problem"] p').first().textContent(), '4 players cannot be seated at these tables. With 2 bot(s) they can.');
+  await o.locator('[data-key="tn-close"]').click();
+  await o.locator('[data-testid="tn-phase"][data-phase="closed"]').waitFor();
+  await pia.page.locator('[data-testid="tn-phase"][data-phase="closed"]').waitFor();
+  await o.locator('[data-key="tn-start-bots"]').click();
+  await o.locator('[data-testid="tn-phase"][data-phase="playing"]').waitFor();
+
+  // No way to watch a table; every person goes to his own and plays its deal.
+  const rooms = new Map();
+  for (const c of clients) {
+    await c.page.locator('[data-key="tn-my-table"]').waitFor();
+    assert.equal(await c.page.locator('[data-key^="tn-watch-"]').count(), 0, `${c.label}: no table to watch`);
+    const room = await toMyTable(c);
+    assert.match((await c.page.locator('[data-testid="tn-bar"]').textContent()) ?? '', /Duplicate|Gleiche Karten|デュプリケート/);
+    rooms.set(room, [...(rooms.get(room) ?? []), c]);
+  }
+  assert.equal(rooms.size, 2);
+  // A deal thrown in is dealt again: every table plays until its one deal counts.
+  for (const group of rooms.values()) await playUntil(group, 1, [], {});
+
+  // Back on the tournament page: the round is over; the standings carry the duplicate scores.
+  await olli.page.locator('[data-key="tn-bar-link"]').click();
+  await o.locator('[data-testid="tn-phase"][data-phase="finished"]').waitFor();
+  await o.locator('[data-testid="tn-standings"]').waitFor();
+  const view = lastFrame(olli, 'tournament').tournament.view;
+  const head = await o.locator('[data-testid="tn-standings"] thead th').allTextContents();
+  assert.deepEqual(head, ['Rank', 'Player', 'Points', 'Duplicate', 'Tables', 'Deals']);
+  const dup = await o.locator('[data-testid="tn-standings"] tbody tr').evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-name'), r.children[3].textContent]));
+  const format = (v) => (v === null || v === undefined ? '—' : `${v > 0 ? '+' : ''}${(v / 100).toFixed(2)}`);
+  assert.deepEqual(
+    dup,
+    view.standings.map((s) => [s.name, format(s.duplicate)]),
+  );
+  assert.ok(view.standings.every((s) => typeof s.duplicate === 'number'), 'everyone has a duplicate score');
+  assert.equal(await o.locator('[data-testid="tn-tie-break"]').textContent(), 'Ranked by total points, highest first. Between equal totals the higher duplicate score ranks higher, then whoever played fewer deals; players still equal share the rank.');
+  await screenshot(olli, 'phone-tournament-duplicate-standings');
+
+  // The results page shows them too.
+  await o.locator('[data-key="tn-results"]').click();
+  await o.locator('[data-testid="tn-results"]').waitFor();
+  const { results } = lastFrame(olli, 'tournament_results');
+  const shown = await o.locator('[data-testid="tn-results"] tbody tr').evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-name'), r.children[3].textContent]));
+  assert.deepEqual(
+    shown,
+    results.standings.map((s) => [s.name, format(s.duplicate)]),
+  );
+
+  assertNoConsoleErrors(clients);
+  for (const c of clients) await c.context.close();
+});
