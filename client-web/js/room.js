@@ -241,7 +241,8 @@ export function roomView() {
   const players = room.seats.length;
   const seated = room.seats.filter(Boolean).length;
   const missing = Math.max(0, players - seated);
-  const isHost = amHost();
+  // A tournament table's seats and start are the tournament's.
+  const isHost = amHost() && !room.tournament;
   return h(
     'div',
     { class: 'room' },

@@ -751,7 +751,8 @@ function resultPanel(game, deal, me) {
  */
 function seatsBetweenDeals() {
   const room = S.room;
-  if (room?.status !== 'between_deals') return null;
+  // A tournament table's seats are the tournament's: nothing to change there.
+  if (room?.status !== 'between_deals' || room.tournament) return null;
   const free = room.seats.some((seat) => !seat);
   if (!free && !amHost()) return null;
   return h(

@@ -49,6 +49,8 @@ async function sheetTotals(page) {
   await sheet.waitFor();
   const names = await sheet.locator('thead th.total-col').allTextContents();
   const totals = await sheet.locator('tfoot td.total').allTextContents();
+  // The series belongs to the tournament: its players are not offered to delete it.
+  assert.equal(await page.locator('dialog.dialog-sheet [data-key="delete-series"]').count(), 0);
   await page.locator('[data-key="close-sheet"]').click();
   return Object.fromEntries(names.map((n, i) => [n.trim(), Number(totals[i].replace('−', '-'))]));
 }
@@ -293,6 +295,8 @@ test('a tournament: created, registered by link, started with a bot, standings a
   const groups = roomOf.anna === roomOf.bea ? [[anna, bea]] : [[anna], [bea]];
   const watchers = [olli, carl];
   for (const group of groups) await playUntil(group, 1, watchers, {});
+  // Between deals a tournament table offers no seats to change and no bots to add.
+  assert.equal(await anna.page.locator('[data-key="seats-between"], [data-key^="add-bot-"], [data-key^="remove-bot-"]').count(), 0);
   for (const group of groups) {
     for (const c of group) {
       const next = c.page.locator('[data-key="next-deal"]:not([disabled])');
