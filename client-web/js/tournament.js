@@ -968,11 +968,11 @@ export function resultsView() {
 
 // ---- the home page ----
 
-/** "Your tournaments" and the listed ones, and the way to organise one. */
-export function homeTourneys() {
+/** "Your tournaments": those this browser organises or plays in, with where each stands. */
+export function myTourneys() {
   const held = heldTourneys();
   const codes = Object.keys(held);
-  const mine = codes.length
+  return codes.length
     ? h(
         'section',
         { class: 'panel mine tn-mine', 'aria-labelledby': 'tn-mine-title' },
@@ -1000,40 +1000,41 @@ export function homeTourneys() {
         ),
       )
     : null;
+}
+
+/** The listed tournaments, and the way to organise one. */
+export function listedTourneys() {
   const list = listed ?? [];
-  return [
-    mine,
+  return h(
+    'section',
+    { class: 'panel tn-listed', 'aria-labelledby': 'tn-listed-title' },
     h(
-      'section',
-      { class: 'panel tn-listed', 'aria-labelledby': 'tn-listed-title' },
-      h(
-        'div',
-        { class: 'panel-head' },
-        h('h2', { id: 'tn-listed-title' }, t('tn.listed_title')),
-        h('a', { class: 'button small primary', href: '#/tournament/new', 'data-key': 'tn-new' }, t('tn.new')),
-      ),
-      list.length === 0
-        ? h('p', { class: 'hint' }, t('tn.listed_empty'))
-        : h(
-            'ul',
-            { class: 'lobby-list', 'data-testid': 'tn-listed' },
-            list.map((s) =>
+      'div',
+      { class: 'panel-head' },
+      h('h2', { id: 'tn-listed-title' }, t('tn.listed_title')),
+      h('a', { class: 'button small primary', href: '#/tournament/new', 'data-key': 'tn-new' }, t('tn.new')),
+    ),
+    list.length === 0
+      ? h('p', { class: 'hint' }, t('tn.listed_empty'))
+      : h(
+          'ul',
+          { class: 'lobby-list', 'data-testid': 'tn-listed' },
+          list.map((s) =>
+            h(
+              'li',
+              { class: 'lobby-row', 'data-tournament': s.code },
               h(
-                'li',
-                { class: 'lobby-row', 'data-tournament': s.code },
-                h(
-                  'div',
-                  { class: 'lobby-info' },
-                  h('strong', null, s.name),
-                  h('span', { class: 'lobby-game' }, gameName(s.game)),
-                  h('span', { class: 'hint' }, `${t('tn.kicker', { organiser: s.organiser })} · ${t('tn.entrants', { n: s.entrants })} · ${phaseText(s.phase, s.rounds)}`),
-                ),
-                h('div', { class: 'row' }, h('a', { class: 'button small', href: `#/t/${s.code}`, 'data-key': `tn-listed-${s.code}` }, t('tn.open'))),
+                'div',
+                { class: 'lobby-info' },
+                h('strong', null, s.name),
+                h('span', { class: 'lobby-game' }, gameName(s.game)),
+                h('span', { class: 'hint' }, `${t('tn.kicker', { organiser: s.organiser })} · ${t('tn.entrants', { n: s.entrants })} · ${phaseText(s.phase, s.rounds)}`),
               ),
+              h('div', { class: 'row' }, h('a', { class: 'button small', href: `#/t/${s.code}`, 'data-key': `tn-listed-${s.code}` }, t('tn.open'))),
             ),
           ),
-    ),
-  ];
+        ),
+  );
 }
 
 // ---- at a tournament's table ----

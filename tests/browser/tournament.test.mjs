@@ -413,6 +413,8 @@ test('a tournament: created, registered by link, started with a bot, standings a
   const mine = anna.page.locator(`.tn-mine [data-tournament="${code}"]`);
   await mine.locator('[data-testid="tn-mine-status"]').waitFor();
   assert.equal(await mine.locator('[data-testid="tn-mine-status"]').textContent(), 'Das Turnier ist vorbei');
+  await mine.scrollIntoViewIfNeeded();
+  await screenshot(anna, 'phone-tournament-home');
   await mine.locator(`[data-key="tn-open-${code}"]`).click();
   await anna.page.locator('[data-testid="tn-you"]').waitFor();
   assert.equal(await anna.page.locator('[data-testid="tn-you"]').textContent(), 'Sie spielen als Anna.');
