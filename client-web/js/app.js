@@ -15,6 +15,7 @@ import { homeView, inviteTitle, joinView } from './home.js';
 import { roomView } from './room.js';
 import { tableView } from './table.js';
 import { headerView } from './header.js';
+import { askTourneysForHome, createTourneyView, enterTourney, leaveTourney, resultsView, tourney, tourneyMessage, tourneyRefused, tourneyView } from './tournament.js';
 import { beep } from './sound.js';
 
 initLang();
@@ -44,6 +45,10 @@ function parseRoute() {
   // A series page: by its share key (and a deal to replay), or a player's own by his seat.
   const s = location.hash.match(/^#\/series\/([A-Za-z0-9_-]+)(?:\/([A-Za-z0-9_-]+))?(?:\/(\d+))?/);
   if (s) return { name: 'series', code: s[1], key: s[2] ?? null, deal: s[3] ? Number(s[3]) : null };
+  // A tournament: the form that creates one, its page (the registration link) and its results.
+  if (/^#\/tournament\/new/.test(location.hash)) return { name: 'tourney_new' };
+  const tn = location.hash.match(/^#\/t\/([A-Za-z0-9_-]+)(\/results)?/);
+  if (tn) return { name: 'tourney', code: tn[1], results: Boolean(tn[2]) };
   return { name: 'home' };
 }
 
@@ -51,6 +56,8 @@ function onRoute() {
   const route = parseRoute();
   const before = S.route;
   S.route = route;
+  // Off the tournament's pages: its updates are no longer needed.
+  if (before.name === 'tourney' && (route.name !== 'tourney' || route.code !== before.code) && conn.ready) leaveTourney();
   if (route.name === 'series') {
     // A series page starts afresh (the link may name another series or deal).
     S.series = { status: 'idle' };
@@ -68,10 +75,13 @@ function onRoute() {
     if (conn.ready) {
       conn.send({ type: 'leave_room' });
       if (route.name === 'series') askSeries(route);
+      else if (route.name === 'tourney') enterTourney(route);
       else askHome();
     }
   } else if (route.name === 'series') {
     if (conn.ready) askSeries(route);
+  } else if (route.name === 'tourney') {
+    if (conn.ready) enterTourney(route);
   } else if (conn.ready) {
     askHome();
   }
@@ -119,7 +129,8 @@ function onReady() {
     // A series asked for on a connection that broke is asked for again.
     if (S.series.status === 'loading') S.series = { status: 'idle' };
     askSeries(S.route);
-  } else askHome();
+  } else if (S.route.name === 'tourney') enterTourney(S.route);
+  else askHome();
 }
 
 function askHome() {
@@ -128,6 +139,7 @@ function askHome() {
     .map((s) => s.token)
     .filter(Boolean);
   if (tokens.length) conn.send({ type: 'my_rooms', tokens });
+  askTourneysForHome();
 }
 
 function readSeats() {
@@ -365,6 +377,7 @@ function onMessage(msg) {
     case 'left':
       break;
     default:
+      if (tourneyMessage(msg)) render();
       break;
   }
 }
@@ -378,6 +391,10 @@ function onError(msg) {
     return;
   }
   S.waiting = false;
+  if (code.startsWith('tournament/') && tourneyRefused(code)) {
+    render();
+    return;
+  }
   if (code.startsWith('replay/') && replayRefused(code)) {
     render();
     return;
@@ -410,7 +427,7 @@ function onError(msg) {
 /** A readable sentence for a server error, translated by its code where we know it. */
 export function errorText(code, message) {
   const key = `err.${code}`;
-  if (has(key)) return t(key);
+  if (has(key)) return t(key, { message: message || code });
   return t('err.generic', { message: message || code });
 }
 
@@ -674,6 +691,7 @@ function updateTitle() {
   // A room's page names its table and its game: "Friday table — Prisdorf Fipsen".
   if (S.route.name === 'room') title = `${S.room?.title || t('room.title', { code: S.route.code })} — ${S.room ? gameName(S.room.rules?.game) : 'Fipsen'}`;
   if (S.route.name === 'room' && !S.room && S.peek?.info) title = `${inviteTitle(S.peek.info)} — ${gameName(S.peek.info.rules?.game)}`;
+  if (S.route.name === 'tourney' && tourney?.state) title = `${tourney.state.view.settings.name} — ${gameName(tourney.state.view.settings.game)}`;
   if (myTurn()) title = `▶ ${t('table.your_turn')} — Fipsen`;
   if (document.title !== title) document.title = title;
 }
@@ -703,6 +721,10 @@ function renderNow() {
     main = homeView();
   } else if (S.route.name === 'series') {
     main = seriesView();
+  } else if (S.route.name === 'tourney_new') {
+    main = createTourneyView();
+  } else if (S.route.name === 'tourney') {
+    main = S.route.results ? resultsView() : tourneyView();
   } else if (!S.room) {
     const held = seatFor(S.route.code);
     main = S.waiting || held?.token || held?.watching ? h('p', { class: 'loading' }, t('conn.connecting')) : joinView(S.route.code);

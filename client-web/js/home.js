@@ -7,6 +7,7 @@ import { BOT_DELAYS, LEVELS, botDelayText, moveSecondsText } from './room.js';
 import { eyeIcon, robotIcon } from './dom.js';
 import { GAMES, GAME_IDS, gameName, gameOf } from './games/index.js';
 import { myRoomLine } from './series.js';
+import { listedTourneys, myTourneys } from './tournament.js';
 
 /**
  * The table being set up (kept across renders): the game, each game's rules (from its module's
@@ -551,7 +552,9 @@ export function homeView() {
     h('p', { class: 'tagline' }, t('app.tagline')),
     nameField(),
     myRoomsSection(),
+    myTourneys(),
     practiceSection(),
+    listedTourneys(),
     h('div', { class: 'home-grid' }, createSection(), h('div', { class: 'stack' }, joinSection(), lobbySection())),
     howToPlay(),
   );

@@ -4,6 +4,7 @@ import { eyeIcon, h, robotIcon } from './dom.js';
 import { lang, t } from './i18n.js';
 import { S, amHost, api, mySeat } from './store.js';
 import { gameName, gameOf } from './games/index.js';
+import { tourneyBar } from './tournament.js';
 
 export function inviteLink(code) {
   return `${location.origin}${location.pathname}#/room/${code}`;
@@ -240,12 +241,14 @@ export function roomView() {
   const players = room.seats.length;
   const seated = room.seats.filter(Boolean).length;
   const missing = Math.max(0, players - seated);
-  const isHost = amHost();
+  // A tournament table's seats and start are the tournament's.
+  const isHost = amHost() && !room.tournament;
   return h(
     'div',
     { class: 'room' },
     h('h1', null, room.title || t('room.title', { code: room.code })),
-    inviteBox(room.code),
+    tourneyBar(room),
+    room.tournament ? null : inviteBox(room.code),
     h(
       'section',
       { class: 'panel' },

@@ -183,7 +183,8 @@ export function seriesTools(room) {
     api.render();
   };
   let deleting = null;
-  if (seat !== null) {
+  // A tournament table's series belongs to the tournament: it is not deleted by its players.
+  if (seat !== null && !room.tournament) {
     if (mine) {
       deleting = h('div', { class: 'series-delete', 'data-testid': 'delete-votes' }, h('p', null, t('series.delete_mine'), ' ', t('series.delete_votes', { n: votes.length, k: people })), h('button', { type: 'button', class: 'small', 'data-key': 'delete-withdraw', onclick: () => vote(false) }, t('series.delete_withdraw')));
     } else if (confirming) {

@@ -30,7 +30,8 @@ import { t } from './i18n.js';
 
 /**
  * @typedef {object} State
- * @property {{name: 'home'} | {name: 'room', code: string} | {name: 'series', code: string, key: string|null, deal: number|null}} route
+ * @property {{name: 'home'} | {name: 'room', code: string} | {name: 'series', code: string, key: string|null, deal: number|null}
+ *   | {name: 'tourney_new'} | {name: 'tourney', code: string, results: boolean}} route
  * @property {import('./conn.js').ConnState} conn
  * @property {number} retryIn
  * @property {string} name

@@ -14,6 +14,7 @@ import { botLabel, seatList } from './room.js';
 import { reviewButton, reviewDialog } from './review.js';
 import { mayReplay, replayButton, replayDialog, replayList } from './replay.js';
 import { seriesTools } from './series.js';
+import { tourneyBar } from './tournament.js';
 
 /**
  * Where a seat sits on the screen: `side` is its side of the table (the way a trick it takes
@@ -103,6 +104,7 @@ export function tableView() {
     'div',
     { class: `table-screen players-${n} game-${G().id}${me === null ? ' spectating' : ''}${myTurn ? ' my-turn' : ''}`, 'data-phase': deal.phase },
     banners(me, myTurn),
+    tourneyBar(S.room),
     infoBar(game, deal),
     // Two columns on wide screens; on phones the wrappers dissolve and the parts stack.
     h(
@@ -749,7 +751,8 @@ function resultPanel(game, deal, me) {
  */
 function seatsBetweenDeals() {
   const room = S.room;
-  if (room?.status !== 'between_deals') return null;
+  // A tournament table's seats are the tournament's: nothing to change there.
+  if (room?.status !== 'between_deals' || room.tournament) return null;
   const free = room.seats.some((seat) => !seat);
   if (!free && !amHost()) return null;
   return h(

@@ -41,6 +41,13 @@ test('every game module offers the whole game interface, and its words in every 
   }
 });
 
+test('the tournament pages have every word in every language', async () => {
+  const { strings } = await import('../../client-web/js/tournament-strings.js');
+  const keys = LANGS.map((lang) => Object.keys(strings[lang] ?? {}).sort());
+  assert.ok(keys[0].length > 50, 'the tournament pages have their words');
+  for (const [i, lang] of LANGS.entries()) assert.deepEqual(keys[i], keys[0], `the same tournament words in ${lang} as in ${LANGS[0]}`);
+});
+
 test('every error code the server may send has a readable message in every language', () => {
   const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8'));
   const error = schema.$defs.ServerMessage.oneOf.find((m) => m.properties?.type?.const === 'error');
