@@ -7,7 +7,7 @@ import { BOT_DELAYS, LEVELS, botDelayText, moveSecondsText } from './room.js';
 import { eyeIcon, robotIcon } from './dom.js';
 import { GAMES, GAME_IDS, gameName, gameOf } from './games/index.js';
 import { myRoomLine } from './series.js';
-import { listedTourneys, myTourneys } from './tournament.js';
+import { listedTourneys, myTourneys, tourneyBar } from './tournament.js';
 
 /**
  * The table being set up (kept across renders): the game, each game's rules (from its module's
@@ -628,15 +628,19 @@ export function joinView(code) {
       error
         ? h('p', { class: 'invite-error', role: 'alert', 'data-testid': 'invite-error' }, has(`err.${error}`) ? t(`err.${error}`) : t('err.generic', { message: error }))
         : info
-          ? inviteInfo(info)
+          ? [tourneyBar(info), inviteInfo(info)]
           : h('p', { class: 'hint', role: 'status' }, t('conn.connecting')),
+      info?.tournament ? h('p', { class: 'hint', 'data-testid': 'invite-tournament' }, t('tn.invite_players')) : null,
       error ? null : nameField(),
       error
         ? null
         : h(
             'div',
             { class: 'row' },
-            h('button', { type: 'button', class: 'primary big', 'data-key': 'invite-sit', disabled: off, onclick: () => join(code, 'player') }, t('home.join_button')),
+            // A tournament's players sit down from its page, with their tournament tokens.
+            info?.tournament
+              ? null
+              : h('button', { type: 'button', class: 'primary big', 'data-key': 'invite-sit', disabled: off, onclick: () => join(code, 'player') }, t('home.join_button')),
             info?.spectators_allowed === false
               ? null
               : h('button', { type: 'button', class: 'big', 'data-key': 'invite-watch', disabled: off, onclick: () => join(code, 'spectator') }, t('home.watch_button')),

@@ -239,7 +239,7 @@
 
 /**
  * A public room, as the lobby lists it.
- * @typedef {{host: string, players: Array<string | null>, room: string, rules: GameRules, spectators: number, spectators_allowed: boolean, status: RoomStatus, title: string}} LobbyRoom
+ * @typedef {{host: string, players: Array<string | null>, room: string, rules: GameRules, spectators: number, spectators_allowed: boolean, status: RoomStatus, title: string, tournament?: TableOfTournament | null}} LobbyRoom
  */
 
 /**

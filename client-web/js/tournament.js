@@ -1041,8 +1041,8 @@ export function listedTourneys() {
 
 /**
  * The line a tournament's table shows: the tournament, the round, the table and the deals, with
- * the way back to the tournament's page.
- * @param {import('./store.js').Room|null} room
+ * the way back to the tournament's page. Also on the invitation page of such a table.
+ * @param {{tournament?: import('./protocol.js').TableOfTournament | null} | null} room
  */
 export function tourneyBar(room) {
   const tn = room?.tournament;

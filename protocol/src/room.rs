@@ -424,6 +424,10 @@ pub struct LobbyRoom {
     pub status: RoomStatus,
     /// The game and its rules.
     pub rules: GameRules,
+    /// The tournament the room is a table of: its players come in from the tournament's page
+    /// (with their tournament tokens), others may only watch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<crate::TableOfTournament>,
 }
 
 /// A room one of the given tokens belongs to, for a player's list of his rooms (open in

@@ -2008,18 +2008,23 @@ impl Room {
             },
             next_deal_paused: self.next_deal_left.is_some(),
             reading: self.reading.keys().copied().collect(),
-            tournament: self.tournament.as_ref().map(|link| TableOfTournament {
-                tournament: link.tournament.clone(),
-                name: link.name.clone(),
-                round: link.table.round,
-                rounds: link.rounds,
-                table: link.table.table,
-                deals: link.deals,
-                played: self.counted.len() as u32,
-                duplicate: link.duplicate,
-            }),
+            tournament: self.table_of_tournament(),
             delete_votes: self.delete_votes.iter().filter_map(|&p| self.seat_of(p)).collect(),
         }
+    }
+
+    /// The tournament this room is a table of, as its views show it.
+    fn table_of_tournament(&self) -> Option<TableOfTournament> {
+        self.tournament.as_ref().map(|link| TableOfTournament {
+            tournament: link.tournament.clone(),
+            name: link.name.clone(),
+            round: link.table.round,
+            rounds: link.rounds,
+            table: link.table.table,
+            deals: link.deals,
+            played: self.counted.len() as u32,
+            duplicate: link.duplicate,
+        })
     }
 
     fn players(&self) -> Vec<Option<String>> {
@@ -2052,6 +2057,7 @@ impl Room {
             spectators_allowed: self.options.spectators_allowed,
             status: self.status(),
             rules: self.rules.clone(),
+            tournament: self.table_of_tournament(),
         }
     }
 

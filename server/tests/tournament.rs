@@ -783,8 +783,13 @@ async fn an_organiser_who_plays_an_unlisted_tournament_and_a_sigkill_during_regi
         assert_eq!(joined["room"]["tournament"]["tournament"], json!(code));
         assert!(joined["room"]["seats"].as_array().unwrap().iter().all(|s| s["bot"].is_null()));
     }
-    // Its tables were created without spectators.
+    // The invitation page of its table names the tournament (its players come in from there).
     let mut watcher = Client::greeted(&server).await;
+    watcher.send(json!({"type": "peek", "room": room})).await;
+    let info = watcher.recv_type("room_info").await["room"].clone();
+    assert_eq!(info["tournament"]["tournament"], json!(code), "{info}");
+    assert_eq!((info["tournament"]["round"].clone(), info["tournament"]["table"].clone()), (json!(1), json!(1)));
+    // Its tables were created without spectators.
     let refused = watcher.join(room, "Guest", "spectator").await;
     assert_eq!(refused["code"], "room/no_spectators", "{refused}");
 }

@@ -292,6 +292,16 @@ test('a tournament: created, registered by link, started with a bot, standings a
   assert.equal(await anna.page.locator('[data-testid="tn-bar-round"]').textContent(), 'Runde 1 von 2');
   assert.match((await anna.page.locator('[data-testid="tn-bar"]').textContent()) ?? '', /Prisdorf Friday/);
   await screenshot(anna, 'phone-tournament-table');
+  // Someone who opens the table's own link learns whose table it is, and may only watch.
+  const visitor = await openClient(chrome, 'visitor', PHONE, 'en');
+  await visitor.page.goto(`${BASE}#/room/${roomOf.anna}`);
+  await visitor.page.locator('[data-testid="invite-info"]').waitFor();
+  assert.match((await visitor.page.locator('.invited [data-testid="tn-bar"]').textContent()) ?? '', /Prisdorf Friday.*Round 1 of 2/);
+  assert.match((await visitor.page.locator('[data-testid="invite-tournament"]').textContent()) ?? '', /table of a tournament/);
+  assert.equal(await visitor.page.locator('[data-key="invite-sit"]').count(), 0, 'no seat to take at a tournament table');
+  assert.equal(await visitor.page.locator('[data-key="invite-watch"]').count(), 1);
+  assertNoConsoleErrors([visitor]);
+  await visitor.context.close();
   const groups = roomOf.anna === roomOf.bea ? [[anna, bea]] : [[anna], [bea]];
   const watchers = [olli, carl];
   for (const group of groups) await playUntil(group, 1, watchers, {});
