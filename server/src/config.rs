@@ -47,6 +47,18 @@ pub struct Config {
     #[arg(long, env = "FIPSEN_SYNC", value_enum, default_value = "full")]
     pub sync: SyncMode,
 
+    /// Milliseconds between the checkpoints that copy the write-ahead log into the database file
+    /// (taken beside the writer, never inside a commit; only when something was committed).
+    #[arg(long = "checkpoint-ms", env = "FIPSEN_CHECKPOINT_MS", default_value_t = 200,
+          value_parser = clap::value_parser!(u64).range(10..=60_000))]
+    pub checkpoint_ms: u64,
+
+    /// Pages (4 KiB) the write-ahead log may grow to before a checkpoint holds the writer for a
+    /// moment so that the log starts over (16,384: 64 MiB).
+    #[arg(long = "wal-limit-pages", env = "FIPSEN_WAL_LIMIT_PAGES", default_value_t = 16_384,
+          value_parser = clap::value_parser!(u64).range(256..=4_194_304))]
+    pub wal_limit_pages: u64,
+
     /// Most simultaneous WebSocket connections; more are refused with close code 1013.
     #[arg(long, env = "FIPSEN_MAX_CONNECTIONS", default_value_t = 10_000)]
     pub max_connections: usize,
@@ -137,6 +149,15 @@ fn parse_seed(hex: &str) -> Result<fipsen_rules::Seed, String> {
 }
 
 impl Config {
+    /// How the storage writes: the sync mode and the checkpoints.
+    pub fn storage(&self) -> crate::storage::StorageOptions {
+        crate::storage::StorageOptions {
+            sync: self.sync,
+            checkpoint_interval: Duration::from_millis(self.checkpoint_ms),
+            wal_limit_frames: i64::try_from(self.wal_limit_pages).unwrap_or(i64::MAX),
+        }
+    }
+
     /// The handshake timeout.
     pub fn handshake_timeout(&self) -> Duration {
         Duration::from_secs(self.handshake_timeout_secs)
@@ -170,5 +191,39 @@ impl Config {
     /// The socket cap asked for (before it is fitted to the open-file limit).
     pub fn max_sockets(&self) -> usize {
         self.max_sockets.unwrap_or_else(|| self.max_connections.saturating_add(1024))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::StorageOptions;
+
+    /// The storage flags' defaults are the storage's defaults, the flags set them, and values
+    /// out of range are refused with the flag's name.
+    #[test]
+    fn the_storage_flags_reach_the_storage() {
+        let config = Config::try_parse_from(["fipsen-server"]).expect("defaults");
+        assert_eq!(config.storage(), StorageOptions::default());
+        let config = Config::try_parse_from([
+            "fipsen-server",
+            "--sync",
+            "normal",
+            "--checkpoint-ms",
+            "50",
+            "--wal-limit-pages",
+            "65536",
+        ])
+        .expect("flags");
+        assert_eq!(
+            config.storage(),
+            StorageOptions {
+                sync: SyncMode::Normal,
+                checkpoint_interval: Duration::from_millis(50),
+                wal_limit_frames: 65_536
+            }
+        );
+        let refused = Config::try_parse_from(["fipsen-server", "--checkpoint-ms", "0"]).expect_err("out of range");
+        assert!(refused.to_string().contains("--checkpoint-ms"), "{refused}");
     }
 }

@@ -53,7 +53,7 @@ pub async fn run(
     stop: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let metrics = Arc::new(Metrics::default());
-    let (storage, writer) = Storage::open_with(&config.db, metrics.clone(), config.sync)?;
+    let (storage, writer) = Storage::open_with(&config.db, metrics.clone(), config.storage())?;
     if config.insecure_fixed_seed.is_some() {
         warn!("--insecure-fixed-seed is set: every new room's deals are known in advance; for tests only");
     }

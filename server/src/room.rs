@@ -2155,13 +2155,18 @@ async fn sleep_until(wake: Option<Instant>) {
 mod tests {
     use super::*;
     use crate::config::SyncMode;
+    use crate::storage::StorageOptions;
 
     /// A room of four bots (`Room::new`, as the registry makes it) with one watcher and the
     /// series started, on a throw-away database.
     fn room_of_bots(dir: &std::path::Path, master: u8) -> Room {
         let metrics = Arc::new(Metrics::default());
-        let (storage, _writer) =
-            Storage::open_with(&dir.join("db.sqlite3"), metrics.clone(), SyncMode::Normal).unwrap();
+        let (storage, _writer) = Storage::open_with(
+            &dir.join("db.sqlite3"),
+            metrics.clone(),
+            StorageOptions { sync: SyncMode::Normal, ..StorageOptions::default() },
+        )
+        .unwrap();
         let registry = Registry::new(storage.clone(), metrics.clone(), Duration::from_secs(60), None);
         let options = RoomOptions { bot_delay_ms: 1000, ..RoomOptions::default() };
         let meta = RoomMeta {

@@ -12,7 +12,7 @@
 //! connection runs `PASSIVE` checkpoints beside the writer. Because the log can only start over
 //! once a checkpoint has copied all of it, and the writer keeps appending while a checkpoint
 //! runs, the checkpoint thread finishes one off with the writer held between two transactions
-//! whenever the log has grown past [`WAL_LIMIT_FRAMES`]; that last step only copies what was
+//! whenever the log has grown past [`StorageOptions::wal_limit_frames`]; that last step only copies what was
 //! appended during the checkpoint before it.
 //!
 //! The file holds master seeds and token hashes: it must stay private to the server.
@@ -143,12 +143,30 @@ impl std::fmt::Debug for Op {
 /// The most operations one transaction takes.
 const BATCH: usize = 512;
 
-/// How often the checkpoint thread looks at the log (when something was committed since).
-const CHECKPOINT_INTERVAL: Duration = Duration::from_millis(200);
+/// How the storage writes: how far a commit goes before it is acknowledged, and when the
+/// write-ahead log is copied into the database file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StorageOptions {
+    /// How commits reach the disk.
+    pub sync: SyncMode,
+    /// How often the checkpoint thread looks at the log (when something was committed since).
+    pub checkpoint_interval: Duration,
+    /// Log frames (pages) beyond which the checkpoint thread holds the writer for a moment so
+    /// that the log can start over.
+    pub wal_limit_frames: i64,
+}
 
-/// Log frames (pages) beyond which the checkpoint thread holds the writer for a moment so that
-/// the log can start over (64 MiB with 4 KiB pages).
-pub const WAL_LIMIT_FRAMES: i64 = 16_384;
+impl Default for StorageOptions {
+    /// `synchronous=FULL`, a checkpoint every 200 ms, the log started over past 16,384 frames
+    /// (64 MiB with 4 KiB pages).
+    fn default() -> StorageOptions {
+        StorageOptions {
+            sync: SyncMode::Full,
+            checkpoint_interval: Duration::from_millis(200),
+            wal_limit_frames: 16_384,
+        }
+    }
+}
 
 impl Storage {
     /// Opens (or creates) the database file with `synchronous=FULL` and starts the writer and
@@ -157,7 +175,7 @@ impl Storage {
     /// # Errors
     /// The file cannot be opened or its tables created.
     pub fn open(path: &Path, metrics: Arc<Metrics>) -> Result<(Storage, std::thread::JoinHandle<()>), StorageError> {
-        Storage::open_with(path, metrics, SyncMode::Full)
+        Storage::open_with(path, metrics, StorageOptions::default())
     }
 
     /// Opens (or creates) the database file and starts the writer and checkpoint threads.
@@ -167,8 +185,9 @@ impl Storage {
     pub fn open_with(
         path: &Path,
         metrics: Arc<Metrics>,
-        sync: SyncMode,
+        options: StorageOptions,
     ) -> Result<(Storage, std::thread::JoinHandle<()>), StorageError> {
+        let sync = options.sync;
         let conn = Connection::open(path)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         // FULL: a commit is on disk before the server acknowledges, even across a power cut.
@@ -242,7 +261,7 @@ impl Storage {
         let checkpoint_metrics = metrics.clone();
         std::thread::Builder::new()
             .name("fipsen-checkpoint".into())
-            .spawn(move || checkpointer(&checkpoints, &checkpoint_shared, &checkpoint_metrics, &stopped))
+            .spawn(move || checkpointer(&checkpoints, options, &checkpoint_shared, &checkpoint_metrics, &stopped))
             .map_err(|e| StorageError::Corrupt(format!("cannot start the checkpoint thread: {e}")))?;
         let (tx, rx) = mpsc::channel(4096);
         let handle = std::thread::Builder::new()
@@ -559,13 +578,19 @@ fn passive_checkpoint(conn: &Connection) -> Result<(i64, i64), rusqlite::Error> 
     conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| Ok((row.get::<_, i64>(1)?, row.get::<_, i64>(2)?)))
 }
 
-/// The checkpoint thread: a `PASSIVE` checkpoint every [`CHECKPOINT_INTERVAL`] if something was
-/// committed, beside the writer; when the log has grown past [`WAL_LIMIT_FRAMES`], one more with
+/// The checkpoint thread: a `PASSIVE` checkpoint every `checkpoint_interval` if something was
+/// committed, beside the writer; when the log has grown past `wal_limit_frames`, one more with
 /// the writer held, so that the next commit starts the log over. Ends when the writer ends.
-fn checkpointer(conn: &Connection, shared: &Shared, metrics: &Metrics, stopped: &std::sync::mpsc::Receiver<()>) {
+fn checkpointer(
+    conn: &Connection,
+    options: StorageOptions,
+    shared: &Shared,
+    metrics: &Metrics,
+    stopped: &std::sync::mpsc::Receiver<()>,
+) {
     let mut seen = 0;
     loop {
-        match stopped.recv_timeout(CHECKPOINT_INTERVAL) {
+        match stopped.recv_timeout(options.checkpoint_interval) {
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
             Ok(()) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
         }
@@ -588,7 +613,7 @@ fn checkpointer(conn: &Connection, shared: &Shared, metrics: &Metrics, stopped: 
         // The log only starts over after a checkpoint that copied all of it with no commit
         // appending meanwhile; while commits keep coming, it grows (the figures a checkpoint
         // reports are those of the log as it found it, so they look complete).
-        if log >= WAL_LIMIT_FRAMES {
+        if log >= options.wal_limit_frames {
             let _gate = shared.gate.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             let started = Instant::now();
             if let Err(e) = passive_checkpoint(conn) {
@@ -852,6 +877,38 @@ mod tests {
         assert_eq!(storage.closed_before(later).await.expect("closed"), vec!["ROOM".to_string()]);
         storage.append_tournament("TTTT".into(), 1, vec!["{}".into()], true).await.expect("finish");
         assert_eq!(storage.closed_before(later).await.expect("closed"), vec!["ROOM".to_string(), "TAB1".to_string()]);
+    }
+
+    /// The checkpoint settings take effect: a commit that writes more pages than the log limit
+    /// makes the next checkpoint hold the writer so that the log starts over; with a limit the
+    /// log never reaches, checkpoints only run beside the writer.
+    #[tokio::test]
+    async fn the_log_limit_decides_when_a_checkpoint_holds_the_writer() {
+        for (limit, held) in [(256, true), (i64::MAX, false)] {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let metrics = Arc::new(Metrics::default());
+            let options = StorageOptions {
+                sync: SyncMode::Normal,
+                checkpoint_interval: Duration::from_millis(10),
+                wal_limit_frames: limit,
+            };
+            let (storage, _writer) =
+                Storage::open_with(&dir.path().join("t.sqlite3"), metrics.clone(), options).expect("open");
+            storage.create_room(meta("ROOM", 1)).await.expect("create");
+            // About 2 MiB in one commit: some 500 pages of 4 KiB.
+            let big = format!("{{\"r\":\"{}\"}}", "x".repeat(2 << 20));
+            storage.append(Arc::from("ROOM"), 0, 0, big, None).await.expect("append");
+            let seen =
+                |m: &Metrics| if held { m.checkpoint_held_latency.count() } else { m.checkpoint_latency.count() };
+            for _ in 0..500 {
+                if seen(&metrics) > 0 {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            assert!(metrics.checkpoint_latency.count() > 0, "a checkpoint ran");
+            assert_eq!(metrics.checkpoint_held_latency.count() > 0, held, "limit {limit}");
+        }
     }
 
     fn records(room: &StoredRoom) -> Vec<(u64, String)> {
