@@ -25,6 +25,39 @@ export function s(tag, attrs, ...children) {
   return el;
 }
 
+/**
+ * A fieldset of radio buttons: its legend, an explaining sentence, and one button a choice, each
+ * with its label and an optional line explaining it.
+ * @param {object} o
+ * @param {string} o.name the group's name and the prefix of each button's `data-key`
+ * @param {any} o.legend
+ * @param {string|null|undefined} o.help
+ * @param {[any, string, string?][]} o.choices value, label and (optional) a line explaining it
+ * @param {any} o.current the chosen value
+ * @param {(value: any) => void} o.choose called with the value chosen
+ * @param {string} [o.className]
+ */
+export function radioFieldset({ name, legend, help, choices, current, choose, className = 'option' }) {
+  return h(
+    'fieldset',
+    { class: className },
+    h('legend', null, legend),
+    help ? h('p', { class: 'hint' }, help) : null,
+    h(
+      'div',
+      { class: 'choices' },
+      choices.map(([value, text, line]) =>
+        h(
+          'label',
+          { class: 'choice' },
+          h('input', { type: 'radio', name, 'data-key': `${name}-${value}`, checked: current === value, onchange: () => choose(value) }),
+          line ? h('span', { class: 'choice-text' }, h('strong', null, text), h('span', { class: 'hint' }, line)) : h('span', null, text),
+        ),
+      ),
+    ),
+  );
+}
+
 function setAttrs(el, attrs) {
   if (!attrs) return;
   for (const [key, value] of Object.entries(attrs)) {

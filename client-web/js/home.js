@@ -4,7 +4,7 @@ import { h } from './dom.js';
 import { has, t } from './i18n.js';
 import { S, api, saveName, seatFor, seats } from './store.js';
 import { BOT_DELAYS, LEVELS, botDelayText, moveSecondsText } from './room.js';
-import { eyeIcon, robotIcon } from './dom.js';
+import { eyeIcon, radioFieldset, robotIcon } from './dom.js';
 import { GAMES, GAME_IDS, gameName, gameOf } from './games/index.js';
 import { myRoomLine } from './series.js';
 import { listedTourneys, myTourneys, tourneyBar } from './tournament.js';
@@ -47,7 +47,11 @@ const DEFAULT_GRACE = 120;
 /** The longest seat-holding time the server accepts: one day. */
 const MAX_GRACE = 86_400;
 
-function nameField() {
+/**
+ * The player's name, kept for the next visit.
+ * @param {() => void} [onEnter] what the Enter key does in the field
+ */
+export function nameField(onEnter) {
   return h(
     'div',
     { class: 'field name-field' },
@@ -61,12 +65,18 @@ function nameField() {
       value: S.name,
       'aria-describedby': 'name-hint',
       oninput: (e) => saveName(e.target.value.trim()),
+      onkeydown: onEnter
+        ? (e) => {
+            if (e.key === 'Enter') onEnter();
+          }
+        : null,
     }),
     h('p', { id: 'name-hint', class: 'hint' }, t('home.name_hint')),
   );
 }
 
-function needName() {
+/** Whether the player has yet to give his name; if so, says so and puts the cursor there. */
+export function needName() {
   if (S.name.trim()) return false;
   api.toast(t('home.need_name'), 'error');
   document.getElementById('name')?.focus();
@@ -169,33 +179,18 @@ function practise() {
 function radioOption(key, label, choices, help = t(`opt.${key}.help`), store = draft, defaults = DEFAULTS) {
   const defaultLabel = choices.find(([v]) => v === defaults[key])?.[1] ?? '';
   const explained = choices.some((c) => c[2]);
-  return h(
-    'fieldset',
-    { class: `option${explained ? ' explained' : ''}` },
-    h('legend', null, label, ' ', h('span', { class: 'default' }, t('opt.default', { value: defaultLabel }))),
-    help ? h('p', { class: 'hint' }, help) : null,
-    h(
-      'div',
-      { class: 'choices' },
-      choices.map(([value, text, line]) =>
-        h(
-          'label',
-          { class: 'choice' },
-          h('input', {
-            type: 'radio',
-            name: `opt-${key}`,
-            'data-key': `opt-${key}-${value}`,
-            checked: store[key] === value,
-            onchange: () => {
-              store[key] = value;
-              api.render();
-            },
-          }),
-          line ? h('span', { class: 'choice-text' }, h('strong', null, text), h('span', { class: 'hint' }, line)) : h('span', null, text),
-        ),
-      ),
-    ),
-  );
+  return radioFieldset({
+    name: `opt-${key}`,
+    legend: [label, ' ', h('span', { class: 'default' }, t('opt.default', { value: defaultLabel }))],
+    help,
+    choices,
+    current: store[key],
+    choose: (value) => {
+      store[key] = value;
+      api.render();
+    },
+    className: `option${explained ? ' explained' : ''}`,
+  });
 }
 
 /** The bots' levels as choices, each with its one-line explanation. */

@@ -4,12 +4,13 @@
 // bar a tournament table shows. Everything shown comes from the server's `tournament`,
 // `tournament_results` and `tournaments` answers; the tokens are kept in this browser.
 
-import { h, robotIcon } from './dom.js';
+import { h, radioFieldset, robotIcon } from './dom.js';
 import { addStrings, lang, t } from './i18n.js';
 import { strings } from './tournament-strings.js';
 import { GAME_IDS, gameName, gameOf } from './games/index.js';
 import { BOT_DELAYS, LEVELS, botDelayText } from './room.js';
 import { S, api, saveName, saveSeat } from './store.js';
+import { nameField, needName } from './home.js';
 
 addStrings(strings);
 
@@ -278,33 +279,17 @@ function createTourney() {
  * @param {string} [help]
  */
 function radios(key, label, choices, help) {
-  return h(
-    'fieldset',
-    { class: 'option' },
-    h('legend', null, label),
-    help ? h('p', { class: 'hint' }, help) : null,
-    h(
-      'div',
-      { class: 'choices' },
-      choices.map(([value, text, line]) =>
-        h(
-          'label',
-          { class: 'choice' },
-          h('input', {
-            type: 'radio',
-            name: `tn-${key}`,
-            'data-key': `tn-${key}-${value}`,
-            checked: draft[key] === value,
-            onchange: () => {
-              draft[key] = value;
-              api.render();
-            },
-          }),
-          line ? h('span', { class: 'choice-text' }, h('strong', null, text), h('span', { class: 'hint' }, line)) : h('span', null, text),
-        ),
-      ),
-    ),
-  );
+  return radioFieldset({
+    name: `tn-${key}`,
+    legend: label,
+    help,
+    choices,
+    current: draft[key],
+    choose: (value) => {
+      draft[key] = value;
+      api.render();
+    },
+  });
 }
 
 /** A yes/no field. @param {string} key @param {string} label @param {string|null} help @param {boolean} [value] @param {(v: boolean) => void} [set] */
@@ -546,13 +531,8 @@ function linkBox(code, follow) {
 function registerBox(code) {
   const off = S.waiting || !(S.conn === 'open' || S.conn === 'idle');
   const go = () => {
-    const name = S.name.trim();
-    if (!name) {
-      api.toast(t('home.need_name'), 'error');
-      document.getElementById('name')?.focus();
-      return;
-    }
-    if (api.send({ type: 'register', tournament: code, name })) {
+    if (needName()) return;
+    if (api.send({ type: 'register', tournament: code, name: S.name.trim() })) {
       S.waiting = true;
       api.render();
     }
@@ -562,23 +542,7 @@ function registerBox(code) {
     { class: 'panel tn-register no-print', 'aria-labelledby': 'tn-register-title' },
     h('h2', { id: 'tn-register-title' }, t('tn.register')),
     h('p', { class: 'hint' }, t('tn.register_help')),
-    h(
-      'div',
-      { class: 'field' },
-      h('label', { for: 'name' }, t('home.name')),
-      h('input', {
-        id: 'name',
-        type: 'text',
-        'data-key': 'name',
-        maxlength: 32,
-        autocomplete: 'nickname',
-        value: S.name,
-        oninput: (e) => saveName(e.target.value.trim()),
-        onkeydown: (e) => {
-          if (e.key === 'Enter') go();
-        },
-      }),
-    ),
+    nameField(go),
     h('button', { type: 'button', class: 'primary big', 'data-key': 'tn-register', disabled: off, onclick: go }, t('tn.register_button')),
   );
 }
@@ -734,20 +698,7 @@ function standingsBox(state) {
       h(
         'table',
         { class: 'tn-standings-table', 'data-testid': 'tn-standings' },
-        h(
-          'thead',
-          null,
-          h(
-            'tr',
-            null,
-            h('th', { scope: 'col' }, t('tn.rank')),
-            h('th', { scope: 'col' }, t('tn.player')),
-            h('th', { scope: 'col' }, t('tn.total')),
-            duplicate ? h('th', { scope: 'col' }, t('tn.duplicate_score')) : null,
-            h('th', { scope: 'col' }, t('tn.tables')),
-            h('th', { scope: 'col' }, t('tn.deals_played')),
-          ),
-        ),
+        standingsHead(duplicate, null),
         h(
           'tbody',
           null,
@@ -894,20 +845,9 @@ export function resultsView() {
       h(
         'table',
         { class: 'tn-standings-table tn-results', 'data-testid': 'tn-results' },
-        h(
-          'thead',
-          null,
-          h(
-            'tr',
-            null,
-            h('th', { scope: 'col' }, t('tn.rank')),
-            h('th', { scope: 'col' }, t('tn.player')),
-            h('th', { scope: 'col' }, t('tn.total')),
-            duplicate ? h('th', { scope: 'col' }, t('tn.duplicate_score')) : null,
-            h('th', { scope: 'col' }, t('tn.tables')),
-            h('th', { scope: 'col' }, t('tn.deals_played')),
-            rounds.map((r) => h('th', { scope: 'col', class: 'tn-round-col' }, t('tn.round_short', { n: r.round }))),
-          ),
+        standingsHead(
+          duplicate,
+          rounds.map((r) => h('th', { scope: 'col', class: 'tn-round-col' }, t('tn.round_short', { n: r.round }))),
         ),
         h(
           'tbody',
@@ -1034,6 +974,30 @@ export function listedTourneys() {
             ),
           ),
         ),
+  );
+}
+
+/**
+ * The head of a standings table: rank, player, total, the duplicate score where deals are
+ * duplicate, tables and deals played, then `more` (the results' rounds).
+ * @param {boolean} duplicate
+ * @param {any} more
+ */
+function standingsHead(duplicate, more) {
+  return h(
+    'thead',
+    null,
+    h(
+      'tr',
+      null,
+      h('th', { scope: 'col' }, t('tn.rank')),
+      h('th', { scope: 'col' }, t('tn.player')),
+      h('th', { scope: 'col' }, t('tn.total')),
+      duplicate ? h('th', { scope: 'col' }, t('tn.duplicate_score')) : null,
+      h('th', { scope: 'col' }, t('tn.tables')),
+      h('th', { scope: 'col' }, t('tn.deals_played')),
+      more,
+    ),
   );
 }
 

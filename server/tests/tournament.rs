@@ -838,6 +838,25 @@ async fn another_game_seats_its_own_table_sizes_over_sockets() {
     assert!(checked > 20, "only {checked} frames checked");
 }
 
+/// Creates the tournament of `create` (the organiser does not play), registers four players
+/// who never come to their table, and starts it: the organiser's connection and the state at
+/// the start.
+async fn four_registered_and_started(server: &Server, create: Value) -> (Client, Value) {
+    let mut organiser = Client::greeted(server).await;
+    organiser.send(create).await;
+    let created = organiser.recv_type_or_error("tournament_created").await;
+    assert_eq!(created["type"], "tournament_created", "{created}");
+    let code = created["tournament"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    for name in ["Anna", "Bernd", "Carla", "Dirk"] {
+        register(server, &code, name).await;
+    }
+    tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 4).await;
+    organiser.send(json!({"type": "start_tournament", "tournament": code, "token": token})).await;
+    let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "playing").await;
+    (organiser, state)
+}
+
 /// Without table options from the organiser, the tables of a tournament with duplicate deals
 /// refuse spectators (one watching a table that is ahead would see deals still to be played at
 /// his own); other tournaments' tables take them.
@@ -846,19 +865,9 @@ async fn duplicate_tournaments_have_no_spectators_unless_the_organiser_asks() {
     let (_dir, db) = temp_db();
     let server = Server::start(&db, &[]);
     for duplicate in [true, false] {
-        let mut organiser = Client::greeted(&server).await;
-        let s = settings("Evening", 2, 2, 1, duplicate);
-        organiser.send(json!({"type": "create_tournament", "name": "Olli", "settings": s})).await;
-        let created = organiser.recv_type_or_error("tournament_created").await;
-        assert_eq!(created["type"], "tournament_created", "{created}");
-        let code = created["tournament"].as_str().unwrap().to_string();
-        let token = created["token"].as_str().unwrap().to_string();
-        for name in ["Anna", "Bernd", "Carla", "Dirk"] {
-            register(&server, &code, name).await;
-        }
-        tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 4).await;
-        organiser.send(json!({"type": "start_tournament", "tournament": code, "token": token})).await;
-        let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "playing").await;
+        let create =
+            json!({"type": "create_tournament", "name": "Olli", "settings": settings("Evening", 2, 2, 1, duplicate)});
+        let (_organiser, state) = four_registered_and_started(&server, create).await;
         let room = state["rooms"][0][0].as_str().unwrap();
         let mut watcher = Client::greeted(&server).await;
         let answer = watcher.join(room, "Guest", "spectator").await;
@@ -877,19 +886,9 @@ async fn duplicate_tournaments_have_no_spectators_unless_the_organiser_asks() {
 async fn a_table_whose_players_all_stay_away_plays_on_with_bots_and_the_round_ends() {
     let (_dir, db) = temp_db();
     let server = Server::start(&db, &[]);
-    let mut organiser = Client::greeted(&server).await;
     let s = settings("Absent", 2, 2, 1, false);
-    organiser.send(json!({"type": "create_tournament", "name": "Olli", "settings": s, "tables": quick_tables()})).await;
-    let created = organiser.recv_type_or_error("tournament_created").await;
-    assert_eq!(created["type"], "tournament_created", "{created}");
-    let code = created["tournament"].as_str().unwrap().to_string();
-    let token = created["token"].as_str().unwrap().to_string();
-    for name in ["Anna", "Bernd", "Carla", "Dirk"] {
-        register(&server, &code, name).await;
-    }
-    tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 4).await;
-    organiser.send(json!({"type": "start_tournament", "tournament": code, "token": token})).await;
-    tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "playing").await;
+    let create = json!({"type": "create_tournament", "name": "Olli", "settings": s, "tables": quick_tables()});
+    let (mut organiser, _) = four_registered_and_started(&server, create).await;
     // Nobody joins the table; the organiser only watches the tournament.
     let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "finished").await;
     let table = &state["view"]["rounds"][0]["tables"][0];

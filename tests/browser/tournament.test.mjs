@@ -284,6 +284,8 @@ test('a tournament: created, registered by link, started with a bot, standings a
   assert.ok(zero.every((r) => r.total === 0 && r.deals === 0 && r.rank === 1), 'nobody has points before a deal ends');
   assert.equal(await gus.page.locator('[data-testid="tn-tie-break"]').textContent(), '合計点の高い順。同点ならプレイしたディールの少ない人が上位、それでも同じなら同順位です。');
   assert.equal(await o.locator('[data-testid="tn-tie-break"]').textContent(), 'Ranked by total points, highest first. Between equal totals, whoever played fewer deals ranks higher; players still equal share the rank.');
+  // The spectator watches the table nobody of the test sits at (if there is one), from its start.
+  await watchIdleTable(gus, ['Anna', 'Bea']);
 
   // ---- round 1: Anna (a phone) and Bea play at their tables ----
   const roomOf = {};
@@ -316,7 +318,6 @@ test('a tournament: created, registered by link, started with a bot, standings a
   }
   await screenshot(olli, 'desktop-tournament-standings');
   await screenshot(carl, 'phone-tournament-standings');
-  await watchIdleTable(gus, ['Anna', 'Bea']);
 
   // ---- the round ends (the other table plays by itself); the organiser starts round 2 ----
   await o
