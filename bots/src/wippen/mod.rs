@@ -25,7 +25,9 @@ pub mod arena;
 #[cfg(test)]
 mod tests;
 
-use fipsen_rules::wippen::{Building, BuildingId, DealView, Expr, Move, Pile, Position, RawCard, SeriesView, value};
+use fipsen_rules::wippen::{
+    Building, BuildingId, DealView, Expr, Move, Pile, Position, RawCard, Rules, SeriesView, value,
+};
 use fipsen_rules::{Card, CardSet, Rank, Seat, Suit};
 
 use crate::bot::Level;
@@ -35,9 +37,11 @@ use crate::rng::{Hasher, Rng};
 /// grow with the fourth power of the table.
 pub const LOOKAHEAD_PILES: usize = 21;
 /// Candidates (normal's best) the strong bot looks ahead from.
-pub const STRONG_CANDIDATES: usize = 8;
-/// Hands drawn for the next player per strong decision (shared by every candidate).
-pub const STRONG_SAMPLES: usize = 64;
+pub const STRONG_CANDIDATES: usize = 5;
+/// Deals of the other hands drawn per strong decision (shared by every candidate).
+pub const STRONG_SAMPLES: usize = 16;
+/// Moves played on after a candidate in each of the strong bot's sampled deals.
+pub const ROLLOUT_PLIES: usize = 6;
 /// Build cores weighed per hand card and value (the richest first).
 const CORES_PER_VALUE: usize = 3;
 /// Steps spent at most looking for a sweep among overlapping groups.
@@ -111,23 +115,26 @@ impl Bot {
         if self.level == Level::Easy || deal.table.len() > LOOKAHEAD_PILES {
             return greedy(&pos, &raw).or_else(|| pos.simple_moves().into_iter().next());
         }
-        let ctx = Context::new(deal, seat, hand);
-        let mut cands = candidates(&pos, &raw, &ctx.worth, seat);
-        for c in &mut cands {
-            c.score = ctx.one_ply(c);
-        }
-        let mut order: Vec<usize> = (0..cands.len()).collect();
-        // Best first; ties keep the listing's order.
-        order.sort_by(|&a, &b| cands[b].score.total_cmp(&cands[a].score).then(a.cmp(&b)));
-        if self.level == Level::Strong && !ctx.ends_game {
+        let sizes: Vec<usize> = deal.hand_sizes.iter().map(|&k| usize::from(k)).collect();
+        let seen = Seen {
+            rules: deal.rules,
+            table: &deal.table,
+            sizes: &sizes,
+            stock: usize::from(deal.stock),
+            captured: &deal.captured,
+            last_capturer: deal.last_capturer,
+        };
+        let ctx = Context::new(&seen, seat, hand);
+        let (cands, mut order) = ctx.ranked(&deal.table);
+        if self.level == Level::Strong && !ctx.last_of_round && order.len() > 1 {
             let mut rng = Rng::new(decision_seed(self.seed, deal));
-            let samples = ctx.samples(&mut rng);
-            let top: Vec<usize> = order.iter().copied().take(STRONG_CANDIDATES).collect();
+            let deals: Vec<Vec<CardSet>> = (0..STRONG_SAMPLES).map(|_| ctx.deal_others(&sizes, &mut rng)).collect();
             let mut best: Option<(f64, usize)> = None;
-            for &i in &top {
-                let s = ctx.look_ahead(&cands[i], &samples);
-                if best.is_none_or(|(b, _)| s > b) {
-                    best = Some((s, i));
+            for &i in order.iter().take(STRONG_CANDIDATES) {
+                let total: f64 =
+                    deals.iter().map(|others| ctx.rollout(&cands[i], others, seen.stock, &deal.captured)).sum();
+                if best.is_none_or(|(b, _)| total > b) {
+                    best = Some((total, i));
                 }
             }
             if let Some((_, i)) = best {
@@ -320,6 +327,8 @@ struct Candidate {
     gain: f64,
     /// Whether it captures.
     captures: bool,
+    /// The cards it captures (the hand card too).
+    taken: CardSet,
     /// The table after it.
     after: Vec<Pile>,
     /// Its one-ply score.
@@ -347,11 +356,8 @@ struct Analysed {
 impl Analysed {
     fn new(pos: &Position, worth: &Worth) -> Analysed {
         let pile_worth: Vec<f64> = pos.table.iter().map(|p| worth.pile(p)).collect();
-        let mut sets: Vec<(u64, u16, f64)> = pos
-            .group_values()
-            .into_iter()
-            .map(|(m, v)| (m, v, bits_of(m).map(|i| pile_worth[i]).sum()))
-            .collect();
+        let mut sets: Vec<(u64, u16, f64)> =
+            pos.group_values().into_iter().map(|(m, v)| (m, v, bits_of(m).map(|i| pile_worth[i]).sum())).collect();
         sets.sort_by(|a, b| b.2.total_cmp(&a.2));
         let n = pos.table.len();
         Analysed { worth: pile_worth, all: if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }, sets }
@@ -440,7 +446,8 @@ fn cover_of(groups: &[u64], target: u64, used: u64, out: &mut Vec<u64>, budget: 
 
 /// The table after taking the piles `used` and laying `new` down.
 fn table_after(table: &[Pile], used: u64, new: Option<Pile>) -> Vec<Pile> {
-    let mut out: Vec<Pile> = table.iter().enumerate().filter(|(i, _)| used & (1u64 << i) == 0).map(|(_, p)| p.clone()).collect();
+    let mut out: Vec<Pile> =
+        table.iter().enumerate().filter(|(i, _)| used & (1u64 << i) == 0).map(|(_, p)| p.clone()).collect();
     out.extend(new);
     out
 }
@@ -461,6 +468,7 @@ fn candidates(pos: &Position, raw: &[RawCard], worth: &Worth, seat: Seat) -> Vec
                 kind: Kind::Discard,
                 gain: 0.0,
                 captures: false,
+                taken: CardSet::EMPTY,
                 after: table_after(table, 0, Some(Pile::Loose { card })),
                 score: 0.0,
             });
@@ -474,6 +482,7 @@ fn candidates(pos: &Position, raw: &[RawCard], worth: &Worth, seat: Seat) -> Vec
                     kind: Kind::Capture(groups),
                     gain: gain + worth.card(card),
                     captures: true,
+                    taken: bits_of(used).flat_map(|i| table[i].cards()).chain([card]).collect(),
                     after: table_after(table, used, None),
                     score: 0.0,
                 });
@@ -510,6 +519,7 @@ fn candidates(pos: &Position, raw: &[RawCard], worth: &Worth, seat: Seat) -> Vec
                         kind: Kind::Build(v, core, extras),
                         gain: 0.0,
                         captures: false,
+                        taken: CardSet::EMPTY,
                         after: table_after(table, used, Some(Pile::Building(building))),
                         score: 0.0,
                     });
@@ -520,64 +530,71 @@ fn candidates(pos: &Position, raw: &[RawCard], worth: &Worth, seat: Seat) -> Vec
     out
 }
 
-/// What the bot knows when it weighs its moves.
-struct Context<'a> {
-    deal: &'a DealView,
+/// What a seat knows when it weighs its moves: the bot's own view, or a seat of a sampled game
+/// in the strong bot's look-ahead.
+struct Context {
+    rules: Rules,
     seat: Seat,
+    players: usize,
     hand: CardSet,
     worth: Worth,
-    /// The cards the bot cannot see: the other hands and the stock.
+    last_capturer: Option<Seat>,
+    /// The cards the seat cannot see: the other hands and the stock.
     unseen: Vec<Card>,
     /// Unseen cards of each value.
     unseen_of: [usize; 14],
-    /// Cards the other players will hold before the bot's next turn.
+    /// Cards the other players will hold before the seat's next turn.
     others_cards: usize,
-    /// Cards the next player holds when he answers.
-    next_cards: usize,
-    /// The bot's move ends the game.
+    /// The seat's move ends the round of hand cards.
+    last_of_round: bool,
+    /// The seat's move ends the game.
     ends_game: bool,
-    /// The share of its next capture the bot counts.
+    /// The share of its next capture the seat counts.
     follow: f64,
 }
 
-impl<'a> Context<'a> {
-    fn new(deal: &'a DealView, seat: Seat, hand: CardSet) -> Context<'a> {
-        let n = deal.hand_sizes.len();
-        let mut seen = hand;
-        for p in &deal.table {
+/// A game as far as a seat sees it: the table, each hand's size, the stock's, the captured cards.
+struct Seen<'a> {
+    rules: Rules,
+    table: &'a [Pile],
+    sizes: &'a [usize],
+    stock: usize,
+    captured: &'a [CardSet],
+    last_capturer: Option<Seat>,
+}
+
+impl Context {
+    fn new(seen: &Seen, seat: Seat, hand: CardSet) -> Context {
+        let n = seen.sizes.len();
+        let mut visible = hand;
+        for p in seen.table {
             for c in p.cards() {
-                seen.insert(c);
+                visible.insert(c);
             }
         }
-        for c in &deal.captured {
-            seen = seen.union(*c);
+        for c in seen.captured {
+            visible = visible.union(*c);
         }
-        let unseen: Vec<Card> = CardSet::ALL.difference(seen).iter().collect();
+        let unseen: Vec<Card> = CardSet::ALL.difference(visible).iter().collect();
         let mut unseen_of = [0usize; 14];
         for &c in &unseen {
             unseen_of[usize::from(value(c))] += 1;
         }
-        let others: usize =
-            (0..n).filter(|&s| s != seat.index()).map(|s| usize::from(deal.hand_sizes[s])).sum();
-        let next = seat.next(n as u8).index();
+        let others: usize = (0..n).filter(|&s| s != seat.index()).map(|s| seen.sizes[s]).sum();
         let last_of_round = others == 0 && hand.len() == 1;
-        let per_deal = 4usize;
-        let (others_cards, next_cards) = if last_of_round {
-            (per_deal * (n - 1), per_deal)
-        } else {
-            (others, usize::from(deal.hand_sizes[next]))
-        };
-        let ends_game = last_of_round && deal.stock == 0;
+        let others_cards = if last_of_round { 4 * (n - 1) } else { others };
         Context {
-            deal,
+            rules: seen.rules,
             seat,
+            players: n,
             hand,
-            worth: Worth::new(&deal.captured),
+            worth: Worth::new(seen.captured),
+            last_capturer: seen.last_capturer,
             unseen,
             unseen_of,
             others_cards: others_cards.min(52),
-            next_cards,
-            ends_game,
+            last_of_round,
+            ends_game: last_of_round && seen.stock == 0,
             follow: if n == 2 { 0.5 } else { 0.3 },
         }
     }
@@ -600,38 +617,9 @@ impl<'a> Context<'a> {
         1.0 - none
     }
 
-    /// The bot's remaining cards after playing `card`.
-    fn rest(&self, card: Card) -> CardSet {
-        let mut h = self.hand;
-        h.remove(card);
-        h
-    }
-
-    /// The best capture of the bot's `cards` on an analysed table, the piles `avoid` aside.
-    fn own_best(&self, an: &Analysed, cards: CardSet, avoid: u64) -> f64 {
-        cards
-            .iter()
-            .filter_map(|c| an.capture(value(c), avoid, 0, None).map(|(g, _)| g + self.worth.card(c)))
-            .fold(0.0, f64::max)
-    }
-
-    /// The one-ply score of a candidate.
-    fn one_ply(&self, c: &Candidate) -> f64 {
-        if self.ends_game {
-            // The piles left go to the last capturer.
-            let left: f64 = c.after.iter().map(|p| self.worth.pile(p)).sum();
-            let to = if c.captures { Some(self.seat) } else { self.deal.last_capturer };
-            return c.gain
-                + match to {
-                    Some(s) if s == self.seat => left,
-                    Some(_) => -left,
-                    None => 0.0,
-                };
-        }
-        let pos = Position { rules: &self.deal.rules, table: &c.after, hand: CardSet::EMPTY, seat: self.seat };
-        let an = Analysed::new(&pos, &self.worth);
-        // The others' expected best capture: values by what they take, each reached when the
-        // others hold the value and no richer one.
+    /// What `k` unseen cards are expected to capture on an analysed table at best: values by
+    /// what they take, each reached when the cards hold the value and no richer one.
+    fn exposure(&self, an: &Analysed, k: usize) -> f64 {
         let mut by_value: Vec<(f64, usize)> = (1..=13u8)
             .filter_map(|v| an.capture(v, 0, 0, None).map(|(g, _)| (g, self.unseen_of[usize::from(v)])))
             .collect();
@@ -639,70 +627,141 @@ impl<'a> Context<'a> {
         let mut still = 1.0;
         let mut exposed = 0.0;
         for (g, count) in by_value {
-            let p = self.chance_of(count, self.others_cards);
+            let p = self.chance_of(count, k);
             exposed += still * p * g;
             still *= 1.0 - p;
         }
-        let next = self.own_best(&an, self.rest(c.card), 0);
+        exposed
+    }
+
+    /// The seat's remaining cards after playing `card`.
+    fn rest(&self, card: Card) -> CardSet {
+        let mut h = self.hand;
+        h.remove(card);
+        h
+    }
+
+    /// The one-ply score of a candidate.
+    fn one_ply(&self, c: &Candidate) -> f64 {
+        if self.ends_game {
+            // The piles left go to the last capturer.
+            let left: f64 = c.after.iter().map(|p| self.worth.pile(p)).sum();
+            let to = if c.captures { Some(self.seat) } else { self.last_capturer };
+            return c.gain
+                + match to {
+                    Some(s) if s == self.seat => left,
+                    Some(_) => -left,
+                    None => 0.0,
+                };
+        }
+        let pos = Position { rules: &self.rules, table: &c.after, hand: CardSet::EMPTY, seat: self.seat };
+        let an = Analysed::new(&pos, &self.worth);
+        let exposed = self.exposure(&an, self.others_cards);
+        let next = own_best(&an, &self.worth, self.rest(c.card), 0);
         c.gain - exposed + self.follow * next
     }
 
-    /// Hands for the next player drawn from the unseen cards.
-    fn samples(&self, rng: &mut Rng) -> Vec<Vec<Card>> {
-        let k = self.next_cards.min(self.unseen.len());
+    /// The seat's candidates on `table`, ranked by their one-ply score, best first (ties keep
+    /// the listing's order).
+    fn ranked(&self, table: &[Pile]) -> (Vec<Candidate>, Vec<usize>) {
+        let pos = Position { rules: &self.rules, table, hand: self.hand, seat: self.seat };
+        let raw = pos.raw();
+        let mut cands = candidates(&pos, &raw, &self.worth, self.seat);
+        for c in &mut cands {
+            c.score = self.one_ply(c);
+        }
+        let mut order: Vec<usize> = (0..cands.len()).collect();
+        order.sort_by(|&a, &b| cands[b].score.total_cmp(&cands[a].score).then(a.cmp(&b)));
+        (cands, order)
+    }
+
+    /// Hands for the other seats drawn from the unseen cards, `sizes` cards each.
+    fn deal_others(&self, sizes: &[usize], rng: &mut Rng) -> Vec<CardSet> {
         let mut pool = self.unseen.clone();
-        (0..STRONG_SAMPLES)
-            .map(|_| {
-                for i in 0..k {
-                    let j = i + rng.index(pool.len() - i);
-                    pool.swap(i, j);
+        rng.shuffle(&mut pool);
+        let mut next = 0;
+        (0..self.players)
+            .map(|s| {
+                if s == self.seat.index() {
+                    return CardSet::EMPTY;
                 }
-                pool[..k].to_vec()
+                let k = sizes[s].min(pool.len() - next);
+                let hand: CardSet = pool[next..next + k].iter().copied().collect();
+                next += k;
+                hand
             })
             .collect()
     }
 
-    /// The strong score of a candidate: its gain, less the next player's best reply on each
-    /// sampled hand, plus the bot's best capture after that reply, averaged.
-    fn look_ahead(&self, c: &Candidate, samples: &[Vec<Card>]) -> f64 {
-        let pos = Position { rules: &self.deal.rules, table: &c.after, hand: CardSet::EMPTY, seat: self.seat };
-        let an = Analysed::new(&pos, &self.worth);
-        let rest = self.rest(c.card);
-        let follow = if self.deal.hand_sizes.len() == 2 { 0.8 } else { 0.5 };
-        // Per value: the reply's capture (points, piles) and the bot's best after it.
-        let replies: Vec<Option<(f64, f64)>> = (0..=13u8)
-            .map(|v| {
-                if v == 0 {
-                    return None;
-                }
-                an.capture(v, 0, 0, None).map(|(g, used)| (g, self.own_best(&an, rest, used)))
-            })
-            .collect();
-        let stay = self.own_best(&an, rest, 0);
-        let mut total = 0.0;
-        for hand in samples {
-            let mut best: Option<(f64, f64)> = None;
-            for &x in hand {
-                let wx = self.worth.card(x);
-                let (his, mine) = match replies[usize::from(value(x))] {
-                    Some((g, after)) => (g + wx, after),
-                    None => {
-                        // A discard lays x open to the bot's cards of its value.
-                        let take = rest
-                            .iter()
-                            .filter(|&y| value(y) == value(x))
-                            .map(|y| wx + self.worth.card(y))
-                            .fold(stay, f64::max);
-                        (0.0, take)
-                    }
-                };
-                let net = his - follow * mine;
-                if best.is_none_or(|(b, _)| net > b) {
-                    best = Some((net, his - follow * mine));
-                }
-            }
-            total += c.gain - best.map_or(-follow * stay, |(_, v)| v);
+    /// The strong score of a candidate on one sampled deal of the other hands: the game played
+    /// on by every seat with the normal rules for [`ROLLOUT_PLIES`] moves or to the end of the
+    /// round, the points each seat took meanwhile, and what the seat to move then can expect
+    /// from the table; the bot's points less the others' average.
+    fn rollout(&self, c: &Candidate, others: &[CardSet], stock: usize, captured: &[CardSet]) -> f64 {
+        let n = self.players;
+        let me = self.seat.index();
+        let mut hands = others.to_vec();
+        hands[me] = self.rest(c.card);
+        let mut captured = captured.to_vec();
+        let mut points = vec![0.0; n];
+        let mut last = self.last_capturer;
+        points[me] = c.gain;
+        if c.captures {
+            captured[me] = captured[me].union(c.taken);
+            last = Some(self.seat);
         }
-        total / samples.len().max(1) as f64
+        let mut table = c.after.clone();
+        let mut turn = self.seat.next(n as u8);
+        for _ in 0..ROLLOUT_PLIES {
+            let hand = hands[turn.index()];
+            if hand.is_empty() {
+                break;
+            }
+            let sizes: Vec<usize> = hands.iter().map(|h| h.len()).collect();
+            let seen = Seen {
+                rules: self.rules,
+                table: &table,
+                sizes: &sizes,
+                stock,
+                captured: &captured,
+                last_capturer: last,
+            };
+            let ctx = Context::new(&seen, turn, hand);
+            let (cands, order) = ctx.ranked(&table);
+            let Some(&i) = order.first() else { break };
+            let m = &cands[i];
+            hands[turn.index()].remove(m.card);
+            points[turn.index()] += m.gain;
+            if m.captures {
+                captured[turn.index()] = captured[turn.index()].union(m.taken);
+                last = Some(turn);
+            }
+            table = m.after.clone();
+            turn = turn.next(n as u8);
+        }
+        // What the seat to move can expect from the table left.
+        let pos = Position { rules: &self.rules, table: &table, hand: CardSet::EMPTY, seat: turn };
+        let an = Analysed::new(&pos, &self.worth);
+        if hands.iter().all(|h| h.is_empty()) {
+            if stock == 0 {
+                if let Some(s) = last {
+                    points[s.index()] += table.iter().map(|p| self.worth.pile(p)).sum::<f64>();
+                }
+            } else {
+                points[turn.index()] += self.follow * self.exposure(&an, 4);
+            }
+        } else {
+            points[turn.index()] += self.follow * own_best(&an, &self.worth, hands[turn.index()], 0);
+        }
+        let others: f64 = (0..n).filter(|&s| s != me).map(|s| points[s]).sum();
+        points[me] - others / (n - 1) as f64
     }
+}
+
+/// The best capture of `cards` on an analysed table, the piles `avoid` aside.
+fn own_best(an: &Analysed, worth: &Worth, cards: CardSet, avoid: u64) -> f64 {
+    cards
+        .iter()
+        .filter_map(|c| an.capture(value(c), avoid, 0, None).map(|(g, _)| g + worth.card(c)))
+        .fold(0.0, f64::max)
 }
