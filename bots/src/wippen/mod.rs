@@ -10,12 +10,15 @@
 //!   can capture there next turn (so a build it can keep, or a pile it can take back, counts).
 //!   Card values follow the score lines still open (a "most cards" or "most spades" line already
 //!   decided makes plain cards or spades worth nothing more).
-//! * **Strong** looks ahead over the unseen cards: it takes normal's best candidates, deals the
-//!   next player hands drawn from the unseen cards (the other hands and the stock, never looked
-//!   at: only its own view), lets him answer each candidate with his best reply on each sample —
-//!   his best capture or a discard, chosen to gain most while leaving least to the bot — then
-//!   counts the bot's own best capture after that reply, and plays the candidate with the best
-//!   average.
+//! * **Strong** looks ahead over the unseen cards: it takes normal's best
+//!   [`STRONG_CANDIDATES`] moves and [`STRONG_SAMPLES`] deals of the other hands drawn from the
+//!   cards it cannot see (the other hands and the stock together: only its own view is read),
+//!   plays each candidate on in each deal for [`ROLLOUT_PLIES`] moves (or to the end of the
+//!   round of hand cards) with every seat moving by the normal rules and its drawn hand, counts
+//!   the points each seat took meanwhile and what the seat to move then can expect from the
+//!   table, and plays the candidate with the best average of its points less the others'. The
+//!   same deals serve every candidate, so their comparison is not blurred by the draw. With
+//!   the last card of a round of hand cards, or a single candidate, it plays as normal does.
 //!
 //! Tables of more than [`LOOKAHEAD_PILES`] piles are played by the easy rules at every level, so
 //! a move stays cheap whatever the table. Every answer is a legal move; the same level, seed and
@@ -155,9 +158,8 @@ impl Bot {
 fn greedy(pos: &Position, raw: &[RawCard]) -> Option<Move> {
     let table = pos.table;
     let all: u64 = if table.len() >= 64 { u64::MAX } else { (1u64 << table.len()) - 1 };
-    let pile_worth = |mask: u64| -> i32 {
-        (0..table.len()).filter(|i| mask & (1 << i) != 0).flat_map(|i| table[i].cards()).map(card_worth).sum()
-    };
+    let each: Vec<i32> = table.iter().map(|p| p.cards().into_iter().map(card_worth).sum()).collect();
+    let pile_worth = |mask: u64| -> i32 { bits_of(mask).map(|i| each[i]).sum() };
     // The best capture: greedy packing of disjoint groups, the promised buildings first.
     let mut best: Option<(i32, Card, Vec<u64>)> = None;
     for rc in raw {
@@ -165,7 +167,7 @@ fn greedy(pos: &Position, raw: &[RawCard]) -> Option<Move> {
             continue;
         }
         let mut groups = rc.capture.clone();
-        groups.sort_by_key(|&m| -pile_worth(m));
+        groups.sort_by_cached_key(|&m| -pile_worth(m));
         let mut used = rc.must_include;
         let mut chosen: Vec<u64> = bits(rc.must_include).collect();
         for m in groups {
