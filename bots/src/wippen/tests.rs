@@ -22,7 +22,7 @@ fn rules_of(i: u64) -> Rules {
         },
         max_group_piles: [4, 3, 2, 4][(i % 4) as usize],
         keep_promise: i % 5 != 3,
-        last_move_sweep: i % 2 == 0,
+        last_move_sweep: i.is_multiple_of(2),
         deals: None,
     }
 }
@@ -45,7 +45,7 @@ fn every_level_answers_with_a_legal_move_on_random_positions() {
             largest = largest.max(view.deal.table.len());
             // The strong bot on every third position: it is the slow one in a debug build.
             for level in Level::ALL {
-                if level == Level::Strong && step % 3 != 0 {
+                if level == Level::Strong && !step.is_multiple_of(3) {
                     continue;
                 }
                 let mv = Bot::new(level, step).choose_in_series(&view).expect("a move at its turn");
