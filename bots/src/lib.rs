@@ -20,6 +20,8 @@
 //!   of thumb (parametrised by the pack: [`cards::PackMasks`]).
 //! * [`mecklenburg`]: the bots of Anseggerfips and Duttfips (the 25-card pack with the
 //!   Rutenas), on the same machinery.
+//! * [`wippen`]: the bots of Wippen, the fishing game: greedy, one ply weighing what a move
+//!   leaves on the table, and play-outs over sampled deals of the unseen cards.
 
 // Loops over parallel small arrays (seats, suits, capacities) read better with an index.
 #![allow(clippy::needless_range_loop)]

@@ -34,6 +34,10 @@
 //! normal − easy    +0.258 ± 0.052 points per round, +0.0378 ± 0.0077 per deal: significant
 //! ```
 //!
+//! Wippen (`--game wippen [--players N] [--max-group-piles G]`, default two players) plays
+//! `--deals` games, each twice from the same shuffle with the levels' seats swapped; a level's
+//! score is its points per seat per game, the difference is taken per shuffle.
+//!
 //! Tippen (`--game tippen [--preset ID] [--players N] [--series D]`, default `modern_grupp` by
 //! four) is played in whole series of D deals (default two rounds of dealers), since the pot
 //! carries from deal to deal; each series twice with the levels' seats swapped.
@@ -193,7 +197,9 @@ fn parse() -> Result<Args, String> {
                      --dutt-exchange and --duels for anseggerfips only; anseggerfips and duttfips are played by \
                      four; thedinghausen by five, in rounds, --head-the-trick for it only\n\
                      arena --game tippen [--preset ID] [--players N] [--series D] [--deals N] [--match A:B]... \
-                     [--seed S] [--threads T]: whole series of D deals (default two rounds of dealers)"
+                     [--seed S] [--threads T]: whole series of D deals (default two rounds of dealers)\n\
+                     arena --game wippen [--players N] [--max-group-piles G] [--deals N] [--match A:B]... \
+                     [--seed S] [--threads T]: N games, each played twice with seats swapped"
                 );
                 std::process::exit(0);
             }
@@ -483,6 +489,15 @@ fn thedinghausen_match(args: &Args, rules: ThedinghausenRules, a: Level, b: Leve
 
 fn main() {
     let all: Vec<String> = std::env::args().skip(1).collect();
+    if all.windows(2).any(|w| w[0] == "--game" && w[1] == "wippen") {
+        match fipsen_bots::wippen::arena::parse(&all) {
+            Ok(o) => return fipsen_bots::wippen::arena::run(&o),
+            Err(e) => {
+                eprintln!("arena: {e}");
+                std::process::exit(2);
+            }
+        }
+    }
     if all.windows(2).any(|w| w[0] == "--game" && w[1] == "tippen") {
         match fipsen_bots::tippen::arena::parse(&all) {
             Ok(o) => return fipsen_bots::tippen::arena::run(&o),

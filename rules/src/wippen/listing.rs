@@ -244,6 +244,24 @@ impl<'a> Position<'a> {
         out
     }
 
+    /// Every set of 1 to g table piles that can make at least one value 1–13, with those values
+    /// as bits (bit v: value v), from one pass over the sets: what a card of any value could
+    /// capture there, or add to a build as an extra. For bots weighing what a table offers to
+    /// cards not in the mover's hand; the hand plays no part.
+    pub fn group_values(&self) -> Vec<(u64, u16)> {
+        let reach = self.reach();
+        let n = self.table.len().min(64);
+        let keys: Vec<Key> = self.table.iter().take(n).map(|p| unit(p.value())).collect();
+        let mut out = Vec::new();
+        subsets(&keys, self.g(), &mut |mask, key| {
+            let m = reach.mask(key);
+            if m != 0 {
+                out.push((mask, m));
+            }
+        });
+        out
+    }
+
     /// The listing with a witness tree for every set.
     pub fn listing(&self) -> Listing {
         let raw = self.raw();
@@ -558,5 +576,38 @@ impl<F: Fn(u64) -> bool> Cover<F> {
             self.failed.insert(set);
         }
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::{Rank, Suit};
+
+    #[test]
+    fn group_values_name_the_capture_sets_of_every_value() {
+        let rules = Rules::default();
+        let card = |s, r| Card::new(s, r);
+        let table: Vec<Pile> = [
+            card(Suit::Spades, Rank::Three),
+            card(Suit::Diamonds, Rank::Two),
+            card(Suit::Clubs, Rank::Four),
+            card(Suit::Diamonds, Rank::Five),
+            card(Suit::Hearts, Rank::King),
+        ]
+        .into_iter()
+        .map(|card| Pile::Loose { card })
+        .collect();
+        let sets = Position { rules: &rules, table: &table, hand: CardSet::EMPTY, seat: Seat(0) }.group_values();
+        for rank in Rank::ALL {
+            let hand: CardSet = [card(Suit::Hearts, rank)].into_iter().collect();
+            let pos = Position { rules: &rules, table: &table, hand, seat: Seat(0) };
+            let mut listed = pos.raw()[0].capture.clone();
+            let w = value(card(Suit::Hearts, rank));
+            let mut offered: Vec<u64> = sets.iter().filter(|(_, v)| v & (1 << w) != 0).map(|&(m, _)| m).collect();
+            listed.sort_unstable();
+            offered.sort_unstable();
+            assert_eq!(listed, offered, "value {w}");
+        }
     }
 }
