@@ -166,6 +166,8 @@ pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     /// Every text frame received, in order.
     pub frames: Vec<String>,
+    /// The number of the deal in play after each frame of `frames` (`None` before the series).
+    pub deal_numbers: Vec<Option<u64>>,
     /// The close code, once closed.
     pub closed: Option<u16>,
     /// The latest sequence number seen.
@@ -189,6 +191,7 @@ impl Client {
         Client {
             ws,
             frames: Vec::new(),
+            deal_numbers: Vec::new(),
             closed: None,
             seq: 0,
             game: Value::Null,
@@ -236,6 +239,7 @@ impl Client {
                     let value: Value = serde_json::from_str(&text).expect("JSON from the server");
                     self.frames.push(text.to_string());
                     self.absorb(&value);
+                    self.deal_numbers.push(self.game["number"].as_u64());
                     return Some(value);
                 }
                 Some(Ok(Message::Close(frame))) => {
