@@ -6,6 +6,8 @@
 //! one spectator received, by kind, in the first ten and the last ten deals, and the size of the
 //! `joined` snapshot a spectator gets on coming in early and late.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::collections::BTreeMap;
