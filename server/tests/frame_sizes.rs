@@ -16,6 +16,8 @@ use common::{Client, Rng, Server, Table, short_rules, temp_db};
 use fipsen_rules::GameId;
 use serde_json::{Value, json};
 
+const SEED: &str = "6a09e667f3bcc908b2fe94f82a54ff53a510e527fade682d9b05688c2b3e6c1f";
+
 /// Bytes of the frames of one kind in one part of the series.
 #[derive(Default)]
 struct Sizes(Vec<usize>);
@@ -49,7 +51,8 @@ fn tally(client: &Client, from: usize, deals: u64, sizes: &mut BTreeMap<(String,
 async fn measure(game: GameId) {
     let deals: u32 = std::env::var("FRAME_SIZES_DEALS").ok().and_then(|d| d.parse().ok()).unwrap_or(100);
     let (_dir, db) = temp_db();
-    let server = Server::start(&db, &[]);
+    // Dealt from a fixed seed and played with fixed choices: the same series on every build.
+    let server = Server::start(&db, &["--insecure-fixed-seed", SEED]);
     let mut table = Table::open(&server, short_rules(game, deals), json!({"next_deal_seconds": null}), 1).await;
     let starts: Vec<usize> = table.seats.iter().chain(&table.spectators).map(|c| c.frames.len()).collect();
     let mut early = Client::greeted(&server).await;
@@ -92,4 +95,10 @@ async fn measure(game: GameId) {
 #[ignore = "a measurement: prints frame sizes of a long series"]
 async fn frame_sizes_prisdorf() {
     measure(GameId::Prisdorf).await;
+}
+
+#[tokio::test]
+#[ignore = "a measurement: prints frame sizes of a long series"]
+async fn frame_sizes_tippen() {
+    measure(GameId::Tippen).await;
 }
