@@ -279,9 +279,10 @@ function onMessage(msg) {
       try {
         next = applyPatches(served, msg.patches ?? []);
       } catch (err) {
-        // The state here is not the one the server patched: a fresh snapshot replaces it.
-        console.warn('an update that does not fit the state; asking for a snapshot', err);
-        enterRoom();
+        // The state here is not the one the server patched: a new connection comes back to the
+        // room (`resume`, or watching again) and its snapshot replaces the state.
+        console.warn('an update that does not fit the state; connecting again for a snapshot', err);
+        conn.drop();
         break;
       }
       const wasTurn = myTurn();
