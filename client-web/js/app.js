@@ -6,6 +6,7 @@ import { Connection } from './conn.js';
 import { h, replaceKeepingFocus } from './dom.js';
 import { has, initLang, t } from './i18n.js';
 import { eventLines } from './log.js';
+import { applyPatches } from './patch.js';
 import { countdownText } from './format.js';
 import { gameName, gameOf } from './games/index.js';
 import { replayArrived, replayRefused } from './replay.js';
@@ -223,6 +224,13 @@ function normaliseRoom(raw) {
   };
 }
 
+/**
+ * The room and the series exactly as the server last sent them (`joined`, then each `update`'s
+ * patches applied): the base of the next update. `S.room` and `S.game` are made from it.
+ * @type {import('./patch.js').ServerState}
+ */
+let served = { room: null, game: null };
+
 /** After an ack: the seq of the update that will show the action's result. */
 let awaitSeq = 0;
 let awaitTimer = 0;
@@ -235,6 +243,7 @@ function onMessage(msg) {
       const wasTurn = myTurn();
       const before = S.game;
       const fresh = S.room?.code !== msg.room?.room;
+      served = { room: msg.room, game: msg.game ?? null };
       S.room = normaliseRoom(msg.room);
       S.roomAt = Date.now();
       S.you = msg.you;
@@ -278,6 +287,16 @@ function onMessage(msg) {
       break;
     }
     case 'update': {
+      let next;
+      try {
+        next = applyPatches(served, msg.patches ?? []);
+      } catch (err) {
+        // The state here is not the one the server patched: a new connection comes back to the
+        // room (`resume`, or watching again) and its snapshot replaces the state.
+        console.warn('an update that does not fit the state; connecting again for a snapshot', err);
+        conn.drop();
+        break;
+      }
       const wasTurn = myTurn();
       const before = S.game;
       for (const ev of msg.events ?? []) {
@@ -287,11 +306,12 @@ function onMessage(msg) {
         if (ev.kind === 'nudged' && ev.seat === mySeat()) nudged(ev.by);
       }
       S.seq = Math.max(S.seq, msg.seq ?? 0);
-      if (msg.room) {
-        S.room = normaliseRoom(msg.room);
+      if (next.room !== served.room) {
+        S.room = normaliseRoom(next.room);
         S.roomAt = Date.now();
       }
-      if ('game' in msg) S.game = msg.game ?? null;
+      S.game = next.game ?? null;
+      served = next;
       noteTrick(before);
       noteRoom();
       if (msg.you) S.you = msg.you;

@@ -1,7 +1,7 @@
 // The WebSocket to the server: handshake, heartbeat, and reconnecting by itself with
 // exponential backoff after a reload, a sleeping phone or a network change.
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /**
  * `idle`: the server closed a connection that sat in no room saying nothing (4005); it comes back

@@ -166,7 +166,7 @@ impl Conn {
         r.seq += 1;
         let seq = r.seq;
         let kind = if seat.is_some() { "seated" } else { "spectators" };
-        let update = self.update(code, seq, &[(seq, kind)], &r);
+        let update = self.update(seq, &[(seq, kind)], &r);
         for (_, outbox, _) in &r.members {
             let _ = outbox.send(update.clone());
         }
@@ -182,7 +182,7 @@ impl Conn {
 
     /// Numbers the events, answers `ack` to an action, and sends one update to everyone.
     fn broadcast(&self, ack: Option<u64>, kinds: &[&str], start: bool) {
-        let Some((code, room)) = &self.room else { return self.error(ack, "room/not_in") };
+        let Some((_, room)) = &self.room else { return self.error(ack, "room/not_in") };
         let mut r = room.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let players = r.members.iter().filter(|m| m.2.is_some()).count().max(1) as u8;
         if start {
@@ -194,7 +194,7 @@ impl Conn {
         let first = r.seq + 1;
         r.seq += kinds.len() as u64;
         let events: Vec<(u64, &str)> = kinds.iter().enumerate().map(|(i, k)| (first + i as u64, *k)).collect();
-        let update = self.update(code, r.seq, &events, &r);
+        let update = self.update(r.seq, &events, &r);
         if let Some(id) = ack {
             self.reply(format!(r#"{{"type":"ack","id":{id},"seq":{}}}"#, r.seq));
         }
@@ -204,7 +204,7 @@ impl Conn {
     }
 
     /// One `update` frame, padded to the configured size.
-    fn update(&self, code: &str, seq: u64, events: &[(u64, &str)], r: &Room) -> Message {
+    fn update(&self, seq: u64, events: &[(u64, &str)], r: &Room) -> Message {
         let events: Vec<String> =
             events.iter().map(|(seq, kind)| format!(r#"{{"seq":{seq},"kind":"{kind}"}}"#)).collect();
         let (status, game) = if r.started {
@@ -213,10 +213,10 @@ impl Conn {
             ("waiting", "null".to_string())
         };
         let head = format!(
-            r#"{{"type":"update","seq":{seq},"events":[{}],"room":{{"room":"{code}","status":"{status}","pad":""#,
+            r#"{{"type":"update","seq":{seq},"events":[{}],"patches":[{{"op":"set","path":["room","status"],"value":"{status}"}},{{"op":"set","path":["game"],"value":{game}}},{{"op":"set","path":["room","pad"],"value":""#,
             events.join(",")
         );
-        let tail = format!(r#""}},"game":{game}}}"#);
+        let tail = String::from(r#""}]}"#);
         let pad = self.config.update_bytes.saturating_sub(head.len() + tail.len());
         let mut frame = String::with_capacity(head.len() + pad + tail.len());
         frame.push_str(&head);
@@ -240,7 +240,7 @@ impl Conn {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::{Frame, Kind};
+    use crate::frame::{Frame, Kind, State};
 
     #[test]
     fn updates_are_padded_and_readable_by_the_generator() {
@@ -253,12 +253,16 @@ mod tests {
             room: None,
         };
         let room = Room { seq: 9, started: true, turn: 2, members: Vec::new() };
-        let Message::Text(frame) = conn.update("b1", 9, &[(9, "game")], &room) else { panic!("a text frame") };
+        let Message::Text(frame) = conn.update(9, &[(9, "game")], &room) else { panic!("a text frame") };
         assert_eq!(frame.len(), 2000);
         let parsed = Frame::parse(frame.as_str()).unwrap();
         assert_eq!(parsed.kind, Kind::Update);
         assert_eq!(parsed.seq, Some(9));
-        let deal = parsed.game.unwrap().deal;
+        let joined = serde_json::json!({"room": "b1", "status": "waiting"});
+        let mut state = State::snapshot(Some(joined), None);
+        state.patch(&parsed.patches).unwrap();
+        assert_eq!(state.room().unwrap().status, "playing");
+        let deal = state.game().unwrap().deal;
         assert_eq!(deal.turn, Some(fipsen_rules::Seat(2)));
         assert_eq!(deal.prompt.flags["pass"], serde_json::Value::Bool(true));
     }

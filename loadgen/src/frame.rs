@@ -1,11 +1,14 @@
 //! What the generator reads from a server frame: only the fields it needs, in one pass.
 //!
-//! A full [`fipsen_protocol::ServerMessage`] carries the whole room and game view; the generator
-//! needs the sequence numbers (to match a move with its event at every recipient and to find
-//! lost events), the acting player's prompt and hand (to choose a legal move), and whether the
-//! series is over. Everything else is skipped without being built.
+//! The generator needs the sequence numbers (to match a move with its event at every recipient
+//! and to find lost events), the acting player's prompt and hand (to choose a legal move), and
+//! whether the series is over. A `joined` carries the whole state (room and game view); an
+//! `update` carries patches to it, which each connection applies to its [`State`] as any client
+//! does. Events are read for their numbers only.
 
+use fipsen_protocol::{Patch, PatchError, patch};
 use fipsen_rules::{CardSet, Seat};
+use serde_json::Value;
 
 use crate::choose::Offer;
 use serde::Deserialize;
@@ -104,12 +107,15 @@ pub struct Frame {
     /// `update`: the new events.
     #[serde(default)]
     pub events: Vec<EventSeq>,
-    /// `joined`, `update`: the room.
+    /// `joined`: the room.
     #[serde(default)]
-    pub room: Option<RoomPart>,
-    /// `joined`, `update`: the series as the viewer sees it.
+    pub room: Option<Value>,
+    /// `joined`: the series as the viewer sees it.
     #[serde(default)]
-    pub game: Option<GamePart>,
+    pub game: Option<Value>,
+    /// `update`: the changes to the connection's state.
+    #[serde(default)]
+    pub patches: Vec<Patch>,
     /// `joined`: who the connection is.
     #[serde(default)]
     pub you: Option<YouPart>,
@@ -131,31 +137,81 @@ impl Frame {
     }
 }
 
+/// A connection's state, `{"room": …, "game": …}`: the last `joined`, patched by every
+/// `update` since.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct State(Value);
+
+impl State {
+    /// The state a `joined` gives.
+    pub fn snapshot(room: Option<Value>, game: Option<Value>) -> State {
+        State(patch::state(room.unwrap_or(Value::Null), game.unwrap_or(Value::Null)))
+    }
+
+    /// Applies an update's patches.
+    ///
+    /// # Errors
+    /// A patch does not fit the state.
+    pub fn patch(&mut self, patches: &[Patch]) -> Result<(), PatchError> {
+        patch::apply(&mut self.0, patches)
+    }
+
+    /// The room fields the generator uses.
+    pub fn room(&self) -> Option<RoomPart> {
+        RoomPart::deserialize(&self.0["room"]).ok()
+    }
+
+    /// The series fields the generator uses; `None` before the series.
+    pub fn game(&self) -> Option<GamePart> {
+        let game = &self.0["game"];
+        if game.is_null() { None } else { GamePart::deserialize(game).ok() }
+    }
+
+    /// The whole state.
+    pub fn value(&self) -> &Value {
+        &self.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn reads_an_update_of_the_documented_shape() {
+    fn reads_a_joined_and_an_update_of_the_documented_shape() {
+        let joined = r#"{"type": "joined", "seq": 4, "missed": [], "resync": false, "chat": [],
+ "you": {"participant": 1, "name": "b", "role": "player", "seat": 1, "host": false, "token": "t"},
+ "room": {"room": "k3JX9a2LqP0vWm4Zb7Ya", "status": "waiting", "seats": [], "spectators": 0}, "game": null}"#;
+        let frame = Frame::parse(joined).unwrap();
+        assert_eq!(frame.kind, Kind::Joined);
+        let mut state = State::snapshot(frame.room, frame.game);
+        assert_eq!(state.room().unwrap().status, "waiting");
+        assert!(state.game().is_none());
         let text = r#"{"type": "update", "seq": 6,
  "events": [{"seq": 5, "kind": "started"},
             {"seq": 6, "kind": "game", "event": {"event": "dealt", "number": 1, "dealer": 3, "vorhand": 0,
                                                  "hands": [null, ["C7", "C10", "SA", "H8", "D7"], null, null]}}],
- "room": {"room": "k3JX9a2LqP0vWm4Zb7Ya", "status": "playing", "seats": [], "spectators": 0},
- "game": {"number": 1, "counted": 0, "scoresheet": [], "totals": [0, 0, 0, 0], "over": false,
+ "patches": [{"op": "set", "path": ["room", "status"], "value": "playing"},
+  {"op": "set", "path": ["game"], "value": {"number": 1, "counted": 0, "scoresheet": [], "totals": [0, 0, 0, 0], "over": false,
           "deal": {"viewer": 1, "phase": "auction", "turn": 1, "hand": ["C7", "C10", "SA", "H8", "D7"],
-                   "hand_sizes": [5, 5, 5, 5], "prompt": {"pass": true, "bids": [{"kind": "tricks", "tricks": 2, "hand": false, "ruten": false}]}}}}"#;
+                   "hand_sizes": [5, 5, 5, 5], "prompt": {"pass": true, "bids": [{"kind": "tricks", "tricks": 2, "hand": false, "ruten": false}]}}}}]}"#;
         let frame = Frame::parse(text).unwrap();
         assert_eq!(frame.kind, Kind::Update);
         assert_eq!(frame.seq, Some(6));
         assert_eq!(frame.events, vec![EventSeq { seq: 5 }, EventSeq { seq: 6 }]);
-        assert_eq!(frame.room.as_ref().unwrap().status, "playing");
-        let game = frame.game.unwrap();
+        state.patch(&frame.patches).unwrap();
+        assert_eq!(state.room().unwrap().status, "playing");
+        let game = state.game().unwrap();
         assert!(!game.over);
         assert_eq!(game.deal.turn, Some(Seat(1)));
         assert_eq!(game.deal.hand.unwrap().len(), 5);
-        assert_eq!(game.deal.prompt.flags["pass"], serde_json::Value::Bool(true));
+        assert_eq!(game.deal.prompt.flags["pass"], Value::Bool(true));
         assert_eq!(game.deal.prompt.bids.len(), 1);
+        // A patch that does not fit is refused.
+        let stray = Frame::parse(
+            r#"{"type":"update","seq":7,"events":[],"patches":[{"op":"append","path":["room"],"values":[1]}]}"#,
+        );
+        assert!(state.patch(&stray.unwrap().patches).is_err());
     }
 
     #[test]

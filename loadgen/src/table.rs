@@ -21,7 +21,7 @@ use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 use crate::choose::{Rng, choose};
 use crate::counters::Counters;
-use crate::frame::{Frame, GamePart, Kind};
+use crate::frame::{Frame, GamePart, Kind, State};
 use crate::net::{Target, Ws};
 use crate::phase::Phase;
 
@@ -61,7 +61,7 @@ pub struct TableConfig {
     pub hello_only: bool,
     /// Seed for the tables' move choices.
     pub seed: u64,
-    /// Keep the text of the host's latest `joined` / `update` (for comparing views).
+    /// Keep the host's latest state (for comparing views).
     pub keep_last: bool,
 }
 
@@ -80,9 +80,10 @@ struct Conn {
     recent: VecDeque<(u64, Instant)>,
     status: String,
     game: Option<GamePart>,
+    /// The state as the server sent it (`joined`, patched by each `update`).
+    state: State,
     next_id: u64,
     token: Option<String>,
-    last_text: Option<String>,
     /// The room this connection is in (from `joined`; cleared by `left`).
     room: Option<String>,
 }
@@ -100,9 +101,9 @@ impl Conn {
             recent: VecDeque::with_capacity(RECENT),
             status: String::new(),
             game: None,
+            state: State::default(),
             next_id: 1,
             token: None,
-            last_text: None,
             room: None,
         }
     }
@@ -128,7 +129,7 @@ pub struct SavedRoom {
     pub seq: u64,
     /// The seat tokens, seat 0 first.
     pub tokens: Vec<String>,
-    /// The host's latest `joined` or `update` frame.
+    /// The host's latest state, `{"room": …, "game": …}`, as JSON.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_frame: Option<String>,
 }
@@ -338,25 +339,23 @@ impl Table {
                 let conn = &mut self.conns[i];
                 conn.joined = true;
                 conn.last_seq = frame.seq.unwrap_or(0);
-                if i == 0 && self.config.keep_last {
-                    conn.last_text = Some(text.to_string());
-                }
                 if let Some(you) = &frame.you {
                     conn.seat = you.seat;
                     conn.token.clone_from(&you.token);
                     conn.next_id = you.last_act_id.map_or(1, |id| id + 1);
                 }
-                if let Some(room) = frame.room {
+                conn.state = State::snapshot(frame.room, frame.game);
+                if let Some(room) = conn.state.room() {
                     conn.status = room.status;
                     if i == 0 {
                         self.room.clone_from(&room.room);
                     }
                     conn.room = Some(room.room);
                 }
-                conn.game = frame.game;
+                conn.game = conn.state.game();
             }
             Kind::Update => {
-                if frame.room.as_ref().map(|r| &r.room) != self.conns[i].room.as_ref() {
+                if self.conns[i].room.is_none() {
                     // An update of a room this connection has left (or not yet joined).
                     Counters::add(&self.counters.stray_updates, 1);
                     return;
@@ -364,9 +363,6 @@ impl Table {
                 Counters::add(&self.counters.updates_in, 1);
                 Counters::add(&self.counters.update_bytes_in, text.len() as u64);
                 let conn = &mut self.conns[i];
-                if i == 0 && self.config.keep_last {
-                    conn.last_text = Some(text.to_string());
-                }
                 let mut expected = conn.last_seq + 1;
                 for event in &frame.events {
                     if event.seq > expected {
@@ -382,10 +378,13 @@ impl Table {
                     conn.recent.pop_front();
                 }
                 conn.recent.push_back((conn.last_seq, now));
-                if let Some(room) = frame.room {
+                if conn.state.patch(&frame.patches).is_err() {
+                    self.counters.error("loadgen/patch_does_not_fit");
+                }
+                if let Some(room) = conn.state.room() {
                     conn.status = room.status;
                 }
-                conn.game = frame.game;
+                conn.game = conn.state.game();
                 self.resolve();
             }
             Kind::Ack => {
@@ -541,7 +540,7 @@ impl Table {
             room: self.room.clone(),
             seq: self.conns.iter().map(|c| c.last_seq).max().unwrap_or(0),
             tokens: tokens.into_iter().map(|(_, t)| t).collect(),
-            host_frame: self.conns[0].last_text.clone(),
+            host_frame: self.config.keep_last.then(|| self.conns[0].state.value().to_string()),
         }
     }
 

@@ -6,6 +6,8 @@
 //! * Every frame is one JSON object with a `type` field, at most [`MAX_MESSAGE_BYTES`] bytes.
 //! * Refusals carry a stable [`ErrorCode`] string and a sentence; the rules crate's codes
 //!   (`turn/not_yours`, `play/must_follow_suit`, …) pass through unchanged.
+//! * A client holds one state, `{"room": …, "game": …}`: `joined` gives it whole, each `update`
+//!   carries the new events and the [`patch::Patch`]es that bring the state up to date.
 //! * Every room event has a sequence number ([`SeqEvent`]); a client that reconnects with
 //!   [`ClientMessage::Resume`] and the last number it saw gets what it missed.
 //!
@@ -18,6 +20,7 @@
 mod close;
 mod error;
 mod message;
+pub mod patch;
 mod replay;
 mod room;
 pub mod schema;
@@ -26,6 +29,7 @@ mod tournament;
 pub use close::CloseCode;
 pub use error::{ErrorCode, every_rule_error};
 pub use message::{ClientMessage, ServerMessage};
+pub use patch::{Patch, PatchError, Step};
 pub use replay::{DealReplay, FinishedDeal, REPLAY_FORMAT, ReplayStep, SERIES_FORMAT, SeatAction, SeriesRecord};
 pub use room::{
     ChatLine, LOBBY_PAGE, LobbyRoom, MAX_GRACE_SECONDS, MAX_MOVE_SECONDS, MAX_NEXT_DEAL_SECONDS, MAX_READING_SECONDS,
@@ -38,7 +42,7 @@ pub use tournament::{
 };
 
 /// The protocol version this crate describes. It changes when a message changes incompatibly.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 /// The versions a server built from this crate accepts in `hello`.
 pub const SUPPORTED_VERSIONS: [u32; 1] = [PROTOCOL_VERSION];
 /// The largest frame a client may send: 16 KiB.

@@ -537,7 +537,7 @@ pub enum ServerMessage {
     /// The handshake's answer: the protocol version the server uses on this connection.
     ///
     /// ```json
-    /// {"type": "welcome", "protocol": 2, "server": "fipsen/0.1.0", "max_message_bytes": 16384}
+    /// {"type": "welcome", "protocol": 3, "server": "fipsen/0.1.0", "max_message_bytes": 16384}
     /// ```
     Welcome {
         /// The protocol version in use.
@@ -576,23 +576,24 @@ pub enum ServerMessage {
         /// The last lines of table chat, oldest first.
         chat: Vec<ChatLine>,
     },
-    /// Something happened: the new events (redacted for you) and the new state.
-    /// A client may re-render from `room` and `game` alone; `events` are for animation and the log.
+    /// Something happened: the new events (redacted for you) and what changed in your state.
+    /// Your state is `{"room": RoomState, "game": GameView | null}` as the last `joined` gave it
+    /// and the `update`s since changed it; `patches`, applied in order, make it the state now.
+    /// `events` are for animation and the log.
     ///
     /// ```json
     /// {"type": "update", "seq": 45,
     ///  "events": [{"seq": 45, "kind": "game", "event": {"event": "card_played", "seat": 0, "card": "CA"}}],
-    ///  "room": {"room": "k3JX9a2LqP0vWm4Z", "...": "see RoomState"}, "game": {"game": "prisdorf", "number": 1, "...": "see GameView"}}
+    ///  "patches": [{"op": "set", "path": ["game", "deal", "turn"], "value": 1},
+    ///              {"op": "append", "path": ["game", "deal", "trick"], "values": [{"seat": 0, "card": "CA"}]}]}
     /// ```
     Update {
         /// The sequence number of the last event in `events`.
         seq: u64,
         /// The new events, oldest first.
         events: Vec<SeqEvent>,
-        /// The room now.
-        room: RoomState,
-        /// The series now, as you may see it, its game named in `game`; `null` before it starts.
-        game: Option<GameView>,
+        /// The changes to your state, in order (see [`crate::patch`]).
+        patches: Vec<crate::Patch>,
     },
     /// Your action `id` was accepted and stored; its events carry numbers up to `seq`.
     ///

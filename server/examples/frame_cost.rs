@@ -1,58 +1,67 @@
 //! Builds the five `update` frames of one move (four seats and the spectators) `N` times, the
-//! old way (each viewer's whole message serialised) or with `UpdateFrames` (shared parts once),
-//! so that an instruction counter can compare the two without the machine's noise:
+//! way of protocol version 2 (each viewer's whole room and game view serialised) or with
+//! `UpdateFrames` (version 3: each viewer's state built and compared with the state before the
+//! move, only the patches serialised), so that an instruction counter can compare the two
+//! without the machine's noise:
 //!
 //! ```sh
 //! cargo build --release -p fipsen-server --example frame_cost
 //! valgrind --tool=callgrind target/release/examples/frame_cost whole 20 1000
-//! valgrind --tool=callgrind target/release/examples/frame_cost shared 20 1000
+//! valgrind --tool=callgrind target/release/examples/frame_cost lean 20 1000
 //! ```
 //! (arguments: the way, the deals played before the move, the repetitions; run with 0
 //! repetitions to count the set-up alone).
 
-use fipsen_protocol::{RoomEvent, RoomOptions, RoomState, RoomStatus, SeatInfo, SeqEvent, ServerMessage};
+use std::sync::Arc;
+
+use fipsen_protocol::{RoomEvent, RoomOptions, RoomState, RoomStatus, SeatInfo, SeqEvent};
 use fipsen_rules::{AnyGame, GameEvent, GameRules, Seat, Seed, Series};
-use fipsen_server::frames::{UpdateFrames, redact};
+use fipsen_server::frames::{UpdateFrames, client_state, redact};
 
 const VIEWERS: [Option<Seat>; 5] = [Some(Seat(0)), Some(Seat(1)), Some(Seat(2)), Some(Seat(3)), None];
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let way = args.get(1).map_or("shared", String::as_str);
+    let way = args.get(1).map_or("lean", String::as_str);
     let deals: u32 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(0);
     let repeat: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1000);
-    let (series, events) = position(deals);
-    let game = AnyGame::Prisdorf(series.clone());
+    let (before, series, events) = position(deals);
+    let game = AnyGame::Prisdorf(series);
     let state = room();
+    let bases: Vec<Arc<serde_json::Value>> =
+        VIEWERS.iter().map(|&v| Arc::new(client_state(&state, Some(&before.view(v))))).collect();
     let mut bytes = 0;
     for _ in 0..repeat {
         bytes += match way {
             "whole" => VIEWERS
                 .iter()
                 .map(|&viewer| {
-                    let update = ServerMessage::Update {
-                        seq: 101,
-                        events: events.iter().map(|e| redact(e, viewer)).collect(),
-                        room: state.clone(),
-                        game: Some(game.view(viewer)),
-                    };
-                    update.to_json().len()
+                    let update = serde_json::json!({
+                        "type": "update",
+                        "seq": 101,
+                        "events": events.iter().map(|e| redact(e, viewer)).collect::<Vec<_>>(),
+                        "room": state,
+                        "game": game.view(viewer),
+                    });
+                    update.to_string().len()
                 })
                 .sum::<usize>(),
             _ => {
                 let mut frames = UpdateFrames::new(101, &events, &state, Some(&game));
-                VIEWERS.iter().map(|&viewer| frames.frame(viewer).len()).sum::<usize>()
+                VIEWERS.iter().zip(&bases).map(|(&viewer, base)| frames.frame(viewer, base).0.len()).sum::<usize>()
             }
         };
     }
     println!("{way}: {repeat} moves after {deals} deals, {} bytes per move", bytes / repeat.max(1));
 }
 
-/// A series after `deals` whole deals, stopped after two tricks of the next; its last events.
-fn position(deals: u32) -> (Series, Vec<SeqEvent>) {
+/// A series after `deals` whole deals, stopped after two tricks of the next: the series before
+/// its last move, after it, and the move's events.
+fn position(deals: u32) -> (AnyGame, Series, Vec<SeqEvent>) {
     let (mut series, _) = Series::new(Default::default(), Seed::from_u64(3)).expect("rules");
     let mut step = 0usize;
     let mut last = Vec::new();
+    let mut previous = series.clone();
     loop {
         let deal = series.deal();
         if deal.is_over() {
@@ -65,10 +74,12 @@ fn position(deals: u32) -> (Series, Vec<SeqEvent>) {
         let seat = deal.turn().expect("a turn");
         let legal = series.legal_actions(seat);
         step += 1;
+        previous = series.clone();
         last = series.apply(seat, legal[step % legal.len()]).expect("legal");
     }
     let events = last.into_iter().enumerate();
     (
+        AnyGame::Prisdorf(previous),
         series,
         events
             .map(|(i, event)| SeqEvent {

@@ -25,7 +25,7 @@ use tokio::sync::{Semaphore, mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tracing::{debug, info, warn};
 
-use crate::frames::{UpdateFrames, redact};
+use crate::frames::{UpdateFrames, client_state, redact};
 use crate::metrics::{Metrics, inc};
 use crate::registry::{Registry, clean_text};
 use crate::secrets;
@@ -369,6 +369,9 @@ struct Member {
     link: ConnLink,
     participant: Option<u32>,
     name: String,
+    /// The state (`{"room": …, "game": …}`) this connection was last sent: its next `update`
+    /// patches it. Connections of one viewer share it after an update.
+    base: Arc<serde_json::Value>,
     chat_tokens: f64,
     chat_refill: Instant,
 }
@@ -995,7 +998,14 @@ impl Room {
         last_seq: Option<u64>,
     ) {
         let conn = link.id;
-        let member = Member { link, participant, name, chat_tokens: CHAT_BURST, chat_refill: Instant::now() };
+        let member = Member {
+            link,
+            participant,
+            name,
+            base: Arc::new(serde_json::Value::Null),
+            chat_tokens: CHAT_BURST,
+            chat_refill: Instant::now(),
+        };
         self.members.insert(conn, member);
         self.empty_since = None;
         let viewer = participant.and_then(|p| self.seat_of(p));
@@ -1036,6 +1046,9 @@ impl Room {
             resync,
             chat: self.recent_chat(),
         };
+        if let (ServerMessage::Joined { room, game, .. }, Some(member)) = (&joined, self.members.get_mut(&conn)) {
+            member.base = Arc::new(client_state(room, game.as_ref()));
+        }
         self.send_to(conn, &joined);
     }
 
@@ -2095,17 +2108,26 @@ impl Room {
             (0..self.seats.len()).filter(|&s| self.holds[s].stand_in.is_some()).map(|s| Seat(s as u8)).collect();
         let mut frames = UpdateFrames::new(self.seq, events, &room, self.series.as_ref()).without_prompt(&stood_in);
         let mut dropped = Vec::new();
-        for (conn, member) in &self.members {
-            if Some(*conn) == except {
-                continue;
-            }
-            let viewer = member.participant.and_then(|p| self.seat_of(p));
-            if member.link.send(frames.frame(viewer), &self.env.metrics) {
+        // The bases replaced, kept until every frame is built: frames are shared by base, told
+        // apart by address, and no new state may take the address of a base still compared.
+        let mut replaced = Vec::with_capacity(self.members.len());
+        let viewers: Vec<(ConnId, Option<Seat>)> = self
+            .members
+            .iter()
+            .filter(|(conn, _)| Some(**conn) != except)
+            .map(|(conn, member)| (*conn, member.participant.and_then(|p| self.seat_of(p))))
+            .collect();
+        for (conn, viewer) in viewers {
+            let Some(member) = self.members.get_mut(&conn) else { continue };
+            let (frame, state) = frames.frame(viewer, &member.base);
+            replaced.push(std::mem::replace(&mut member.base, state));
+            if member.link.send(frame, &self.env.metrics) {
                 self.env.metrics.messages_out.fetch_add(1, Ordering::Relaxed);
             } else {
-                dropped.push(*conn);
+                dropped.push(conn);
             }
         }
+        drop(replaced);
         for conn in dropped {
             self.leave(conn);
         }
@@ -2195,8 +2217,14 @@ mod tests {
         let (tx, _rx) = mpsc::channel(4);
         let (kick, _) = watch::channel(None);
         let link = ConnLink { id: 1, tx, kick: Arc::new(kick) };
-        let member =
-            Member { link, participant: None, name: "Oma".into(), chat_tokens: 0.0, chat_refill: Instant::now() };
+        let member = Member {
+            link,
+            participant: None,
+            name: "Oma".into(),
+            base: Arc::new(serde_json::Value::Null),
+            chat_tokens: 0.0,
+            chat_refill: Instant::now(),
+        };
         room.members.insert(1, member);
         room
     }

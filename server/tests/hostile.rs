@@ -111,6 +111,13 @@ async fn every_bad_input_gets_its_code_while_another_room_plays_on() {
     v.send(json!({"type": "hello", "protocol": 99})).await;
     assert_eq!(v.recv().await.unwrap()["code"], "proto/version");
     assert_eq!(v.recv_close().await, 4001);
+    // A client of version 2 (whole views in every update) is refused the same way, told why.
+    let mut old = Client::connect(&server).await;
+    old.send(json!({"type": "hello", "protocol": 2})).await;
+    let refused = old.recv().await.unwrap();
+    assert_eq!(refused["code"], "proto/version");
+    assert!(refused["message"].as_str().unwrap().contains("version 3, not version 2"), "{refused}");
+    assert_eq!(old.recv_close().await, 4001);
 
     // An oversize frame: error, then close 1009.
     let mut big = Client::greeted(&server).await;

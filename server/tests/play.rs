@@ -147,7 +147,8 @@ async fn a_siebener_fips_offered_out_of_turn_never_leaves_the_random_table_witho
 fn two_deals() -> Vec<String> {
     let game = |seq: u64, event: Value| json!({"seq": seq, "kind": "game", "event": event});
     let frame = |seq: u64, number: u32, event: Value| {
-        json!({"type": "update", "seq": seq, "game": {"number": number}, "events": [game(seq, event)]}).to_string()
+        let patches = json!([{"op": "set", "path": ["game"], "value": {"number": number}}]);
+        json!({"type": "update", "seq": seq, "events": [game(seq, event)], "patches": patches}).to_string()
     };
     let over = |dealt: Value| json!({"event": "deal_over", "reveal": {"dealt": dealt, "skat": [], "stock": [], "discards": []}});
     vec![
@@ -166,9 +167,24 @@ fn leaks(viewer: Option<u8>, frame: Value) -> bool {
 #[test]
 fn the_check_catches_a_leak() {
     // A spectator frame showing a hand in the middle of a deal must fail the check.
-    assert!(leaks(None, json!({"type": "update", "seq": 1, "game": {"number": 1, "deal": {"hand": ["SA"]}}})));
+    let showing = |hand: Value| {
+        json!({"type": "update", "seq": 1, "events": [], "patches": [
+        {"op": "set", "path": ["game"], "value": {"number": 1, "deal": {"hand": hand}}}]})
+    };
+    assert!(leaks(None, showing(json!(["SA"]))));
+    // A card a patch carries is judged even when a later patch of the frame takes it away again.
+    let mut undone = showing(json!(["SA"]));
+    undone["patches"].as_array_mut().unwrap().push(json!({"op": "set", "path": ["game", "deal", "hand"], "value": []}));
+    assert!(leaks(None, undone));
+    // So is a card a patch appends.
+    let mut appended = showing(json!([]));
+    appended["patches"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"op": "append", "path": ["game", "deal", "hand"], "values": ["SA"]}));
+    assert!(leaks(None, appended));
     // Its own hand a seat may see; after the deal, everybody sees everything.
-    assert!(!leaks(Some(1), json!({"type": "update", "seq": 1, "game": {"number": 1, "deal": {"hand": ["SA"]}}})));
+    assert!(!leaks(Some(1), showing(json!(["SA"]))));
     assert!(!leaks(None, json!({"seq": 2, "game": {"number": 1}, "x": ["SA", "HA"]})));
     // An event showing another seat's hand.
     let dealt = json!({"event": "dealt", "number": 1, "hands": [["CA"], ["SA"], null, null]});
@@ -192,14 +208,14 @@ fn a_frame_that_carries_the_end_of_one_deal_and_the_start_of_the_next_is_judged_
     let over = two_deals()[1].clone();
     let over: Value = serde_json::from_str(&over).unwrap();
     let start = json!({"seq": 3, "kind": "game", "event": {"event": "dealt", "number": 2, "hands": [["C7"], null, null, null]}});
-    let both = json!({"type": "update", "seq": 3, "game": {"number": 2, "deal": {"hand": ["C7"]}},
-                      "events": [over["events"][0].clone(), start]});
+    let both = json!({"type": "update", "seq": 3, "events": [over["events"][0].clone(), start],
+                      "patches": [{"op": "set", "path": ["game"], "value": {"number": 2, "deal": {"hand": ["C7"]}}}]});
     assert!(!leaks(Some(0), both.clone()));
     let mut missed = both.clone();
     missed["missed"] = missed["events"].take();
     assert!(!leaks(Some(0), missed));
     // But deal 2's own part of the frame may show only deal 2's cards as of seq 3.
     let mut leaking = both;
-    leaking["game"]["deal"]["hand"] = json!(["C7", "S7"]);
+    leaking["patches"][0]["value"]["deal"]["hand"] = json!(["C7", "S7"]);
     assert!(leaks(Some(0), leaking));
 }

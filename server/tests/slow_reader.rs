@@ -19,7 +19,8 @@ async fn slow_clients(server: &Server) -> u64 {
 async fn a_spectator_who_stops_reading_is_dropped_and_the_table_plays_on() {
     let (_dir, db) = temp_db();
     let server = Server::start(&db, &["--outbound-queue", "8"]);
-    let mut table = Table::open(&server, json!({"players": 4}), json!({"next_deal_seconds": 0}), 0).await;
+    let options = json!({"next_deal_seconds": 0, "public_replays": true});
+    let mut table = Table::open(&server, json!({"players": 4}), options, 0).await;
 
     let mut slow = Client::connect_small(&server, 2048).await;
     slow.send(json!({"type": "hello", "protocol": fipsen_protocol::PROTOCOL_VERSION})).await;
@@ -28,7 +29,9 @@ async fn a_spectator_who_stops_reading_is_dropped_and_the_table_plays_on() {
     assert_eq!(joined["type"], "joined", "{joined}");
     assert_eq!(slow_clients(&server).await, 0);
 
-    // From here on the spectator reads nothing while the table plays.
+    // From here on the spectator reads nothing while the table plays. Updates are small (only
+    // what changed), so the socket buffers would hold thousands of them: the sleeper also asks
+    // for the replay of a finished deal now and then (a large answer) and reads it no more.
     let mut rng = Rng(11);
     let mut steps = 0u32;
     loop {
@@ -38,6 +41,10 @@ async fn a_spectator_who_stops_reading_is_dropped_and_the_table_plays_on() {
             assert!(table.step(&mut rng).await, "someone may act");
         }
         steps += 1;
+        let finished = table.seats[0].game["number"].as_u64().unwrap_or(0) > 1 || table.deal_over();
+        if finished && steps.is_multiple_of(2) {
+            slow.send(json!({"type": "replay", "deal": 1})).await;
+        }
         if steps.is_multiple_of(25) && slow_clients(&server).await > 0 {
             break;
         }

@@ -287,7 +287,7 @@ async fn a_flood_of_websocket_pings_is_closed_with_1008() {
 async fn broken_frames_are_closed_with_1002_and_bad_text_with_1007() {
     let (_dir, db) = temp_db();
     let server = Server::start(&db, &[]);
-    let hello = br#"{"type":"hello","protocol":2}"#;
+    let hello = br#"{"type":"hello","protocol":3}"#;
     let cases: [(&str, Vec<u8>, u16); 4] = [
         ("an unmasked client frame", frame(0x1, hello, false), 1002),
         ("a reserved opcode", frame(0x3, b"x", true), 1002),
@@ -348,7 +348,7 @@ async fn a_connection_that_answers_no_ping_is_closed() {
     });
     // A client that never answers a ping.
     let mut deaf = raw_websocket(&server).await;
-    deaf.write_all(&frame(0x1, br#"{"type":"hello","protocol":2}"#, true)).await.unwrap();
+    deaf.write_all(&frame(0x1, br#"{"type":"hello","protocol":3}"#, true)).await.unwrap();
     let (code, seen) = read_until_close(&mut deaf).await.expect("a close frame");
     assert_eq!(code, 4004);
     assert!(seen.contains(&0x9), "pinged before being closed: {seen:?}");

@@ -40,7 +40,7 @@ test('the lobby shows 50 tables, and more on asking', async () => {
       sockets.push(ws);
       await new Promise((r) => (ws.onopen = r));
       const welcome = next(ws, 'welcome');
-      ws.send(JSON.stringify({ type: 'hello', protocol: 2 }));
+      ws.send(JSON.stringify({ type: 'hello', protocol: 3 }));
       await welcome;
       for (let k = 0; k < 5 && count < 55; k++, count++) {
         const joined = next(ws, 'joined');

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { applyPatches } from '../../client-web/js/patch.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const ARTIFACTS = join(here, 'artifacts');
@@ -303,12 +304,40 @@ export function cardsIn(value, out = new Set()) {
  */
 function cardsOfPlay(msg) {
   const game = msg.game ? { ...msg.game, scoresheet: [] } : msg.game;
+  // What the patches of an update carry is judged too, but for scoresheet rows.
+  const patches = msg.patches?.filter((p) => !(p.path[0] === 'game' && p.path[1] === 'scoresheet')).map((p) => {
+    if (p.op !== 'set') return p;
+    if (p.path.length === 1 && p.path[0] === 'game' && p.value) return { ...p, value: { ...p.value, scoresheet: [] } };
+    if (p.path.length === 0 && p.value?.game) return { ...p, value: { ...p.value, game: { ...p.value.game, scoresheet: [] } } };
+    return p;
+  });
   // Großenaspe's scribe is drawn before the first deal with cards of a pack of its own, turned
   // face up for all: they are no card of the deal.
   const drawn = (seqEvent) => seqEvent?.kind === 'game' && seqEvent.event?.event === 'scribe_drawn';
   const events = msg.events?.filter((e) => !drawn(e));
   const missed = msg.missed?.filter((e) => !drawn(e));
-  return cardsIn({ ...msg, game, events, missed });
+  return cardsIn({ ...msg, game, events, missed, patches });
+}
+
+/**
+ * The frames one connection received, read: each `update` with the state its patches make
+ * (`room` and `game`, as a `joined` has them) beside its own fields, so that every frame can be
+ * judged by the deal it leaves the viewer in.
+ * @param {string[]} frames
+ * @returns {{text: string, msg: any}[]}
+ */
+export function readFrames(frames) {
+  /** @type {import('../../client-web/js/patch.js').ServerState} */
+  let state = { room: null, game: null };
+  return frames.map((text) => {
+    const msg = JSON.parse(text);
+    if (msg.type === 'joined') state = { room: msg.room, game: msg.game ?? null };
+    if (msg.type === 'update') {
+      state = applyPatches(state, msg.patches);
+      return { text, msg: { ...msg, room: state.room, game: state.game } };
+    }
+    return { text, msg };
+  });
 }
 
 /** The game events of a server frame (update or joined). */
@@ -328,8 +357,7 @@ function gameEvents(msg) {
 export function checkFrames(frames, known = []) {
   const shown = new Set(known);
   let reveal = null;
-  for (const text of frames) {
-    const msg = JSON.parse(text);
+  for (const { text, msg } of readFrames(frames)) {
     const events = gameEvents(msg);
     for (const e of events) {
       if (e.event === 'card_played') shown.add(e.card);
@@ -367,8 +395,7 @@ export function checkFramesOfSeat(frames, seat) {
   let checked = 0;
   let reviewsSkipped = 0;
   const deals = [];
-  for (const text of frames) {
-    const msg = JSON.parse(text);
+  for (const { text, msg } of readFrames(frames)) {
     if (msg.type === 'review' && deal && (msg.deal < deal.number || (msg.deal === deal.number && deal.over))) {
       reviewsSkipped += 1;
       continue;

@@ -166,6 +166,8 @@ pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     /// Every text frame received, in order.
     pub frames: Vec<String>,
+    /// The number of the deal in play after each frame of `frames` (`None` before the series).
+    pub deal_numbers: Vec<Option<u64>>,
     /// The close code, once closed.
     pub closed: Option<u16>,
     /// The latest sequence number seen.
@@ -189,6 +191,7 @@ impl Client {
         Client {
             ws,
             frames: Vec::new(),
+            deal_numbers: Vec::new(),
             closed: None,
             seq: 0,
             game: Value::Null,
@@ -225,7 +228,9 @@ impl Client {
         let _ = self.ws.send(Message::text(text)).await;
     }
 
-    /// The next text frame, or `None` once the server closed the connection.
+    /// The next text frame, or `None` once the server closed the connection. An `update` is
+    /// returned with the state its patches make (`room` and `game` added to it); `frames`
+    /// keeps the text as it came.
     pub async fn recv(&mut self) -> Option<Value> {
         // One deadline for the frame: pings and pongs do not extend it.
         let deadline = tokio::time::Instant::now() + PATIENCE;
@@ -233,9 +238,15 @@ impl Client {
             let frame = tokio::time::timeout_at(deadline, self.ws.next()).await.expect("a frame in time");
             match frame {
                 Some(Ok(Message::Text(text))) => {
-                    let value: Value = serde_json::from_str(&text).expect("JSON from the server");
+                    let mut value: Value = serde_json::from_str(&text).expect("JSON from the server");
                     self.frames.push(text.to_string());
                     self.absorb(&value);
+                    self.deal_numbers.push(self.game["number"].as_u64());
+                    if value["type"] == "update" {
+                        // The tests read an update as the state it makes: its patches applied.
+                        value["room"] = self.room.clone();
+                        value["game"] = self.game.clone();
+                    }
                     return Some(value);
                 }
                 Some(Ok(Message::Close(frame))) => {
@@ -264,8 +275,10 @@ impl Client {
             }
             Some("update") => {
                 self.seq = value["seq"].as_u64().unwrap_or(0);
-                self.game = value["game"].clone();
-                self.room = value["room"].clone();
+                let mut state = fipsen_protocol::patch::state(self.room.take(), self.game.take());
+                apply_patches(&mut state, value);
+                self.room = state["room"].take();
+                self.game = state["game"].take();
             }
             _ => {}
         }
@@ -347,6 +360,14 @@ impl Client {
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
     }
+}
+
+/// Applies the patches of an `update` frame to a client's state (`{"room": …, "game": …}`);
+/// panics if they do not fit it.
+pub fn apply_patches(state: &mut Value, update: &Value) {
+    let patches: Vec<fipsen_protocol::Patch> =
+        serde_json::from_value(update["patches"].clone()).unwrap_or_else(|e| panic!("patches ({e}): {update}"));
+    fipsen_protocol::patch::apply(state, &patches).unwrap_or_else(|e| panic!("{e}: {update}"));
 }
 
 /// A tiny deterministic generator.
@@ -918,9 +939,25 @@ pub fn check_frames(viewer: Option<u8>, frames: &[String], spectator_frames: &[S
     let truths = truths(spectator_frames);
     let mut checked = 0;
     let mut at = None;
+    // The viewer's state, as the frames build it: an update is judged with the state it makes.
+    let mut state = json!({"room": null, "game": null});
     for frame in frames {
         let mut v: Value = serde_json::from_str(frame).unwrap();
         checked += 1;
+        match v["type"].as_str() {
+            Some("joined") => state = fipsen_protocol::patch::state(v["room"].clone(), v["game"].clone()),
+            Some("update") => {
+                apply_patches(&mut state, &v);
+                // What the patches carry is judged with the rest of the frame, and so is the state
+                // they make; scoresheet rows are left out of both (see below).
+                let patches = v["patches"].take();
+                v["patches"] =
+                    Value::Array(patches.as_array().into_iter().flatten().filter_map(shown_by_patch).collect());
+                v["room"] = state["room"].clone();
+                v["game"] = state["game"].clone();
+            }
+            _ => {}
+        }
         if let (Some(number), Some(seq)) = (v["game"]["number"].as_u64(), v["seq"].as_u64()) {
             at = Some((number as u32, seq));
         }
@@ -974,6 +1011,28 @@ pub fn check_frames(viewer: Option<u8>, frames: &[String], spectator_frames: &[S
         assert!(leaked.is_empty(), "viewer {viewer:?} was shown {leaked:?} at seq {seq}: {frame}");
     }
     checked
+}
+
+/// What a patch shows of the deal in play: its value, without scoresheet rows (about finished
+/// deals); `None` for a patch of the scoresheet alone.
+fn shown_by_patch(patch: &Value) -> Option<Value> {
+    let path: Vec<&str> = patch["path"].as_array()?.iter().map(|s| s.as_str().unwrap_or("")).collect();
+    if path.starts_with(&["game", "scoresheet"]) {
+        return None;
+    }
+    let mut shown = patch.clone();
+    match path.as_slice() {
+        [] => {
+            if let Some(game) = shown["value"].get_mut("game").filter(|g| g.is_object()) {
+                game["scoresheet"].take();
+            }
+        }
+        ["game"] if shown["value"].is_object() => {
+            shown["value"]["scoresheet"].take();
+        }
+        _ => {}
+    }
+    Some(shown)
 }
 
 /// What `viewer` may see of deal `number` as of `seq`.
