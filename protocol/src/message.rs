@@ -21,7 +21,7 @@ pub enum ClientMessage {
     /// The handshake: the protocol version the client speaks.
     ///
     /// ```json
-    /// {"type": "hello", "protocol": 2, "client": "fipsen-web/0.1.0"}
+    /// {"type": "hello", "protocol": 3, "client": "fipsen-web/0.1.0"}
     /// ```
     Hello {
         /// The protocol version (see `PROTOCOL_VERSION`).
