@@ -140,3 +140,86 @@ mod tests {
         assert_eq!(a.count(), 6.0);
     }
 }
+
+/// The bots' decisions in a game or a match, per level (easy, normal, strong): how many, how
+/// long they took in all, and the slowest.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Decisions {
+    /// Decisions per level.
+    pub count: [u64; 3],
+    /// Their time in all, per level.
+    pub time: [std::time::Duration; 3],
+    /// The slowest, per level.
+    pub slowest: [std::time::Duration; 3],
+}
+
+impl Decisions {
+    /// Counts one decision of `level` that took `took`.
+    pub fn record(&mut self, level: Level, took: std::time::Duration) {
+        let i = level as usize;
+        self.count[i] += 1;
+        self.time[i] += took;
+        self.slowest[i] = self.slowest[i].max(took);
+    }
+
+    /// Adds another game's or worker's decisions.
+    pub fn merge(&mut self, o: &Decisions) {
+        for i in 0..3 {
+            self.count[i] += o.count[i];
+            self.time[i] += o.time[i];
+            self.slowest[i] = self.slowest[i].max(o.slowest[i]);
+        }
+    }
+
+    /// The mean time of a decision of `level`, in milliseconds.
+    pub fn mean_ms(&self, level: Level) -> f64 {
+        let i = level as usize;
+        self.time[i].as_secs_f64() * 1000.0 / self.count[i].max(1) as f64
+    }
+
+    /// The slowest decision of `level`, in milliseconds.
+    pub fn slowest_ms(&self, level: Level) -> f64 {
+        self.slowest[level as usize].as_secs_f64() * 1000.0
+    }
+}
+
+/// Runs the units `0..units` of a match on `threads` threads, each a contiguous range
+/// (`work(range, done)`, `done` counting finished units across threads), and merges what they
+/// return in the order of the ranges: the same result whatever the number of threads.
+///
+/// # Panics
+/// If a worker panics.
+pub fn in_parallel<T: Send + Default>(
+    units: u64,
+    threads: usize,
+    work: impl Fn(std::ops::Range<u64>, &std::sync::atomic::AtomicU64) -> T + Sync,
+    merge: impl Fn(&mut T, &T),
+) -> T {
+    let threads = threads.max(1) as u64;
+    let chunk = units.div_ceil(threads);
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let parts: Vec<T> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|k| {
+                let range = (k * chunk).min(units)..((k + 1) * chunk).min(units);
+                let (work, done) = (&work, &done);
+                scope.spawn(move || work(range, done))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a worker panicked")).collect()
+    });
+    let mut total = T::default();
+    parts.iter().for_each(|p| merge(&mut total, p));
+    total
+}
+
+/// The verdict on a difference of A's and B's results, by its 95% interval.
+pub fn verdict(d: &Stats, a: Level, b: Level) -> String {
+    if d.mean() - d.ci95() > 0.0 {
+        format!("{} better, significant at 95%", a.name())
+    } else if d.mean() + d.ci95() < 0.0 {
+        format!("{} better, significant at 95%", b.name())
+    } else {
+        "no significant difference".to_string()
+    }
+}

@@ -46,7 +46,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use fipsen_bots::Level;
-use fipsen_bots::arena::{Player, Stats, play_deal};
+use fipsen_bots::arena::{Player, Stats, in_parallel, play_deal, verdict};
 use fipsen_bots::grossenaspe;
 use fipsen_bots::mecklenburg;
 use fipsen_bots::rng::Hasher;
@@ -471,13 +471,7 @@ fn thedinghausen_match(args: &Args, rules: ThedinghausenRules, a: Level, b: Leve
             100.0 * t.lost as f64 / t.announced.max(1) as f64
         );
     }
-    let verdict = if diff_round.mean() - diff_round.ci95() > 0.0 {
-        format!("{} better, significant at 95%", a.name())
-    } else if diff_round.mean() + diff_round.ci95() < 0.0 {
-        format!("{} better, significant at 95%", b.name())
-    } else {
-        "no significant difference".to_string()
-    };
+    let verdict = verdict(&diff_round, a, b);
     println!(
         "  difference {:+.3} ± {:.3} per seat per round, {:+.4} ± {:.4} per seat per deal: {verdict}",
         diff_round.mean(),
@@ -535,20 +529,7 @@ fn main() {
     );
     for &(a, b) in &args.matches {
         let start = Instant::now();
-        let chunk = args.deals.div_ceil(args.threads as u64);
-        let done = AtomicU64::new(0);
-        let tallies: Vec<Tally> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..args.threads as u64)
-                .map(|k| {
-                    let range = (k * chunk).min(args.deals)..((k + 1) * chunk).min(args.deals);
-                    let (args, done) = (&args, &done);
-                    scope.spawn(move || run_range(args, a, b, range, done))
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().expect("a worker panicked")).collect()
-        });
-        let mut total = Tally::default();
-        for t in &tallies {
+        let merge = |total: &mut Tally, t: &Tally| {
             for side in 0..2 {
                 total.sides[side].score.merge(&t.sides[side].score);
                 total.sides[side].declared += t.sides[side].declared;
@@ -556,7 +537,8 @@ fn main() {
                 total.sides[side].seats += t.sides[side].seats;
             }
             total.diff.merge(&t.diff);
-        }
+        };
+        let total = in_parallel(args.deals, args.threads, |range, done| run_range(&args, a, b, range, done), merge);
         let secs = start.elapsed().as_secs_f64();
         println!(
             "\n{} vs {} ({:.0} s, {:.1} ms per deal played)",
@@ -577,13 +559,6 @@ fn main() {
             );
         }
         let d = total.diff;
-        let verdict = if d.mean() - d.ci95() > 0.0 {
-            format!("{} better, significant at 95%", a.name())
-        } else if d.mean() + d.ci95() < 0.0 {
-            format!("{} better, significant at 95%", b.name())
-        } else {
-            "no significant difference".to_string()
-        };
-        println!("  difference {:+.3} ± {:.3} per seat per deal: {verdict}", d.mean(), d.ci95());
+        println!("  difference {:+.3} ± {:.3} per seat per deal: {}", d.mean(), d.ci95(), verdict(&d, a, b));
     }
 }

@@ -2,13 +2,13 @@
 //! pot carries from deal to deal, each played twice with the levels' seats swapped.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use fipsen_rules::Seed;
 use fipsen_rules::tippen::{Preset, Rules, Series};
 
 use super::Bot;
-use crate::arena::Stats;
+use crate::arena::{Decisions, Stats, in_parallel, verdict};
 use crate::bot::Level;
 use crate::rng::Hasher;
 
@@ -19,10 +19,8 @@ pub struct SeriesResult {
     pub balances: Vec<i32>,
     /// The pot and reserve left unclaimed.
     pub left: i32,
-    /// Decisions asked of each level (easy, normal, strong) and the time they took.
-    pub decisions: [(u64, Duration); 3],
-    /// Each level's slowest decision.
-    pub slowest: [Duration; 3],
+    /// The decisions asked of each level and their times.
+    pub decisions: Decisions,
 }
 
 /// Plays a series of `rules` (which must set `deals`) with `levels[s]` in seat `s`.
@@ -31,8 +29,7 @@ pub struct SeriesResult {
 /// If a bot gives no answer at its turn or one the rules refuse: both are bugs.
 pub fn play_series(rules: Rules, seed: Seed, levels: &[Level], bot_seed: u64) -> SeriesResult {
     let (mut series, _) = Series::new(rules, seed).expect("valid rules");
-    let mut decisions = [(0u64, Duration::ZERO); 3];
-    let mut slowest = [Duration::ZERO; 3];
+    let mut decisions = Decisions::default();
     let mut step = 0u64;
     while !series.is_over() {
         if series.deal().is_over() {
@@ -48,16 +45,12 @@ pub fn play_series(rules: Rules, seed: Seed, levels: &[Level], bot_seed: u64) ->
         step += 1;
         let start = Instant::now();
         let action = Bot::new(level, h.finish()).choose_in_series(&view).expect("the bot must act");
-        let took = start.elapsed();
-        let d = &mut decisions[level as usize];
-        d.0 += 1;
-        d.1 += took;
-        slowest[level as usize] = slowest[level as usize].max(took);
+        decisions.record(level, start.elapsed());
         if let Err(e) = series.apply(seat, action) {
             panic!("{level:?} at seat {seat} chose {action:?}, refused: {e}");
         }
     }
-    SeriesResult { balances: series.totals().to_vec(), left: series.pot() + series.reserve(), decisions, slowest }
+    SeriesResult { balances: series.totals().to_vec(), left: series.pot() + series.reserve(), decisions }
 }
 
 /// The arena's options for Tippen.
@@ -138,10 +131,8 @@ pub struct Tally {
     pub diff: Stats,
     /// The pot left unclaimed per deal.
     pub left: Stats,
-    /// Decisions and their time per level.
-    pub decisions: [(u64, Duration); 3],
-    /// The slowest decision per level.
-    pub slowest: [Duration; 3],
+    /// The decisions of each level and their times.
+    pub decisions: Decisions,
 }
 
 impl Tally {
@@ -151,11 +142,7 @@ impl Tally {
         }
         self.diff.merge(&o.diff);
         self.left.merge(&o.left);
-        for i in 0..3 {
-            self.decisions[i].0 += o.decisions[i].0;
-            self.decisions[i].1 += o.decisions[i].1;
-            self.slowest[i] = self.slowest[i].max(o.slowest[i]);
-        }
+        self.decisions.merge(&o.decisions);
     }
 }
 
@@ -180,11 +167,7 @@ pub fn run_range(o: &Options, a: Level, b: Level, range: std::ops::Range<u64>, d
                 counts[side] += 1.0;
             }
             t.left.add(f64::from(r.left) / per);
-            for k in 0..3 {
-                t.decisions[k].0 += r.decisions[k].0;
-                t.decisions[k].1 += r.decisions[k].1;
-                t.slowest[k] = t.slowest[k].max(r.slowest[k]);
-            }
+            t.decisions.merge(&r.decisions);
         }
         for side in 0..2 {
             t.sides[side].add(sums[side] / counts[side]);
@@ -213,43 +196,22 @@ pub fn run(o: &Options) {
     );
     for &(a, b) in &o.matches {
         let start = Instant::now();
-        let chunk = series.div_ceil(o.threads as u64);
-        let done = AtomicU64::new(0);
-        let tallies: Vec<Tally> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..o.threads as u64)
-                .map(|k| {
-                    let range = (k * chunk).min(series)..((k + 1) * chunk).min(series);
-                    let done = &done;
-                    scope.spawn(move || run_range(o, a, b, range, done))
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().expect("a worker panicked")).collect()
-        });
-        let mut total = Tally::default();
-        tallies.iter().for_each(|t| total.merge(t));
+        let total = in_parallel(series, o.threads, |range, done| run_range(o, a, b, range, done), Tally::merge);
         println!("\n{} vs {} ({:.0} s)", a.name(), b.name(), start.elapsed().as_secs_f64());
         for (side, level) in [(0, a), (1, b)] {
             let s = &total.sides[side];
-            let (count, time) = total.decisions[level as usize];
             println!(
                 "  {:<7} {:+.3} ± {:.3} counters per seat per deal; {:.3} ms per decision, slowest {:.1} ms",
                 level.name(),
                 s.mean(),
                 s.ci95(),
-                time.as_secs_f64() * 1000.0 / count.max(1) as f64,
-                total.slowest[level as usize].as_secs_f64() * 1000.0
+                total.decisions.mean_ms(level),
+                total.decisions.slowest_ms(level)
             );
         }
         println!("  left unclaimed in the pot at the ends: {:.3} per deal", total.left.mean());
         let d = total.diff;
-        let verdict = if d.mean() - d.ci95() > 0.0 {
-            format!("{} better, significant at 95%", a.name())
-        } else if d.mean() + d.ci95() < 0.0 {
-            format!("{} better, significant at 95%", b.name())
-        } else {
-            "no significant difference".to_string()
-        };
-        println!("  difference {:+.3} ± {:.3} per seat per deal: {verdict}", d.mean(), d.ci95());
+        println!("  difference {:+.3} ± {:.3} per seat per deal: {}", d.mean(), d.ci95(), verdict(&d, a, b));
     }
 }
 
@@ -263,9 +225,9 @@ mod tests {
         let levels = [Level::Strong, Level::Normal, Level::Easy];
         let r = play_series(rules, Seed::from_u64(5), &levels, 9);
         assert_eq!(r.balances.iter().sum::<i32>() + r.left, 0);
-        assert!(r.decisions.iter().all(|d| d.0 > 0), "{:?}", r.decisions);
+        assert!(r.decisions.count.iter().all(|&n| n > 0), "{:?}", r.decisions);
         let again = play_series(rules, Seed::from_u64(5), &levels, 9);
-        assert_eq!(r, SeriesResult { decisions: r.decisions, slowest: r.slowest, ..again });
+        assert_eq!(r, SeriesResult { decisions: r.decisions, ..again });
     }
 
     #[test]

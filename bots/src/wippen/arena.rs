@@ -4,13 +4,13 @@
 //! played by both levels and the luck of the cards cancels out of the difference.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use fipsen_rules::Seed;
 use fipsen_rules::wippen::{Rules, Series};
 
 use super::Bot;
-use crate::arena::Stats;
+use crate::arena::{Decisions, Stats, in_parallel, verdict};
 use crate::bot::Level;
 use crate::rng::Hasher;
 
@@ -21,10 +21,8 @@ pub struct GameResult {
     pub points: Vec<i32>,
     /// Sweeps per seat.
     pub sweeps: Vec<u8>,
-    /// Decisions asked of each level (easy, normal, strong) and the time they took.
-    pub decisions: [(u64, Duration); 3],
-    /// Each level's slowest decision.
-    pub slowest: [Duration; 3],
+    /// The decisions asked of each level and their times.
+    pub decisions: Decisions,
 }
 
 /// Plays one game of `rules` shuffled from `seed` with `levels[s]` in seat `s` (the last seat
@@ -35,8 +33,7 @@ pub struct GameResult {
 pub fn play_game(rules: Rules, seed: Seed, levels: &[Level], bot_seed: u64) -> GameResult {
     let rules = Rules { deals: Some(1), ..rules };
     let (mut series, _) = Series::new(rules, seed).expect("valid rules");
-    let mut decisions = [(0u64, Duration::ZERO); 3];
-    let mut slowest = [Duration::ZERO; 3];
+    let mut decisions = Decisions::default();
     while !series.is_over() {
         let seat = series.deal().turn().expect("a game in progress has a turn");
         let view = series.view(Some(seat));
@@ -45,17 +42,13 @@ pub fn play_game(rules: Rules, seed: Seed, levels: &[Level], bot_seed: u64) -> G
         h.word(u64::from(seat.0));
         let start = Instant::now();
         let mv = Bot::new(level, h.finish()).choose_in_series(&view).expect("the bot must move");
-        let took = start.elapsed();
-        let d = &mut decisions[level as usize];
-        d.0 += 1;
-        d.1 += took;
-        slowest[level as usize] = slowest[level as usize].max(took);
+        decisions.record(level, start.elapsed());
         if let Err(e) = series.apply(seat, mv.clone()) {
             panic!("{level:?} at seat {seat} chose {mv:?}, refused: {e}");
         }
     }
     let row = series.scoresheet().last().expect("a finished game has its row");
-    GameResult { points: row.points.clone(), sweeps: row.sweeps.clone(), decisions, slowest }
+    GameResult { points: row.points.clone(), sweeps: row.sweeps.clone(), decisions }
 }
 
 /// The arena's options for Wippen.
@@ -127,10 +120,8 @@ pub struct Tally {
     pub diff: Stats,
     /// Sweeps per seat per game of A and of B.
     pub sweeps: [Stats; 2],
-    /// Decisions and their time per level.
-    pub decisions: [(u64, Duration); 3],
-    /// The slowest decision per level.
-    pub slowest: [Duration; 3],
+    /// The decisions of each level and their times.
+    pub decisions: Decisions,
 }
 
 impl Tally {
@@ -141,11 +132,7 @@ impl Tally {
             self.sweeps[i].merge(&o.sweeps[i]);
         }
         self.diff.merge(&o.diff);
-        for i in 0..3 {
-            self.decisions[i].0 += o.decisions[i].0;
-            self.decisions[i].1 += o.decisions[i].1;
-            self.slowest[i] = self.slowest[i].max(o.slowest[i]);
-        }
+        self.decisions.merge(&o.decisions);
     }
 }
 
@@ -170,11 +157,7 @@ pub fn run_range(o: &Options, a: Level, b: Level, range: std::ops::Range<u64>, d
                 sweeps[side] += f64::from(r.sweeps[s]);
                 counts[side] += 1.0;
             }
-            for k in 0..3 {
-                t.decisions[k].0 += r.decisions[k].0;
-                t.decisions[k].1 += r.decisions[k].1;
-                t.slowest[k] = t.slowest[k].max(r.slowest[k]);
-            }
+            t.decisions.merge(&r.decisions);
         }
         for side in 0..2 {
             t.sides[side].add(sums[side] / counts[side]);
@@ -191,32 +174,7 @@ pub fn run_range(o: &Options, a: Level, b: Level, range: std::ops::Range<u64>, d
 
 /// Plays a whole match on `o.threads` threads: the same figures whatever the threads.
 pub fn play_match(o: &Options, a: Level, b: Level) -> Tally {
-    let chunk = o.deals.div_ceil(o.threads as u64);
-    let done = AtomicU64::new(0);
-    let tallies: Vec<Tally> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..o.threads as u64)
-            .map(|k| {
-                let range = (k * chunk).min(o.deals)..((k + 1) * chunk).min(o.deals);
-                let done = &done;
-                scope.spawn(move || run_range(o, a, b, range, done))
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("a worker panicked")).collect()
-    });
-    let mut total = Tally::default();
-    tallies.iter().for_each(|t| total.merge(t));
-    total
-}
-
-/// The verdict on a difference with its 95% interval.
-pub fn verdict(d: &Stats, a: Level, b: Level) -> String {
-    if d.mean() - d.ci95() > 0.0 {
-        format!("{} better, significant at 95%", a.name())
-    } else if d.mean() + d.ci95() < 0.0 {
-        format!("{} better, significant at 95%", b.name())
-    } else {
-        "no significant difference".to_string()
-    }
+    in_parallel(o.deals, o.threads, |range, done| run_range(o, a, b, range, done), Tally::merge)
 }
 
 /// Runs the arena for Wippen and prints each match.
@@ -239,15 +197,14 @@ pub fn run(o: &Options) {
         );
         for (side, level) in [(0, a), (1, b)] {
             let s = &total.sides[side];
-            let (count, time) = total.decisions[level as usize];
             println!(
                 "  {:<7} {:.3} ± {:.3} points per seat per game, {:.3} sweeps; {:.3} ms per move, slowest {:.1} ms",
                 level.name(),
                 s.mean(),
                 s.ci95(),
                 total.sweeps[side].mean(),
-                time.as_secs_f64() * 1000.0 / count.max(1) as f64,
-                total.slowest[level as usize].as_secs_f64() * 1000.0
+                total.decisions.mean_ms(level),
+                total.decisions.slowest_ms(level)
             );
         }
         let d = total.diff;

@@ -221,8 +221,8 @@ fn the_arena_plays_each_game_twice_with_seats_swapped() {
     // The difference per game is A's points less B's, so the means agree.
     assert!((t.diff.mean() - (t.sides[0].mean() - t.sides[1].mean())).abs() < 1e-9);
     // Every game has 48 moves, half of them by each level.
-    assert_eq!(t.decisions[Level::Normal as usize].0, 4 * 2 * 24);
-    assert_eq!(t.decisions[Level::Easy as usize].0, 4 * 2 * 24);
+    assert_eq!(t.decisions.count[Level::Normal as usize], 4 * 2 * 24);
+    assert_eq!(t.decisions.count[Level::Easy as usize], 4 * 2 * 24);
     // The same figures whatever the threads.
     let two = play_match(&Options { threads: 2, ..o.clone() }, Level::Normal, Level::Easy);
     assert_eq!(two.diff.count(), 4.0);
