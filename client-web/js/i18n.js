@@ -114,7 +114,8 @@ const STRINGS = {
     'room.away': 'away',
     'room.spectators': '{n} watching',
     'room.start': 'Start the game',
-    'room.waiting': 'Waiting for {n} more player(s)…',
+    'room.waiting': 'Waiting for {n} more players…',
+    'room.waiting.one': 'Waiting for one more player…',
     'room.host_starts': 'The host starts the game when every seat is taken.',
     'room.take_seat': 'Sit here',
     'room.leave_seat': 'Stand up',
@@ -497,8 +498,10 @@ const STRINGS = {
     'away.title': 'While you were away:',
     'away.bot_played': 'a bot ({level}) played for you: {moves}.',
     'away.bot_stood_in': 'a bot ({level}) stood in for you.',
-    'away.clock': 'Your time ran out {n} time(s).',
-    'away.others': 'The others made {n} move(s).',
+    'away.clock': 'Your time ran out {n} times.',
+    'away.clock.one': 'Your time ran out once.',
+    'away.others': 'The others made {n} moves.',
+    'away.others.one': 'The others made one move.',
     'next.in': 'Next deal in {s} s',
     'next.paused': 'Paused — reading: {names}',
     'next.paused_you': 'Paused while you read',
@@ -664,6 +667,7 @@ const STRINGS = {
     'room.spectators': '{n} schauen zu',
     'room.start': 'Spiel beginnen',
     'room.waiting': 'Warte auf {n} weitere Spieler…',
+    'room.waiting.one': 'Warte auf einen weiteren Spieler…',
     'room.host_starts': 'Der Gastgeber beginnt das Spiel, sobald alle Plätze besetzt sind.',
     'room.take_seat': 'Hier setzen',
     'room.leave_seat': 'Aufstehen',
@@ -1047,7 +1051,9 @@ const STRINGS = {
     'away.bot_played': 'ein Bot ({level}) hat für Sie gespielt: {moves}.',
     'away.bot_stood_in': 'ein Bot ({level}) ist für Sie eingesprungen.',
     'away.clock': 'Ihre Zeit ist {n}-mal abgelaufen.',
+    'away.clock.one': 'Ihre Zeit ist einmal abgelaufen.',
     'away.others': 'Die anderen haben {n} Züge gemacht.',
+    'away.others.one': 'Die anderen haben einen Zug gemacht.',
     'next.in': 'Nächstes Spiel in {s} s',
     'next.paused': 'Angehalten — es liest: {names}',
     'next.paused_you': 'Angehalten, solange Sie lesen',
@@ -1718,7 +1724,9 @@ export function has(key) {
  * @param {Record<string, string|number>} [values]
  */
 export function t(key, values) {
-  const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  // A count of one takes the text's singular (`<key>.one`) where the language has one.
+  const one = values?.n === 1 ? STRINGS[current][`${key}.one`] : undefined;
+  const text = one ?? STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   if (!values) return text;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
@@ -1735,7 +1743,11 @@ export function addStrings(table) {
 export function missingKeys() {
   const out = [];
   for (const l of LANGS) {
-    for (const k of Object.keys(STRINGS.en)) if (!(k in STRINGS[l])) out.push(`${l}:${k}`);
+    for (const k of Object.keys(STRINGS.en)) {
+      // A singular (`<key>.one`) is optional: without it, the one text serves every count.
+      if (k.endsWith('.one')) continue;
+      if (!(k in STRINGS[l])) out.push(`${l}:${k}`);
+    }
   }
   return out;
 }

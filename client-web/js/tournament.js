@@ -473,7 +473,7 @@ function started(view) {
 
 /** The tables of each size and their deals, in words. @param {import('./protocol.js').Settings} settings */
 function formatText(settings) {
-  const parts = settings.tables.map((f) => t('tn.format_table', { n: f.seats, deals: f.deals }));
+  const parts = settings.tables.map((f) => t('tn.format_table', { n: f.seats, deals: t('tn.deals_count', { n: f.deals }) }));
   const short = settings.tables.length > 1 ? ` ${t('tn.format_short', { n: settings.max_short_tables })}` : '';
   return `${gameName(settings.game)} · ${parts.join(', ')}${short} · ${t('tn.format_rounds', { n: settings.rounds })}`;
 }
@@ -597,7 +597,7 @@ function organiserBox(state, token) {
     preview = h(
       'div',
       { class: 'tn-problem', role: 'status', 'data-testid': 'tn-problem' },
-      h('p', null, problem === 'tournament/too_few_players' ? t('tn.too_few', { n: view.entrants.length, bots }) : t('tn.cannot_seat', { n: view.entrants.length, bots })),
+      h('p', null, problem === 'tournament/too_few_players' ? t('tn.too_few', { n: view.entrants.length, bots: t('tn.bots_count', { n: bots }) }) : t('tn.cannot_seat', { n: view.entrants.length, bots: t('tn.bots_count', { n: bots }) })),
       bots > 0 ? h('button', { type: 'button', class: 'primary', 'data-key': 'tn-start-bots', onclick: () => send({ type: 'start_tournament', fill_with_bots: true }) }, robotIcon(), ' ', t('tn.start_with_bots', { n: bots })) : null,
       bots > 0 ? h('p', { class: 'hint' }, t('tn.bots_help')) : null,
     );

@@ -12,7 +12,7 @@ import { generate, OUTPUT_PATH, SCHEMA_PATH } from './gen-protocol-types.mjs';
 // i18n.js touches the browser's storage only when a language is chosen: give it a stand-in.
 globalThis.localStorage ??= /** @type {any} */ ({ getItem: () => null, setItem: () => {} });
 globalThis.document ??= /** @type {any} */ ({ documentElement: {} });
-const { LANGS, missingKeys, has, setLang } = await import('../../client-web/js/i18n.js');
+const { LANGS, missingKeys, has, setLang, t } = await import('../../client-web/js/i18n.js');
 // The games' own words join the client's through the registry of games.
 const { GAMES } = await import('../../client-web/js/games/index.js');
 
@@ -26,6 +26,18 @@ test('every text exists in every language', () => {
   assert.deepEqual(LANGS, ['de', 'en', 'ja']);
 });
 
+test('a count of one takes the singular where the language has one', () => {
+  setLang('en');
+  assert.equal(t('room.waiting', { n: 1 }), 'Waiting for one more player…');
+  assert.equal(t('room.waiting', { n: 2 }), 'Waiting for 2 more players…');
+  setLang('de');
+  assert.equal(t('away.others', { n: 1 }), 'Die anderen haben einen Zug gemacht.');
+  assert.equal(t('away.others', { n: 3 }), 'Die anderen haben 3 Züge gemacht.');
+  setLang('ja');
+  assert.equal(t('room.waiting', { n: 1 }), 'あと 1 人を待っています…', 'no singular in Japanese: the one text, not the English singular');
+  setLang('en');
+});
+
 test('every game module offers the whole game interface, and its words in every language', () => {
   const interfaceOf = (module) => Object.keys(module).sort();
   const expected = interfaceOf(GAMES.prisdorf);
@@ -36,14 +48,24 @@ test('every game module offers the whole game interface, and its words in every 
     const steps = ['answer', 'handPicks', 'pickCard', 'pickedCard'];
     const wanted = module.handPicks ? [...expected, ...steps].sort() : expected;
     assert.deepEqual(interfaceOf(module), wanted, `${id} exports what prisdorf does`);
-    const keys = LANGS.map((lang) => Object.keys(module.strings[lang] ?? {}).sort());
+    // A singular (`<key>.one`) is optional: a language without it uses the one text.
+    const keys = LANGS.map((lang) =>
+      Object.keys(module.strings[lang] ?? {})
+        .filter((k) => !k.endsWith('.one'))
+        .sort(),
+    );
     for (const [i, lang] of LANGS.entries()) assert.deepEqual(keys[i], keys[0], `${id}: the same words in ${lang} as in ${LANGS[0]}`);
   }
 });
 
 test('the tournament pages have every word in every language', async () => {
   const { strings } = await import('../../client-web/js/tournament-strings.js');
-  const keys = LANGS.map((lang) => Object.keys(strings[lang] ?? {}).sort());
+  // A singular (`<key>.one`) is optional (Japanese has none); every other word is in every language.
+  const keys = LANGS.map((lang) =>
+    Object.keys(strings[lang] ?? {})
+      .filter((k) => !k.endsWith('.one'))
+      .sort(),
+  );
   assert.ok(keys[0].length > 50, 'the tournament pages have their words');
   for (const [i, lang] of LANGS.entries()) assert.deepEqual(keys[i], keys[0], `the same tournament words in ${lang} as in ${LANGS[0]}`);
 });

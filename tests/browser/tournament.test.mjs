@@ -253,7 +253,7 @@ test('a tournament: created, registered by link, started with a bot, standings a
 
   // ---- five cannot be seated: the organiser starts with a bot ----
   await o.locator('[data-testid="tn-problem"]').waitFor();
-  assert.equal(await o.locator('[data-testid="tn-problem"] p').first().textContent(), '5 players cannot be seated at these tables. With 1 bot(s) they can.');
+  assert.equal(await o.locator('[data-testid="tn-problem"] p').first().textContent(), '5 players cannot be seated at these tables. With one bot they can.');
   assert.equal(await o.locator('[data-key="tn-start"]').isDisabled(), true);
   await screenshot(olli, 'desktop-tournament-organiser');
   await screenshot(anna, 'phone-tournament-registered');
@@ -478,7 +478,7 @@ test('a duplicate tournament the organiser plays in: no watchers at its tables, 
   }
   // Four at tables of three: two bots make two tables.
   await o.locator('[data-testid="tn-problem"]').waitFor();
-  assert.equal(await o.locator('[data-testid="tn-problem"] p').first().textContent(), '4 players cannot be seated at these tables. With 2 bot(s) they can.');
+  assert.equal(await o.locator('[data-testid="tn-problem"] p').first().textContent(), '4 players cannot be seated at these tables. With 2 bots they can.');
   await o.locator('[data-key="tn-close"]').click();
   await o.locator('[data-testid="tn-phase"][data-phase="closed"]').waitFor();
   await pia.page.locator('[data-testid="tn-phase"][data-phase="closed"]').waitFor();
