@@ -745,9 +745,11 @@ impl Room {
     }
 
     /// A tournament table plays its deals whether or not anybody is in the room (its absent
-    /// players' bots stand in), since the round cannot end without it.
+    /// players' bots stand in), since the round cannot end without it — once no seat is held
+    /// for a player who may still come back (after a restart, say, every player has his grace
+    /// time to return before bots play on).
     fn plays_unattended(&self) -> bool {
-        self.tournament.is_some() && !self.table_done()
+        self.tournament.is_some() && !self.table_done() && self.holds.iter().all(|h| h.grace_until.is_none())
     }
 
     /// Nobody is in the room, and nothing goes on in it.
