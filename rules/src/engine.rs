@@ -15,7 +15,7 @@ use std::fmt::Debug;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::games::{GameId, tagged_view_json};
+use crate::games::GameId;
 
 use crate::deal::{Action, Phase, Seat};
 use crate::error::RuleError;
@@ -94,24 +94,6 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
     /// The view without any action on offer (a bot acts for the viewer meanwhile).
     fn clear_prompt(view: &mut Self::View);
 
-    /// The JSON of the view's parts that every viewer sees alike, built once per change and
-    /// passed to [`GameEngine::view_json`] for each viewer. By default nothing is shared.
-    fn shared_view_json(&self) -> String {
-        String::new()
-    }
-
-    /// `viewer`'s view as the JSON of [`crate::GameView`] (the game's name first), without its
-    /// prompt unless `prompt`. A game that shares parts between viewers takes them from
-    /// `shared`; the text must equal what serde makes of the view.
-    fn view_json(&self, viewer: Option<Seat>, prompt: bool, shared: &str) -> String {
-        let _ = shared;
-        let mut view = self.view(viewer);
-        if !prompt {
-            Self::clear_prompt(&mut view);
-        }
-        tagged_view_json(Self::ID, &view)
-    }
-
     /// The current deal's number, from 1.
     fn deal_number(&self) -> u32;
 
@@ -189,6 +171,17 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
     /// What `viewer` may see (`None`: a spectator).
     fn view(&self, viewer: Option<Seat>) -> Self::View;
 
+    /// [`GameEngine::view`] with its scoresheet left empty: the part that changes from move to
+    /// move, built for every viewer on every change. The rows, which are only ever added, are
+    /// sent by [`GameEngine::rows`] and [`GameEngine::row_json`] as they come.
+    fn view_without_rows(&self, viewer: Option<Seat>) -> Self::View;
+
+    /// The number of rows on the scoresheet.
+    fn rows(&self) -> usize;
+
+    /// The JSON of the scoresheet's row `index` (from 0) as the view shows it.
+    fn row_json(&self, index: usize) -> Option<String>;
+
     /// `event` as `viewer` may see it: what he may not see emptied, never the whole event
     /// dropped, so that event numbers stay without gaps.
     fn redact(event: &Self::Event, viewer: Option<Seat>) -> Self::Event;
@@ -251,32 +244,6 @@ impl GameEngine for Series {
         view.deal.prompt = Prompt::default();
     }
 
-    fn shared_view_json(&self) -> String {
-        format!(
-            r#","scoresheet":{},"totals":{},"over":{}}}"#,
-            json(&self.scoresheet()),
-            json(&Series::totals(self)),
-            self.is_over()
-        )
-    }
-
-    fn view_json(&self, viewer: Option<Seat>, prompt: bool, shared: &str) -> String {
-        let mut deal = self.deal_view(viewer);
-        if !prompt {
-            deal.prompt = Prompt::default();
-        }
-        let deal = json(&deal);
-        let mut out = String::with_capacity(deal.len() + shared.len() + 64);
-        out.push_str(r#"{"game":"prisdorf","number":"#);
-        out.push_str(&self.number().to_string());
-        out.push_str(r#","counted":"#);
-        out.push_str(&self.counted().to_string());
-        out.push_str(r#","deal":"#);
-        out.push_str(&deal);
-        out.push_str(shared);
-        out
-    }
-
     fn deal_number(&self) -> u32 {
         self.number()
     }
@@ -334,6 +301,18 @@ impl GameEngine for Series {
 
     fn view(&self, viewer: Option<Seat>) -> SeriesView {
         Series::view(self, viewer)
+    }
+
+    fn view_without_rows(&self, viewer: Option<Seat>) -> SeriesView {
+        Series::view_without_rows(self, viewer)
+    }
+
+    fn rows(&self) -> usize {
+        self.scoresheet().len()
+    }
+
+    fn row_json(&self, index: usize) -> Option<String> {
+        self.scoresheet().get(index).map(json)
     }
 
     fn redact(event: &Event, viewer: Option<Seat>) -> Event {
@@ -442,6 +421,18 @@ macro_rules! holstein_engine {
 
             fn view(&self, viewer: Option<Seat>) -> $game::SeriesView {
                 <$series>::view(self, viewer)
+            }
+
+            fn view_without_rows(&self, viewer: Option<Seat>) -> $game::SeriesView {
+                <$series>::view_without_rows(self, viewer)
+            }
+
+            fn rows(&self) -> usize {
+                self.scoresheet().len()
+            }
+
+            fn row_json(&self, index: usize) -> Option<String> {
+                self.scoresheet().get(index).map(json)
             }
 
             fn redact(event: &$game::Event, viewer: Option<Seat>) -> $game::Event {
@@ -558,6 +549,18 @@ impl GameEngine for wippen::Series {
 
     fn view(&self, viewer: Option<Seat>) -> wippen::SeriesView {
         wippen::Series::view(self, viewer)
+    }
+
+    fn view_without_rows(&self, viewer: Option<Seat>) -> wippen::SeriesView {
+        wippen::Series::view_without_rows(self, viewer)
+    }
+
+    fn rows(&self) -> usize {
+        self.scoresheet().len()
+    }
+
+    fn row_json(&self, index: usize) -> Option<String> {
+        self.scoresheet().get(index).map(json)
     }
 
     fn redact(event: &wippen::Event, viewer: Option<Seat>) -> wippen::Event {

@@ -376,11 +376,10 @@ macro_rules! registry {
                 match self { $( AnyGame::$variant(g) => GameView::$variant(g.view(viewer)), )+ }
             }
 
-            /// [`AnyGame::view`] as the JSON of [`GameView`], the parts every viewer sees alike
-            /// taken from `shared` ([`AnyGame::shared_view_json`], built once per change).
-            /// Without `prompt`, the view offers no action (a bot acts for the viewer meanwhile).
-            pub fn view_json(&self, viewer: Option<Seat>, prompt: bool, shared: &str) -> String {
-                dispatch!(self, g => g.view_json(viewer, prompt, shared))
+            /// [`AnyGame::view`] with its scoresheet left empty (see
+            /// [`GameEngine::view_without_rows`]).
+            pub fn view_without_rows(&self, viewer: Option<Seat>) -> GameView {
+                match self { $( AnyGame::$variant(g) => GameView::$variant(g.view_without_rows(viewer)), )+ }
             }
 
             /// Reads an action of this table's game from JSON.
@@ -417,8 +416,10 @@ macro_rules! registry {
             /// Whether a computer player at `seat` is to be asked for an action although it is
             /// not his turn (see [`GameEngine::bot_out_of_turn`]).
             pub fn bot_out_of_turn(&self, seat: Seat) -> bool { dispatch!(self, g => g.bot_out_of_turn(seat)) }
-            /// The JSON of the view's parts every viewer sees alike (see [`AnyGame::view_json`]).
-            pub fn shared_view_json(&self) -> String { dispatch!(self, g => g.shared_view_json()) }
+            /// The number of rows on the scoresheet.
+            pub fn rows(&self) -> usize { dispatch!(self, g => g.rows()) }
+            /// The JSON of the scoresheet's row `index` (from 0) as the view shows it.
+            pub fn row_json(&self, index: usize) -> Option<String> { dispatch!(self, g => g.row_json(index)) }
         }
     };
 }
@@ -500,14 +501,6 @@ fn rules_schema<R: schemars::JsonSchema>(generator: &mut schemars::SchemaGenerat
         }
     }
     schema
-}
-
-/// Writes a view as the JSON of [`GameView`]: the game's name, then the view's own members.
-pub(crate) fn tagged_view_json<V: Serialize>(game: GameId, view: &V) -> String {
-    let body = serde_json::to_string(view).unwrap_or_else(|_| String::from("{}"));
-    let members = body.strip_prefix('{').unwrap_or("}");
-    let sep = if members == "}" { "" } else { "," };
-    format!(r#"{{"game":"{}"{sep}{members}"#, game.code())
 }
 
 impl AnyGame {

@@ -215,11 +215,17 @@ impl Series {
 
     /// What `viewer` may see (`None`: a spectator).
     pub fn view(&self, viewer: Option<Seat>) -> SeriesView {
+        SeriesView { scoresheet: self.sheet.clone(), ..self.view_without_rows(viewer) }
+    }
+
+    /// [`Self::view`] with its scoresheet left empty: what changes from move to move (a
+    /// server sends the rows as they are added).
+    pub fn view_without_rows(&self, viewer: Option<Seat>) -> SeriesView {
         SeriesView {
             number: self.dealt,
             counted: self.counted,
             deal: self.deal_view(viewer),
-            scoresheet: self.sheet.clone(),
+            scoresheet: Vec::new(),
             totals: self.totals.clone(),
             over: self.is_over(),
         }

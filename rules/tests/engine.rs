@@ -35,6 +35,7 @@ fn play_through_the_interface<G: GameEngine>(rules: G::Rules, master: Seed, deal
     let (mut game, _) = G::start(rules, master).expect("valid rules");
     let n = game.seats();
     let mut taken = 0;
+    let mut sheet: Vec<String> = Vec::new();
     for _step in 0..5_000 {
         if game.series_over() || game.deal_number() > deals {
             return taken;
@@ -72,23 +73,28 @@ fn play_through_the_interface<G: GameEngine>(rules: G::Rules, master: Seed, deal
         let action = actions[rng.below(actions.len())].clone();
         let events = game.apply(seat, action).expect("a listed action is accepted");
         taken += 1;
-        let shared = game.shared_view_json();
+        // The scoresheet's rows are only ever added: those seen before are unchanged.
+        let rows: Vec<String> = (0..game.rows()).map(|i| game.row_json(i).expect("a row")).collect();
+        assert!(rows.starts_with(&sheet), "a row of the scoresheet changed");
+        assert_eq!(game.row_json(rows.len()), None);
+        sheet = rows;
         for viewer in seats.iter().copied().map(Some).chain([None]) {
-            // The view's JSON (built from parts shared by every viewer) is the registry's
-            // `GameView` of this game, with and without its prompt.
-            let text = game.view_json(viewer, true, &shared);
-            let read: GameView = serde_json::from_str(&text).expect("a view reads as a GameView");
+            // The view without its rows, the rows put back, is the view; the registry reads it
+            // as this game's `GameView`.
+            let view = serde_json::to_value(game.view(viewer)).unwrap();
+            let mut parts = serde_json::to_value(game.view_without_rows(viewer)).unwrap();
+            assert_eq!(parts["scoresheet"], serde_json::json!([]));
+            parts["scoresheet"] =
+                sheet.iter().map(|row| serde_json::from_str::<serde_json::Value>(row).unwrap()).collect();
+            assert_eq!(parts, view, "the view without rows and the rows make the view");
+            let tagged = format!(r#"{{"game":"{}",{}"#, G::ID.code(), &view.to_string()[1..]);
+            let read: GameView = serde_json::from_str(&tagged).expect("a view reads as a GameView");
             assert_eq!(read.game(), G::ID);
-            assert_eq!(serde_json::to_string(&read).unwrap(), text, "view_json is what serde makes of the view");
-            let plain = serde_json::to_value(game.view(viewer)).unwrap();
-            let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
-            value.as_object_mut().unwrap().remove("game");
-            assert_eq!(value, plain);
             let mut cleared = game.view(viewer);
             G::clear_prompt(&mut cleared);
-            let mut value: serde_json::Value = serde_json::from_str(&game.view_json(viewer, false, &shared)).unwrap();
-            value.as_object_mut().unwrap().remove("game");
-            assert_eq!(value, serde_json::to_value(&cleared).unwrap(), "without its prompt");
+            let cleared = serde_json::to_value(&cleared).unwrap();
+            let prompt = &cleared["deal"]["prompt"];
+            assert!(prompt.as_object().is_some_and(|p| p.is_empty()), "without its prompt: {prompt}");
             for event in &events {
                 let json = serde_json::to_value(G::redact(event, viewer)).expect("an event serialises");
                 let read = GameEvent::from_json(G::ID, json.clone()).expect("an event reads back as its game's");

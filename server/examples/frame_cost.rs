@@ -1,8 +1,8 @@
 //! Builds the five `update` frames of one move (four seats and the spectators) `N` times, the
 //! way of protocol version 2 (each viewer's whole room and game view serialised) or with
-//! `UpdateFrames` (version 3: each viewer's state built and compared with the state before the
-//! move, only the patches serialised), so that an instruction counter can compare the two
-//! without the machine's noise:
+//! `UpdateFrames` (version 3: each viewer's state compared with the state before the move, only
+//! the patches sent), so that an instruction counter can compare the two without the machine's
+//! noise:
 //!
 //! ```sh
 //! cargo build --release -p fipsen-server --example frame_cost
@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use fipsen_protocol::{RoomEvent, RoomOptions, RoomState, RoomStatus, SeatInfo, SeqEvent};
 use fipsen_rules::{AnyGame, GameEvent, GameRules, Seat, Seed, Series};
-use fipsen_server::frames::{UpdateFrames, client_state, redact};
+use fipsen_server::frames::{Base, UpdateFrames, redact};
 
 const VIEWERS: [Option<Seat>; 5] = [Some(Seat(0)), Some(Seat(1)), Some(Seat(2)), Some(Seat(3)), None];
 
@@ -28,8 +28,7 @@ fn main() {
     let (before, series, events) = position(deals);
     let game = AnyGame::Prisdorf(series);
     let state = room();
-    let bases: Vec<Arc<serde_json::Value>> =
-        VIEWERS.iter().map(|&v| Arc::new(client_state(&state, Some(&before.view(v))))).collect();
+    let bases: Vec<Arc<Base>> = VIEWERS.iter().map(|&v| Arc::new(Base::now(&state, Some(&before), v, true))).collect();
     let mut bytes = 0;
     for _ in 0..repeat {
         bytes += match way {

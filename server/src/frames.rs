@@ -1,15 +1,20 @@
 //! The `update` frames of one change in a room. Each connection is sent what changed since the
-//! state it was last sent (its base): the new events, redacted for its viewer, and the patches
-//! ([`fipsen_protocol::patch::diff`]) from its base to its viewer's state now. The state of each
-//! viewer (each seat, and every spectator alike) is built once per change, and connections that
-//! share a viewer and a base share one frame.
+//! state it was last sent (its [`Base`]): the new events, redacted for its viewer, and the
+//! patches from its base to its viewer's state now.
 //!
-//! The text is exactly what serde makes of [`ServerMessage::Update`](fipsen_protocol::ServerMessage)
-//! (a test holds the two side by side).
+//! A viewer's state is kept as compact JSON text, not as a tree: the room (one text per change,
+//! shared by every viewer), the viewer's game view without the scoresheet's rows, and the rows
+//! by number. The patches are made by comparing texts
+//! ([`fipsen_protocol::patch::text::PatchWriter`]); a row added to the scoresheet is appended
+//! without looking at the rows before it, so a move late in a long series costs what one early
+//! in it does. Each viewer's state (each seat, and every spectator alike) is built once per
+//! change, and connections that share a viewer and a base share one frame.
 
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 
-use fipsen_protocol::patch::{self, Patch};
+use fipsen_protocol::patch::text::{PatchWriter, Seg};
+use fipsen_protocol::patch::{self};
 use fipsen_protocol::{RoomEvent, RoomState, SeqEvent};
 use fipsen_rules::{AnyGame, GameView, Seat};
 use serde_json::Value;
@@ -27,7 +32,56 @@ pub fn redact(event: &SeqEvent, viewer: Option<Seat>) -> SeqEvent {
 /// A client's state as one document, `{"room": …, "game": …}`: what `joined` sends whole and
 /// `update`s patch.
 pub fn client_state(room: &RoomState, game: Option<&GameView>) -> Value {
-    patch::state(value(room), game.map_or(Value::Null, value))
+    patch::state(serde_json::to_value(room).unwrap_or(Value::Null), game.map_or(Value::Null, value))
+}
+
+/// The state a connection was last sent, as compact text: what its next `update` is made from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Base {
+    /// The room's JSON.
+    room: Arc<str>,
+    /// The game view's JSON with an empty scoresheet; `None` before a series.
+    game: Option<Arc<str>>,
+    /// The scoresheet's rows.
+    rows: usize,
+    /// A hash of the first row's JSON, which tells one series' scoresheet from another's.
+    first_row: u64,
+}
+
+impl Base {
+    /// The base of a connection sent nothing yet.
+    pub fn empty() -> Base {
+        Base { room: Arc::from("null"), game: None, rows: 0, first_row: 0 }
+    }
+
+    /// The state of `viewer` now, as a snapshot (`joined`) gives it, without the prompt where
+    /// `prompt` is false.
+    pub fn now(room: &RoomState, series: Option<&AnyGame>, viewer: Option<Seat>, prompt: bool) -> Base {
+        let room: Arc<str> = Arc::from(json(room));
+        Base::of(room, series, viewer, prompt, first_row(series))
+    }
+
+    fn of(room: Arc<str>, series: Option<&AnyGame>, viewer: Option<Seat>, prompt: bool, first_row: u64) -> Base {
+        let Some(series) = series else {
+            return Base { room, game: None, rows: 0, first_row: 0 };
+        };
+        let mut view = series.view_without_rows(viewer);
+        if !prompt {
+            view.clear_prompt();
+        }
+        Base { room, game: Some(Arc::from(json(&view))), rows: series.rows(), first_row }
+    }
+}
+
+fn first_row(series: Option<&AnyGame>) -> u64 {
+    match series.and_then(|s| s.row_json(0)) {
+        None => 0,
+        Some(row) => {
+            let mut hasher = DefaultHasher::new();
+            row.hash(&mut hasher);
+            hasher.finish() | 1
+        }
+    }
 }
 
 /// Builds the `update` frames of one change: each viewer's state at most once, each frame once
@@ -37,10 +91,11 @@ pub struct UpdateFrames<'a> {
     seq: u64,
     events: &'a [SeqEvent],
     series: Option<&'a AnyGame>,
-    room: Value,
+    room: Arc<str>,
+    first_row: u64,
     /// Seats whose own view offers no action (a bot plays for them for now).
     no_prompt: Vec<Seat>,
-    states: Vec<(Option<Seat>, Arc<Value>)>,
+    states: Vec<(Option<Seat>, Arc<Base>)>,
     /// The frames built, by viewer and base (the base's address: the caller holds every base
     /// while the frames are built, so that no two bases share one).
     built: Vec<(Option<Seat>, usize, Arc<str>)>,
@@ -53,7 +108,8 @@ impl<'a> UpdateFrames<'a> {
             seq,
             events,
             series,
-            room: value(room),
+            room: Arc::from(json(room)),
+            first_row: first_row(series),
             no_prompt: Vec::new(),
             states: Vec::with_capacity(5),
             built: Vec::with_capacity(5),
@@ -67,51 +123,84 @@ impl<'a> UpdateFrames<'a> {
     }
 
     /// The state of `viewer` (a seat, or `None` for spectators and seatless players) now.
-    pub fn state(&mut self, viewer: Option<Seat>) -> Arc<Value> {
+    pub fn state(&mut self, viewer: Option<Seat>) -> Arc<Base> {
         if let Some((_, state)) = self.states.iter().find(|(v, _)| *v == viewer) {
             return state.clone();
         }
-        let game = match self.series {
-            None => Value::Null,
-            Some(series) => {
-                let mut view = series.view(viewer);
-                if viewer.is_some_and(|v| self.no_prompt.contains(&v)) {
-                    view.clear_prompt();
-                }
-                value(&view)
-            }
-        };
-        let state = Arc::new(patch::state(self.room.clone(), game));
+        let prompt = viewer.is_none_or(|v| !self.no_prompt.contains(&v));
+        let state = Arc::new(Base::of(self.room.clone(), self.series, viewer, prompt, self.first_row));
         self.states.push((viewer, state.clone()));
         state
     }
 
     /// The frame for a connection of `viewer` that was last sent `base`, and the state it is
     /// sent now (its next base).
-    pub fn frame(&mut self, viewer: Option<Seat>, base: &Arc<Value>) -> (Arc<str>, Arc<Value>) {
+    pub fn frame(&mut self, viewer: Option<Seat>, base: &Arc<Base>) -> (Arc<str>, Arc<Base>) {
         let state = self.state(viewer);
         let key = Arc::as_ptr(base) as usize;
         if let Some((_, _, frame)) = self.built.iter().find(|(v, b, _)| *v == viewer && *b == key) {
             return (frame.clone(), state);
         }
-        let patches = patch::diff(base, &state);
-        let frame: Arc<str> = Arc::from(self.build(viewer, &patches));
+        let patches = self.patches(base, &state);
+        let frame: Arc<str> = Arc::from(self.build(viewer, patches.as_str()));
         self.built.push((viewer, key, frame.clone()));
         (frame, state)
     }
 
-    fn build(&self, viewer: Option<Seat>, patches: &[Patch]) -> String {
+    /// The patches from `old` to `new`.
+    fn patches(&self, old: &Base, new: &Base) -> PatchWriter {
+        let mut out = PatchWriter::new();
+        let mut path = vec![Seg::Name("room")];
+        out.diff(&old.room, &new.room, &mut path);
+        let game = [Seg::Name("game")];
+        let sheet = [Seg::Name("game"), Seg::Name("scoresheet")];
+        match (&old.game, &new.game) {
+            (None, None) => {}
+            (Some(_), None) => out.set(&game, "null"),
+            (None, Some(now)) => {
+                out.set(&game, now);
+                self.rows(&mut out, &sheet, 0, new.rows);
+            }
+            (Some(before), Some(now)) => {
+                let mut path = vec![Seg::Name("game")];
+                out.diff(before, now, &mut path);
+                let same_sheet = old.first_row == new.first_row || old.rows == 0;
+                if same_sheet && new.rows >= old.rows {
+                    self.rows(&mut out, &sheet, old.rows, new.rows);
+                } else {
+                    // Another series' scoresheet: sent whole.
+                    let rows: Vec<String> = self.row_texts(0, new.rows);
+                    out.set(&sheet, &format!("[{}]", rows.join(",")));
+                }
+            }
+        }
+        out
+    }
+
+    /// Appends rows `from..to` of the scoresheet, if any.
+    fn rows(&self, out: &mut PatchWriter, sheet: &[Seg<'_>], from: usize, to: usize) {
+        if to > from {
+            let rows = self.row_texts(from, to);
+            out.append(sheet, rows.iter().map(String::as_str));
+        }
+    }
+
+    fn row_texts(&self, from: usize, to: usize) -> Vec<String> {
+        let series = self.series;
+        (from..to).filter_map(|i| series.and_then(|s| s.row_json(i))).collect()
+    }
+
+    fn build(&self, viewer: Option<Seat>, patches: &str) -> String {
         let events: Vec<SeqEvent> = self.events.iter().map(|e| redact(e, viewer)).collect();
         let events = json(&events);
-        let patches = json(patches);
         let mut out = String::with_capacity(events.len() + patches.len() + 48);
         out.push_str(r#"{"type":"update","seq":"#);
         out.push_str(&self.seq.to_string());
         out.push_str(r#","events":"#);
         out.push_str(&events);
-        out.push_str(r#","patches":"#);
-        out.push_str(&patches);
-        out.push('}');
+        out.push_str(r#","patches":["#);
+        out.push_str(patches);
+        out.push_str("]}");
         out
     }
 }
@@ -129,6 +218,7 @@ fn json<T: serde::Serialize + ?Sized>(value: &T) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fipsen_protocol::patch::Patch;
     use fipsen_protocol::{RoomOptions, RoomStatus, SeatInfo, ServerMessage};
     use fipsen_rules::{GameId, GameRules, Seed};
 
@@ -162,11 +252,20 @@ mod tests {
         }
     }
 
-    /// Every frame equals serde's text of the same `update`, and its patches bring the state
-    /// last sent to the viewer's state now, at every step of a series, for every viewer, in
-    /// every game.
+    /// The update of a frame: its number, its events as JSON (game events read back only with
+    /// the table's game known) and its patches. The frame reads as the protocol's type.
+    fn read(frame: &str) -> (u64, Value, Vec<Patch>) {
+        assert!(matches!(serde_json::from_str::<ServerMessage>(frame), Ok(ServerMessage::Update { .. })), "{frame}");
+        let mut update: Value = serde_json::from_str(frame).unwrap();
+        let patches = serde_json::from_value(update["patches"].take()).unwrap();
+        (update["seq"].as_u64().unwrap(), update["events"].take(), patches)
+    }
+
+    /// At every step of a series, in every game, for every viewer: the frame carries the step's
+    /// events as the viewer may see them, and its patches bring the state the client holds to
+    /// the viewer's state now (what a snapshot gives), the scoresheet's new rows appended.
     #[test]
-    fn frames_are_the_serialised_update_and_patch_the_state() {
+    fn frames_patch_the_state_to_the_snapshot() {
         for &game in GameId::ALL {
             let mut rules = serde_json::to_value(GameRules::default_for(game)).unwrap();
             // A short series: three deals, or one round where a game counts rounds.
@@ -194,32 +293,32 @@ mod tests {
         let mut pending = number(dealt);
         let viewers: Vec<Option<Seat>> =
             std::iter::once(None).chain((0..series.seats() as u8).map(|s| Some(Seat(s)))).collect();
-        // Each viewer's state as a client holds it: a snapshot before the series, then patched.
-        let mut held: Vec<Arc<Value>> = viewers.iter().map(|_| Arc::new(client_state(&room(None), None))).collect();
+        // Each viewer's state as a client holds it (a snapshot before the series, then
+        // patched), and the base the server keeps for it.
+        let mut held: Vec<Value> = viewers.iter().map(|_| client_state(&room(None), None)).collect();
+        let mut bases: Vec<Arc<Base>> =
+            viewers.iter().map(|_| Arc::new(Base::now(&room(None), None, None, true))).collect();
         let mut checked = 0;
+        let mut appended = 0;
         for step in 0..2000 {
             let state = room(Some(&series));
             let hidden = [Seat(1)];
             let mut frames = UpdateFrames::new(step, &pending, &state, Some(&series)).without_prompt(&hidden);
-            for (viewer, base) in viewers.iter().zip(held.iter_mut()) {
+            for ((viewer, base), client) in viewers.iter().zip(bases.iter_mut()).zip(held.iter_mut()) {
                 let viewer = *viewer;
                 let mut view = series.view(viewer);
                 if viewer == Some(Seat(1)) {
                     view.clear_prompt();
                 }
                 let (frame, next) = frames.frame(viewer, base);
-                let now = client_state(&state, Some(&view));
-                let patches = patch::diff(base, &now);
-                let expected = ServerMessage::Update {
-                    seq: step,
-                    events: pending.iter().map(|e| redact(e, viewer)).collect(),
-                    patches: patches.clone(),
-                };
-                assert_eq!(&*frame, expected.to_json(), "step {step}, viewer {viewer:?}");
-                let mut patched = Value::clone(base);
-                patch::apply(&mut patched, &patches).unwrap();
-                assert_eq!(patched, now, "step {step}, viewer {viewer:?}");
-                assert_eq!(*next, now);
+                let (at, events, patches) = read(&frame);
+                assert_eq!(at, step);
+                let redacted: Vec<SeqEvent> = pending.iter().map(|e| redact(e, viewer)).collect();
+                assert_eq!(events, value(&redacted), "step {step}, viewer {viewer:?}");
+                patch::apply(client, &patches).unwrap();
+                assert_eq!(*client, client_state(&state, Some(&view)), "step {step}, viewer {viewer:?}: {frame}");
+                assert_eq!(*next, Base::now(&state, Some(&series), viewer, viewer != Some(Seat(1))));
+                appended += patches.iter().filter(|p| matches!(p, Patch::Append { path, .. } if path.len() == 2 && path[1] == patch::Step::Key("scoresheet".into()))).count();
                 *base = next;
                 checked += 1;
             }
@@ -237,9 +336,10 @@ mod tests {
         }
         assert!(series.series_over(), "the series was played to its end");
         assert!(checked > 100);
+        assert!(appended >= viewers.len(), "the rows came as appends: {appended}");
         // Before the series: the room alone.
         let waiting = room(None);
-        let base = Arc::new(client_state(&room(None), None));
+        let base = Arc::new(Base::now(&waiting, None, None, true));
         let mut changed = waiting.clone();
         changed.spectators = 3;
         let (frame, _) = UpdateFrames::new(1, &[], &changed, None).frame(None, &base);
@@ -254,12 +354,43 @@ mod tests {
         assert_eq!(&*frame, expected.to_json());
     }
 
+    /// A client whose base is another series' (a new series in the same room) is sent the new
+    /// scoresheet whole.
+    #[test]
+    fn another_series_scoresheet_is_sent_whole() {
+        let rules = GameRules::default();
+        let play = |seed: u64, deals: u32| {
+            let (mut series, _) = AnyGame::start(&rules, Seed::from_u64(seed)).unwrap();
+            let mut step = 0;
+            while series.rows() < deals as usize {
+                if series.deal_over() {
+                    series.next_deal().unwrap();
+                    continue;
+                }
+                let seat = series.turn().unwrap();
+                let legal = series.legal_actions(seat);
+                series.apply(seat, &legal.get(step % legal.len()).unwrap()).unwrap();
+                step += 1;
+            }
+            series
+        };
+        let (old, new) = (play(1, 2), play(2, 1));
+        assert_ne!(old.row_json(0), new.row_json(0));
+        let (before, after) = (room(Some(&old)), room(Some(&new)));
+        let base = Arc::new(Base::now(&before, Some(&old), None, true));
+        let mut client = client_state(&before, Some(&old.view(None)));
+        let (frame, _) = UpdateFrames::new(9, &[], &after, Some(&new)).frame(None, &base);
+        let (_, _, patches) = read(&frame);
+        patch::apply(&mut client, &patches).unwrap();
+        assert_eq!(client, client_state(&after, Some(&new.view(None))));
+    }
+
     /// Connections of one viewer with one base share a frame; another base gets its own.
     #[test]
     fn a_frame_is_built_once_per_viewer_and_base() {
         let waiting = room(None);
-        let base = Arc::new(client_state(&waiting, None));
-        let other = Arc::new(client_state(&room(None), None));
+        let base = Arc::new(Base::now(&waiting, None, None, true));
+        let other = Arc::new(Base::now(&room(None), None, None, true));
         let mut changed = waiting.clone();
         changed.spectators = 5;
         let mut frames = UpdateFrames::new(2, &[], &changed, None);

@@ -25,7 +25,7 @@ use tokio::sync::{Semaphore, mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tracing::{debug, info, warn};
 
-use crate::frames::{UpdateFrames, client_state, redact};
+use crate::frames::{Base, UpdateFrames, redact};
 use crate::metrics::{Metrics, inc};
 use crate::registry::{Registry, clean_text};
 use crate::secrets;
@@ -371,7 +371,7 @@ struct Member {
     name: String,
     /// The state (`{"room": …, "game": …}`) this connection was last sent: its next `update`
     /// patches it. Connections of one viewer share it after an update.
-    base: Arc<serde_json::Value>,
+    base: Arc<Base>,
     chat_tokens: f64,
     chat_refill: Instant,
 }
@@ -1004,7 +1004,7 @@ impl Room {
             link,
             participant,
             name,
-            base: Arc::new(serde_json::Value::Null),
+            base: Arc::new(Base::empty()),
             chat_tokens: CHAT_BURST,
             chat_refill: Instant::now(),
         };
@@ -1048,8 +1048,12 @@ impl Room {
             resync,
             chat: self.recent_chat(),
         };
-        if let (ServerMessage::Joined { room, game, .. }, Some(member)) = (&joined, self.members.get_mut(&conn)) {
-            member.base = Arc::new(client_state(room, game.as_ref()));
+        if let ServerMessage::Joined { room, .. } = &joined {
+            let prompt = viewer.is_none_or(|v| self.holds[v.index()].stand_in.is_none());
+            let base = Base::now(room, self.series.as_ref(), viewer, prompt);
+            if let Some(member) = self.members.get_mut(&conn) {
+                member.base = Arc::new(base);
+            }
         }
         self.send_to(conn, &joined);
     }
@@ -2223,7 +2227,7 @@ mod tests {
             link,
             participant: None,
             name: "Oma".into(),
-            base: Arc::new(serde_json::Value::Null),
+            base: Arc::new(Base::empty()),
             chat_tokens: 0.0,
             chat_refill: Instant::now(),
         };

@@ -114,6 +114,12 @@ impl Series {
 
     /// What `viewer` may see (`None`: a spectator).
     pub fn view(&self, viewer: Option<Seat>) -> SeriesView {
+        SeriesView { scoresheet: self.scoresheet().to_vec(), ..self.view_without_rows(viewer) }
+    }
+
+    /// [`Self::view`] with its scoresheet left empty: what changes from move to move (a
+    /// server sends the rows as they are added).
+    pub fn view_without_rows(&self, viewer: Option<Seat>) -> SeriesView {
         let mut deal = self.deal().view(viewer);
         if self.is_over() {
             deal.prompt = Default::default();
@@ -123,7 +129,7 @@ impl Series {
             counted: self.counted(),
             scribe: self.scribe,
             deal,
-            scoresheet: self.scoresheet().to_vec(),
+            scoresheet: Vec::new(),
             totals: self.totals().to_vec(),
             settlement: self.rules.cents.then(|| settlement(self.totals())),
             over: self.is_over(),

@@ -266,6 +266,12 @@ impl Series {
 
     /// What `viewer` may see (`None`: a spectator).
     pub fn view(&self, viewer: Option<Seat>) -> SeriesView {
+        SeriesView { scoresheet: self.sheet.clone(), ..self.view_without_rows(viewer) }
+    }
+
+    /// [`Self::view`] with its scoresheet left empty: what changes from move to move (a
+    /// server sends the rows as they are added).
+    pub fn view_without_rows(&self, viewer: Option<Seat>) -> SeriesView {
         let mut deal = self.deal.view(viewer);
         if self.is_over() {
             deal.prompt = Default::default();
@@ -275,7 +281,7 @@ impl Series {
             round: self.deal.round().number,
             rounds_won: self.rounds_won,
             deal,
-            scoresheet: self.sheet.clone(),
+            scoresheet: Vec::new(),
             totals: self.balances.clone(),
             pot: self.deal.pot(),
             slips: self.slips.clone(),

@@ -245,6 +245,12 @@ impl Series {
 
     /// What `viewer` may see (`None`: a spectator).
     pub fn view(&self, viewer: Option<Seat>) -> SeriesView {
+        SeriesView { scoresheet: self.sheet.clone(), ..self.view_without_rows(viewer) }
+    }
+
+    /// [`Self::view`] with its scoresheet left empty: what changes from move to move (a
+    /// server sends the rows as they are added).
+    pub fn view_without_rows(&self, viewer: Option<Seat>) -> SeriesView {
         let mut deal = self.deal.view(viewer);
         if self.is_over() {
             deal.prompt = Default::default();
@@ -255,7 +261,7 @@ impl Series {
             games: self.rules.games(),
             first_dealer: self.first_dealer,
             deal,
-            scoresheet: self.sheet.clone(),
+            scoresheet: Vec::new(),
             totals: self.totals.clone(),
             over: self.is_over(),
             winners: if self.is_over() { self.leaders() } else { Vec::new() },

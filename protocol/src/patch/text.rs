@@ -1,0 +1,421 @@
+//! [`super::diff`] on JSON text: the patches between two serialised documents, written as the
+//! JSON of a [`super::Patch`] list, without building a tree of either.
+//!
+//! A server keeps what it last sent each connection as compact text (a few hundred bytes per
+//! part, where a `serde_json::Value` tree of the same part takes many times that), and on each
+//! change compares the new text with it: equal parts are skipped by comparing bytes, objects are
+//! compared key by key, a grown array whose old items are unchanged gets an `append`, an array
+//! of the same length with few changed items gets patches for those items, anything else is
+//! set whole. The patches are those [`super::diff`] makes of the two parsed documents, in the
+//! order of the keys in the text.
+//!
+//! The text must be JSON as `serde_json::to_string` writes it: compact, without whitespace.
+
+use std::fmt::Write;
+
+/// A step of a path, as written into a patch.
+#[derive(Debug, Clone, Copy)]
+pub enum Seg<'a> {
+    /// A key that needs no escaping, written with quotes added.
+    Name(&'a str),
+    /// A key as it stands in the text: a JSON string, quotes included.
+    Raw(&'a str),
+    /// An array's index.
+    Index(usize),
+}
+
+/// Writes patches, comma-separated, into a buffer: the caller puts them between `[` and `]`.
+#[derive(Debug, Default)]
+pub struct PatchWriter {
+    out: String,
+}
+
+impl PatchWriter {
+    /// A writer with an empty buffer.
+    pub fn new() -> PatchWriter {
+        PatchWriter::default()
+    }
+
+    /// The patches written, comma-separated.
+    pub fn as_str(&self) -> &str {
+        &self.out
+    }
+
+    /// Whether no patch was written.
+    pub fn is_empty(&self) -> bool {
+        self.out.is_empty()
+    }
+
+    /// Writes the patches that turn the JSON text `old` into `new`, found at `path`.
+    pub fn diff<'a>(&mut self, old: &'a str, new: &'a str, path: &mut Vec<Seg<'a>>) {
+        if old == new {
+            return;
+        }
+        match (old.as_bytes().first(), new.as_bytes().first()) {
+            (Some(b'{'), Some(b'{')) => self.diff_objects(old, new, path),
+            (Some(b'['), Some(b'[')) => self.diff_arrays(old, new, path),
+            _ => self.set(path, new),
+        }
+    }
+
+    fn diff_objects<'a>(&mut self, old: &'a str, new: &'a str, path: &mut Vec<Seg<'a>>) {
+        let before: Vec<(&str, &str)> = Fields::new(old).collect();
+        let mut kept = vec![false; before.len()];
+        // Keys mostly come in the same order: look from where the last one was found.
+        let mut next = 0;
+        for (key, value) in Fields::new(new) {
+            let found = (next..before.len()).chain(0..next.min(before.len())).find(|&i| before[i].0 == key);
+            path.push(Seg::Raw(key));
+            match found {
+                Some(i) => {
+                    kept[i] = true;
+                    next = i + 1;
+                    self.diff(before[i].1, value, path);
+                }
+                None => self.set(path, value),
+            }
+            path.pop();
+        }
+        for (i, (key, _)) in before.iter().enumerate() {
+            if !kept[i] {
+                path.push(Seg::Raw(key));
+                self.unset(path);
+                path.pop();
+            }
+        }
+    }
+
+    fn diff_arrays<'a>(&mut self, old: &'a str, new: &'a str, path: &mut Vec<Seg<'a>>) {
+        // Grown: the old items, unchanged, are followed by new ones.
+        let head = &old[..old.len() - 1];
+        if new.len() > old.len() && new.starts_with(head) {
+            let rest = if old == "[]" { Some(&new[1..]) } else { new[head.len()..].strip_prefix(',') };
+            if let Some(rest) = rest {
+                self.append(path, Items::new_from(rest));
+                return;
+            }
+        }
+        let before: Vec<&str> = Items::new(old).collect();
+        let after: Vec<&str> = Items::new(new).collect();
+        if before.len() == after.len() && changed_in_part(&before, &after) {
+            for (i, (old, new)) in before.iter().zip(&after).enumerate() {
+                path.push(Seg::Index(i));
+                self.diff(old, new, path);
+                path.pop();
+            }
+        } else {
+            self.set(path, new);
+        }
+    }
+
+    /// Writes a `set` of `value` (JSON text) at `path`.
+    pub fn set(&mut self, path: &[Seg<'_>], value: &str) {
+        self.open("set", path);
+        self.out.push_str(r#","value":"#);
+        self.out.push_str(value);
+        self.out.push('}');
+    }
+
+    /// Writes an `append` of `values` (each JSON text) to the array at `path`.
+    pub fn append<'v>(&mut self, path: &[Seg<'_>], values: impl IntoIterator<Item = &'v str>) {
+        self.open("append", path);
+        self.out.push_str(r#","values":["#);
+        for (i, value) in values.into_iter().enumerate() {
+            if i > 0 {
+                self.out.push(',');
+            }
+            self.out.push_str(value);
+        }
+        self.out.push_str("]}");
+    }
+
+    /// Writes an `unset` of the field at `path`.
+    pub fn unset(&mut self, path: &[Seg<'_>]) {
+        self.open("unset", path);
+        self.out.push('}');
+    }
+
+    fn open(&mut self, op: &str, path: &[Seg<'_>]) {
+        if !self.out.is_empty() {
+            self.out.push(',');
+        }
+        self.out.push_str(r#"{"op":""#);
+        self.out.push_str(op);
+        self.out.push_str(r#"","path":["#);
+        for (i, seg) in path.iter().enumerate() {
+            if i > 0 {
+                self.out.push(',');
+            }
+            match seg {
+                Seg::Name(name) => {
+                    self.out.push('"');
+                    self.out.push_str(name);
+                    self.out.push('"');
+                }
+                Seg::Raw(raw) => self.out.push_str(raw),
+                Seg::Index(i) => {
+                    // Writing to a String cannot fail.
+                    let _ = write!(self.out, "{i}");
+                }
+            }
+        }
+        self.out.push(']');
+    }
+}
+
+/// Two arrays of the same length worth patching item by item: fewer than half their items
+/// differ, and those that do are both objects or both arrays (whose own parts may be patched).
+fn changed_in_part(old: &[&str], new: &[&str]) -> bool {
+    let mut changed = 0;
+    for (before, after) in old.iter().zip(new) {
+        if before != after {
+            match (before.as_bytes().first(), after.as_bytes().first()) {
+                (Some(b'{'), Some(b'{')) | (Some(b'['), Some(b'[')) => changed += 1,
+                _ => return false,
+            }
+        }
+    }
+    changed * 2 < old.len()
+}
+
+/// The index just past the JSON value that starts at `i`.
+fn value_end(s: &[u8], i: usize) -> usize {
+    match s.get(i) {
+        Some(b'"') => string_end(s, i),
+        Some(b'{' | b'[') => {
+            let mut depth = 0usize;
+            let mut j = i;
+            while j < s.len() {
+                match s[j] {
+                    b'"' => {
+                        j = string_end(s, j);
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return j + 1;
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            s.len()
+        }
+        _ => {
+            let mut j = i;
+            while j < s.len() && !matches!(s[j], b',' | b'}' | b']') {
+                j += 1;
+            }
+            j
+        }
+    }
+}
+
+/// The index just past the string whose opening quote is at `i`.
+fn string_end(s: &[u8], i: usize) -> usize {
+    let mut j = i + 1;
+    while j < s.len() {
+        match s[j] {
+            b'\\' => j += 2,
+            b'"' => return j + 1,
+            _ => j += 1,
+        }
+    }
+    s.len()
+}
+
+/// The fields of a JSON object's text: each key as it stands (quotes included) and its value.
+struct Fields<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Fields<'a> {
+    fn new(object: &'a str) -> Fields<'a> {
+        Fields { text: object, at: 1 }
+    }
+}
+
+impl<'a> Iterator for Fields<'a> {
+    type Item = (&'a str, &'a str);
+
+    fn next(&mut self) -> Option<(&'a str, &'a str)> {
+        let s = self.text.as_bytes();
+        if s.get(self.at) != Some(&b'"') {
+            return None;
+        }
+        let key_end = string_end(s, self.at);
+        let key = &self.text[self.at..key_end];
+        let start = key_end + 1;
+        let end = value_end(s, start).min(s.len());
+        let value = &self.text[start.min(end)..end];
+        self.at = if s.get(end) == Some(&b',') { end + 1 } else { s.len() };
+        Some((key, value))
+    }
+}
+
+/// The items of a JSON array's text.
+struct Items<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Items<'a> {
+    fn new(array: &'a str) -> Items<'a> {
+        Items { text: array, at: 1 }
+    }
+
+    /// The items of an array's text from just after a `[` or a `,` on.
+    fn new_from(rest: &'a str) -> Items<'a> {
+        Items { text: rest, at: 0 }
+    }
+}
+
+impl<'a> Iterator for Items<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let s = self.text.as_bytes();
+        if self.at >= s.len() || s[self.at] == b']' {
+            return None;
+        }
+        let end = value_end(s, self.at);
+        let item = &self.text[self.at..end];
+        self.at = if s.get(end) == Some(&b',') { end + 1 } else { s.len() };
+        Some(item)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Patch, Step, apply, diff};
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    /// The text patches between two values' JSON, read back.
+    fn text_patches(old: &Value, new: &Value) -> Vec<Patch> {
+        let (old, new) = (old.to_string(), new.to_string());
+        let mut writer = PatchWriter::new();
+        writer.diff(&old, &new, &mut Vec::new());
+        serde_json::from_str(&format!("[{}]", writer.as_str())).expect("the patches are JSON of Patch")
+    }
+
+    #[test]
+    fn text_patches_are_those_of_the_parsed_documents() {
+        let old = json!({"room": {"turn": {"seat": 1}, "seats": [{"c": true}, {"c": true}, {"c": true}], "n": "a\"]"},
+                         "log": [1, 2, 3], "sheet": [{"n": 1}], "x": [[1], [2]]});
+        let new = json!({"room": {"seats": [{"c": true}, {"c": false}, {"c": true}], "next": 5, "n": "a\"]"},
+                         "log": [1], "sheet": [{"n": 1}, {"n": 2}], "x": [[1], [2], []]});
+        let patches = text_patches(&old, &new);
+        assert_eq!(patches, diff(&old, &new));
+        let mut patched = old.clone();
+        apply(&mut patched, &patches).unwrap();
+        assert_eq!(patched, new);
+        assert!(
+            patches.contains(&Patch::Append { path: vec![Step::Key("sheet".into())], values: vec![json!({"n": 2})] })
+        );
+    }
+
+    #[test]
+    fn a_number_that_grew_is_no_new_item() {
+        // "[1" is a prefix of "[12]", but 12 is not 1 followed by more items.
+        let patches = text_patches(&json!({"a": [1]}), &json!({"a": [12, 3]}));
+        assert_eq!(patches, vec![Patch::Set { path: vec![Step::Key("a".into())], value: json!([12, 3]) }]);
+        let patches = text_patches(&json!({"a": []}), &json!({"a": [[], "x"]}));
+        assert_eq!(
+            patches,
+            vec![Patch::Append { path: vec![Step::Key("a".into())], values: vec![json!([]), json!("x")] }]
+        );
+    }
+
+    #[test]
+    fn writers_write_each_kind_with_names_and_indices() {
+        let mut writer = PatchWriter::new();
+        assert!(writer.is_empty());
+        writer.set(&[Seg::Name("game")], "null");
+        writer.append(&[Seg::Name("game"), Seg::Name("scoresheet")], ["{\"n\":1}", "{\"n\":2}"]);
+        writer.unset(&[Seg::Name("room"), Seg::Index(3), Seg::Raw("\"x\"")]);
+        let read: Vec<Patch> = serde_json::from_str(&format!("[{}]", writer.as_str())).unwrap();
+        let key = |k: &str| Step::Key(k.into());
+        assert_eq!(
+            read,
+            vec![
+                Patch::Set { path: vec![key("game")], value: Value::Null },
+                Patch::Append {
+                    path: vec![key("game"), key("scoresheet")],
+                    values: vec![json!({"n": 1}), json!({"n": 2})]
+                },
+                Patch::Unset { path: vec![key("room"), Step::Index(3), key("x")] },
+            ]
+        );
+    }
+
+    /// Random JSON with strings that look like JSON's own punctuation.
+    fn json_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            (-3i64..40).prop_map(Value::from),
+            Just(Value::from(1.5)),
+            prop::sample::select(vec!["HA", "", "a\"b", "],[", "{\\}", ",", "ß"]).prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 40, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::btree_map(prop::sample::select(vec!["a", "b", "c\"", "d"]), inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().map(|(k, v)| (k.to_string(), v)).collect())),
+            ]
+        })
+    }
+
+    /// A value grown or changed in one part.
+    fn vary(value: &Value, seed: u64, extra: &Value) -> Value {
+        let mut value = value.clone();
+        vary_in(&mut value, seed, extra);
+        value
+    }
+
+    fn vary_in(at: &mut Value, seed: u64, extra: &Value) {
+        let (pick, seed) = (seed % 5, seed / 5);
+        match at {
+            Value::Array(items) if !items.is_empty() && pick > 1 => {
+                let i = seed as usize % items.len();
+                vary_in(&mut items[i], seed / 7, extra);
+            }
+            Value::Array(items) if pick == 0 => items.push(extra.clone()),
+            Value::Object(map) if !map.is_empty() && pick > 1 => {
+                let i = seed as usize % map.len();
+                if let Some(child) = map.values_mut().nth(i) {
+                    vary_in(child, seed / 7, extra);
+                }
+            }
+            Value::Object(map) if pick == 0 => {
+                map.insert("e".into(), extra.clone());
+            }
+            _ => *at = extra.clone(),
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn text_patches_equal_the_value_patches(old in json_value(), new in json_value()) {
+            prop_assert_eq!(text_patches(&old, &new), diff(&old, &new));
+        }
+
+        #[test]
+        fn text_patches_of_related_values_patch_the_old_into_the_new(
+            old in json_value(), extra in json_value(), seed in any::<u64>()
+        ) {
+            let new = vary(&old, seed, &extra);
+            let patches = text_patches(&old, &new);
+            prop_assert_eq!(&patches, &diff(&old, &new));
+            let mut patched = old.clone();
+            apply(&mut patched, &patches).unwrap();
+            prop_assert_eq!(patched, new);
+        }
+    }
+}
