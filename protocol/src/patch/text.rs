@@ -59,11 +59,36 @@ impl PatchWriter {
     }
 
     fn diff_objects<'a>(&mut self, old: &'a str, new: &'a str, path: &mut Vec<Seg<'a>>) {
-        let before: Vec<(&str, &str)> = Fields::new(old).collect();
+        // The fields that lie, with the comma or brace next to them, within the texts' common
+        // beginning or common end are the same in both: only the fields between are compared
+        // (a move changes a few fields of a view).
+        let (o, n) = (old.as_bytes(), new.as_bytes());
+        let head = common_prefix(o, n);
+        let tail = common_suffix(&o[head.min(o.len())..], &n[head.min(n.len())..]);
+        let mut fields = Fields::new(new);
+        let mut start = 1;
+        while let Some(end) = fields.peek_end() {
+            if end >= head {
+                break;
+            }
+            start = end + 1;
+            fields.at = start;
+        }
+        // From where the common end begins, in the new text, every field is the old one.
+        let same_from = n.len() - tail;
+        let mut changed = Vec::with_capacity(8);
+        while fields.at <= same_from {
+            match fields.next() {
+                Some(field) => changed.push(field),
+                None => break,
+            }
+        }
+        let old_end = fields.at.min(n.len()) + o.len() - n.len();
+        let before: Vec<(&str, &str)> = Fields { text: &old[..old_end.min(o.len())], at: start }.collect();
         let mut kept = vec![false; before.len()];
         // Keys mostly come in the same order: look from where the last one was found.
         let mut next = 0;
-        for (key, value) in Fields::new(new) {
+        for (key, value) in changed {
             let found = (next..before.len()).chain(0..next.min(before.len())).find(|&i| before[i].0 == key);
             path.push(Seg::Raw(key));
             match found {
@@ -178,6 +203,44 @@ fn changed_in_part(old: &[&str], new: &[&str]) -> bool {
     changed * 2 < old.len()
 }
 
+/// The length of the longest common beginning of `a` and `b`.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    const CHUNK: usize = 16;
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + CHUNK <= n && a[i..i + CHUNK] == b[i..i + CHUNK] {
+        i += CHUNK;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+/// The length of the longest common end of `a` and `b`.
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count()
+}
+
+/// Bytes that matter inside an object or array: quotes and brackets.
+const STRUCTURAL: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'"' as usize] = true;
+    table[b'{' as usize] = true;
+    table[b'[' as usize] = true;
+    table[b'}' as usize] = true;
+    table[b']' as usize] = true;
+    table
+};
+
+/// Bytes that matter inside a string: its end, and escapes.
+const IN_STRING: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
 /// The index just past the JSON value that starts at `i`.
 fn value_end(s: &[u8], i: usize) -> usize {
     match s.get(i) {
@@ -186,6 +249,10 @@ fn value_end(s: &[u8], i: usize) -> usize {
             let mut depth = 0usize;
             let mut j = i;
             while j < s.len() {
+                if !STRUCTURAL[usize::from(s[j])] {
+                    j += 1;
+                    continue;
+                }
                 match s[j] {
                     b'"' => {
                         j = string_end(s, j);
@@ -218,6 +285,10 @@ fn value_end(s: &[u8], i: usize) -> usize {
 fn string_end(s: &[u8], i: usize) -> usize {
     let mut j = i + 1;
     while j < s.len() {
+        if !IN_STRING[usize::from(s[j])] {
+            j += 1;
+            continue;
+        }
         match s[j] {
             b'\\' => j += 2,
             b'"' => return j + 1,
@@ -236,6 +307,16 @@ struct Fields<'a> {
 impl<'a> Fields<'a> {
     fn new(object: &'a str) -> Fields<'a> {
         Fields { text: object, at: 1 }
+    }
+
+    /// Where the next field's value ends, without moving on.
+    fn peek_end(&self) -> Option<usize> {
+        let s = self.text.as_bytes();
+        if s.get(self.at) != Some(&b'"') {
+            return None;
+        }
+        let key_end = string_end(s, self.at);
+        Some(value_end(s, key_end + 1).min(s.len()))
     }
 }
 
