@@ -65,7 +65,7 @@ impl PatchWriter {
         let (o, n) = (old.as_bytes(), new.as_bytes());
         let head = common_prefix(o, n);
         let tail = common_suffix(&o[head.min(o.len())..], &n[head.min(n.len())..]);
-        let mut fields = Fields::new(new);
+        let mut fields = Fields::new(old);
         let mut start = 1;
         while let Some(end) = fields.peek_end() {
             if end >= head {
@@ -74,32 +74,56 @@ impl PatchWriter {
             start = end + 1;
             fields.at = start;
         }
-        // From where the common end begins, in the new text, every field is the old one.
-        let same_from = n.len() - tail;
-        let mut changed = Vec::with_capacity(8);
+        // From where the common end begins, in the old text, every field is the new one.
+        let same_from = o.len() - tail;
+        let mut before: Vec<(&str, &str)> = Vec::with_capacity(16);
         while fields.at <= same_from {
             match fields.next() {
-                Some(field) => changed.push(field),
+                Some(field) => before.push(field),
                 None => break,
             }
         }
-        let old_end = fields.at.min(n.len()) + o.len() - n.len();
-        let before: Vec<(&str, &str)> = Fields { text: &old[..old_end.min(o.len())], at: start }.collect();
+        // The new text's fields between, up to where the old text's common end begins.
+        let new_end = (fields.at.min(o.len()) + n.len()).saturating_sub(o.len()).min(n.len());
+        let region = &new[..new_end];
         let mut kept = vec![false; before.len()];
-        // Keys mostly come in the same order: look from where the last one was found.
-        let mut next = 0;
-        for (key, value) in changed {
-            let found = (next..before.len()).chain(0..next.min(before.len())).find(|&i| before[i].0 == key);
-            path.push(Seg::Raw(key));
-            match found {
-                Some(i) => {
-                    kept[i] = true;
-                    next = i + 1;
-                    self.diff(before[i].1, value, path);
-                }
-                None => self.set(path, value),
+        // Mostly the same keys come in the same order, and most values are unchanged: each is
+        // compared with the old one where it stands, without finding its end first.
+        let mut at = start;
+        let mut aligned = 0;
+        for (i, (key, value)) in before.iter().enumerate() {
+            let Some(rest) = region.get(at..) else { break };
+            let Some(after_key) = rest.strip_prefix(key).and_then(|r| r.strip_prefix(':')) else { break };
+            let value_at = at + key.len() + 1;
+            let unchanged = after_key.starts_with(value)
+                && matches!(n.get(value_at + value.len()), Some(b',' | b'}'))
+                && value_at + value.len() <= new_end;
+            let end = if unchanged { value_at + value.len() } else { value_end(n, value_at).min(new_end) };
+            if !unchanged {
+                path.push(Seg::Raw(key));
+                self.diff(value, &new[value_at..end], path);
+                path.pop();
             }
-            path.pop();
+            kept[i] = true;
+            aligned = i + 1;
+            at = end + 1;
+        }
+        if at < new_end {
+            // Keys added, removed or reordered: the rest by key.
+            let mut next = aligned;
+            for (key, value) in (Fields { text: region, at }) {
+                let found = (next..before.len()).chain(aligned..next.min(before.len())).find(|&i| before[i].0 == key);
+                path.push(Seg::Raw(key));
+                match found {
+                    Some(i) => {
+                        kept[i] = true;
+                        next = i + 1;
+                        self.diff(before[i].1, value, path);
+                    }
+                    None => self.set(path, value),
+                }
+                path.pop();
+            }
         }
         for (i, (key, _)) in before.iter().enumerate() {
             if !kept[i] {
