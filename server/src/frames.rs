@@ -99,6 +99,9 @@ pub struct UpdateFrames<'a> {
     /// The frames built, by viewer and base (the base's address: the caller holds every base
     /// while the frames are built, so that no two bases share one).
     built: Vec<(Option<Seat>, usize, Arc<str>)>,
+    /// The room's patches, by the address of the room text they were made from (held by a
+    /// base, so alive while the frames are built).
+    room_patches: Vec<(usize, String)>,
 }
 
 impl<'a> UpdateFrames<'a> {
@@ -113,6 +116,7 @@ impl<'a> UpdateFrames<'a> {
             no_prompt: Vec::new(),
             states: Vec::with_capacity(5),
             built: Vec::with_capacity(5),
+            room_patches: Vec::with_capacity(1),
         }
     }
 
@@ -148,10 +152,20 @@ impl<'a> UpdateFrames<'a> {
     }
 
     /// The patches from `old` to `new`.
-    fn patches(&self, old: &Base, new: &Base) -> PatchWriter {
+    fn patches(&mut self, old: &Base, new: &Base) -> PatchWriter {
         let mut out = PatchWriter::new();
-        let mut path = vec![Seg::Name("room")];
-        out.diff(&old.room, &new.room, &mut path);
+        // The room is the same for every viewer: its patches are made once per room text sent
+        // before (mostly one for all).
+        let key = Arc::as_ptr(&old.room) as *const u8 as usize;
+        match self.room_patches.iter().find(|(k, _)| *k == key) {
+            Some((_, patches)) => out.push_written(patches),
+            None => {
+                let mut room = PatchWriter::new();
+                room.diff(&old.room, &new.room, &mut vec![Seg::Name("room")]);
+                out.push_written(room.as_str());
+                self.room_patches.push((key, room.into_string()));
+            }
+        }
         let game = [Seg::Name("game")];
         let sheet = [Seg::Name("game"), Seg::Name("scoresheet")];
         match (&old.game, &new.game) {

@@ -46,6 +46,22 @@ impl PatchWriter {
         self.out.is_empty()
     }
 
+    /// The patches written, comma-separated, as a string of their own.
+    pub fn into_string(self) -> String {
+        self.out
+    }
+
+    /// Adds patches written before (by [`PatchWriter::as_str`]), comma-separated.
+    pub fn push_written(&mut self, patches: &str) {
+        if patches.is_empty() {
+            return;
+        }
+        if !self.out.is_empty() {
+            self.out.push(',');
+        }
+        self.out.push_str(patches);
+    }
+
     /// Writes the patches that turn the JSON text `old` into `new`, found at `path`.
     pub fn diff<'a>(&mut self, old: &'a str, new: &'a str, path: &mut Vec<Seg<'a>>) {
         if old == new {
@@ -65,9 +81,9 @@ impl PatchWriter {
         let (o, n) = (old.as_bytes(), new.as_bytes());
         let head = common_prefix(o, n);
         let tail = common_suffix(&o[head.min(o.len())..], &n[head.min(n.len())..]);
-        let mut fields = Fields::new(old);
+        let mut fields = Cursor::inside(old);
         let mut start = 1;
-        while let Some(end) = fields.peek_end() {
+        while let Some((_, end)) = fields.field_ends() {
             if end >= head {
                 break;
             }
@@ -78,7 +94,7 @@ impl PatchWriter {
         let same_from = o.len() - tail;
         let mut before: Vec<(&str, &str)> = Vec::with_capacity(16);
         while fields.at <= same_from {
-            match fields.next() {
+            match fields.field() {
                 Some(field) => before.push(field),
                 None => break,
             }
@@ -111,7 +127,7 @@ impl PatchWriter {
         if at < new_end {
             // Keys added, removed or reordered: the rest by key.
             let mut next = aligned;
-            for (key, value) in (Fields { text: region, at }) {
+            for (key, value) in Cursor::at(region, at).fields() {
                 let found = (next..before.len()).chain(aligned..next.min(before.len())).find(|&i| before[i].0 == key);
                 path.push(Seg::Raw(key));
                 match found {
@@ -140,12 +156,12 @@ impl PatchWriter {
         if new.len() > old.len() && new.starts_with(head) {
             let rest = if old == "[]" { Some(&new[1..]) } else { new[head.len()..].strip_prefix(',') };
             if let Some(rest) = rest {
-                self.append(path, Items::new_from(rest));
+                self.append(path, Cursor::at(rest, 0).items());
                 return;
             }
         }
-        let before: Vec<&str> = Items::new(old).collect();
-        let after: Vec<&str> = Items::new(new).collect();
+        let before: Vec<&str> = Cursor::inside(old).items().collect();
+        let after: Vec<&str> = Cursor::inside(new).items().collect();
         if before.len() == after.len() && changed_in_part(&before, &after) {
             for (i, (old, new)) in before.iter().zip(&after).enumerate() {
                 path.push(Seg::Index(i));
@@ -322,75 +338,68 @@ fn string_end(s: &[u8], i: usize) -> usize {
     s.len()
 }
 
-/// The fields of a JSON object's text: each key as it stands (quotes included) and its value.
-struct Fields<'a> {
+/// A place in the text of a JSON object or array, read member by member.
+#[derive(Debug, Clone, Copy)]
+struct Cursor<'a> {
     text: &'a str,
     at: usize,
 }
 
-impl<'a> Fields<'a> {
-    fn new(object: &'a str) -> Fields<'a> {
-        Fields { text: object, at: 1 }
+impl<'a> Cursor<'a> {
+    /// At the first member of the object or array `text`.
+    fn inside(text: &'a str) -> Cursor<'a> {
+        Cursor { text, at: 1 }
     }
 
-    /// Where the next field's value ends, without moving on.
-    fn peek_end(&self) -> Option<usize> {
+    /// At `at` in `text`: just after a `[`, `{` or `,`.
+    fn at(text: &'a str, at: usize) -> Cursor<'a> {
+        Cursor { text, at }
+    }
+
+    /// Where the next field's key ends and its value ends, without moving on.
+    fn field_ends(&self) -> Option<(usize, usize)> {
         let s = self.text.as_bytes();
         if s.get(self.at) != Some(&b'"') {
             return None;
         }
         let key_end = string_end(s, self.at);
-        Some(value_end(s, key_end + 1).min(s.len()))
+        Some((key_end, value_end(s, key_end + 1).min(s.len())))
     }
-}
 
-impl<'a> Iterator for Fields<'a> {
-    type Item = (&'a str, &'a str);
-
-    fn next(&mut self) -> Option<(&'a str, &'a str)> {
+    /// Moves past the member that ends at `end`.
+    fn step(&mut self, end: usize) {
         let s = self.text.as_bytes();
-        if s.get(self.at) != Some(&b'"') {
-            return None;
-        }
-        let key_end = string_end(s, self.at);
-        let key = &self.text[self.at..key_end];
-        let start = key_end + 1;
-        let end = value_end(s, start).min(s.len());
-        let value = &self.text[start.min(end)..end];
         self.at = if s.get(end) == Some(&b',') { end + 1 } else { s.len() };
-        Some((key, value))
-    }
-}
-
-/// The items of a JSON array's text.
-struct Items<'a> {
-    text: &'a str,
-    at: usize,
-}
-
-impl<'a> Items<'a> {
-    fn new(array: &'a str) -> Items<'a> {
-        Items { text: array, at: 1 }
     }
 
-    /// The items of an array's text from just after a `[` or a `,` on.
-    fn new_from(rest: &'a str) -> Items<'a> {
-        Items { text: rest, at: 0 }
+    /// The next field of an object: its key as it stands (quotes included) and its value.
+    fn field(&mut self) -> Option<(&'a str, &'a str)> {
+        let (key_end, end) = self.field_ends()?;
+        let field = (&self.text[self.at..key_end], &self.text[(key_end + 1).min(end)..end]);
+        self.step(end);
+        Some(field)
     }
-}
 
-impl<'a> Iterator for Items<'a> {
-    type Item = &'a str;
-
-    fn next(&mut self) -> Option<&'a str> {
+    /// The next item of an array.
+    fn item(&mut self) -> Option<&'a str> {
         let s = self.text.as_bytes();
         if self.at >= s.len() || s[self.at] == b']' {
             return None;
         }
         let end = value_end(s, self.at);
         let item = &self.text[self.at..end];
-        self.at = if s.get(end) == Some(&b',') { end + 1 } else { s.len() };
+        self.step(end);
         Some(item)
+    }
+
+    /// The fields from here on.
+    fn fields(mut self) -> impl Iterator<Item = (&'a str, &'a str)> {
+        std::iter::from_fn(move || self.field())
+    }
+
+    /// The items from here on.
+    fn items(mut self) -> impl Iterator<Item = &'a str> {
+        std::iter::from_fn(move || self.item())
     }
 }
 
