@@ -178,6 +178,14 @@ impl<'a> Position<'a> {
 
     /// The listing as pile masks, without witnesses.
     pub fn raw(&self) -> Vec<RawCard> {
+        self.raw_within(u64::MAX).0
+    }
+
+    /// [`Position::raw`] from at most `sets` sets of piles, and whether that was all of them: a
+    /// table of dozens of loose cards with groups of up to six piles has millions of sets, more
+    /// than a prompt may cost (BENCHMARKS.md, Wippen); what is left out can still be asked for
+    /// by selection ([`Position::options`]).
+    pub fn raw_within(&self, sets: u64) -> (Vec<RawCard>, bool) {
         let reach = self.reach();
         let n = self.table.len().min(64);
         let g = self.g();
@@ -215,8 +223,13 @@ impl<'a> Position<'a> {
         let any_builds = out.iter().any(|c| !c.builds.is_empty());
         let own_other: [u64; 14] = std::array::from_fn(|v| self.own_other_than(v as u8));
         let keys: Vec<Key> = self.table.iter().take(n).map(|p| unit(p.value())).collect();
-        // Every set of 1 to g piles, once.
+        // Every set of 1 to g piles, once, up to `sets` of them.
+        let mut left = sets;
         let mut visit = |mask: u64, key: Key| {
+            if left == 0 {
+                return false;
+            }
+            left -= 1;
             let m = reach.mask(key);
             for (w, idx) in &by_value {
                 let capture = m & (1 << w) != 0;
@@ -239,9 +252,10 @@ impl<'a> Position<'a> {
                     }
                 }
             }
+            true
         };
-        subsets(&keys, g, &mut visit);
-        out
+        let complete = subsets_while(&keys, g, &mut visit);
+        (out, complete)
     }
 
     /// Every set of 1 to g table piles that can make at least one value 1–13, with those values
@@ -483,16 +497,34 @@ impl<'a> Position<'a> {
 
 /// Calls `visit(mask, key)` for every set of 1 to `g` piles (`keys[i]` is pile i's value key).
 pub(crate) fn subsets(keys: &[Key], g: usize, visit: &mut dyn FnMut(u64, Key)) {
-    fn go(keys: &[Key], start: usize, left: usize, mask: u64, key: Key, visit: &mut dyn FnMut(u64, Key)) {
+    subsets_while(keys, g, &mut |mask, key| {
+        visit(mask, key);
+        true
+    });
+}
+
+/// [`subsets`] until `visit` returns false; whether every set was visited.
+pub(crate) fn subsets_while(keys: &[Key], g: usize, visit: &mut dyn FnMut(u64, Key) -> bool) -> bool {
+    fn go(
+        keys: &[Key],
+        start: usize,
+        left: usize,
+        mask: u64,
+        key: Key,
+        visit: &mut dyn FnMut(u64, Key) -> bool,
+    ) -> bool {
         for i in start..keys.len() {
             let (m, k) = (mask | (1 << i), key + keys[i]);
-            visit(m, k);
-            if left > 1 {
-                go(keys, i + 1, left - 1, m, k, visit);
+            if !visit(m, k) {
+                return false;
+            }
+            if left > 1 && !go(keys, i + 1, left - 1, m, k, visit) {
+                return false;
             }
         }
+        true
     }
-    go(keys, 0, g, 0, 0, visit);
+    go(keys, 0, g, 0, 0, visit)
 }
 
 /// Calls `f` for every subset of `set` with at most `g` elements (the empty one included)
@@ -609,5 +641,30 @@ mod tests {
             offered.sort_unstable();
             assert_eq!(listed, offered, "value {w}");
         }
+    }
+
+    /// A prompt's listing stops after its budget of pile sets, says so, and lists only what a
+    /// full listing lists; a small table is listed whole within it.
+    #[test]
+    fn a_bounded_listing_stops_at_its_budget_and_says_so() {
+        let rules = Rules::default();
+        let hand: CardSet = ["HK", "SQ", "D10"].iter().map(|c| c.parse::<Card>().unwrap()).collect();
+        let table: Vec<Pile> = CardSet::ALL.difference(hand).iter().take(30).map(|card| Pile::Loose { card }).collect();
+        let pos = Position { rules: &rules, table: &table, hand, seat: Seat(0) };
+        let mut sets = 0u64;
+        subsets(&table.iter().map(|p| unit(p.value())).collect::<Vec<_>>(), pos.g(), &mut |_, _| sets += 1);
+        assert_eq!(sets, 31_930, "30 piles in groups of one to four");
+        let (bounded, complete) = pos.raw_within(sets / 4);
+        assert!(!complete);
+        let (full, complete) = pos.raw_within(sets);
+        assert!(complete);
+        assert_eq!(full, pos.raw());
+        let mut fewer = 0;
+        for (b, f) in bounded.iter().zip(&full) {
+            let all: HashSet<u64> = f.capture.iter().copied().collect();
+            assert!(b.capture.iter().all(|m| all.contains(m)), "{}: a set the full listing lacks", b.card);
+            fewer += usize::from(b.capture.len() < f.capture.len());
+        }
+        assert!(fewer > 0, "the budget left sets out");
     }
 }

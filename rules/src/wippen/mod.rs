@@ -35,7 +35,7 @@ pub use reach::prepare;
 pub use rules::{Operators, Rules};
 pub use series::{ScoreRow, Series, SeriesView};
 pub use table::{Building, Pile, PileRef};
-pub use view::{BuildPrompt, CardPrompt, DealView, PROMPT_SETS_PER_CARD, Prompt, Reveal};
+pub use view::{BuildPrompt, CardPrompt, DealView, PROMPT_PILE_SETS, PROMPT_SETS_PER_CARD, Prompt, Reveal};
 
 /// The action of a Wippen seat: a move.
 pub type Action = Move;

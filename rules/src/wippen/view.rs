@@ -25,6 +25,12 @@ use crate::view::is_false;
 /// client asks for [`Deal::options`] of a selection instead.
 pub const PROMPT_SETS_PER_CARD: usize = 200;
 
+/// The most sets of table piles a prompt's listing looks at. Tables met in play have a few
+/// thousand; a table of 45 loose cards with groups of up to six piles has about ten million,
+/// which would hold the room for seconds on every prompt (BENCHMARKS.md, Wippen). The rest can
+/// still be found by selection.
+pub const PROMPT_PILE_SETS: u64 = 500_000;
+
 /// The builds of one hand card to one value, as sets of indices into the view's `table`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -85,8 +91,9 @@ impl Prompt {
         self.moves.is_empty()
     }
 
-    /// The prompt of a raw listing, bounded per card.
-    pub fn from_raw(raw: &[RawCard], table: &[Pile]) -> Prompt {
+    /// The prompt of a raw listing, bounded per card; where the listing is not `complete`
+    /// (it stopped at [`PROMPT_PILE_SETS`]), every card is marked truncated.
+    pub fn from_raw(raw: &[RawCard], table: &[Pile], complete: bool) -> Prompt {
         fn indices(mask: u64) -> Vec<u8> {
             (0..64u8).filter(|i| mask & (1 << i) != 0).collect()
         }
@@ -94,7 +101,7 @@ impl Prompt {
             .iter()
             .map(|rc| {
                 let mut budget = PROMPT_SETS_PER_CARD;
-                let mut truncated = false;
+                let mut truncated = !complete;
                 let mut take = |sets: &[u64]| -> Vec<Vec<u8>> {
                     let k = sets.len().min(budget);
                     if k < sets.len() {
@@ -191,7 +198,8 @@ impl Deal {
     pub fn view(&self, viewer: Option<Seat>) -> DealView {
         let prompt = match viewer {
             Some(seat) if self.turn() == Some(seat) && !self.is_over() => {
-                Prompt::from_raw(&self.position(seat).raw(), self.table())
+                let (raw, complete) = self.position(seat).raw_within(PROMPT_PILE_SETS);
+                Prompt::from_raw(&raw, self.table(), complete)
             }
             _ => Prompt::default(),
         };
