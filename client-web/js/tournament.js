@@ -934,7 +934,29 @@ export function myTourneys() {
                 h('span', { class: 'hint' }, entry.organiser ? t('tn.you_organise') : t('tn.you_play', { name: entry.name })),
                 state ? h('span', { class: 'hint', 'data-testid': 'tn-mine-status' }, phaseText(state.view.phase, state.view.settings.rounds)) : null,
               ),
-              h('div', { class: 'row' }, h('a', { class: 'button primary small', href: `#/t/${code}`, 'data-key': `tn-open-${code}` }, t('tn.open'))),
+              h(
+                'div',
+                { class: 'row' },
+                h('a', { class: 'button primary small', href: `#/t/${code}`, 'data-key': `tn-open-${code}` }, t('tn.open')),
+                // A finished tournament can be taken off this list (its results stay on the server).
+                state?.view.phase.phase === 'finished'
+                  ? h(
+                      'button',
+                      {
+                        type: 'button',
+                        class: 'small',
+                        'data-key': `tn-forget-${code}`,
+                        'aria-label': t('tn.forget_long', { name: state.view.settings.name }),
+                        onclick: () => {
+                          forget(code);
+                          delete known[code];
+                          api.render();
+                        },
+                      },
+                      t('tn.forget'),
+                    )
+                  : null,
+              ),
             );
           }),
         ),

@@ -431,6 +431,16 @@ test('a tournament: created, registered by link, started with a bot, standings a
   assert.equal(await anna.page.locator('[data-testid="tn-you"]').textContent(), 'Sie spielen als Anna.');
   await o.goto(BASE);
   await o.locator(`.tn-mine [data-tournament="${code}"]`).waitFor();
+  // A finished tournament can be removed from "your tournaments"; it stays gone after a reload,
+  // and its link still shows it.
+  await o.locator(`[data-key="tn-forget-${code}"]`).click();
+  await o.locator(`.tn-mine [data-tournament="${code}"]`).waitFor({ state: 'detached' });
+  assert.equal(await o.evaluate((c) => c in JSON.parse(localStorage.getItem('fipsen.tournaments') || '{}'), code), false);
+  await o.reload();
+  await o.locator('[data-key="tn-new"]').waitFor();
+  assert.equal(await o.locator(`.tn-mine [data-tournament="${code}"]`).count(), 0);
+  await o.goto(`${BASE}#/t/${code}`);
+  await o.locator('#tn-standings-title').waitFor();
 
   assertNoConsoleErrors(clients);
   for (const c of clients) await c.context.close();
