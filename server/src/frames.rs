@@ -14,10 +14,8 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 
 use fipsen_protocol::patch::text::{PatchWriter, Seg};
-use fipsen_protocol::patch::{self};
 use fipsen_protocol::{RoomEvent, RoomState, SeqEvent};
-use fipsen_rules::{AnyGame, GameView, Seat};
-use serde_json::Value;
+use fipsen_rules::{AnyGame, Seat};
 
 /// An event as `viewer` may see it: game events are redacted by the rules crate.
 pub fn redact(event: &SeqEvent, viewer: Option<Seat>) -> SeqEvent {
@@ -27,12 +25,6 @@ pub fn redact(event: &SeqEvent, viewer: Option<Seat>) -> SeqEvent {
         }
         _ => event.clone(),
     }
-}
-
-/// A client's state as one document, `{"room": …, "game": …}`: what `joined` sends whole and
-/// `update`s patch.
-pub fn client_state(room: &RoomState, game: Option<&GameView>) -> Value {
-    patch::state(serde_json::to_value(room).unwrap_or(Value::Null), game.map_or(Value::Null, value))
 }
 
 /// The state a connection was last sent, as compact text: what its next `update` is made from.
@@ -219,11 +211,6 @@ impl<'a> UpdateFrames<'a> {
     }
 }
 
-fn value<T: serde::Serialize + ?Sized>(value: &T) -> Value {
-    // These types serialise without failing: every map key is a string.
-    serde_json::to_value(value).unwrap_or(Value::Null)
-}
-
 fn json<T: serde::Serialize + ?Sized>(value: &T) -> String {
     // These types serialise without failing: every map key is a string.
     serde_json::to_string(value).unwrap_or_else(|_| String::from("null"))
@@ -232,7 +219,19 @@ fn json<T: serde::Serialize + ?Sized>(value: &T) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fipsen_protocol::patch::Patch;
+    use fipsen_protocol::patch::{self, Patch};
+    use fipsen_rules::GameView;
+    use serde_json::Value;
+
+    /// A client's state as one document, `{"room": …, "game": …}`: what `joined` sends whole and
+    /// `update`s patch.
+    fn client_state(room: &RoomState, game: Option<&GameView>) -> Value {
+        patch::state(value(room), game.map_or(Value::Null, value))
+    }
+
+    fn value<T: serde::Serialize + ?Sized>(value: &T) -> Value {
+        serde_json::to_value(value).unwrap()
+    }
     use fipsen_protocol::{RoomOptions, RoomStatus, SeatInfo, ServerMessage};
     use fipsen_rules::{GameId, GameRules, Seed};
 
