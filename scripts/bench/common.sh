@@ -46,7 +46,7 @@ export FIPSEN_MAX_PER_ADDRESS=0
 # SYNC=normal runs the server with --sync normal (default: the server's default, full).
 if [ -n "${SYNC:-}" ]; then SERVER_FLAGS+=(--sync "$SYNC"); fi
 # The baseline's WebSocket read buffer: the same as the server's (listener.rs).
-BASELINE_READ_BUFFER="${BASELINE_READ_BUFFER:-1024}"
+BASELINE_READ_BUFFER="${BASELINE_READ_BUFFER:-512}"
 # BEFORE_BIN=path/to/an/older/fipsen-server: the scenarios also measure that build ("before"),
 # in the same run, with the same flags (except --sync).
 BEFORE_BIN="${BEFORE_BIN:-}"

@@ -25,7 +25,7 @@ use crate::config::Config;
 use crate::listener::AppState;
 use crate::metrics::{dec, inc};
 use crate::registry::{Bucket, ROOMS_PER_CONNECTION_BURST, RoomHandle, clean_name};
-use crate::room::{ConnLink, JoinKind, JoinRefusal, Outgoing, RoomCommand, RoomRequest};
+use crate::room::{ConnLink, JoinKind, JoinRefusal, Kick, Outgoing, RoomCommand, RoomRequest};
 use crate::tournaments::{Command as TournamentCommand, OrganiserAction, TournamentHandle};
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
@@ -64,37 +64,44 @@ impl RateLimit {
 }
 
 /// Runs a connection to its end. `peer` is the address the socket came from.
-pub async fn serve(socket: WebSocket, state: Arc<AppState>, permit: tokio::sync::OwnedSemaphorePermit, peer: IpAddr) {
+///
+/// Everything the connection needs is made before its future, so that the future (kept for
+/// the connection's whole life) holds each part once: an `async fn` would keep its arguments
+/// beside what it moves them into.
+pub fn serve(
+    socket: WebSocket,
+    state: Arc<AppState>,
+    permit: tokio::sync::OwnedSemaphorePermit,
+    peer: IpAddr,
+) -> impl Future<Output = ()> {
     let id = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let metrics = state.metrics.clone();
     inc(&metrics.connections);
     inc(&metrics.connections_total);
     let span = info_span!("conn", conn = id, room = tracing::field::Empty, seat = tracing::field::Empty);
+    let (sink, stream) = socket.split();
+    let (tx, rx) = mpsc::channel(state.config.outbound_queue.max(4));
+    let link = ConnLink { id, tx, kick: Arc::new(Kick::default()) };
+    let writer = tokio::spawn(write_loop(sink, rx, link.kick.clone(), state.clone()).instrument(span.clone()));
+    let mut reader = Reader {
+        state,
+        link,
+        room: None,
+        watching: None,
+        greeted: false,
+        peer,
+        rooms_quota: Bucket::with_burst(ROOMS_PER_CONNECTION_BURST, Instant::now()),
+    };
     async move {
-        let (sink, stream) = socket.split();
-        let (tx, rx) = mpsc::channel(state.config.outbound_queue.max(4));
-        let (kick, kicked) = watch::channel(None);
-        let link = ConnLink { id, tx, kick: Arc::new(kick) };
-        let writer =
-            tokio::spawn(write_loop(sink, rx, kicked.clone(), link.kick.clone(), state.clone()).in_current_span());
-        let mut reader = Reader {
-            state: state.clone(),
-            link,
-            room: None,
-            watching: None,
-            greeted: false,
-            peer,
-            rooms_quota: Bucket::with_burst(ROOMS_PER_CONNECTION_BURST, Instant::now()),
-        };
-        reader.run(stream, kicked).await;
+        let kick = reader.link.kick.clone();
+        reader.run(stream, &kick).await;
         drop(reader);
         let _ = writer.await;
         debug!("connection closed");
+        dec(&metrics.connections);
+        drop(permit);
     }
     .instrument(span)
-    .await;
-    dec(&metrics.connections);
-    drop(permit);
 }
 
 /// Sends queued frames until the queue ends, a close is queued, or a kick arrives; pings the
@@ -102,8 +109,7 @@ pub async fn serve(socket: WebSocket, state: Arc<AppState>, permit: tokio::sync:
 async fn write_loop(
     mut sink: SplitSink<WebSocket, Message>,
     mut rx: mpsc::Receiver<Outgoing>,
-    mut kicked: watch::Receiver<Option<CloseCode>>,
-    kick: Arc<watch::Sender<Option<CloseCode>>>,
+    kick: Arc<Kick>,
     state: Arc<AppState>,
 ) {
     let max_reply = state.config.max_reply_bytes;
@@ -113,7 +119,7 @@ async fn write_loop(
     let close = loop {
         let message = tokio::select! {
             biased;
-            code = kicked_code(&mut kicked) => break code,
+            code = kick.wait() => break Some(code),
             frame = rx.recv() => match frame {
                 Some(Outgoing::Text(text)) => {
                     if text.len() > max_reply {
@@ -148,14 +154,7 @@ async fn write_loop(
     }
     let _ = tokio::time::timeout(Duration::from_secs(2), sink.close()).await;
     // Tell the reader, if it is still reading.
-    kick.send_if_modified(|c| {
-        if c.is_none() {
-            *c = Some(CloseCode::Normal);
-            true
-        } else {
-            false
-        }
-    });
+    kick.set(CloseCode::Normal);
 }
 
 /// A reply larger than the writer takes is never dropped silently: the client learns it from
@@ -199,11 +198,6 @@ fn read_error_close(error: axum::Error) -> Option<(CloseCode, &'static str)> {
         }
         _ => None,
     }
-}
-
-/// Waits for the kick switch; the guard of the watch value is not held across awaits.
-async fn kicked_code(kicked: &mut watch::Receiver<Option<CloseCode>>) -> Option<CloseCode> {
-    kicked.wait_for(Option::is_some).await.ok().and_then(|code| *code)
 }
 
 async fn shutting_down(shutdown: &mut watch::Receiver<bool>) {
@@ -282,7 +276,7 @@ enum Flow {
 }
 
 impl Reader {
-    async fn run(&mut self, mut stream: SplitStream<WebSocket>, mut kicked: watch::Receiver<Option<CloseCode>>) {
+    async fn run(&mut self, mut stream: SplitStream<WebSocket>, kick: &Kick) {
         let mut limit = RateLimit::new(self.state.config.rate_per_sec, self.state.config.rate_burst);
         let mut shutdown = self.state.shutdown.clone();
         let handshake_deadline = tokio::time::Instant::now() + self.state.config.handshake_timeout();
@@ -292,7 +286,7 @@ impl Reader {
         tokio::pin!(check);
         let flow = loop {
             let frame = tokio::select! {
-                _ = kicked_code(&mut kicked) => break Flow::Continue,
+                _ = kick.wait() => break Flow::Continue,
                 () = shutting_down(&mut shutdown) => break Flow::Close(CloseCode::Restart),
                 () = &mut check => {
                     if !self.greeted && tokio::time::Instant::now() >= handshake_deadline {

@@ -23,7 +23,7 @@ use crate::static_files;
 use crate::storage::Storage;
 
 /// Each WebSocket's read buffer, allocated for the connection's whole life.
-pub const READ_BUFFER_BYTES: usize = 1024;
+pub const READ_BUFFER_BYTES: usize = 512;
 
 /// Outgoing frames are gathered up to this size before they are written to the socket.
 const WRITE_BUFFER_BYTES: usize = 16 * 1024;

@@ -319,6 +319,7 @@ impl Registry {
         let handle = RoomHandle { instance, code: room.code().clone(), tx, lobby };
         inc(&self.metrics.rooms);
         let metrics = self.metrics.clone();
+        let room = Box::new(room);
         tokio::spawn(async move {
             room.run(rx).await;
             dec(&metrics.rooms);

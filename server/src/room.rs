@@ -69,7 +69,50 @@ pub struct ConnLink {
     /// The bounded outbound queue.
     pub tx: mpsc::Sender<Outgoing>,
     /// Set to close the connection at once (bypassing a full queue).
-    pub kick: Arc<watch::Sender<Option<CloseCode>>>,
+    pub kick: Arc<Kick>,
+}
+
+/// A connection's kill switch: set once, with the close code, by whoever closes first (the
+/// room, the reader or the writer), and awaited by the others. (A `watch` channel would do
+/// the same at several times the bytes, kept for every connection's whole life.)
+#[derive(Debug, Default)]
+pub struct Kick {
+    code: std::sync::Mutex<Option<CloseCode>>,
+    notify: tokio::sync::Notify,
+}
+
+impl Kick {
+    /// Sets the switch with this code unless it is already set; true if this call set it.
+    pub fn set(&self, code: CloseCode) -> bool {
+        {
+            let mut current = self.code.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if current.is_some() {
+                return false;
+            }
+            *current = Some(code);
+        }
+        self.notify.notify_waiters();
+        true
+    }
+
+    /// The code, once set.
+    pub fn code(&self) -> Option<CloseCode> {
+        *self.code.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Waits until the switch is set, and gives its code.
+    pub async fn wait(&self) -> CloseCode {
+        loop {
+            let notified = self.notify.notified();
+            tokio::pin!(notified);
+            // Registered before the check, so that a `set` between the two is not missed.
+            notified.as_mut().enable();
+            if let Some(code) = self.code() {
+                return code;
+            }
+            notified.await;
+        }
+    }
 }
 
 impl ConnLink {
@@ -90,14 +133,7 @@ impl ConnLink {
 
     /// Closes the connection without waiting for its queue.
     pub fn close_now(&self, code: CloseCode) {
-        self.kick.send_if_modified(|current| {
-            if current.is_none() {
-                *current = Some(code);
-                true
-            } else {
-                false
-            }
-        });
+        self.kick.set(code);
     }
 }
 
@@ -456,9 +492,10 @@ pub struct Room {
     empty_since: Option<Instant>,
     bot_turn: Option<BotTurn>,
     /// Reviews computed off the room's task come back here, so that a connection gets its
-    /// answer only while it is still in the room (never after its `left`).
-    reviews_tx: mpsc::UnboundedSender<(ConnId, ServerMessage)>,
-    reviews_rx: mpsc::UnboundedReceiver<(ConnId, ServerMessage)>,
+    /// answer only while it is still in the room (never after its `left`). Boxed: the
+    /// channel reserves a block of 32 entries when it is made, and a message is over 1 KiB.
+    reviews_tx: mpsc::UnboundedSender<(ConnId, Box<ServerMessage>)>,
+    reviews_rx: mpsc::UnboundedReceiver<(ConnId, Box<ServerMessage>)>,
     /// The last finished deal once the next one is dealt (its number and the deal), for reviews
     /// (in the games that have one).
     previous_deal: Option<(u32, FinishedDeal)>,
@@ -673,19 +710,22 @@ impl Room {
         &self.code
     }
 
-    /// Runs the room until it has been empty for the idle time, or every sender is gone.
-    pub async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>) {
+    /// Runs the room until it has been empty for the idle time, or every sender is gone. The
+    /// room comes boxed, so that the task that runs it holds it once.
+    pub async fn run(mut self: Box<Self>, mut rx: mpsc::Receiver<RoomCommand>) {
         self.publish_lobby();
         // A table restored after a crash may hold deals its tournament never stored.
         self.report();
+        // The handlers' futures are boxed while they run: held inline, the largest of them
+        // would make every room's task several KiB larger for its whole life, idle or not.
         loop {
-            self.pass_host_if_gone().await;
+            Box::pin(self.pass_host_if_gone()).await;
             self.plan_bots();
             let wake = self.next_wake();
             tokio::select! {
                 command = rx.recv() => match command {
                     Some(command) => {
-                        self.handle(command).await;
+                        Box::pin(self.handle(command)).await;
                         if self.deleted {
                             break;
                         }
@@ -693,12 +733,12 @@ impl Room {
                     None => break,
                 },
                 () = sleep_until(wake) => {
-                    self.on_timer().await;
+                    Box::pin(self.on_timer()).await;
                     if self.idle_expired() {
                         break;
                     }
                 }
-                decision = bot_decision(&mut self.bot_turn) => self.on_bot_decision(decision).await,
+                decision = bot_decision(&mut self.bot_turn) => Box::pin(self.on_bot_decision(decision)).await,
                 Some((conn, review)) = self.reviews_rx.recv() => {
                     if self.members.contains_key(&conn) {
                         self.send_to(conn, &review);
@@ -709,7 +749,7 @@ impl Room {
         if let Some(thinking) = self.bot_turn.take().and_then(|turn| turn.thinking) {
             thinking.abort();
         }
-        self.close(&mut rx).await;
+        Box::pin(self.close(&mut rx)).await;
     }
 
     async fn close(&mut self, rx: &mut mpsc::Receiver<RoomCommand>) {
@@ -1414,7 +1454,7 @@ impl Room {
                 }
             };
             // The room may have closed meanwhile: then nobody is left to answer.
-            let _ = answer.send((conn, message));
+            let _ = answer.send((conn, Box::new(message)));
         });
         Ok(())
     }
@@ -1454,7 +1494,7 @@ impl Room {
                 }
             };
             // The room may have closed meanwhile: then nobody is left to answer.
-            let _ = answer.send((conn, message));
+            let _ = answer.send((conn, Box::new(message)));
         });
         Ok(())
     }
@@ -2185,6 +2225,24 @@ mod tests {
     use crate::config::SyncMode;
     use crate::storage::StorageOptions;
 
+    #[tokio::test]
+    async fn a_kick_is_set_once_and_wakes_whoever_waits_for_it() {
+        let kick = Arc::new(Kick::default());
+        assert_eq!(kick.code(), None);
+        let waiting = tokio::spawn({
+            let kick = kick.clone();
+            async move { kick.wait().await }
+        });
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished(), "nothing has set the switch yet");
+        assert!(kick.set(CloseCode::TooSlow));
+        assert_eq!(waiting.await.ok(), Some(CloseCode::TooSlow));
+        // The first code stays; a later waiter gets it at once.
+        assert!(!kick.set(CloseCode::Normal));
+        assert_eq!(kick.code(), Some(CloseCode::TooSlow));
+        assert_eq!(kick.wait().await, CloseCode::TooSlow);
+    }
+
     /// A room of four bots (`Room::new`, as the registry makes it) with one watcher and the
     /// series started, on a throw-away database.
     fn room_of_bots(dir: &std::path::Path, master: u8) -> Room {
@@ -2221,8 +2279,7 @@ mod tests {
         }
         room.apply(&Record::Started);
         let (tx, _rx) = mpsc::channel(4);
-        let (kick, _) = watch::channel(None);
-        let link = ConnLink { id: 1, tx, kick: Arc::new(kick) };
+        let link = ConnLink { id: 1, tx, kick: Arc::new(Kick::default()) };
         let member = Member {
             link,
             participant: None,
