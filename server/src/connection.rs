@@ -93,8 +93,7 @@ pub fn serve(
         rooms_quota: Bucket::with_burst(ROOMS_PER_CONNECTION_BURST, Instant::now()),
     };
     async move {
-        let kick = reader.link.kick.clone();
-        reader.run(stream, &kick).await;
+        reader.run(stream).await;
         drop(reader);
         let _ = writer.await;
         debug!("connection closed");
@@ -276,7 +275,9 @@ enum Flow {
 }
 
 impl Reader {
-    async fn run(&mut self, mut stream: SplitStream<WebSocket>, kick: &Kick) {
+    async fn run(&mut self, mut stream: SplitStream<WebSocket>) {
+        // Its own handle on the switch: waiting on it must not borrow the reader.
+        let kick = self.link.kick.clone();
         let mut limit = RateLimit::new(self.state.config.rate_per_sec, self.state.config.rate_burst);
         let mut shutdown = self.state.shutdown.clone();
         let handshake_deadline = tokio::time::Instant::now() + self.state.config.handshake_timeout();
