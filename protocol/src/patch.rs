@@ -11,6 +11,7 @@
 //! scoresheet row, a new log entry) gets an `append`, an array of the same length whose items
 //! changed only in part gets patches for those items, and anything else is replaced whole.
 
+pub mod spanned;
 pub mod text;
 
 use schemars::JsonSchema;

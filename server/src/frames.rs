@@ -5,7 +5,9 @@
 //! A viewer's state is kept as compact JSON text, not as a tree: the room (one text per change,
 //! shared by every viewer), the viewer's game view without the scoresheet's rows, and the rows
 //! by number. The patches are made by comparing texts
-//! ([`fipsen_protocol::patch::text::PatchWriter`]); a row added to the scoresheet is appended
+//! ([`fipsen_protocol::patch::text::PatchWriter`]); the game view's text is kept with the places
+//! of its members ([`Spanned`]), so that its unchanged parts are skipped without reading them;
+//! a row added to the scoresheet is appended
 //! without looking at the rows before it, so a move late in a long series costs what one early
 //! in it does. Each viewer's state (each seat, and every spectator alike) is built once per
 //! change, and connections that share a viewer and a base share one frame.
@@ -13,9 +15,15 @@
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 
+use fipsen_protocol::patch::spanned::Spanned;
 use fipsen_protocol::patch::text::{PatchWriter, Seg};
 use fipsen_protocol::{RoomEvent, RoomState, SeqEvent};
 use fipsen_rules::{AnyGame, Seat};
+
+/// How deep the places of a game view's members are kept with a base: the view's parts and the
+/// deal's fields (a move changes a few of these; what lies deeper is compared as text). A third
+/// level (the items of the deal's lists) doubled the record and saved nothing.
+const SPAN_DEPTH: usize = 2;
 
 /// An event as `viewer` may see it: game events are redacted by the rules crate.
 pub fn redact(event: &SeqEvent, viewer: Option<Seat>) -> SeqEvent {
@@ -32,8 +40,9 @@ pub fn redact(event: &SeqEvent, viewer: Option<Seat>) -> SeqEvent {
 pub struct Base {
     /// The room's JSON.
     room: Arc<str>,
-    /// The game view's JSON with an empty scoresheet; `None` before a series.
-    game: Option<Arc<str>>,
+    /// The game view's JSON with an empty scoresheet, with the places of its members down to
+    /// [`SPAN_DEPTH`]; `None` before a series.
+    game: Option<Spanned>,
     /// The scoresheet's rows.
     rows: usize,
     /// A hash of the first row's JSON, which tells one series' scoresheet from another's.
@@ -61,7 +70,8 @@ impl Base {
         if !prompt {
             view.clear_prompt();
         }
-        Base { room, game: Some(Arc::from(json(&view))), rows: series.rows(), first_row }
+        let game = Spanned::of(&view, SPAN_DEPTH).unwrap_or_else(|_| Spanned::plain("null"));
+        Base { room, game: Some(game), rows: series.rows(), first_row }
     }
 }
 
@@ -164,12 +174,12 @@ impl<'a> UpdateFrames<'a> {
             (None, None) => {}
             (Some(_), None) => out.set(&game, "null"),
             (None, Some(now)) => {
-                out.set(&game, now);
+                out.set(&game, now.as_str());
                 self.rows(&mut out, &sheet, 0, new.rows);
             }
             (Some(before), Some(now)) => {
                 let mut path = vec![Seg::Name("game")];
-                out.diff(before, now, &mut path);
+                out.diff_spanned(before, now, &mut path);
                 let same_sheet = old.first_row == new.first_row || old.rows == 0;
                 if same_sheet && new.rows >= old.rows {
                     self.rows(&mut out, &sheet, old.rows, new.rows);

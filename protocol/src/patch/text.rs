@@ -162,7 +162,7 @@ impl PatchWriter {
         }
         let before: Vec<&str> = Cursor::inside(old).items().collect();
         let after: Vec<&str> = Cursor::inside(new).items().collect();
-        if before.len() == after.len() && changed_in_part(&before, &after) {
+        if before.len() == after.len() && changed_in_part(before.iter().copied().zip(after.iter().copied())) {
             for (i, (old, new)) in before.iter().zip(&after).enumerate() {
                 path.push(Seg::Index(i));
                 self.diff(old, new, path);
@@ -228,11 +228,13 @@ impl PatchWriter {
     }
 }
 
-/// Two arrays of the same length worth patching item by item: fewer than half their items
-/// differ, and those that do are both objects or both arrays (whose own parts may be patched).
-fn changed_in_part(old: &[&str], new: &[&str]) -> bool {
-    let mut changed = 0;
-    for (before, after) in old.iter().zip(new) {
+/// Two arrays of the same length, given as their items' pairs, worth patching item by item:
+/// fewer than half their items differ, and those that do are both objects or both arrays (whose
+/// own parts may be patched).
+pub(super) fn changed_in_part<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> bool {
+    let (mut items, mut changed) = (0, 0);
+    for (before, after) in pairs {
+        items += 1;
         if before != after {
             match (before.as_bytes().first(), after.as_bytes().first()) {
                 (Some(b'{'), Some(b'{')) | (Some(b'['), Some(b'[')) => changed += 1,
@@ -240,7 +242,7 @@ fn changed_in_part(old: &[&str], new: &[&str]) -> bool {
             }
         }
     }
-    changed * 2 < old.len()
+    changed * 2 < items
 }
 
 /// The length of the longest common beginning of `a` and `b`.
@@ -404,7 +406,7 @@ impl<'a> Cursor<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::{Patch, Step, apply, diff};
     use super::*;
     use proptest::prelude::*;
@@ -469,7 +471,7 @@ mod tests {
     }
 
     /// Random JSON with strings that look like JSON's own punctuation.
-    fn json_value() -> impl Strategy<Value = Value> {
+    pub(in crate::patch) fn json_value() -> impl Strategy<Value = Value> {
         let leaf = prop_oneof![
             Just(Value::Null),
             any::<bool>().prop_map(Value::from),
@@ -487,7 +489,7 @@ mod tests {
     }
 
     /// A value grown or changed in one part.
-    fn vary(value: &Value, seed: u64, extra: &Value) -> Value {
+    pub(in crate::patch) fn vary(value: &Value, seed: u64, extra: &Value) -> Value {
         let mut value = value.clone();
         vary_in(&mut value, seed, extra);
         value
