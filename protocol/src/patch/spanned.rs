@@ -16,12 +16,11 @@ use serde_json::ser::Formatter;
 
 use super::text::{PatchWriter, Seg, changed_in_part};
 
-/// Where one member of an object or array stands in the text. Positions are byte offsets into
-/// the whole text; `key == start` for an array's item.
+/// Where one member of an object or array stands in the text, as byte offsets into the whole
+/// text. An object member's key begins where the member before it ended, after the comma (or
+/// just inside the object), and ends before the colon at `start - 1`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Node {
-    /// Where the member's key begins (its opening quote).
-    key: u16,
     /// Where its value begins (just after the colon for an object's member).
     start: u16,
     /// Just past its value.
@@ -119,9 +118,9 @@ impl Recorder<'_> {
     #[inline]
     fn member(&mut self) {
         if self.depth <= self.max {
-            let key = self.position();
+            let at = self.position();
             self.open.push(self.nodes.len());
-            self.nodes.push(Node { key, start: key, end: key, within: 0 });
+            self.nodes.push(Node { start: at, end: at, within: 0 });
         }
     }
 
@@ -223,7 +222,7 @@ impl<'a> Part<'a> {
 
     /// Its members: each with its key as it stands (quotes included; empty for an item).
     fn members(self) -> Members<'a> {
-        Members { part: self, next: 0 }
+        Members { part: self, next: 0, at: self.start + 1 }
     }
 }
 
@@ -233,6 +232,8 @@ struct Members<'a> {
     part: Part<'a>,
     /// The record of the next member.
     next: usize,
+    /// Where the next member begins in the text.
+    at: usize,
 }
 
 impl<'a> Iterator for Members<'a> {
@@ -244,8 +245,9 @@ impl<'a> Iterator for Members<'a> {
         let within = usize::from(node.within);
         let inner = nodes.get(self.next + 1..self.next + 1 + within)?;
         self.next += 1 + within;
-        let (key, start, end) = (usize::from(node.key), usize::from(node.start), usize::from(node.end));
-        let key = if key < start { &doc[key..start - 1] } else { "" };
+        let (start, end) = (usize::from(node.start), usize::from(node.end));
+        let key = if self.at < start { doc.get(self.at..start - 1)? } else { "" };
+        self.at = end + 1;
         Some((key, Part { doc, start, end, nodes: inner }))
     }
 }
