@@ -48,7 +48,8 @@ if [ -n "${SYNC:-}" ]; then SERVER_FLAGS+=(--sync "$SYNC"); fi
 # The baseline's WebSocket read buffer: the same as the server's (listener.rs).
 BASELINE_READ_BUFFER="${BASELINE_READ_BUFFER:-512}"
 # BEFORE_BIN=path/to/an/older/fipsen-server: the scenarios also measure that build ("before"),
-# in the same run, with the same flags (except --sync).
+# in the same run, with the same flags (BEFORE_NO_SYNC=1 leaves out --sync, for a build older
+# than that flag).
 BEFORE_BIN="${BEFORE_BIN:-}"
 
 # One process holds up to ~19,900 connections: raise the soft limit to the hard one (20,000).
@@ -73,11 +74,12 @@ start_server() {
   wait_listening "$out"
 }
 
-# start_before DB_FILE: starts the older build BEFORE_BIN like start_server (without --sync).
+# start_before DB_FILE: starts the older build BEFORE_BIN like start_server.
 start_before() {
   local db="$1"
   local out="$DB_DIR/server.out"
   local flags=(--rate 1000000 --burst 1000000 --max-connections 19900 --log warn)
+  if [ -n "${SYNC:-}" ] && [ -z "${BEFORE_NO_SYNC:-}" ]; then flags+=(--sync "$SYNC"); fi
   "${PRIO[@]}" taskset -c "$SERVER_CPU" "$BEFORE_BIN" --addr "127.0.0.1:$SERVER_PORT" --db "$db" "${flags[@]}" \
     >"$out" 2>"$DB_DIR/server.err" &
   PID=$!
