@@ -292,28 +292,7 @@ impl PatchWriter {
         }
         // Keys added, removed or reordered: the rest by key.
         let before: Vec<(&str, Part<'a>)> = before.collect();
-        let mut kept = vec![false; before.len()];
-        let mut next = 0;
-        for (key, now) in after {
-            let found = (next..before.len()).chain(0..next.min(before.len())).find(|&i| before[i].0 == key);
-            path.push(Seg::Raw(key));
-            match found {
-                Some(i) => {
-                    kept[i] = true;
-                    next = i + 1;
-                    self.diff_parts(before[i].1, now, path);
-                }
-                None => self.set(path, now.text()),
-            }
-            path.pop();
-        }
-        for (i, (key, _)) in before.iter().enumerate() {
-            if !kept[i] {
-                path.push(Seg::Raw(key));
-                self.unset(path);
-                path.pop();
-            }
-        }
+        self.fields_by_key(&before, after, path, |w, o, n, p| w.diff_parts(o, n, p), |v| v.text());
     }
 
     fn diff_array_parts<'a>(&mut self, old: Part<'a>, new: Part<'a>, path: &mut Vec<Seg<'a>>) {

@@ -102,7 +102,6 @@ impl PatchWriter {
         // The new text's fields between, up to where the old text's common end begins.
         let new_end = (fields.at.min(o.len()) + n.len()).saturating_sub(o.len()).min(n.len());
         let region = &new[..new_end];
-        let mut kept = vec![false; before.len()];
         // Mostly the same keys come in the same order, and most values are unchanged: each is
         // compared with the old one where it stands, without finding its end first.
         let mut at = start;
@@ -120,26 +119,39 @@ impl PatchWriter {
                 self.diff(value, &new[value_at..end], path);
                 path.pop();
             }
-            kept[i] = true;
             aligned = i + 1;
             at = end + 1;
         }
-        if at < new_end {
-            // Keys added, removed or reordered: the rest by key.
-            let mut next = aligned;
-            for (key, value) in Cursor::at(region, at).fields() {
-                let found = (next..before.len()).chain(aligned..next.min(before.len())).find(|&i| before[i].0 == key);
-                path.push(Seg::Raw(key));
-                match found {
-                    Some(i) => {
-                        kept[i] = true;
-                        next = i + 1;
-                        self.diff(before[i].1, value, path);
-                    }
-                    None => self.set(path, value),
+        // Keys added, removed or reordered: the rest by key.
+        let rest = if at < new_end { Some(Cursor::at(region, at).fields()) } else { None };
+        self.fields_by_key(&before[aligned..], rest.into_iter().flatten(), path, |w, o, n, p| w.diff(o, n, p), |v| v);
+    }
+
+    /// Writes the patches between the fields `before` and `after` of an object matched by key
+    /// (each search goes on from the field found last): `diff` for a field in both, a `set` for
+    /// a new one, an `unset` for one gone.
+    pub(super) fn fields_by_key<'a, V: Copy>(
+        &mut self,
+        before: &[(&'a str, V)],
+        after: impl IntoIterator<Item = (&'a str, V)>,
+        path: &mut Vec<Seg<'a>>,
+        mut diff: impl FnMut(&mut PatchWriter, V, V, &mut Vec<Seg<'a>>),
+        text: impl Fn(V) -> &'a str,
+    ) {
+        let mut kept = vec![false; before.len()];
+        let mut next = 0;
+        for (key, value) in after {
+            let found = (next..before.len()).chain(0..next.min(before.len())).find(|&i| before[i].0 == key);
+            path.push(Seg::Raw(key));
+            match found {
+                Some(i) => {
+                    kept[i] = true;
+                    next = i + 1;
+                    diff(self, before[i].1, value, path);
                 }
-                path.pop();
+                None => self.set(path, text(value)),
             }
+            path.pop();
         }
         for (i, (key, _)) in before.iter().enumerate() {
             if !kept[i] {
