@@ -694,7 +694,7 @@ function standingsBox(state) {
     h('h2', { id: 'tn-standings-title' }, view.phase.phase === 'finished' ? t('tn.final_standings') : t('tn.standings')),
     h(
       'div',
-      { class: 'sheet-scroll' },
+      { class: 'sheet-scroll', tabindex: '0', role: 'region', 'aria-label': t('tn.standings') },
       h(
         'table',
         { class: 'tn-standings-table', 'data-testid': 'tn-standings' },
@@ -841,7 +841,7 @@ export function resultsView() {
     ),
     h(
       'div',
-      { class: 'sheet-scroll' },
+      { class: 'sheet-scroll', tabindex: '0', role: 'region', 'aria-label': t('tn.results_page') },
       h(
         'table',
         { class: 'tn-standings-table tn-results', 'data-testid': 'tn-results' },
