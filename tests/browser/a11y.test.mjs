@@ -1,6 +1,6 @@
 // Accessibility of the web client, checked by a tool and by the keyboard: every screen — home,
-// the room and its invitation, each game's table mid-deal, the result, the scoresheet, the
-// replay, the series page and the tournament pages — audited with axe-core on a phone and on a
+// the room and its invitation, each game's table mid-deal, the result, the bidding review, the
+// scoresheet, the replay, the series page and the tournament pages — audited with axe-core on a phone and on a
 // desktop (no serious or critical violation), and walked through with Tab (every visible control
 // reached); a deal played with the keyboard alone (a bid, the calls and the cards with Enter and
 // Space); the turn and each card played read out through the live region, in English and German.
@@ -279,7 +279,7 @@ for (const [kind, device] of DEVICES) {
     await guest.context.close();
   });
 
-  test(`the audit on a ${kind}: every game's table mid-deal, the result, the scoresheet, the replay and the series page`, async () => {
+  test(`the audit on a ${kind}: every game's table mid-deal, the result, the review, the scoresheet, the replay and the series page`, async () => {
     const found = {};
     const me = await openClient(chrome, `a11y-games-${kind}`, device, 'en');
     for (const game of ['grossenaspe', 'anseggerfips', 'duttfips', 'thedinghausen', 'tippen', 'wippen', 'prisdorf']) {
@@ -296,6 +296,10 @@ for (const [kind, device] of DEVICES) {
     await playDeal([me]);
     await me.page.locator('[data-testid="result"]').waitFor();
     await audit(me, `${kind}-result`, found);
+    await me.page.locator('[data-key="review-open"]').click();
+    await me.page.locator('[data-testid="review-estimates"]').waitFor();
+    await audit(me, `${kind}-review`, found);
+    await me.page.keyboard.press('Escape');
     await me.page.locator('[data-key="result-sheet"]').click();
     await me.page.locator('[data-testid="scoresheet"]').waitFor();
     await audit(me, `${kind}-scoresheet`, found);
