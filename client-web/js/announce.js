@@ -16,7 +16,7 @@ const KEEP = 12;
 
 /** @type {HTMLElement|null} */
 let region = null;
-/** The turn last announced: deal number and seat, or null. */
+/** The turn last announced (deal number, seat, whether it was the viewer's), or null. */
 let announcedTurn = /** @type {string|null} */ (null);
 
 /** Puts the live region into the page (once). */
