@@ -238,4 +238,18 @@ mod tests {
         let refused = Config::try_parse_from(["fipsen-server", "--checkpoint-ms", "0"]).expect_err("out of range");
         assert!(refused.to_string().contains("--checkpoint-ms"), "{refused}");
     }
+
+    /// A server takes at most as many entrants in a tournament as a tournament can have.
+    #[test]
+    fn the_tournament_cap_is_within_what_a_tournament_can_take() {
+        let config = Config::try_parse_from(["fipsen-server"]).expect("defaults");
+        assert_eq!(config.max_tournament_entrants, fipsen_tournament::MAX_ENTRANTS);
+        assert_eq!(config.registrations_per_address, 16);
+        let config = Config::try_parse_from(["fipsen-server", "--max-tournament-entrants", "40"]).expect("flag");
+        assert_eq!(config.max_tournament_entrants, 40);
+        for bad in ["129", "1"] {
+            let refused = Config::try_parse_from(["fipsen-server", "--max-tournament-entrants", bad]).expect_err(bad);
+            assert!(refused.to_string().contains("--max-tournament-entrants"), "{refused}");
+        }
+    }
 }
