@@ -351,24 +351,20 @@ impl Socket {
     ) -> impl Future<Output = Result<axum::response::Response, std::convert::Infallible>> + use<> {
         let peer = self.peer;
         let mut router = self.router.clone();
+        // `None`: the client behind the proxy has all his places.
         let client = match &self.addresses {
-            None => Ok(Client { address: peer.ip().to_canonical(), _place: None }),
+            None => Some(Client { address: peer.ip().to_canonical(), _place: None }),
             Some(addresses) => {
                 let address = proxy::client_address(&self.state.config.trusted_proxies, peer.ip(), request.headers());
-                match addresses.claim(address) {
-                    Some(place) => Ok(Client { address, _place: Some(Arc::new(place)) }),
-                    None => {
-                        addresses.refused(address, &self.state.metrics, true);
-                        Err(address)
-                    }
+                let place = addresses.claim(address);
+                if place.is_none() {
+                    addresses.refused(address, &self.state.metrics, true);
                 }
+                place.map(|place| Client { address, _place: Some(Arc::new(place)) })
             }
         };
         async move {
-            let client = match client {
-                Ok(client) => client,
-                Err(_) => return Ok(client_busy()),
-            };
+            let Some(client) = client else { return Ok(client_busy()) };
             request.extensions_mut().insert(ConnectInfo(peer));
             request.extensions_mut().insert(client.clone());
             let response = router.call(request.map(axum::body::Body::new)).await;
