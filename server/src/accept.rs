@@ -5,6 +5,14 @@
 //! socket that sends half a request and stops costs a few KiB for a few seconds.
 //!
 //! The shape is mini-redis's `Listener`: accept, take a permit, spawn the socket's task.
+//!
+//! Behind a reverse proxy every socket comes from the proxy, and which client it serves is known
+//! only from the request head. So a socket from a trusted proxy (`--trusted-proxy`) is counted
+//! under the socket cap only, not under the proxy's address, and each of its requests takes a
+//! place under its client's address (named by `X-Forwarded-For`, see [`crate::proxy`]) for as
+//! long as it is served — a WebSocket for its whole life —, or gets 503 when the client has
+//! them all. What a proxy never passes on (a request head sent slowly or not at all) the proxy
+//! itself has to bound.
 
 use std::io;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
@@ -28,6 +36,7 @@ use tracing::{debug, warn};
 
 use crate::listener::AppState;
 use crate::metrics::{Metrics, dec, inc};
+use crate::proxy;
 
 /// The largest HTTP request head (request line and headers); a larger one gets 431.
 pub const MAX_HEADER_BYTES: usize = 16 * 1024;
@@ -47,17 +56,38 @@ const LOG_EVERY: Duration = Duration::from_secs(10);
 const BUSY_RESPONSE: &[u8] =
     b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\nretry-after: 10\r\n\r\n";
 
+/// Answer to a request through a trusted proxy whose client has all its places.
+const CLIENT_BUSY_BODY: &str = "too many connections from this address\n";
+
 /// The sockets open from each address.
 #[derive(Debug)]
 pub struct Addresses {
     counts: DashMap<IpAddr, usize>,
     max: usize,
+    /// Log lines about refusals.
+    refusals: std::sync::Mutex<Throttle>,
 }
 
 impl Addresses {
     /// At most `max` sockets per address; 0: no limit.
     pub fn new(max: usize) -> Arc<Addresses> {
-        Arc::new(Addresses { counts: DashMap::default(), max })
+        Arc::new(Addresses { counts: DashMap::default(), max, refusals: std::sync::Mutex::default() })
+    }
+
+    /// Counts a socket or request refused because `address` has its share, with a log line
+    /// now and then.
+    fn refused(&self, address: IpAddr, metrics: &Metrics, proxied: bool) {
+        inc(&metrics.sockets_refused_address);
+        let due = self.refusals.lock().map(|mut throttle| throttle.event()).unwrap_or(None);
+        if let Some(refused) = due {
+            warn!(
+                address = %address_key(address),
+                proxied,
+                refused,
+                max_per_address = self.max,
+                "an address has its share of sockets: refusing its new ones at once"
+            );
+        }
     }
 
     /// Takes one of `peer`'s places, or `None` when its address has them all.
@@ -87,9 +117,10 @@ pub fn address_key(peer: IpAddr) -> IpAddr {
     }
 }
 
-/// One socket's share of its address; given back when dropped.
+/// One socket's (or, through a trusted proxy, one request's) share of its address; given back
+/// when dropped.
 #[derive(Debug)]
-struct AddressPlace {
+pub struct AddressPlace {
     addresses: Option<Arc<Addresses>>,
     key: IpAddr,
 }
@@ -103,6 +134,18 @@ impl Drop for AddressPlace {
             });
         }
     }
+}
+
+/// The client a request comes from, in the request's extensions: its address (behind a trusted
+/// proxy, the one the proxy names) and, behind a trusted proxy, the place the request holds under
+/// that address. A handler that keeps a clone (the WebSocket's task) keeps the place.
+#[derive(Debug, Clone)]
+pub struct Client {
+    /// The client's address: every per-address limit and log line uses it.
+    pub address: IpAddr,
+    /// The request's place under its client's address (only through a trusted proxy: any other
+    /// socket holds its place itself).
+    _place: Option<Arc<AddressPlace>>,
 }
 
 /// A socket's place under both caps; given back when the socket closes.
@@ -192,7 +235,6 @@ pub struct Acceptor {
     addresses: Arc<Addresses>,
     http: hyper::server::conn::http1::Builder,
     at_cap: Throttle,
-    at_address: Throttle,
     failing: Throttle,
 }
 
@@ -215,7 +257,6 @@ impl Acceptor {
             addresses,
             http,
             at_cap: Throttle::default(),
-            at_address: Throttle::default(),
             failing: Throttle::default(),
         }
     }
@@ -246,17 +287,16 @@ impl Acceptor {
             }
             return refuse(stream);
         };
-        let Some(address) = self.addresses.claim(peer.ip()) else {
-            inc(&metrics.sockets_refused_address);
-            if let Some(refused) = self.at_address.event() {
-                warn!(
-                    address = %address_key(peer.ip()),
-                    refused,
-                    max_per_address = self.state.config.max_per_address,
-                    "an address has its share of sockets: closing its new sockets at once"
-                );
-            }
-            return refuse(stream);
+        // A trusted proxy's sockets count under the addresses of the clients its requests name.
+        let proxied = proxy::trusts(&self.state.config.trusted_proxies, peer.ip());
+        let address = if proxied {
+            AddressPlace { addresses: None, key: peer.ip() }
+        } else {
+            let Some(address) = self.addresses.claim(peer.ip()) else {
+                self.addresses.refused(peer.ip(), metrics, false);
+                return refuse(stream);
+            };
+            address
         };
         if let Err(e) = stream.set_nodelay(true) {
             debug!(error = %e, "cannot set TCP_NODELAY");
@@ -265,7 +305,9 @@ impl Acceptor {
         inc(&metrics.sockets_total);
         let place = Place { _permit: permit, _address: address, metrics: metrics.clone() };
         let stream = CountedStream { stream, _place: place };
-        tokio::spawn(serve(stream, peer, self.router.clone(), self.http.clone(), self.state.clone()));
+        let addresses = proxied.then(|| self.addresses.clone());
+        let socket = Socket { peer, addresses, router: self.router.clone(), state: self.state.clone() };
+        tokio::spawn(serve(stream, socket, self.http.clone()));
     }
 
     /// A failed accept: a socket that went away before it was accepted is nothing; otherwise
@@ -290,24 +332,67 @@ fn refuse(stream: TcpStream) {
     let _ = stream.try_write(BUSY_RESPONSE);
 }
 
-/// Serves one socket's HTTP requests, and hands it over when it is upgraded to a WebSocket.
-async fn serve(
-    stream: CountedStream,
+/// What serving one socket's requests needs.
+struct Socket {
     peer: SocketAddr,
+    /// The places per address, when the socket comes from a trusted proxy: then each request
+    /// takes one under its client's address.
+    addresses: Option<Arc<Addresses>>,
     router: Router,
-    http: hyper::server::conn::http1::Builder,
     state: Arc<AppState>,
-) {
+}
+
+impl Socket {
+    /// Serves one request: finds its client, takes the client's place if the socket is a
+    /// trusted proxy's (and holds it until the response is out), and routes it.
+    fn request(
+        &self,
+        mut request: Request<Incoming>,
+    ) -> impl Future<Output = Result<axum::response::Response, std::convert::Infallible>> + use<> {
+        let peer = self.peer;
+        let mut router = self.router.clone();
+        // `None`: the client behind the proxy has all his places.
+        let client = match &self.addresses {
+            None => Some(Client { address: peer.ip().to_canonical(), _place: None }),
+            Some(addresses) => {
+                let address = proxy::client_address(&self.state.config.trusted_proxies, peer.ip(), request.headers());
+                let place = addresses.claim(address);
+                if place.is_none() {
+                    addresses.refused(address, &self.state.metrics, true);
+                }
+                place.map(|place| Client { address, _place: Some(Arc::new(place)) })
+            }
+        };
+        async move {
+            let Some(client) = client else { return Ok(client_busy()) };
+            request.extensions_mut().insert(ConnectInfo(peer));
+            request.extensions_mut().insert(client.clone());
+            let response = router.call(request.map(axum::body::Body::new)).await;
+            drop(client);
+            response
+        }
+    }
+}
+
+/// 503 to a request through a trusted proxy whose client has all its places.
+fn client_busy() -> axum::response::Response {
+    use axum::response::IntoResponse as _;
+    (axum::http::StatusCode::SERVICE_UNAVAILABLE, [(axum::http::header::RETRY_AFTER, "10")], CLIENT_BUSY_BODY)
+        .into_response()
+}
+
+/// Serves one socket's HTTP requests, and hands it over when it is upgraded to a WebSocket.
+async fn serve(stream: CountedStream, socket: Socket, http: hyper::server::conn::http1::Builder) {
+    let state = socket.state.clone();
     // Whether a request head came: a timeout before any is a half-open socket, a timeout after
     // one is a keep-alive socket that was not needed again; at shutdown, a socket that never
     // sent a whole head has nothing to finish.
     let requested = Arc::new(AtomicBool::new(false));
     let service = {
         let requested = requested.clone();
-        hyper::service::service_fn(move |mut request: Request<Incoming>| {
+        hyper::service::service_fn(move |request: Request<Incoming>| {
             requested.store(true, Ordering::Relaxed);
-            request.extensions_mut().insert(ConnectInfo(peer));
-            router.clone().call(request.map(axum::body::Body::new))
+            socket.request(request)
         })
     };
     let connection = http.serve_connection(TokioIo::new(stream), service).with_upgrades();

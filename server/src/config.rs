@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Parser, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 
 /// How log lines are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -27,6 +27,19 @@ pub enum SyncMode {
     /// but the last acknowledged actions can be lost when the machine loses power or the
     /// operating system crashes.
     Normal,
+}
+
+/// What the binary does besides serving.
+#[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
+pub enum Command {
+    /// Asks the server at `--addr` (on the loopback address when it listens on every interface)
+    /// for `/healthz`, prints its answer, and exits with 0 when it is healthy, 1 when not: for a
+    /// container's HEALTHCHECK.
+    Health {
+        /// Seconds to wait for the answer.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=600))]
+        timeout: u64,
+    },
 }
 
 /// The authoritative Fipsen server: serves the web client, `/healthz`, `/metrics` and the
@@ -70,9 +83,18 @@ pub struct Config {
     pub max_sockets: Option<usize>,
 
     /// Most open TCP sockets from one address (IPv6: one /64 network); a socket beyond is closed
-    /// at once. 0: no limit (behind a reverse proxy every client has the proxy's address).
+    /// at once. A trusted proxy's sockets are not counted under its own address: each request
+    /// and WebSocket that comes through it counts under its client's address instead (503
+    /// beyond). 0: no limit.
     #[arg(long, env = "FIPSEN_MAX_PER_ADDRESS", default_value_t = 256)]
     pub max_per_address: usize,
+
+    /// Reverse proxies whose `X-Forwarded-For` names the client, comma-separated addresses or
+    /// networks (`127.0.0.1,10.0.0.0/8,fd00::/8`). A request from one of them is limited and
+    /// logged under the client's address; from anyone else the header is ignored. Empty: no
+    /// proxy is trusted.
+    #[arg(long = "trusted-proxy", env = "FIPSEN_TRUSTED_PROXY", value_delimiter = ',')]
+    pub trusted_proxies: Vec<crate::proxy::Network>,
 
     /// Seconds a socket has to send a complete HTTP request head (and an idle keep-alive socket
     /// waits for the next one) before it is closed.
@@ -154,6 +176,10 @@ pub struct Config {
     /// hexadecimal digits), so its deals are known in advance. Never set it for real play.
     #[arg(long = "insecure-fixed-seed", env = "FIPSEN_INSECURE_FIXED_SEED", value_parser = parse_seed)]
     pub insecure_fixed_seed: Option<fipsen_rules::Seed>,
+
+    /// Without one, the server runs.
+    #[command(subcommand)]
+    pub command: Option<Command>,
 }
 
 fn parse_seed(hex: &str) -> Result<fipsen_rules::Seed, String> {
@@ -251,5 +277,22 @@ mod tests {
             let refused = Config::try_parse_from(["fipsen-server", "--max-tournament-entrants", bad]).expect_err(bad);
             assert!(refused.to_string().contains("--max-tournament-entrants"), "{refused}");
         }
+    }
+
+    /// `--trusted-proxy` takes comma-separated addresses and networks, and refuses anything else
+    /// with the flag's name; `health` is a subcommand beside the flags.
+    #[test]
+    fn trusted_proxies_and_the_health_subcommand_parse() {
+        let config = Config::try_parse_from(["fipsen-server", "--trusted-proxy", "127.0.0.1, 10.0.0.0/8,::1"])
+            .expect("three proxies");
+        let shown: Vec<String> = config.trusted_proxies.iter().map(ToString::to_string).collect();
+        assert_eq!(shown, ["127.0.0.1/32", "10.0.0.0/8", "::1/128"]);
+        assert_eq!(config.command, None);
+        let refused =
+            Config::try_parse_from(["fipsen-server", "--trusted-proxy", "proxy.example"]).expect_err("a name");
+        assert!(refused.to_string().contains("--trusted-proxy"), "{refused}");
+        let config = Config::try_parse_from(["fipsen-server", "--addr", "0.0.0.0:9000", "health"]).expect("health");
+        assert_eq!(config.command, Some(Command::Health { timeout: 5 }));
+        assert_eq!(config.addr.port(), 9000);
     }
 }

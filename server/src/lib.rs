@@ -12,6 +12,7 @@
 //!   the live standings.
 //! * [`replay`] — finished deals rebuilt from storage, step by step with every hand open.
 //! * [`storage`] — SQLite, one writer thread with group commit; persist before acknowledging.
+//! * [`proxy`] — the client's address behind a trusted reverse proxy (`X-Forwarded-For`).
 //! * [`metrics`], [`config`], [`secrets`] — counters, settings, invite codes and tokens.
 
 pub mod accept;
@@ -21,6 +22,7 @@ pub mod frames;
 pub mod health;
 pub mod listener;
 pub mod metrics;
+pub mod proxy;
 pub mod registry;
 pub mod replay;
 pub mod room;

@@ -1,19 +1,20 @@
 //! The one port: HTTP routes, the WebSocket upgrade, the connection cap, the Origin check and
 //! the security headers of every response.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{Extension, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use fipsen_protocol::{CloseCode, ErrorCode, MAX_MESSAGE_BYTES, ServerMessage};
 use tokio::sync::{Semaphore, watch};
+use tracing::Instrument as _;
 
+use crate::accept::Client;
 use crate::config::Config;
 use crate::connection;
 use crate::health::Health;
@@ -113,7 +114,7 @@ async fn metrics(State(state): State<Arc<AppState>>) -> Response {
 
 async fn websocket(
     State(state): State<Arc<AppState>>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Extension(client): Extension<Client>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
@@ -140,7 +141,17 @@ async fn websocket(
         .max_message_size(2 * MAX_MESSAGE_BYTES)
         .max_frame_size(2 * MAX_MESSAGE_BYTES);
     match state.connections.clone().try_acquire_owned() {
-        Ok(permit) => upgrade.on_upgrade(move |socket| connection::serve(socket, state, permit, peer.ip())),
+        Ok(permit) => upgrade.on_upgrade(move |socket| {
+            // Every log line of the connection names its client (behind a trusted proxy, the
+            // address the proxy names); the client's place, if it holds one, lasts as long.
+            let span = tracing::info_span!("client", address = %client.address);
+            let connection = span.in_scope(|| connection::serve(socket, state, permit, client.address));
+            async move {
+                connection.await;
+                drop(client);
+            }
+            .instrument(span)
+        }),
         Err(_) => {
             inc(&state.metrics.connections_refused);
             state.metrics.error(ErrorCode::ServerBusy.code());

@@ -1,12 +1,15 @@
 //! `fipsen-server`: see `--help`, README.md ("Server configuration") and docs/PROTOCOL.md.
 
 use clap::Parser;
-use fipsen_server::config::{Config, LogFormat};
+use fipsen_server::config::{Command, Config, LogFormat};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let config = Config::parse();
+    if let Some(Command::Health { timeout }) = config.command {
+        return health(&config, timeout);
+    }
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log));
     let logs = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
     match config.log_format {
@@ -18,6 +21,20 @@ async fn main() -> std::process::ExitCode {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!(error = %e, "the server cannot run");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// `fipsen-server health`: 0 when the server at `--addr` is healthy, 1 when not.
+fn health(config: &Config, timeout: u64) -> std::process::ExitCode {
+    match fipsen_server::health::probe(config.addr, std::time::Duration::from_secs(timeout)) {
+        Ok(answer) => {
+            println!("healthy: {answer}");
+            std::process::ExitCode::SUCCESS
+        }
+        Err(reason) => {
+            eprintln!("unhealthy: {reason}");
             std::process::ExitCode::FAILURE
         }
     }

@@ -43,6 +43,9 @@ pub enum StorageError {
     /// The writer thread is gone (the server is stopping).
     #[error("storage is closed")]
     Closed,
+    /// The database file cannot be created or kept private.
+    #[error("database file: {0}")]
+    File(String),
 }
 
 /// What a room is created with.
@@ -168,6 +171,45 @@ impl Default for StorageOptions {
     }
 }
 
+/// The database holds every room's secret seed and the hashes of its tokens: the file is
+/// created readable and writable by its owner only, and an existing one readable by others is
+/// made so too. SQLite gives its `-wal` and `-shm` files the database file's mode, so they follow
+/// (existing ones are corrected here as well).
+///
+/// # Errors
+/// The file cannot be created or its mode changed.
+fn keep_private(path: &Path) -> Result<(), StorageError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
+        let failed = |e: std::io::Error| StorageError::File(format!("cannot keep {} private: {e}", path.display()));
+        match std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path) {
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(failed(e)),
+        }
+        let mut companions = [path.as_os_str().to_owned(), path.as_os_str().to_owned()];
+        companions[0].push("-wal");
+        companions[1].push("-shm");
+        for file in std::iter::once(path).chain(companions.iter().map(Path::new)) {
+            let Ok(metadata) = std::fs::metadata(file) else { continue };
+            let mode = metadata.permissions().mode();
+            if mode & 0o077 != 0 {
+                std::fs::set_permissions(file, std::fs::Permissions::from_mode(mode & 0o700)).map_err(failed)?;
+                tracing::warn!(
+                    file = %file.display(),
+                    was = format_args!("{:o}", mode & 0o777),
+                    now = format_args!("{:o}", mode & 0o700),
+                    "the database was readable by others than its owner: it is no longer"
+                );
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
 impl Storage {
     /// Opens (or creates) the database file with `synchronous=FULL` and starts the writer and
     /// checkpoint threads.
@@ -188,6 +230,7 @@ impl Storage {
         options: StorageOptions,
     ) -> Result<(Storage, std::thread::JoinHandle<()>), StorageError> {
         let sync = options.sync;
+        keep_private(path)?;
         let conn = Connection::open(path)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         // FULL: a commit is on disk before the server acknowledges, even across a power cut.

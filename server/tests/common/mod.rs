@@ -187,7 +187,7 @@ impl Client {
         Client::over(ws)
     }
 
-    fn over(ws: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Client {
+    pub fn over(ws: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Client {
         Client {
             ws,
             frames: Vec::new(),
