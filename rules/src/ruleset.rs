@@ -130,6 +130,16 @@ pub enum RuleSetError {
         /// The hand size.
         hand: u8,
     },
+    /// Tippen: a limit of the middle outside the range a table may choose.
+    #[error("max_pot must be between {min} and {max} counters, not {max_pot}")]
+    MaxPot {
+        /// The number asked for.
+        max_pot: u32,
+        /// The smallest limit.
+        min: u32,
+        /// The largest limit.
+        max: u32,
+    },
     /// Tippen: an exchange of more than four cards.
     #[error("exchange_max must be 0 to 4 cards, not {0}")]
     ExchangeMax(u8),

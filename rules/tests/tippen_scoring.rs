@@ -115,6 +115,45 @@ fn example_06_1859_maximum_bete_and_reserve() {
     assert_eq!(deal.changes().iter().sum::<i32>() + deal.pot() + deal.reserve(), 15);
 }
 
+/// `max_pot`: the bêtes that would lift the middle above the limit are cut in the same
+/// proportion. D deals with 9 in the middle and a limit of 12: P 12, every one asked and
+/// playing; A 2 tricks and B 1 take 8 and 4, the pot is empty; C and D owe 12 each, 24 in all,
+/// where 12 fit: each pays 6.
+#[test]
+fn max_pot_cuts_the_betes_that_would_lift_the_middle_above_it() {
+    let rules = Rules { max_pot: 12, ..Rules::preset(Preset::Meyers1905, 4) };
+    let (deal, events) = find(rules, 3, carry(9), &answers(&[], false, false, false), tricks_are([2, 1, 0, 0]));
+    assert_eq!(deal.played_for(), 12);
+    let paid: Vec<(Seat, i32)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Settled { seat, paid, .. } => Some((*seat, *paid)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(paid, [(A, 0), (B, 0), (C, 6), (D, 6)]);
+    settled(&deal, [8, 4, -6, -9], 12);
+}
+
+/// A full middle takes no ante: the dealer pays nothing and the deal is played for the limit.
+#[test]
+fn max_pot_a_full_middle_takes_no_ante_and_no_bete() {
+    let rules = Rules { max_pot: 12, ..Rules::preset(Preset::Meyers1905, 4) };
+    let (deal, events) = find(rules, 3, carry(12), &answers(&[], false, false, false), tricks_are([2, 1, 0, 0]));
+    assert!(events.contains(&Event::Anted { seat: D, stake: 0, pot: 12 }), "{events:?}");
+    assert_eq!(deal.played_for(), 12);
+    // The shares empty the pot of 12; the bêtes of 12 each fill it again, 6 each.
+    settled(&deal, [8, 4, -6, -6], 12);
+}
+
+/// Without a cut nothing changes: the limit is far above this deal.
+#[test]
+fn max_pot_leaves_a_deal_below_it_as_it_was() {
+    let rules = Rules { max_pot: 1_000, ..Rules::preset(Preset::Meyers1905, 4) };
+    let (deal, _) = find(rules, 0, carry(6), &answers(&[C], false, false, false), tricks_are([0, 1, 0, 2]));
+    settled(&deal, [-12, 3, 0, 6], 9);
+}
+
 #[test]
 fn example_07_1859_alvensleben_sniffer_drops_out() {
     let rules = Rules { sniffing: Sniffing::Alvensleben, ..Rules::preset(Preset::Dreiblatt1859, 4) };
@@ -366,6 +405,16 @@ fn options_not_offered_by_a_preset_are_refused_by_name() {
     assert_eq!(Rules { max_bete: Some(0), ..grupp }.validate(), Err(RuleSetError::MaxBete { max_bete: 0, hand: 3 }));
     assert_eq!(Rules { max_bete: Some(12), ..Rules::preset(Preset::Vierblatt, 4) }.validate(), Ok(()));
     assert_eq!(
+        Rules { max_pot: 11, ..grupp }.validate(),
+        Err(RuleSetError::MaxPot { max_pot: 11, min: 12, max: 1_000_000 })
+    );
+    assert_eq!(
+        Rules { max_pot: 1_000_001, ..grupp }.validate(),
+        Err(RuleSetError::MaxPot { max_pot: 1_000_001, min: 12, max: 1_000_000 })
+    );
+    assert_eq!(Rules { max_pot: 12, ..grupp }.validate(), Ok(()));
+    assert_eq!(Rules::default().max_pot, 1_200, "a limit unless the table chooses another");
+    assert_eq!(
         Rules::preset(Preset::ModernGrupp, 7).validate(),
         Err(RuleSetError::PlayerCount { players: 7, min: 3, max: 6 })
     );
@@ -386,7 +435,7 @@ fn rules_json_has_defaults_and_refuses_unknown_fields() {
     let json = serde_json::to_string(&Rules::default()).expect("serialisable");
     assert_eq!(
         json,
-        r#"{"preset":"modern_grupp","players":4,"max_bete":null,"tipp_zwang":false,"shoving":false,"knocking":false,"sniffing":"off","robbing":false,"hop_and_jump":false,"daus_card":"ace","exchange_max":null,"deals":null}"#
+        r#"{"preset":"modern_grupp","players":4,"max_bete":null,"max_pot":1200,"tipp_zwang":false,"shoving":false,"knocking":false,"sniffing":"off","robbing":false,"hop_and_jump":false,"daus_card":"ace","exchange_max":null,"deals":null}"#
     );
     for p in Preset::ALL {
         let back: Rules = serde_json::from_str(&format!(r#"{{"preset":"{}"}}"#, p.id())).expect("a preset id");

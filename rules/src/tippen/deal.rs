@@ -553,8 +553,15 @@ impl Deal {
         self.params().must_play && self.carry.total() == 0
     }
 
+    /// What the middle (pot and reserve) may still take under the table's `max_pot`.
+    pub fn room(&self) -> i32 {
+        let limit = i32::try_from(self.rules.max_pot).unwrap_or(i32::MAX);
+        limit.saturating_sub(self.pot.saturating_add(self.reserve)).max(0)
+    }
+
+    /// The dealer antes the stake, or what the middle still takes under `max_pot`.
     fn ante(&mut self, seat: Seat, out: &mut Vec<Event>) {
-        let k = self.params().stake;
+        let k = self.params().stake.min(self.room());
         self.dealer = seat;
         self.antes[seat.index()] += k;
         self.changes[seat.index()] -= k;
@@ -982,7 +989,7 @@ impl Deal {
                 };
                 self.queue.remove(0);
                 self.decisions.push(Decision { seat, choice });
-                let paid = if choice == Choice::DropOut { self.params().stake } else { 0 };
+                let paid = if choice == Choice::DropOut { self.params().stake.min(self.room()) } else { 0 };
                 self.changes[i] -= paid;
                 self.paid[i] += paid;
                 self.pot += paid;
@@ -1054,16 +1061,21 @@ impl Deal {
         }
     }
 
-    /// §D7: shares of the pot played for, bêtes, the sniffer's and knocker's penalties.
+    /// §D7: shares of the pot played for, bêtes, the sniffer's and knocker's penalties. The
+    /// shares are taken from the pot first; should the payments then lift the middle above
+    /// `max_pot`, each is cut in the same proportion, rounded down, and the counters the
+    /// rounding leaves are paid one each by the payers in turn from forehand: the middle is
+    /// then exactly full.
     fn settle(&mut self, out: &mut Vec<Event>) {
         let params = self.params();
         let share = self.played_for / i32::from(params.hand);
         let k = params.stake;
         let b = if params.bete_is_stake { k } else { self.played_for };
         let tricks = self.tricks_taken();
-        for &seat in &self.active.clone() {
-            let i = seat.index();
-            let t = tricks[i];
+        let active = self.active.clone();
+        let mut settled: Vec<(Seat, u8, i32, i32)> = Vec::with_capacity(active.len());
+        for &seat in &active {
+            let t = tricks[seat.index()];
             let receipt = share * i32::from(t);
             let dealer = seat == self.dealer;
             let payment = match (t, dealer && self.knocked, dealer.then_some(self.sniffed).flatten()) {
@@ -1074,9 +1086,34 @@ impl Deal {
                 (0, _, _) => b,
                 _ => 0,
             };
+            settled.push((seat, t, receipt, payment));
+        }
+        self.pot -= settled.iter().map(|s| s.2).sum::<i32>();
+        let owed: i64 = settled.iter().map(|s| i64::from(s.3)).sum();
+        let room = i64::from(self.room());
+        if owed > room {
+            let mut left = room;
+            let mut payers = Vec::new();
+            for s in &mut settled {
+                // Less than the payment itself, since room < owed.
+                let cut = i64::from(s.3) * room / owed;
+                left -= cut;
+                payers.push(s.3 > 0);
+                s.3 = i32::try_from(cut).unwrap_or(0);
+            }
+            // What the rounding left over (fewer counters than payers) is paid a counter each by
+            // the payers in turn from forehand, so the middle is exactly full.
+            for (s, _) in
+                settled.iter_mut().zip(payers).filter(|(_, payer)| *payer).take(usize::try_from(left).unwrap_or(0))
+            {
+                s.3 += 1;
+            }
+        }
+        for (seat, t, receipt, payment) in settled {
+            let i = seat.index();
             self.changes[i] += receipt - payment;
             self.paid[i] += payment;
-            self.pot += payment - receipt;
+            self.pot += payment;
             out.push(Event::Settled { seat, tricks: t, received: receipt, paid: payment });
         }
         self.finish(out);

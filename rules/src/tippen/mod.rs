@@ -12,6 +12,14 @@
 //!
 //! Counters are play money. Σ balances + pot + reserve = 0 after every action.
 //!
+//! Stakes never grow without bound: the middle (pot and reserve together) holds at most the
+//! table's `max_pot` (default 1,200 counters). An ante, a drop-out stake, a bête or a penalty
+//! that would lift it higher is cut to what fits — the payments of one settlement in the same
+//! proportion, rounded down — so a bête equal to the pot, which at a big table multiplies the
+//! pot deal after deal, stops at the limit. Every balance then moves by a bounded amount a
+//! deal, and a series without an end closes its books after the deal that leaves a balance at
+//! a billion counters ([`BALANCE_CEILING`]): no counter ever leaves the range it is kept in.
+//!
 //! [`Series`] is a table's run of deals with its scoresheet; [`Deal`] is one deal, which takes
 //! an [`Action`] for a [`Seat`](crate::Seat) and answers with [`Event`]s or a
 //! [`RuleError`](crate::RuleError), leaving the state as it was. [`Deal::view`] /
@@ -26,8 +34,8 @@ mod view;
 
 pub use deal::{Action, Carry, Choice, Deal, Decision, Exchange, Hop, Outcome, Phase};
 pub use event::{Event, Reveal};
-pub use rules::{DausCard, Preset, Rules, Sniffing};
-pub use series::{ScoreRow, Series, SeriesView, first_dealer};
+pub use rules::{DEFAULT_MAX_POT, DausCard, MAX_POT_RANGE, Preset, Rules, Sniffing};
+pub use series::{BALANCE_CEILING, ScoreRow, Series, SeriesView, first_dealer};
 pub use view::{DealView, Prompt};
 
 #[cfg(test)]

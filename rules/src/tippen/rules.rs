@@ -72,10 +72,18 @@ impl DausCard {
     }
 }
 
+/// The most the middle (pot and reserve) holds unless the table chooses otherwise: a multiple of
+/// every hand size, so that a pot played for at the limit gives whole shares.
+pub const DEFAULT_MAX_POT: u32 = 1_200;
+
+/// The range a table may choose for `max_pot`. The upper end keeps every payment of a deal, and
+/// every balance of a series however long, far inside the counters' range.
+pub const MAX_POT_RANGE: (u32, u32) = (12, 1_000_000);
+
 /// A Tippen table's options (§D10).
 ///
 /// ```json
-/// {"preset": "modern_grupp", "players": 4, "max_bete": null, "tipp_zwang": false,
+/// {"preset": "modern_grupp", "players": 4, "max_bete": null, "max_pot": 1200, "tipp_zwang": false,
 ///  "shoving": false, "knocking": false, "sniffing": "off", "robbing": false,
 ///  "hop_and_jump": false, "daus_card": "ace", "exchange_max": null, "deals": null}
 /// ```
@@ -91,6 +99,13 @@ pub struct Rules {
     /// The most a deal is played for; the excess waits in the reserve (a multiple of the hand
     /// size; default none).
     pub max_bete: Option<u32>,
+    /// The most the middle — pot and reserve together — ever holds (default 1,200; 12 to
+    /// 1,000,000). An ante, a drop-out stake, a bête or a penalty that would lift the middle
+    /// above it is cut to what fits; several payments of one settlement are cut in the same
+    /// proportion (rounded down, the counters left over paid one each by the first payers from
+    /// forehand). Without it a bête equal to the pot multiplies the pot deal
+    /// after deal at a big table.
+    pub max_pot: u32,
     /// Everyone must play while the pot holds the stake only (modern presets; default off).
     pub tipp_zwang: bool,
     /// The dealer may pass the deal on before dealing (modern presets; default off).
@@ -218,6 +233,7 @@ impl Rules {
             preset,
             players,
             max_bete: None,
+            max_pot: DEFAULT_MAX_POT,
             tipp_zwang: false,
             shoving: false,
             knocking: false,
@@ -235,7 +251,8 @@ impl Rules {
     /// # Errors
     /// [`RuleSetError`] names the option: a player count outside the preset's range, an option
     /// the preset does not offer, a `max_bete` that is not a positive multiple of the hand
-    /// size, an `exchange_max` above 4, the two as Daus without the 52-card pack, no deals.
+    /// size, a `max_pot` outside [`MAX_POT_RANGE`], an `exchange_max` above 4, the two as Daus
+    /// without the 52-card pack, no deals.
     pub fn validate(&self) -> Result<(), RuleSetError> {
         let p = self.preset;
         let (min, max) = p.player_range();
@@ -286,6 +303,10 @@ impl Rules {
             if m == 0 || !m.is_multiple_of(h) {
                 return Err(RuleSetError::MaxBete { max_bete: m, hand: p.hand_size() });
             }
+        }
+        let (low, high) = MAX_POT_RANGE;
+        if !(low..=high).contains(&self.max_pot) {
+            return Err(RuleSetError::MaxPot { max_pot: self.max_pot, min: low, max: high });
         }
         if self.deals == Some(0) {
             return Err(RuleSetError::NoDeals);

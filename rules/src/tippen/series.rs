@@ -68,6 +68,12 @@ pub struct ScoreRow {
     pub balances: Vec<i32>,
 }
 
+/// The balance, either way, after which a series closes its books. A deal moves a balance by
+/// at most four times the largest `max_pot` (a share of the pot, a bête or a penalty of twice
+/// it, antes within it), so no balance ever leaves the range the counters are kept in, however
+/// long the series.
+pub const BALANCE_CEILING: u32 = 1_000_000_000;
+
 /// A table's series of Tippen deals.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Series {
@@ -199,9 +205,14 @@ impl Series {
         self.deal.reserve()
     }
 
-    /// Whether the series has played its last deal.
+    /// Whether the series has played its last deal: the deals the table chose, or, in a series
+    /// without an end, the deal that leaves a balance at [`BALANCE_CEILING`] or beyond (or the
+    /// last deal a series can number).
     pub fn is_over(&self) -> bool {
-        self.rules.deals.is_some_and(|deals| self.dealt >= deals && self.deal.is_over())
+        self.deal.is_over()
+            && (self.rules.deals.is_some_and(|deals| self.dealt >= deals)
+                || self.dealt == u32::MAX
+                || self.balances.iter().any(|b| b.unsigned_abs() >= BALANCE_CEILING))
     }
 
     fn update_balances(&mut self) {
@@ -322,5 +333,56 @@ impl Series {
             reserve: self.deal.reserve(),
             over: self.is_over(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays the current deal out, everyone joining where asked.
+    fn finish_deal(series: &mut Series) {
+        while !series.deal().is_over() {
+            let seat = series.deal().turn().expect("someone acts");
+            let legal = series.legal_actions(seat);
+            let action = if legal.contains(&Action::Join) { Action::Join } else { legal[0] };
+            series.apply(seat, action).expect("legal");
+        }
+    }
+
+    /// Moves `amount` from seat 1's balance to seat 0's, as a long series might have.
+    fn shift(series: &mut Series, amount: i32) {
+        for (seat, by) in [(0, amount), (1, -amount)] {
+            series.base[seat] += by;
+            series.balances[seat] += by;
+        }
+    }
+
+    #[test]
+    fn an_open_series_closes_its_books_after_a_deal_that_leaves_a_balance_at_the_ceiling() {
+        let rules = Rules::preset(Preset::Meyers1905, 3);
+        let (mut series, _) = Series::new(rules, Seed::from_u64(4)).expect("valid");
+        finish_deal(&mut series);
+        assert!(!series.is_over(), "an open series goes on");
+        series.next_deal().expect("next");
+        // A thousand above, more than this deal can move a balance back.
+        shift(&mut series, BALANCE_CEILING as i32 + 1_000);
+        assert!(!series.is_over(), "not while the deal runs");
+        finish_deal(&mut series);
+        assert!(series.is_over(), "{:?}", series.totals());
+        assert_eq!(series.next_deal(), Err(RuleError::SeriesOver));
+        assert!(series.view(None).over);
+        let sum: i64 = series.totals().iter().map(|&b| i64::from(b)).sum();
+        assert_eq!(sum + i64::from(series.pot()) + i64::from(series.reserve()), 0);
+    }
+
+    #[test]
+    fn a_series_below_the_ceiling_goes_on() {
+        let rules = Rules::preset(Preset::Meyers1905, 3);
+        let (mut series, _) = Series::new(rules, Seed::from_u64(4)).expect("valid");
+        shift(&mut series, BALANCE_CEILING as i32 / 2);
+        finish_deal(&mut series);
+        assert!(!series.is_over());
+        assert!(series.next_deal().is_ok());
     }
 }
