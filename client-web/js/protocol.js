@@ -139,7 +139,7 @@
 
 /**
  * A room's rules: the game (`game`, default `prisdorf`) and its options.
- * @typedef {({deals?: number | null, first_lead?: FirstLead, game?: "prisdorf", kieker_show?: KiekerShow, kontra?: boolean, min_bid?: number, players?: Players}) | ({cents?: boolean, deals?: number | null, first_lead?: FirstLead, game: "grossenaspe", kieker_show?: KiekerShow, loss_factor?: number, min_bid?: number, players?: number}) | ({auction?: AuctionKind, cents?: boolean, deals?: number | null, durch?: boolean, dutt?: DuttUse, faces?: Faces, first_lead?: FirstLead, game: "anseggerfips", loss_factor?: number, min_bid?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean}) | ({cents?: boolean, deals?: number | null, durch?: boolean, faces?: Faces, first_lead?: FirstLead, game: "duttfips", loss_factor?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean}) | ({fipsen?: boolean, game: "thedinghausen", head_the_trick?: boolean, rounds?: number | null}) | ({daus_card?: TippenDausCard, deals?: number | null, exchange_max?: number | null, game: "tippen", hop_and_jump?: boolean, knocking?: boolean, max_bete?: number | null, players?: number, preset?: TippenPreset, robbing?: boolean, shoving?: boolean, sniffing?: TippenSniffing, tipp_zwang?: boolean}) | ({deals?: number | null, game: "wippen", keep_promise?: boolean, last_move_sweep?: boolean, max_group_piles?: number, operators?: WippenOperators, players?: number, sets?: number})} GameRules
+ * @typedef {({deals?: number | null, first_lead?: FirstLead, game?: "prisdorf", kieker_show?: KiekerShow, kontra?: boolean, min_bid?: number, players?: Players}) | ({cents?: boolean, deals?: number | null, first_lead?: FirstLead, game: "grossenaspe", kieker_show?: KiekerShow, loss_factor?: number, min_bid?: number, players?: number}) | ({auction?: AuctionKind, cents?: boolean, deals?: number | null, durch?: boolean, dutt?: DuttUse, faces?: Faces, first_lead?: FirstLead, game: "anseggerfips", loss_factor?: number, min_bid?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean}) | ({cents?: boolean, deals?: number | null, durch?: boolean, faces?: Faces, first_lead?: FirstLead, game: "duttfips", loss_factor?: number, ruten_needs_rutenas?: boolean, ruten_unbid?: boolean}) | ({fipsen?: boolean, game: "thedinghausen", head_the_trick?: boolean, rounds?: number | null}) | ({daus_card?: TippenDausCard, deals?: number | null, exchange_max?: number | null, game: "tippen", hop_and_jump?: boolean, knocking?: boolean, max_bete?: number | null, max_pot?: number, players?: number, preset?: TippenPreset, robbing?: boolean, shoving?: boolean, sniffing?: TippenSniffing, tipp_zwang?: boolean}) | ({deals?: number | null, game: "wippen", keep_promise?: boolean, last_move_sweep?: boolean, max_group_piles?: number, operators?: WippenOperators, players?: number, sets?: number})} GameRules
  */
 
 /**
@@ -662,7 +662,7 @@
 
 /**
  * A Tippen table's options (§D10).
- * @typedef {{daus_card?: TippenDausCard, deals?: number | null, exchange_max?: number | null, hop_and_jump?: boolean, knocking?: boolean, max_bete?: number | null, players?: number, preset?: TippenPreset, robbing?: boolean, shoving?: boolean, sniffing?: TippenSniffing, tipp_zwang?: boolean}} TippenRules
+ * @typedef {{daus_card?: TippenDausCard, deals?: number | null, exchange_max?: number | null, hop_and_jump?: boolean, knocking?: boolean, max_bete?: number | null, max_pot?: number, players?: number, preset?: TippenPreset, robbing?: boolean, shoving?: boolean, sniffing?: TippenSniffing, tipp_zwang?: boolean}} TippenRules
  */
 
 /**

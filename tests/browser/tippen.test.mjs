@@ -360,7 +360,8 @@ test('Tippen: one deal at six on a desktop, and the table drawn with six and ten
         deal.trick = Array.from({ length: count }, (_, i) => ({ seat: i, card: pack[i * 5] }));
         deal.winning = 1;
         deal.turn = null;
-        deal.pot = 27;
+        // At ten seats the middle is full: the table says that bêtes are cut to what fits.
+        deal.pot = count === 10 ? deal.rules.max_pot - 12 : 27;
         deal.played_for = 24;
         deal.reserve = 12;
         S.game = game;
@@ -373,6 +374,9 @@ test('Tippen: one deal at six on a desktop, and the table drawn with six and ten
       assert.equal(layout.seats, n - 1);
       assert.equal(await me.page.locator('.centre .played').count(), n, 'a card from every seat in the trick');
       assert.ok((await me.page.locator('.felt .seat:has(.chip.tp-passed)').count()) >= 1, 'a seat that passed is marked');
+      const limit = me.page.locator('[data-testid="max-pot"]');
+      assert.equal(await limit.getAttribute('data-value'), '1200', 'the table shows its limit of the middle (the default)');
+      assert.equal(await me.page.locator('[data-testid="middle-full"]').count(), n === 10 ? 1 : 0, 'a full middle is marked');
       await screenshot(me, `${device === PHONE ? 'phone' : 'desktop'}-tippen-ring-${n}-seats`);
     }
   }
@@ -432,15 +436,19 @@ test('Tippen on the create form: each rule set with its players and options only
   await host.page.locator('[data-key="opt-robbing"]').check();
   await host.page.locator('[data-key="opt-sniffing"]').check();
   await host.page.locator('[data-key="opt-max_bete-4"]').check();
+  // The limit of the middle: the default chosen, another taken.
+  assert.ok(await host.page.locator('[data-key="opt-max_pot-1200"]').isChecked(), 'the default limit of the middle');
+  await host.page.locator('[data-key="opt-max_pot-12000"]').check();
   await host.page.locator('[data-key="opt-deals"]').fill('6');
   await screenshotFull(host, 'desktop-tippen-create');
   await host.page.locator('[data-key="create"]').click();
   await host.page.locator('.invite input').waitFor();
   const rules = await state(host.page, 'S.room.rules');
   assert.deepEqual(
-    { preset: rules.preset, players: rules.players, robbing: rules.robbing, sniffing: rules.sniffing, max_bete: rules.max_bete, deals: rules.deals, knocking: rules.knocking },
-    { preset: 'dreiblatt_1859', players: 5, robbing: true, sniffing: 'alvensleben', max_bete: 12, deals: 6, knocking: false },
+    { preset: rules.preset, players: rules.players, robbing: rules.robbing, sniffing: rules.sniffing, max_bete: rules.max_bete, max_pot: rules.max_pot, deals: rules.deals, knocking: rules.knocking },
+    { preset: 'dreiblatt_1859', players: 5, robbing: true, sniffing: 'alvensleben', max_bete: 12, max_pot: 12000, deals: 6, knocking: false },
   );
+  await host.page.locator('.rules-summary .rule', { hasText: 'Limit of the middle' }).locator('dd', { hasText: '12000 counters' }).waitFor();
   await host.page.locator('.rules-summary .rule', { hasText: 'Dreiblatt (1859)' }).first().waitFor();
   await host.page.locator('.rules-summary .rule', { hasText: 'Robbing' }).locator('dd', { hasText: 'yes' }).waitFor();
   await host.page.locator('.rules-summary .rule', { hasText: 'Play money' }).waitFor();
@@ -456,6 +464,7 @@ test('Tippen on the create form: each rule set with its players and options only
   assert.match(invite, /Dreiblatt \(1859\)/);
   assert.match(invite, /Spielgeld/);
   assert.match(invite, /Rauben/);
+  assert.match(invite, /Mitte höchstens 12000/);
   await guest.page.locator('.howto-game[data-game="tippen"]').waitFor({ state: 'attached' });
   await screenshot(guest, 'phone-tippen-invite-de');
 

@@ -46,9 +46,20 @@ const BIG_PACK_FROM = 7;
 /** The maximum bête the form offers, as multiples of the hand size (0: none). */
 const BETE_TIMES = [0, 4, 8];
 
+/** The limits of the middle (pot and reserve) the form offers; the rules crate's default first. */
+const POT_LIMITS = [1200, 120, 12000, 120000];
+
+/** The limit of the middle of rules that name none (the rules crate's default). */
+const DEFAULT_MAX_POT = POT_LIMITS[0];
+
 /** @param {string|undefined} preset */
 function presetOf(preset) {
   return PRESETS[preset ?? 'modern_grupp'] ?? PRESETS.modern_grupp;
+}
+
+/** The most pot and reserve together hold at a table. @param {any} rules @returns {number} */
+function maxPot(rules) {
+  return rules?.max_pot ?? DEFAULT_MAX_POT;
 }
 
 /** @param {string|undefined} preset */
@@ -71,6 +82,7 @@ export const defaults = /** @type {Record<string, any>} */ ({
   daus_card: 'ace',
   exchange_max: 0,
   max_bete: 0,
+  max_pot: DEFAULT_MAX_POT,
 });
 
 /** A practice table seats two to ten (the rule set follows from the number). */
@@ -143,6 +155,12 @@ export function rulesForm(kit) {
         BETE_TIMES.map((k) => /** @type {[any, string]} */ ([k, k === 0 ? t('tp.opt.max_bete.none') : t('tp.counters', { n: k * preset.hand })])),
         t('tp.opt.max_bete.help'),
       ),
+      kit.radio(
+        'max_pot',
+        t('tp.opt.max_pot'),
+        [...POT_LIMITS].sort((a, b) => a - b).map((n) => /** @type {[any, string]} */ ([n, t('tp.counters', { n })])),
+        t('tp.opt.max_pot.help'),
+      ),
       kit.deals(),
     ].filter((part) => part !== null),
   };
@@ -160,6 +178,7 @@ export function rulesFromForm(draft, deals) {
   /** @type {Record<string, any>} */
   const rules = { game: 'tippen', preset: draft.preset, players: draft.players, deals };
   if (draft.max_bete) rules.max_bete = draft.max_bete * preset.hand;
+  rules.max_pot = draft.max_pot ?? DEFAULT_MAX_POT;
   if (offers('tipp_zwang')) rules.tipp_zwang = Boolean(draft.tipp_zwang);
   if (offers('shoving')) rules.shoving = Boolean(draft.shoving);
   if (offers('knocking')) rules.knocking = Boolean(draft.knocking);
@@ -201,6 +220,7 @@ export function rulesRows(rules) {
     offers('daus_card') ? [t('tp.opt.daus_card'), t(`tp.opt.daus_card.${rules.daus_card ?? 'ace'}`)] : null,
     offers('exchange_max') ? [t('tp.opt.exchange_max'), rules.exchange_max ? String(rules.exchange_max) : t('tp.opt.exchange_max.none')] : null,
     [t('tp.opt.max_bete'), rules.max_bete ? t('tp.counters', { n: rules.max_bete }) : t('tp.opt.max_bete.none')],
+    [t('tp.opt.max_pot'), t('tp.counters', { n: maxPot(rules) })],
     [t('opt.deals'), rules.deals ? String(rules.deals) : t('opt.deals.open')],
   ].filter((row) => row !== null);
 }
@@ -219,6 +239,7 @@ export function inviteFacts(rules) {
     on('hop_and_jump'),
     rules.exchange_max ? t('tp.invite.exchange', { n: rules.exchange_max }) : null,
     rules.max_bete ? t('tp.invite.max_bete', { n: rules.max_bete }) : null,
+    t('tp.invite.max_pot', { n: maxPot(rules) }),
   ].filter(Boolean);
 }
 
@@ -386,6 +407,22 @@ function share(deal) {
 }
 
 /**
+ * The table's limit of the middle; once pot and reserve reach it, the words that bêtes are cut.
+ * @param {any} deal
+ */
+function limitFigure(deal) {
+  const limit = maxPot(deal.rules);
+  const full = (deal.pot ?? 0) + (deal.reserve ?? 0) >= limit;
+  return h(
+    'div',
+    { class: `tp-figure tp-limit${full ? ' tp-full' : ''}`, 'data-testid': 'max-pot', 'data-value': limit, 'data-full': String(full), title: t('tp.opt.max_pot.help') },
+    h('span', { class: 'tp-figure-label' }, t('tp.table.limit')),
+    counters(limit),
+    full ? h('span', { class: 'tp-share', 'data-testid': 'middle-full' }, t('tp.table.full')) : null,
+  );
+}
+
+/**
  * Below the trick: the card face up on the table (the turned trump card, or the seven a robber
  * laid out for it), the 1821 dealer's face-up card, the bottom cards of hop and jump; the pot, the
  * pot played for and a trick's share of it, the reserve — in play-money counters.
@@ -430,6 +467,7 @@ export function centreExtra(game, deal) {
         ? figure(t('tp.table.played_for'), deal.played_for, 'played-for', h('span', { class: 'tp-share', 'data-testid': 'share' }, t('tp.table.share', { n: share(deal) })))
         : null,
       figure(t('tp.table.reserve'), deal.reserve, 'reserve', null, deal.reserve ? '' : 'tp-zero'),
+      limitFigure(deal),
       deal.phase === 'exchange' ? figure(t('tp.table.talon'), deal.talon, 'talon') : null,
     ),
     h('p', { class: 'tp-money-line' }, t('tp.money.short')),
