@@ -63,14 +63,15 @@ fn check_tippen(series: &tippen::Series, rules: &Value) {
     assert_eq!(sum + pot + reserve, 0, "balances, pot and reserve sum to zero: {rules}");
 }
 
-/// Plays `deals` deals (or the series's end, if sooner) and returns how many were dealt.
-/// `step` bounds how far one action may move a balance.
-fn play_long(rules: Value, deals: u32, step: i64, seed: u64) -> u32 {
+/// Plays `deals` deals (or the series's end, if sooner) and returns how many were dealt and
+/// the most one action moved a balance. `step` bounds how far one action may move a balance.
+fn play_long(rules: Value, deals: u32, step: i64, seed: u64) -> (u32, i64) {
     let parsed: GameRules = serde_json::from_value(rules.clone()).unwrap_or_else(|e| panic!("{rules}: {e}"));
     let (mut game, _) = AnyGame::start(&parsed, Seed::from_u64(seed)).unwrap_or_else(|e| panic!("{rules}: {e}"));
     let mut rng = Rng(seed);
     let mut before: Vec<i64> = game.totals().iter().map(|&t| i64::from(t)).collect();
     let mut actions = 0u64;
+    let mut largest = 0;
     while !game.series_over() && game.deal_number() <= deals {
         if game.deal_over() {
             if game.deal_number() == deals {
@@ -87,13 +88,14 @@ fn play_long(rules: Value, deals: u32, step: i64, seed: u64) -> u32 {
         let now: Vec<i64> = game.totals().iter().map(|&t| i64::from(t)).collect();
         for (a, b) in before.iter().zip(&now) {
             assert!((a - b).abs() <= step, "a balance moved from {a} to {b} in one step: {rules}");
+            largest = largest.max((a - b).abs());
         }
         before = now;
         if let AnyGame::Tippen(series) = &game {
             check_tippen(series, &rules);
         }
     }
-    game.deal_number()
+    (game.deal_number(), largest)
 }
 
 /// The table sizes of every game but Tippen, with the rules that make a long series.
@@ -119,8 +121,10 @@ fn every_game_plays_long_series_without_a_counter_overflowing() {
     let mut games = std::collections::BTreeSet::new();
     for (i, rules) in other_tables(150).into_iter().enumerate() {
         games.insert(rules["game"].as_str().unwrap().to_string());
-        let dealt = play_long(rules.clone(), 150, 10_000, 100 + i as u64);
+        // No game's deal moves a balance by anywhere near this.
+        let (dealt, largest) = play_long(rules.clone(), 150, 10_000, 100 + i as u64);
         assert!(dealt >= 3, "a long series: {dealt} deals of {rules}");
+        println!("{rules}: {dealt} deals, a balance moved by at most {largest} in one action");
     }
     games.insert("tippen".into());
     let all: std::collections::BTreeSet<String> = GameId::ALL.iter().map(|g| g.code().to_string()).collect();
@@ -143,7 +147,7 @@ fn tippen_stakes_stay_bounded_in_long_series_of_every_preset_and_table_size() {
                 // A deal moves a balance by a share, an ante or a payment of at most twice the
                 // pot played for, all within the limit.
                 let limit = i64::from(max_pot.unwrap_or(tippen::DEFAULT_MAX_POT));
-                let deals = play_long(rules.clone(), 120, 2 * limit, u64::from(players) * 31 + preset as u64);
+                let (deals, _) = play_long(rules.clone(), 120, 2 * limit, u64::from(players) * 31 + preset as u64);
                 assert_eq!(deals, 120, "an open series keeps dealing: {rules}");
             }
         }

@@ -105,3 +105,51 @@ async fn a_room_of_bots_finishes_several_deals_of_every_preset() {
         host.close().await;
     }
 }
+
+/// Every card in a view's trick was played in this deal, and a card held is never in it: at a
+/// ten-seat Vierblatt table with the exchange, from the first deal's exchange to the play, in
+/// every seat's state and a spectator's (the first dealer is found by cards turned face up,
+/// which are no trick).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ten_seat_vierblatt_trick_holds_only_cards_played_in_the_deal() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &["--insecure-fixed-seed", PLAYED_SEED]);
+    let rules = json!({"game": "tippen", "preset": "vierblatt", "players": 10, "exchange_max": 4, "deals": 2});
+    let mut table = Table::open(&server, rules.clone(), json!({"next_deal_seconds": 0}), 1).await;
+    let mut rng = Rng(24);
+    let mut phases = std::collections::BTreeSet::new();
+    let mut steps = 0;
+    while !table.series_over() {
+        if table.deal_over() {
+            table.await_next_deal().await;
+            continue;
+        }
+        for (i, client) in table.seats.iter().chain(&table.spectators).enumerate() {
+            let deal = client.deal();
+            let phase = deal["phase"].as_str().unwrap().to_string();
+            let trick = deal["trick"].as_array().unwrap();
+            let played = table.actions.iter().filter(|(_, a)| a["action"] == "play").count();
+            assert!(
+                trick.len() <= played.min(10),
+                "client {i} in {phase}: a trick of {} after {played} cards played: {deal}",
+                trick.len()
+            );
+            if phase != "play" {
+                assert!(trick.is_empty(), "client {i}: a trick in {phase}: {deal}");
+            }
+            for p in trick {
+                let card = p["card"].as_str().unwrap();
+                let held = deal["hand"].as_array().is_some_and(|h| h.iter().any(|c| c == card));
+                assert!(!held, "client {i}: {card} in the trick and in the hand: {deal}");
+            }
+            phases.insert(phase);
+        }
+        assert!(table.step(&mut rng).await, "nobody could act: {}", table.view());
+        steps += 1;
+        assert!(steps < 3_000);
+    }
+    assert!(phases.contains("exchange") && phases.contains("play"), "the exchange and the play were seen: {phases:?}");
+    for client in table.seats.into_iter().chain(table.spectators) {
+        client.close().await;
+    }
+}
