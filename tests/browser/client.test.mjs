@@ -33,6 +33,10 @@ test('a count of one takes the singular where the language has one', () => {
   setLang('de');
   assert.equal(t('away.others', { n: 1 }), 'Die anderen haben einen Zug gemacht.');
   assert.equal(t('away.others', { n: 3 }), 'Die anderen haben 3 Züge gemacht.');
+  // One watcher "schaut zu", several "schauen zu" (the lobby, the room and the table's bar).
+  assert.equal(t('room.spectators', { n: 1 }), '1 schaut zu');
+  assert.equal(t('room.spectators', { n: 2 }), '2 schauen zu');
+  assert.equal(t('home.lobby_watchers', { n: 1 }), '1 schaut zu');
   setLang('ja');
   assert.equal(t('room.waiting', { n: 1 }), 'あと 1 人を待っています…', 'no singular in Japanese: the one text, not the English singular');
   setLang('en');
