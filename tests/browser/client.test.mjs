@@ -62,6 +62,25 @@ test('every game module offers the whole game interface, and its words in every 
   }
 });
 
+test('English names the player left of the dealer "Forehand" in every game, German "Vorhand"', () => {
+  for (const [lang, word] of [
+    ['en', 'Forehand'],
+    ['de', 'Vorhand'],
+  ]) {
+    setLang(/** @type {any} */ (lang));
+    for (const [id, module] of Object.entries(GAMES)) {
+      if (!module.forehandWords) continue;
+      const [chip, term] = module.forehandWords;
+      assert.equal(t(chip), word, `${id}: the seat's chip in ${lang}`);
+      assert.equal(t(`term.${term}`), word, `${id}: the term explained in ${lang}`);
+      assert.ok(!t(`term.${term}.text`).includes(lang === 'en' ? 'Vorhand' : 'Forehand'), `${id}: the explanation in ${lang}`);
+    }
+  }
+  setLang('en');
+  assert.equal(t('opt.first_lead.forehand'), 'Forehand', 'Prisdorf\'s form');
+  assert.doesNotMatch(t('opt.first_lead.help'), /Vorhand/);
+});
+
 test('the tournament pages have every word in every language', async () => {
   const { strings } = await import('../../client-web/js/tournament-strings.js');
   // A singular (`<key>.one`) is optional (Japanese has none); every other word is in every language.
