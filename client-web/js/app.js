@@ -261,7 +261,7 @@ function onMessage(msg) {
           missed.splice(0, missed.length, ...missed.filter((ev) => ev.kind !== 'chat' || !said.has(`${ev.at}|${ev.from}|${ev.text}`)));
         }
       }
-      for (const ev of missed) S.log.push(...eventLines(ev));
+      for (const ev of missed) S.log.push(...eventLines(ev, msg.game?.deal));
       const away = awaySummary(missed, msg.you?.seat ?? null);
       if (away) {
         S.away = away;
@@ -301,7 +301,7 @@ function onMessage(msg) {
       const before = S.game;
       for (const ev of msg.events ?? []) {
         if ((ev.seq ?? 0) <= S.seq) continue;
-        S.log.push(...eventLines(ev));
+        S.log.push(...eventLines(ev, next.game?.deal));
         if (ev.kind === 'chat' && !S.ui.chatOpen) S.ui.unread += 1;
         if (ev.kind === 'nudged' && ev.seat === mySeat()) nudged(ev.by);
       }

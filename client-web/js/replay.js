@@ -114,7 +114,7 @@ function trickSteps(steps) {
 function stepLines(game, step) {
   // A card played is drawn on the table, not told in the log: here it is said.
   const said = (e) => {
-    const lines = game.eventTexts(e, step.deal);
+    const lines = game.eventTexts(e, step.deal, step.deal);
     if (lines.length || e?.event !== 'card_played') return lines;
     return [t('replay.played', { name: seatName(e.seat), card: cardShort(e.card) })];
   };

@@ -695,7 +695,8 @@ function finishedDeals(game, deal) {
 }
 
 function resultPanel(game, deal, me) {
-  const sentence = G().outcomeSentence(deal.outcome, deal.scores, deal.dealer);
+  const played = Array.isArray(deal.tricks) && deal.tricks.length > 0 ? deal.tricks.length : undefined;
+  const sentence = G().outcomeSentence(deal.outcome, deal.scores, deal.dealer, played);
   const reveal = deal.reveal;
   const trumps = G().trumps(deal);
   const n = deal.hand_sizes.length;
