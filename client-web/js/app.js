@@ -67,8 +67,14 @@ function onRoute() {
   }
   if (route.name === 'room') {
     if (S.room?.code !== route.code) {
+      // From one table to another (a second invitation opened in this tab): the connection leaves
+      // the first (the seat there stays ours) before it looks at the second.
+      const leaving = before.name === 'room' && before.code !== route.code && (S.room || S.you);
       resetRoom();
-      if (conn.ready) enterRoom();
+      if (conn.ready) {
+        if (leaving) conn.send({ type: 'leave_room' });
+        enterRoom();
+      }
     }
   } else if (before.name === 'room') {
     // Leaving a room: the seat stays ours (the token is kept) and the connection is free again.

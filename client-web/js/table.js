@@ -378,9 +378,10 @@ function moveClock(seat) {
 
 /**
  * Whether this viewer may nudge now: he sits, a person's turn (not his, not a bot's) has lasted
- * long enough.
+ * long enough, and the page is connected (offline, whose turn it is may have changed unseen).
  */
 function nudgeable(me) {
+  if (S.conn !== 'open') return false;
   const turn = S.room?.turn;
   if (me === null || !turn || turn.seat === me) return false;
   const info = S.room?.seats?.[turn.seat];
