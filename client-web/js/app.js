@@ -7,7 +7,7 @@ import { h, replaceKeepingFocus } from './dom.js';
 import { has, initLang, t } from './i18n.js';
 import { eventLines } from './log.js';
 import { applyPatches } from './patch.js';
-import { countdownText } from './format.js';
+import { countdownText, tableTitle } from './format.js';
 import { gameName, gameOf } from './games/index.js';
 import { replayArrived, replayRefused } from './replay.js';
 import { askSeries, seriesArrived, seriesRefused, seriesView, shareArrived } from './series.js';
@@ -715,7 +715,7 @@ const forced = { key: /** @type {string|null} */ (null), timer: 0 };
 function updateTitle() {
   let title = 'Fipsen';
   // A room's page names its table and its game: "Friday table — Prisdorf Fipsen".
-  if (S.route.name === 'room') title = `${S.room?.title || t('room.title', { code: S.route.code })} — ${S.room ? gameName(S.room.rules?.game) : 'Fipsen'}`;
+  if (S.route.name === 'room') title = `${tableTitle(S.room?.title, S.room?.host) || t('room.title', { code: S.route.code })} — ${S.room ? gameName(S.room.rules?.game) : 'Fipsen'}`;
   if (S.route.name === 'room' && !S.room && S.peek?.info) title = `${inviteTitle(S.peek.info)} — ${gameName(S.peek.info.rules?.game)}`;
   if (S.route.name === 'tourney' && tourney?.state) title = `${tourney.state.view.settings.name} — ${gameName(tourney.state.view.settings.game)}`;
   if (myTurn()) title = `▶ ${t('table.your_turn')} — Fipsen`;

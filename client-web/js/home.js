@@ -7,6 +7,7 @@ import { BOT_DELAYS, LEVELS, botDelayText, moveSecondsText } from './room.js';
 import { eyeIcon, radioFieldset, robotIcon } from './dom.js';
 import { GAMES, GAME_IDS, gameName, gameOf } from './games/index.js';
 import { myRoomLine } from './series.js';
+import { tableTitle } from './format.js';
 import { listedTourneys, myTourneys, tourneyBar } from './tournament.js';
 
 /**
@@ -441,7 +442,7 @@ function lobbySection() {
               h(
                 'div',
                 { class: 'lobby-info' },
-                h('strong', null, r.title || code),
+                h('strong', null, tableTitle(r.title, r.host) || code),
                 h('span', { class: 'lobby-game', 'data-testid': 'lobby-game' }, gameName(r.rules?.game)),
                 h('span', null, players.filter(Boolean).join(', ')),
                 h(
@@ -499,7 +500,7 @@ function myRoomsSection() {
           h(
             'div',
             { class: 'lobby-info' },
-            h('strong', null, r?.title || t('room.title', { code })),
+            h('strong', null, tableTitle(r?.title) || t('room.title', { code })),
             r ? h('span', { class: 'lobby-game', 'data-testid': 'lobby-game' }, gameName(r.game)) : null,
             r ? h('span', { class: 'hint' }, (r.players ?? []).filter(Boolean).join(', ')) : null,
             r ? h('span', { class: 'hint', 'data-testid': 'mine-status' }, myRoomLine(r)) : null,
@@ -561,7 +562,8 @@ export function homeView() {
  * @param {import('./protocol.js').LobbyRoom} info
  */
 export function inviteTitle(info) {
-  if (!info.title || info.title === info.host) return t('invite.table_of', { host: info.host });
+  const title = tableTitle(info.title, info.host);
+  if (title !== info.title) return title;
   return t('invite.hosted', { title: info.title, host: info.host });
 }
 

@@ -1,6 +1,7 @@
 // The home page and the way into a room: the lobby in pages of 50 ("More tables"), a connection
 // closed for idling (4005) that comes back quietly at the next tap, and one seat per person — a
-// second tab of the same browser joining a table it already sits at gets that seat back.
+// second tab of the same browser joining a table it already sits at gets that seat back; a table
+// created without a name is named after its host in each person’s language.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -121,4 +122,25 @@ test('one person, one seat: a second tab of the same browser joining by code get
   await screenshot(pia, 'phone-seat-taken-over-by-tab');
   assert.deepEqual(errors, []);
   assertNoConsoleErrors([host, pia]);
+});
+
+test('a table created without a name is named after its host in each person’s language', async () => {
+  const host = await openClient(chrome, 'title-de', DESKTOP, 'de');
+  const { link } = await createRoom(host, 'Antje');
+  assert.equal(await host.page.locator('.room h1').textContent(), 'Der Tisch von Antje');
+  assert.match(await host.page.title(), /^Der Tisch von Antje — /);
+  const guest = await openClient(chrome, 'title-ja', PHONE, 'ja');
+  await guest.page.goto(link);
+  await guest.page.locator('[data-testid="invite-info"]').waitFor();
+  assert.equal(await guest.page.locator('[data-testid="invite-title"]').textContent(), 'Antje のテーブル');
+  await guest.page.locator('#name').fill('Chiyo');
+  await guest.page.locator('[data-key="invite-sit"]').click();
+  await guest.page.locator('.room h1').waitFor();
+  assert.equal(await guest.page.locator('.room h1').textContent(), 'Antje のテーブル');
+  // Back home, the table is among her own, by the same name.
+  await guest.page.goto(new URL('#/', link).href);
+  await guest.page.locator('.panel.mine strong', { hasText: 'Antje のテーブル' }).waitFor();
+  assertNoConsoleErrors([host, guest]);
+  await host.context.close();
+  await guest.context.close();
 });
