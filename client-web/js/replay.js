@@ -5,7 +5,7 @@
 // answer; the game's module words the events and draws its chips and the middle of the table.
 
 import { cardFace, cardName, cardShort, sortHand } from './cards.js';
-import { h } from './dom.js';
+import { h, stepIcon } from './dom.js';
 import { t } from './i18n.js';
 import { gameOf } from './games/index.js';
 import { S, api, seatName, mySeat } from './store.js';
@@ -224,7 +224,7 @@ function stage(r) {
     },
   };
   const button = (key, label, to, disabled) =>
-    h('button', { type: 'button', class: 'small', 'data-key': key, 'aria-label': label, title: label, disabled, onclick: () => go(to) }, t(`replay.${key}.icon`));
+    h('button', { type: 'button', class: 'small', 'data-key': key, 'aria-label': label, title: label, disabled, onclick: () => go(to) }, stepIcon(key));
   return h(
     'section',
     { class: 'replay-stage', tabindex: '0', 'aria-roledescription': t('replay.title_plain'), 'data-testid': 'replay', 'data-step': r.step, onkeydown: onReplayKey, ...swipe },

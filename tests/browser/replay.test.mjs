@@ -60,6 +60,10 @@ for (const [kind, device] of /** @type {const} */ ([
     assert.deepEqual(s.hands, s.expected, 'every hand open, as the server replays it');
     assert.ok(s.hands.every((h) => h.length === 5), 'five cards each as dealt');
     assert.match(s.what, /deal|dealt/i);
+    // The step buttons are drawn, not letters of a symbol font a machine may lack (⏮ ⏭).
+    const steps = await me.page.locator('.replay-controls button').evaluateAll((els) => els.map((e) => ({ text: e.textContent?.trim(), drawn: Boolean(e.querySelector('svg path')), label: e.getAttribute('aria-label') })));
+    assert.equal(steps.length, 4);
+    for (const b of steps) assert.deepEqual([b.text, b.drawn, Boolean(b.label)], ['', true, true], `the ${b.label} button`);
     await screenshot(me, `${kind}-replay-dealt`);
 
     // Forward with the arrow key, one step at a time, the hands following the server's steps: the
