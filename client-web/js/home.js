@@ -204,6 +204,21 @@ function delayChoices() {
   return BOT_DELAYS.map(([ms]) => /** @type {[any, string]} */ ([ms, botDelayText(ms)]));
 }
 
+/**
+ * A jump from the game chosen to its rules in brief, at the foot of the page (on a phone far
+ * below): they open there, the game's own in view.
+ * @param {string} id
+ * @param {string} where
+ */
+function rulesJump(id, where) {
+  const jump = () => {
+    howtoOpen = true;
+    api.render();
+    requestAnimationFrame(() => document.getElementById(`howto-${id}`)?.scrollIntoView({ block: 'start' }));
+  };
+  return h('p', { class: 'rules-jump' }, h('button', { type: 'button', class: 'link', 'data-key': `howto-jump-${where}`, onclick: jump }, t('howto.jump', { game: gameName(id) })));
+}
+
 /** The games as choices. */
 function gameChoices() {
   return GAME_IDS.map((id) => /** @type {[any, string]} */ ([id, gameName(id)]));
@@ -218,6 +233,7 @@ function practiceSection() {
     h('h2', { id: 'practice-title' }, robotIcon(), ' ', t('practice.heading')),
     h('p', { class: 'hint' }, t('practice.help')),
     radioOption('practice_game', t('opt.game'), gameChoices(), ''),
+    rulesJump(draft.practice_game, 'practice'),
     radioOption('practice_level', t('practice.level'), levelChoices(), ''),
     radioOption(
       'practice_players',
@@ -323,6 +339,7 @@ function createSection() {
       }),
     ),
     radioOption('game', t('opt.game'), gameChoices()),
+    rulesJump(draft.game, 'create'),
     form.main,
     h(
       'details',

@@ -144,3 +144,24 @@ test('a table created without a name is named after its host in each person’s 
   await host.context.close();
   await guest.context.close();
 });
+
+test('the rules in brief are one tap away from the game chosen, on a phone', async () => {
+  const me = await openClient(chrome, 'rules-jump', PHONE, 'en');
+  for (const [where, game] of [
+    ['practice', 'tippen'],
+    ['create', 'grossenaspe'],
+  ]) {
+    await me.page.evaluate(() => window.scrollTo(0, 0));
+    await me.page.locator(`[data-key="opt-${where === 'practice' ? 'practice_game' : 'game'}-${game}"]`).check();
+    const jump = me.page.locator(`[data-key="howto-jump-${where}"]`);
+    assert.match((await jump.textContent()) ?? '', game === 'tippen' ? /Tippen/ : /Großenaspe/);
+    await jump.click();
+    await me.page.waitForTimeout(300);
+    const at = await me.page.locator(`.howto-game[data-game="${game}"] h3`).boundingBox();
+    assert.ok(await me.page.locator('details.howto[open]').count(), 'the rules are open');
+    assert.ok(at && at.y >= -1 && at.y + at.height <= 844, `${game}'s rules in view: ${JSON.stringify(at)}`);
+    if (where === 'practice') await screenshot(me, 'phone-rules-jump');
+  }
+  assertNoConsoleErrors([me]);
+  await me.context.close();
+});
