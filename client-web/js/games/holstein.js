@@ -9,7 +9,6 @@ import { t } from '../i18n.js';
 import { points } from '../format.js';
 import { callRow } from '../calls.js';
 import { seatName } from '../store.js';
-import { tricksPlayed } from './prisdorf.js';
 import { strings as words } from './holstein-strings.js';
 
 export const strings = /** @type {Partial<Record<import("../i18n.js").Lang, Record<string, string>>>} */ (words);
@@ -95,6 +94,11 @@ const SIMPLE = {
   stopped: 'log.stopped',
   went_on: 'log.went_on',
 };
+
+/** The tricks played in a deal (five when the deal does not tell). @param {any} deal */
+export function tricksPlayed(deal) {
+  return Array.isArray(deal?.tricks) && deal.tricks.length > 0 ? deal.tricks.length : 5;
+}
 
 /**
  * The log lines every Holstein game says alike; null for an event the game says itself.

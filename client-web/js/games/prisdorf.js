@@ -7,6 +7,7 @@ import { t } from '../i18n.js';
 import { suitName } from '../format.js';
 import { callButton, callRow, discardPanel, suitButton, term } from '../calls.js';
 import { seatName } from '../store.js';
+import { tricksPlayed } from './holstein.js';
 
 export const id = /** @type {string} */ ('prisdorf');
 
@@ -456,11 +457,6 @@ export function outcomeSentence(outcome, scores, dealer, played = 5) {
     default:
       return '';
   }
-}
-
-/** The tricks played in a deal (five when the deal does not tell). */
-export function tricksPlayed(deal) {
-  return Array.isArray(deal?.tricks) && deal.tricks.length > 0 ? deal.tricks.length : 5;
 }
 
 // ---- the scoresheet ----
