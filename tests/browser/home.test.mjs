@@ -1,7 +1,8 @@
 // The home page and the way into a room: the lobby in pages of 50 ("More tables"), a connection
 // closed for idling (4005) that comes back quietly at the next tap, and one seat per person — a
 // second tab of the same browser joining a table it already sits at gets that seat back; a table
-// created without a name is named after its host in each person’s language.
+// created without a name is named after its host in each person’s language, its invite code
+// written without look-alikes; the rules in brief one tap away from the game chosen.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -126,7 +127,9 @@ test('one person, one seat: a second tab of the same browser joining by code get
 
 test('a table created without a name is named after its host in each person’s language', async () => {
   const host = await openClient(chrome, 'title-de', DESKTOP, 'de');
-  const { link } = await createRoom(host, 'Antje');
+  const { link, code } = await createRoom(host, 'Antje');
+  // The invite code is read and typed by people: no O beside 0, no I or l beside 1.
+  assert.match(code, /^[0-9A-HJKMNP-TV-Z]{20}$/, `an invite code without look-alikes: ${code}`);
   assert.equal(await host.page.locator('.room h1').textContent(), 'Der Tisch von Antje');
   assert.match(await host.page.title(), /^Der Tisch von Antje — /);
   const guest = await openClient(chrome, 'title-ja', PHONE, 'ja');
