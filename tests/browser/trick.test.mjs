@@ -75,10 +75,10 @@ async function layTrick(page, winner, taken) {
  * What of the trick can be seen: for each card the share of its face and of its top-left corner
  * (rank and suit) not covered by anything, of the winner's badge likewise, and what overlaps.
  */
-async function trickSeen(page) {
-  await page.locator('.centre .played').first().scrollIntoViewIfNeeded();
-  await page.evaluate(() => document.querySelector('.centre .trick-area')?.scrollIntoView({ block: 'center' }));
-  return page.evaluate(() => {
+async function trickSeen(page, where = '.centre') {
+  await page.locator(`${where} .played`).first().scrollIntoViewIfNeeded();
+  await page.evaluate((where) => document.querySelector(`${where} .trick-area`)?.scrollIntoView({ block: 'center' }), where);
+  return page.evaluate((where) => {
     const box = (e) => e.getBoundingClientRect();
     const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
     /** Whether `owner` (or what it holds but `except`) is the topmost element at a point. */
@@ -112,7 +112,7 @@ async function trickSeen(page) {
     const inset = (r, dx, dy) => ({ left: r.left + r.width * dx, top: r.top + r.height * dy, width: r.width * (1 - 2 * dx), height: r.height * (1 - 2 * dy) });
     const width = document.documentElement.clientWidth;
     const height = document.documentElement.clientHeight;
-    const cards = [...document.querySelectorAll('.centre .played')];
+    const cards = [...document.querySelectorAll(`${where} .played`)];
     const problems = [];
     const seen = cards.map((card) => {
       const r = box(card);
@@ -139,7 +139,7 @@ async function trickSeen(page) {
       }
     }
     return { seen, problems };
-  });
+  }, where);
 }
 
 /** Checks what can be seen of the trick, for every seat taking it, as it stands and taken. */
@@ -165,6 +165,21 @@ async function checkTricks(me, label, n) {
       if (winner === 1) await screenshot(me, `${label}-trick-${taken ? 'taken' : 'ahead'}`);
     }
   }
+  // The last trick's dialog lays the cards out the same way.
+  await me.page.evaluate(() => {
+    const debug = /** @type {any} */ (window).fipsenDebug;
+    const S = debug.S;
+    const held = S.ui.held;
+    S.ui.held = null;
+    S.game.deal.tricks = [held.trick];
+    S.ui.dialog = 'last_trick';
+    debug.render();
+  });
+  await me.page.locator('.last-trick .played.winner').waitFor();
+  const last = await trickSeen(me.page, '.last-trick');
+  assert.equal(last.seen.length, n, `${label}: the last trick has a card from every seat`);
+  for (const s of last.seen) if (s.corner < 0.95) failures.push(`${label}, the last trick: seat ${s.seat}'s corner is ${Math.round((1 - s.corner) * 100)} % covered`);
+  await screenshot(me, `${label}-last-trick`);
   assert.deepEqual(failures, [], `${label}: the trick is readable`);
 }
 
