@@ -18,9 +18,11 @@ import { tableView } from './table.js';
 import { headerView } from './header.js';
 import { askTourneysForHome, createTourneyView, enterTourney, leaveTourney, resultsView, tourney, tourneyMessage, tourneyRefused, tourneyView } from './tournament.js';
 import { beep } from './sound.js';
+import { announceEvent, announceTurn, clearAnnouncer, installAnnouncer, labelRegion } from './announce.js';
 
 initLang();
 installCardSprite();
+installAnnouncer();
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 
@@ -115,6 +117,7 @@ function resetRoom() {
   S.review = { status: 'idle' };
   S.practice = null;
   sentReading = false;
+  clearAnnouncer();
 }
 
 api.go = (hash) => {
@@ -308,6 +311,7 @@ function onMessage(msg) {
       for (const ev of msg.events ?? []) {
         if ((ev.seq ?? 0) <= S.seq) continue;
         S.log.push(...eventLines(ev, next.game?.deal));
+        announceEvent(ev, mySeat());
         if (ev.kind === 'chat' && !S.ui.chatOpen) S.ui.unread += 1;
         if (ev.kind === 'nudged' && ev.seat === mySeat()) nudged(ev.by);
       }
@@ -678,6 +682,7 @@ function afterChange(wasTurn) {
   if (phase !== 'discard' && phase !== 'exchange') S.ui.selected = [];
   if (S.room?.status !== 'between_deals') S.ui.reading = false;
   render();
+  announceTurn(mySeat(), turn);
   if (turn && !wasTurn) {
     S.ui.confirm = null;
     if (S.settings.sound) beep();
@@ -776,6 +781,7 @@ function renderNow() {
   const log = root.querySelector('.chat-log');
   if (log) log.scrollTop = log.scrollHeight;
   tick();
+  labelRegion();
   updateTitle();
   syncReading();
   autoPlayForced();

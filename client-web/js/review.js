@@ -139,7 +139,7 @@ function estimatesTable(review, played, bid) {
   const mine = bidKey(played ?? bid);
   return h(
     'div',
-    { class: 'table-scroll' },
+    { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': t('review.games') },
     h(
       'table',
       { class: 'estimates', 'data-testid': 'review-estimates' },

@@ -35,7 +35,7 @@ export function scoresheet(game) {
     chart(rows, names),
     h(
       'div',
-      { class: 'sheet-scroll' },
+      { class: 'sheet-scroll', tabindex: '0', role: 'region', 'aria-label': t('table.scoresheet') },
       h(
         'table',
         { class: 'sheet-table', 'data-testid': 'scoresheet' },

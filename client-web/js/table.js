@@ -657,7 +657,6 @@ function handView(deal, me, myTurn) {
       // Ten cards (a Kieker laying away) take two rows on a phone, more than twelve three.
       {
         class: `hand-cards${cards.length > 7 ? ' many' : ''}${cards.length > 12 ? ' most' : ''}`,
-        role: 'list',
         style: `--cols:${Math.ceil(cards.length / (cards.length > 12 ? 3 : 2))}`,
       },
       cards.map((card) => {
@@ -670,7 +669,6 @@ function handView(deal, me, myTurn) {
           'button',
           {
             type: 'button',
-            role: 'listitem',
             class: `hand-card${selected ? ' selected' : ''}${trump ? ' trump' : ''}${(picks ? enabled : playable.has(card)) ? ' playable' : ''}${pickedUp.has(card) ? ' picked-up' : ''}`,
             'data-card': card,
             'data-key': `card-${card}`,
@@ -927,7 +925,8 @@ function chatPanel() {
     ),
     h(
       'ol',
-      { class: 'chat-log', 'aria-live': 'polite', 'aria-relevant': 'additions' },
+      // Focusable, so that the keyboard scrolls it too.
+      { class: 'chat-log', tabindex: '0', 'data-key': 'chat-log', 'aria-label': t('chat.title'), 'aria-live': 'polite', 'aria-relevant': 'additions' },
       S.log.slice(-200).map((line) =>
         line.kind === 'chat'
           ? h(

@@ -16,9 +16,11 @@ addStrings(strings);
 
 /**
  * What the tournament page shows: the tournament as last sent, or why there is none; its results
- * once asked for.
+ * once asked for: the standings, and each round's tables (asked for round by round, so that no
+ * answer grows with both the players and the rounds).
  * @typedef {{code: string, state: import('./protocol.js').TournamentState|null, error: string|null,
- *   results: {results: import('./protocol.js').Results, csv: string, tables_csv: string}|null, asked: boolean}} TourneyState
+ *   results: {results: import('./protocol.js').Results, csv: string}|null,
+ *   rounds: Record<number, {round: import('./protocol.js').RoundResult, csv: string}>, asked: boolean}} TourneyState
  */
 
 /** @type {TourneyState|null} */
@@ -73,7 +75,7 @@ export function tourneyLink(code) {
  * @param {{code: string, results: boolean}} route
  */
 export function enterTourney(route) {
-  if (!tourney || tourney.code !== route.code) tourney = { code: route.code, state: null, error: null, results: null, asked: false };
+  if (!tourney || tourney.code !== route.code) tourney = { code: route.code, state: null, error: null, results: null, rounds: {}, asked: false };
   const token = heldTourneys()[route.code]?.token || null;
   api.send({ type: 'watch_tournament', tournament: route.code, ...(token ? { token } : {}) });
   if (route.results) askResults();
@@ -82,6 +84,17 @@ export function enterTourney(route) {
 function askResults() {
   if (!tourney) return;
   if (api.send({ type: 'tournament_results', tournament: tourney.code })) tourney.asked = true;
+}
+
+/**
+ * Asks for the tables of every round of the standings not held yet or still being played.
+ * @param {import('./protocol.js').Results} results
+ */
+function askRounds(results) {
+  if (!tourney) return;
+  for (const r of results.rounds) {
+    if (!tourney.rounds[r.round]?.round.over) api.send({ type: 'tournament_results', tournament: tourney.code, round: r.round });
+  }
 }
 
 /** Leaving the tournament's pages: no more updates of it. */
@@ -130,7 +143,14 @@ export function tourneyMessage(msg) {
       api.toast(t('tn.registered_toast', { name: msg.name }));
       return true;
     case 'tournament_results':
-      if (tourney?.code === msg.tournament) tourney.results = { results: msg.results, csv: msg.csv, tables_csv: msg.tables_csv };
+      if (tourney?.code !== msg.tournament) return true;
+      if (msg.round === undefined || msg.round === null) {
+        tourney.results = { results: msg.results, csv: msg.csv };
+        askRounds(msg.results);
+      } else {
+        const round = msg.results.rounds.find((r) => r.round === msg.round);
+        if (round) tourney.rounds[msg.round] = { round, csv: msg.tables_csv };
+      }
       return true;
     case 'tournaments':
       listed = msg.tournaments ?? [];
@@ -169,13 +189,29 @@ export function tourneyRefused(code) {
 // ---- the create form ----
 
 /** The Prisdorf preset of RULES.md §10: 100 deals at a table of four, 120 at a table of three, Kontra off. */
-const PRISDORF = { game: 'prisdorf', size: 4, short: true, max_short: 3, deals: '100', short_deals: '120', kontra: false };
+const PRISDORF = { game: 'prisdorf', size: 4, short: true, max_short: 3, deals: '100', short_deals: '120', short_follows: true, kontra: false };
+
+/** The most rounds and players a tournament may have (the server may take fewer players). */
+const MAX_ROUNDS = 10;
+const MAX_ENTRANTS = 128;
+
+/**
+ * The deals of the short tables that follow the deals of the full ones: a fifth more, as the
+ * Prisdorf rules have 120 at a table of three for 100 at a table of four (rounded).
+ * @param {string} deals
+ */
+function followingDeals(deals) {
+  const n = whole(deals, 1, 1000);
+  return n === null ? deals : String(Math.min(1000, Math.floor((n * 6 + 2) / 5)));
+}
 
 /** The tournament being set up (kept across renders). */
 const draft = {
   name: '',
   ...PRISDORF,
   rounds: '1',
+  /** The most players who may register; empty: as many as the server takes. */
+  max_entrants: '',
   reseating: /** @type {import('./protocol.js').Reseating} */ ('by_standings'),
   duplicate: false,
   listed: false,
@@ -236,8 +272,10 @@ function createTourney() {
   if (!draft.name.trim()) return field('tn-name', 'tn.need_name');
   const deals = whole(draft.deals, 1, 1000);
   if (deals === null) return field('tn-deals', 'tn.bad_number');
-  const rounds = whole(draft.rounds, 1, 50);
+  const rounds = whole(draft.rounds, 1, MAX_ROUNDS);
   if (rounds === null) return field('tn-rounds', 'tn.bad_number');
+  const maxEntrants = draft.max_entrants.trim() === '' ? null : whole(draft.max_entrants, 2, MAX_ENTRANTS);
+  if (draft.max_entrants.trim() !== '' && maxEntrants === null) return field('tn-max-entrants', 'tn.bad_number');
   const short = draft.short && shortPossible(draft.game, draft.size);
   const shortDeals = short ? whole(draft.short_deals, 1, 1000) : null;
   if (short && shortDeals === null) return field('tn-short-deals', 'tn.bad_number');
@@ -256,6 +294,7 @@ function createTourney() {
     duplicate: draft.duplicate,
     listed: draft.listed,
     organiser_plays: draft.organiser === 'plays',
+    ...(maxEntrants === null ? {} : { max_entrants: maxEntrants }),
   };
   const options = {
     spectators_allowed: spectatorsAllowed(),
@@ -315,22 +354,31 @@ function check(key, label, help, value = draft[key], set = (v) => (draft[key] = 
   );
 }
 
-/** A number field. @param {string} id @param {string} key @param {string} label @param {string|null} help @param {number} max */
-function number(id, key, label, help, max) {
+/**
+ * A number field.
+ * @param {string} id @param {string} key @param {string} label @param {string|null} help @param {number} max
+ * @param {(value: string) => void} [changed] also told each new value
+ * @param {number} [min]
+ */
+function number(id, key, label, help, max, changed, min = 1) {
   return h(
     'div',
     { class: 'option' },
     h('label', { for: id }, label),
-    help ? h('p', { class: 'hint' }, help) : null,
+    help ? h('p', { class: 'hint', id: `${id}-help` }, help) : null,
     h('input', {
       id,
       type: 'number',
-      min: 1,
+      min,
       max,
       inputmode: 'numeric',
       'data-key': id,
       value: draft[key],
-      oninput: (e) => (draft[key] = e.target.value),
+      'aria-describedby': help ? `${id}-help` : null,
+      oninput: (e) => {
+        draft[key] = e.target.value;
+        changed?.(e.target.value);
+      },
     }),
   );
 }
@@ -341,6 +389,18 @@ export function createTourneyView() {
   if (!sizes(game).includes(draft.size)) draft.size = sizes(game)[0];
   const short = shortPossible(game, draft.size);
   const preset = draft.game === PRISDORF.game && draft.size === 4 && draft.short && draft.max_short === 3 && draft.deals === '100' && draft.short_deals === '120' && !draft.kontra;
+  const withShort = short && draft.short;
+  // The short tables' deals follow the full tables' until the organiser sets them himself; the
+  // line below both fields says what every table size plays.
+  const followDeals = () => {
+    if (draft.short_follows) {
+      draft.short_deals = followingDeals(draft.deals);
+      const other = /** @type {HTMLInputElement|null} */ (document.getElementById('tn-short-deals'));
+      if (other) other.value = draft.short_deals;
+    }
+    const line = document.querySelector('[data-testid="tn-deals-summary"]');
+    if (line) line.textContent = dealsSummary(withShort);
+  };
   return h(
     'div',
     { class: 'home tourney-new' },
@@ -391,9 +451,15 @@ export function createTourneyView() {
             sizes(game).map((n) => /** @type {[any, string]} */ ([n, String(n)])),
           )
         : h('p', { class: 'option' }, t('tn.size_fixed', { n: draft.size })),
-      number('tn-deals', 'deals', t('tn.deals', { n: draft.size }), t('tn.deals_help'), 1000),
+      number('tn-deals', 'deals', t('tn.deals', { n: draft.size }), t('tn.deals_help'), 1000, followDeals),
       short ? check('short', t('tn.short', { n: draft.size - 1 }), t('tn.short_help', { n: draft.size, k: draft.size - 1 })) : null,
-      short && draft.short ? number('tn-short-deals', 'short_deals', t('tn.deals', { n: draft.size - 1 }), null, 1000) : null,
+      withShort
+        ? number('tn-short-deals', 'short_deals', t('tn.deals', { n: draft.size - 1 }), t('tn.short_deals_help', { n: draft.size - 1, k: draft.size }), 1000, () => {
+            draft.short_follows = false;
+            followDeals();
+          })
+        : null,
+      h('p', { class: 'option tn-deals-summary', role: 'status', 'data-testid': 'tn-deals-summary' }, dealsSummary(withShort)),
       short && draft.short
         ? radios(
             'max_short',
@@ -402,7 +468,8 @@ export function createTourneyView() {
           )
         : null,
       game === 'prisdorf' ? check('kontra', t('opt.kontra'), t('opt.kontra.help')) : null,
-      number('tn-rounds', 'rounds', t('tn.rounds'), t('tn.rounds_help'), 50),
+      number('tn-rounds', 'rounds', t('tn.rounds'), t('tn.rounds_help', { n: MAX_ROUNDS }), MAX_ROUNDS),
+      number('tn-max-entrants', 'max_entrants', t('tn.max_entrants'), t('tn.max_entrants_help', { n: MAX_ENTRANTS }), MAX_ENTRANTS, undefined, 2),
       radios('reseating', t('tn.reseating'), [
         ['by_standings', t('tn.reseating.by_standings'), t('tn.reseating.by_standings.help')],
         ['random', t('tn.reseating.random'), t('tn.reseating.random.help')],
@@ -446,6 +513,14 @@ export function createTourneyView() {
     ),
     h('p', null, h('a', { href: '#/' }, '← Fipsen')),
   );
+}
+
+/** What every table size plays a round, in words. @param {boolean} withShort */
+function dealsSummary(withShort) {
+  /** @type {[number, string][]} */
+  const sizes = withShort ? [[draft.size, draft.deals], [draft.size - 1, draft.short_deals]] : [[draft.size, draft.deals]];
+  const parts = sizes.map(([n, deals]) => t('tn.size_deals', { n, deals: t('tn.deals_count', { n: whole(deals, 0, 1000) ?? '?' }) }));
+  return t('tn.deals_summary', { tables: parts.join(', ') });
 }
 
 // ---- the tournament page ----
@@ -527,6 +602,16 @@ function linkBox(code, follow) {
   );
 }
 
+/** The most players who may register. @param {import('./protocol.js').TournamentView} view */
+function entrantCap(view) {
+  return view.settings.max_entrants ?? MAX_ENTRANTS;
+}
+
+/** Whether as many players have registered as the tournament takes. @param {import('./protocol.js').TournamentView} view */
+function full(view) {
+  return view.entrants.filter((e) => !e.bot).length >= entrantCap(view);
+}
+
 /** Registering by name (no account). @param {string} code */
 function registerBox(code) {
   const off = S.waiting || !(S.conn === 'open' || S.conn === 'idle');
@@ -554,7 +639,7 @@ function entrantsBox(state, token) {
   return h(
     'section',
     { class: 'panel tn-entrants', 'aria-labelledby': 'tn-entrants-title' },
-    h('h2', { id: 'tn-entrants-title' }, t('tn.entrants', { n: view.entrants.length })),
+    h('h2', { id: 'tn-entrants-title' }, t('tn.entrants_of', { n: view.entrants.length, max: entrantCap(view) })),
     view.entrants.length === 0
       ? h('p', { class: 'hint' }, t('tn.no_entrants'))
       : h(
@@ -584,6 +669,26 @@ function entrantsBox(state, token) {
   );
 }
 
+/**
+ * Tables and the deals each plays, in words: "2 tables of 4 with 100 deals, a table of 3 with 120 deals".
+ * @param {number[]} sizes @param {number[]} deals
+ */
+function tablesText(sizes, deals) {
+  /** @type {{n: number, deals: number|undefined, count: number}[]} */
+  const groups = [];
+  sizes.forEach((n, i) => {
+    const last = groups[groups.length - 1];
+    if (last && last.n === n && last.deals === deals[i]) last.count += 1;
+    else groups.push({ n, deals: deals[i], count: 1 });
+  });
+  return groups
+    .map((g) => {
+      const tables = g.count === 1 ? t('tn.table_of', { n: g.n }) : t('tn.tables_of', { count: g.count, n: g.n });
+      return g.deals === undefined ? tables : t('tn.tables_deals', { tables, deals: t('tn.deals_count', { n: g.deals }) });
+    })
+    .join(', ');
+}
+
 /** The organiser's controls before the start. @param {import('./protocol.js').TournamentState} state @param {string} token */
 function organiserBox(state, token) {
   const view = state.view;
@@ -598,10 +703,13 @@ function organiserBox(state, token) {
       'div',
       { class: 'tn-problem', role: 'status', 'data-testid': 'tn-problem' },
       h('p', null, problem === 'tournament/too_few_players' ? t('tn.too_few', { n: view.entrants.length, bots: t('tn.bots_count', { n: bots }) }) : t('tn.cannot_seat', { n: view.entrants.length, bots: t('tn.bots_count', { n: bots }) })),
+      bots > 0 && seating.bot_tables?.length
+        ? h('p', { 'data-testid': 'tn-bot-seating' }, t('tn.seating_with_bots', { bots: t('tn.bots_count', { n: bots }), tables: tablesText(seating.bot_tables, seating.bot_deals ?? []) }))
+        : null,
       bots > 0 ? h('button', { type: 'button', class: 'primary', 'data-key': 'tn-start-bots', onclick: () => send({ type: 'start_tournament', fill_with_bots: true }) }, robotIcon(), ' ', t('tn.start_with_bots', { n: bots })) : null,
       bots > 0 ? h('p', { class: 'hint' }, t('tn.bots_help')) : null,
     );
-  else preview = h('p', { 'data-testid': 'tn-seating-preview' }, t('tn.seating_preview', { tables: seating.tables.map((n) => t('tn.table_of', { n })).join(', ') }));
+  else preview = h('p', { 'data-testid': 'tn-seating-preview' }, t('tn.seating_preview', { tables: tablesText(seating.tables, seating.deals ?? []) }));
   return h(
     'section',
     { class: 'panel tn-organiser no-print', 'aria-labelledby': 'tn-organiser-title' },
@@ -694,7 +802,7 @@ function standingsBox(state) {
     h('h2', { id: 'tn-standings-title' }, view.phase.phase === 'finished' ? t('tn.final_standings') : t('tn.standings')),
     h(
       'div',
-      { class: 'sheet-scroll' },
+      { class: 'sheet-scroll', tabindex: '0', role: 'region', 'aria-label': t('tn.standings') },
       h(
         'table',
         { class: 'tn-standings-table', 'data-testid': 'tn-standings' },
@@ -767,7 +875,10 @@ export function tourneyView() {
       phase === 'registration' || (state.you.organiser && !started(view)) ? linkBox(state.code, false) : null,
       h('div', { class: 'row no-print' }, h('a', { class: 'button', href: `#/t/${state.code}/results`, 'data-key': 'tn-results' }, t('tn.results_page'))),
     ),
-    phase === 'registration' && me === null && !state.you.organiser ? registerBox(state.code) : null,
+    phase === 'registration' && me === null && !state.you.organiser && !full(view) ? registerBox(state.code) : null,
+    phase === 'registration' && me === null && !state.you.organiser && full(view)
+      ? h('p', { class: 'panel', role: 'status', 'data-testid': 'tn-full' }, t('tn.full', { n: entrantCap(view) }))
+      : null,
     phase === 'closed' && me === null && !state.you.organiser ? h('p', { class: 'panel', role: 'status' }, t('tn.registration_closed')) : null,
     state.you.organiser && !started(view) ? organiserBox(state, token) : null,
     !started(view) ? entrantsBox(state, token) : null,
@@ -819,9 +930,16 @@ export function resultsView() {
   if (tn?.error) return tourneyView();
   if (!tn?.state || !tn.results) return h('p', { class: 'loading', role: 'status' }, t('tn.results_loading'));
   const state = tn.state;
-  const { results, csv, tables_csv: tablesCsv } = tn.results;
+  const { results, csv } = tn.results;
   const duplicate = state.view.settings.duplicate;
   const rounds = results.rounds;
+  // Every round's tables as one file: the header once, then each round's lines.
+  const tablesCsv = () => {
+    const parts = rounds.map((r) => tn.rounds[r.round]?.csv ?? '').filter(Boolean);
+    if (parts.length === 0) return '';
+    const header = parts[0].slice(0, parts[0].indexOf('\r\n') + 2);
+    return header + parts.map((p) => p.slice(p.indexOf('\r\n') + 2)).join('');
+  };
   const printedAt = new Date().toLocaleDateString(lang(), { year: 'numeric', month: 'long', day: 'numeric' });
   const final = state.view.phase.phase === 'finished';
   const slug = state.view.settings.name.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '') || state.code;
@@ -836,12 +954,12 @@ export function resultsView() {
       { class: 'row no-print' },
       h('button', { type: 'button', class: 'primary', 'data-key': 'tn-print', onclick: () => window.print() }, t('tn.print')),
       h('button', { type: 'button', 'data-key': 'tn-csv', onclick: () => download(csv, `${slug}.csv`) }, t('tn.csv')),
-      h('button', { type: 'button', 'data-key': 'tn-tables-csv', onclick: () => download(tablesCsv, `${slug}-tables.csv`) }, t('tn.tables_csv')),
+      h('button', { type: 'button', 'data-key': 'tn-tables-csv', onclick: () => download(tablesCsv(), `${slug}-tables.csv`) }, t('tn.tables_csv')),
       h('a', { class: 'button', href: `#/t/${state.code}`, 'data-key': 'tn-back' }, t('tn.back')),
     ),
     h(
       'div',
-      { class: 'sheet-scroll' },
+      { class: 'sheet-scroll', tabindex: '0', role: 'region', 'aria-label': t('tn.results_page') },
       h(
         'table',
         { class: 'tn-standings-table tn-results', 'data-testid': 'tn-results' },
@@ -877,10 +995,11 @@ export function resultsView() {
         'section',
         { class: 'tn-results-round', 'data-round': r.round },
         h('h2', null, t('tn.round', { n: r.round }), r.over ? '' : ` · ${t('tn.round_running')}`),
+        tn.rounds[r.round] ? null : h('p', { class: 'loading', role: 'status' }, t('tn.results_loading')),
         h(
           'div',
           { class: 'tn-tables' },
-          r.tables.map((table) =>
+          (tn.rounds[r.round]?.round.tables ?? []).map((table) =>
             h(
               'article',
               { class: 'tn-table' },

@@ -104,6 +104,8 @@ pub enum ErrorCode {
     TournamentTable,
     /// Too many tournaments were created from this connection or this address in a short time.
     TooManyTournaments,
+    /// Too many players were registered for this tournament from this address in a short time.
+    TooManyRegistrations,
     /// No series with that room and key: the room does not exist, or the key is neither one
     /// of its seat tokens nor its share key.
     SeriesNotFound,
@@ -113,7 +115,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code that is not a rules code, in documentation order.
-    pub const SERVER: [ErrorCode; 45] = [
+    pub const SERVER: [ErrorCode; 46] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::Version,
@@ -158,6 +160,7 @@ impl ErrorCode {
         ErrorCode::TournamentTokenInvalid,
         ErrorCode::TournamentTable,
         ErrorCode::TooManyTournaments,
+        ErrorCode::TooManyRegistrations,
         ErrorCode::SeriesNotFound,
     ];
 
@@ -208,6 +211,7 @@ impl ErrorCode {
             ErrorCode::TournamentTokenInvalid => "tournament/token_invalid",
             ErrorCode::TournamentTable => "room/tournament_table",
             ErrorCode::TooManyTournaments => "tournament/too_many",
+            ErrorCode::TooManyRegistrations => "tournament/too_many_registrations",
             ErrorCode::SeriesNotFound => "series/not_found",
             ErrorCode::Rule(rule) => rule.code(),
         }
@@ -282,6 +286,9 @@ impl fmt::Display for ErrorCode {
                 "the tournament seats this table: its seats cannot change, and newcomers may only watch"
             }
             ErrorCode::TooManyTournaments => "too many tournaments were created from here: try again later",
+            ErrorCode::TooManyRegistrations => {
+                "too many players were registered for this tournament from here just now: try again in a minute"
+            }
             ErrorCode::SeriesNotFound => "no series with that room and key",
             ErrorCode::Rule(rule) => return fmt::Display::fmt(rule, f),
         };

@@ -37,8 +37,8 @@ pub use room::{
     RoomState, RoomStatus, SeatInfo, SeqEvent, TurnClock, You,
 };
 pub use tournament::{
-    SeatingPreview, TOURNAMENT_PAGE, TableOfTournament, TournamentState, TournamentSummary, TournamentYou,
-    every_tournament_error,
+    SeatingPreview, TOURNAMENT_PAGE, TableOfTournament, TournamentState, TournamentSummary, TournamentTables,
+    TournamentYou, every_tournament_error,
 };
 
 /// The protocol version this crate describes. It changes when a message changes incompatibly.

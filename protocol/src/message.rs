@@ -11,7 +11,7 @@ use fipsen_tournament::{EntrantId, Results, Settings, TournamentError};
 use crate::error::ErrorCode;
 use crate::replay::{DealReplay, SeriesRecord};
 use crate::room::{ChatLine, LobbyRoom, MyRoom, Role, RoomOptions, RoomState, SeqEvent, You};
-use crate::tournament::{TournamentState, TournamentSummary};
+use crate::tournament::{TournamentState, TournamentSummary, TournamentTables};
 
 /// What a client sends: one JSON object per WebSocket text frame, with a `type` field.
 /// The first message on a connection must be [`ClientMessage::Hello`].
@@ -292,11 +292,12 @@ pub enum ClientMessage {
         /// rounds, the reseating, duplicate deals, whether it is listed, whether the organiser
         /// plays.
         settings: Settings,
-        /// The options of the tables' rooms; missing fields take their defaults. Without it, the
-        /// tables of a tournament with duplicate deals refuse spectators (a spectator of a table
-        /// that is ahead would see deals the other tables have still to play).
+        /// The options of the tables' rooms; missing fields take their defaults. Unless it says
+        /// `spectators_allowed`, the tables of a tournament with duplicate deals refuse
+        /// spectators (a spectator of a table that is ahead would see deals the other tables have
+        /// still to play).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        tables: Option<RoomOptions>,
+        tables: Option<TournamentTables>,
     },
     /// Asks what the tournament of a link code is, without watching it. Answered with
     /// `tournament`.
@@ -396,15 +397,21 @@ pub enum ClientMessage {
         /// The organiser's token.
         token: String,
     },
-    /// Asks for a tournament's results: every player ranked with his rounds, every round's
-    /// tables, and the standings as CSV. Answered with `tournament_results`.
+    /// Asks for a tournament's results, in parts so that no answer grows with both the players
+    /// and the rounds. Without `round`: every player ranked with his rounds, and the standings as
+    /// CSV. With `round`: that round's tables, and their seats as CSV. Answered with
+    /// `tournament_results`.
     ///
     /// ```json
     /// {"type": "tournament_results", "tournament": "Tq7cW0pLx2Zr9Ks4NvB1"}
+    /// {"type": "tournament_results", "tournament": "Tq7cW0pLx2Zr9Ks4NvB1", "round": 2}
     /// ```
     TournamentResults {
         /// The link code.
         tournament: String,
+        /// The round whose tables are asked for.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        round: Option<u32>,
     },
     /// Asks for the listed tournaments not yet over, newest first, 50 at a time from `offset`.
     ///
@@ -760,23 +767,31 @@ pub enum ServerMessage {
     /// {"type": "unwatched"}
     /// ```
     Unwatched,
-    /// The answer to `tournament_results`: the ranked results, the standings as CSV and every
-    /// table as CSV (RFC 4180, CRLF line ends).
+    /// The answer to `tournament_results` (CSV as RFC 4180, CRLF line ends). Without `round`:
+    /// every player ranked with his rounds, each round of `results.rounds` without its tables,
+    /// the standings as CSV, `tables_csv` empty. With `round`: `results.standings` empty,
+    /// `results.rounds` that round with its tables (nothing for a round not started), `csv`
+    /// empty, and the round's tables as CSV (a header row, then one line per seat).
     ///
     /// ```json
     /// {"type": "tournament_results", "tournament": "Tq7cW0pLx2Zr9Ks4NvB1",
-    ///  "results": {"tie_break": "Players are ranked by …", "standings": [], "rounds": []},
-    ///  "csv": "rank,name,bot,total,duplicate,tables,deals,round 1\r\n",
-    ///  "tables_csv": "round,table,seat,name,bot,points,duplicate,deals,played\r\n"}
+    ///  "results": {"tie_break": "Players are ranked by …", "standings": [], "rounds": [{"round": 1, "over": true, "tables": []}]},
+    ///  "csv": "rank,name,bot,total,duplicate,tables,deals,round 1\r\n", "tables_csv": ""}
+    /// {"type": "tournament_results", "tournament": "Tq7cW0pLx2Zr9Ks4NvB1", "round": 1,
+    ///  "results": {"tie_break": "Players are ranked by …", "standings": [], "rounds": [{"round": 1, "over": true, "tables": []}]},
+    ///  "csv": "", "tables_csv": "round,table,seat,name,bot,points,duplicate,deals,played\r\n"}
     /// ```
     TournamentResults {
         /// The link code.
         tournament: String,
-        /// Every player ranked, with his rounds; every round's tables.
+        /// The round whose tables these are; none for the standings.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        round: Option<u32>,
+        /// The players ranked with their rounds, or one round's tables.
         results: Results,
-        /// The standings as CSV: one line per player in rank order.
+        /// The standings as CSV: one line per player in rank order (empty with `round`).
         csv: String,
-        /// Every table of every round as CSV: one line per seat.
+        /// The round's tables as CSV: one line per seat (empty without `round`).
         tables_csv: String,
     },
     /// The answer to `tournaments`: the listed tournaments not yet over.
@@ -920,7 +935,7 @@ mod tests {
             ClientMessage::CreateTournament {
                 name: "O".into(),
                 settings: Settings::prisdorf("Club"),
-                tables: Some(RoomOptions::default()),
+                tables: Some(TournamentTables::given(RoomOptions::default())),
             },
             ClientMessage::PeekTournament { tournament: "t".into() },
             ClientMessage::WatchTournament { tournament: "t".into(), token: Some("k".into()) },
@@ -930,7 +945,7 @@ mod tests {
             ClientMessage::CloseRegistration { tournament: "t".into(), token: "k".into() },
             ClientMessage::StartTournament { tournament: "t".into(), token: "k".into(), fill_with_bots: true },
             ClientMessage::NextRound { tournament: "t".into(), token: "k".into() },
-            ClientMessage::TournamentResults { tournament: "t".into() },
+            ClientMessage::TournamentResults { tournament: "t".into(), round: Some(2) },
             ClientMessage::Tournaments { offset: 0 },
             ClientMessage::Series { room: "r".into(), key: "k".into() },
             ClientMessage::SeriesReplay { room: "r".into(), key: "k".into(), deal: 2 },

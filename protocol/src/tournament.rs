@@ -14,6 +14,68 @@ use crate::room::RoomOptions;
 /// The most tournaments one `tournaments` answer lists.
 pub const TOURNAMENT_PAGE: u32 = 50;
 
+/// The options of a tournament's tables as `create_tournament` gives them: a room's options
+/// ([`RoomOptions`]), each field optional. Left out, `spectators_allowed` follows the
+/// tournament: a duplicate tournament's tables refuse spectators (a spectator of a table that is
+/// ahead would see deals the other tables have still to play), other tables take them.
+///
+/// ```json
+/// {"grace_seconds": 120, "next_deal_seconds": 10}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TournamentTables {
+    /// The options as given, the missing ones at their defaults.
+    pub options: RoomOptions,
+    /// Whether `spectators_allowed` was given.
+    pub spectators_given: bool,
+}
+
+impl TournamentTables {
+    /// Options that say every field, `spectators_allowed` included.
+    pub fn given(options: RoomOptions) -> TournamentTables {
+        TournamentTables { options, spectators_given: true }
+    }
+
+    /// The options of the tables of a tournament with (`duplicate`) or without duplicate deals.
+    pub fn for_tournament(self, duplicate: bool) -> RoomOptions {
+        let spectators_allowed = if self.spectators_given { self.options.spectators_allowed } else { !duplicate };
+        RoomOptions { spectators_allowed, ..self.options }
+    }
+}
+
+impl Serialize for TournamentTables {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut value = serde_json::to_value(&self.options).map_err(serde::ser::Error::custom)?;
+        if !self.spectators_given
+            && let Some(map) = value.as_object_mut()
+        {
+            map.remove("spectators_allowed");
+        }
+        value.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for TournamentTables {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let spectators_given = value.get("spectators_allowed").is_some();
+        let options = RoomOptions::deserialize(value).map_err(serde::de::Error::custom)?;
+        Ok(TournamentTables { options, spectators_given })
+    }
+}
+
+impl JsonSchema for TournamentTables {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "TournamentTables".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        generator.subschema_for::<RoomOptions>()
+    }
+}
+
 /// Who the receiving connection is in a tournament, by the token it watches with.
 ///
 /// ```json
@@ -28,19 +90,29 @@ pub struct TournamentYou {
     pub entrant: Option<EntrantId>,
 }
 
-/// How the entrants registered now would be seated at the start.
+/// How the entrants registered now would be seated at the start, and how many deals each
+/// table would play a round.
 ///
 /// ```json
-/// {"tables": [4, 4, 3], "bots_needed": 0, "problem": null}
-/// {"tables": [], "bots_needed": 1, "problem": "tournament/cannot_seat"}
+/// {"tables": [4, 4, 3], "deals": [100, 100, 120], "bots_needed": 0, "bot_tables": [], "bot_deals": [], "problem": null}
+/// {"tables": [], "deals": [], "bots_needed": 1, "bot_tables": [3, 3], "bot_deals": [120, 120], "problem": "tournament/cannot_seat"}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SeatingPreview {
     /// The size of each table, the full ones first; empty when they cannot be seated as they are.
     pub tables: Vec<u32>,
+    /// The deals each table of `tables` plays a round.
+    #[serde(default)]
+    pub deals: Vec<u32>,
     /// The fewest bots that make them seatable (0 when they are): what `start_tournament` with
     /// `fill_with_bots` adds.
     pub bots_needed: u32,
+    /// With the bots of `bots_needed`: the size of each table (empty when no bot is needed).
+    #[serde(default)]
+    pub bot_tables: Vec<u32>,
+    /// The deals each table of `bot_tables` plays a round.
+    #[serde(default)]
+    pub bot_deals: Vec<u32>,
     /// Why they cannot be seated as they are: `tournament/cannot_seat` (for four-player tables
     /// with at most three of three: 5 players) or `tournament/too_few_players`.
     pub problem: Option<String>,
@@ -134,6 +206,7 @@ pub fn every_tournament_error() -> Vec<TournamentError> {
         TournamentError::NameInvalid,
         TournamentError::NameTaken { name: String::new() },
         TournamentError::Closed,
+        TournamentError::Full { max: 128 },
         TournamentError::UnknownEntrant(EntrantId(1)),
         TournamentError::AlreadyStarted,
         TournamentError::NotStarted,
@@ -161,18 +234,164 @@ const fn variant_number(error: &TournamentError) -> usize {
         TournamentError::NameInvalid => 3,
         TournamentError::NameTaken { .. } => 4,
         TournamentError::Closed => 5,
-        TournamentError::UnknownEntrant(_) => 6,
-        TournamentError::AlreadyStarted => 7,
-        TournamentError::NotStarted => 8,
-        TournamentError::TooFewPlayers { .. } => 9,
-        TournamentError::CannotSeat { .. } => 10,
-        TournamentError::UnknownTable(_) => 11,
-        TournamentError::DealOutOfOrder { .. } => 12,
-        TournamentError::DealConflict { .. } => 13,
-        TournamentError::TableFinished { .. } => 14,
-        TournamentError::WrongSeatCount { .. } => 15,
-        TournamentError::RoundNotOver(_) => 16,
-        TournamentError::Finished => 17,
-        TournamentError::InvalidEvent(_) => 18,
+        TournamentError::Full { .. } => 6,
+        TournamentError::UnknownEntrant(_) => 7,
+        TournamentError::AlreadyStarted => 8,
+        TournamentError::NotStarted => 9,
+        TournamentError::TooFewPlayers { .. } => 10,
+        TournamentError::CannotSeat { .. } => 11,
+        TournamentError::UnknownTable(_) => 12,
+        TournamentError::DealOutOfOrder { .. } => 13,
+        TournamentError::DealConflict { .. } => 14,
+        TournamentError::TableFinished { .. } => 15,
+        TournamentError::WrongSeatCount { .. } => 16,
+        TournamentError::RoundNotOver(_) => 17,
+        TournamentError::Finished => 18,
+        TournamentError::InvalidEvent(_) => 19,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use fipsen_rules::{GameRules, Players, RuleSet, Seed};
+    use fipsen_tournament::{
+        DealResult, MAX_ENTRANTS, MAX_ROUNDS, Results, Settings, TIE_BREAK, Tournament, TournamentId,
+    };
+
+    use super::*;
+    use crate::message::{ClientMessage, ServerMessage};
+
+    /// The server's default reply limit (`--max-reply-bytes`).
+    const REPLY_LIMIT: usize = 256 * 1024;
+
+    /// `chars` characters of four bytes each in UTF-8, different for every `i`.
+    fn long_name(i: u32, chars: usize) -> String {
+        let letter = |n: u32| char::from_u32(0x1D400 + n % 52).unwrap_or('x');
+        let mut name: String = std::iter::repeat_n('𝕏', chars - 2).collect();
+        name.push(letter(i / 52));
+        name.push(letter(i));
+        name
+    }
+
+    #[test]
+    fn tables_without_spectators_allowed_follow_the_tournament() {
+        let parse = |json: &str| match ClientMessage::parse(json) {
+            Ok(ClientMessage::CreateTournament { tables, .. }) => tables,
+            other => panic!("{other:?}"),
+        };
+        let create = r#"{"type":"create_tournament","name":"O","settings":{"name":"T","game":"prisdorf","tables":[{"seats":4,"deals":1,"rules":{"game":"prisdorf","players":4,"deals":1}}],"max_short_tables":0,"rounds":1,"reseating":"random","duplicate":true,"listed":false,"organiser_plays":false}"#;
+        let given = parse(&format!(r#"{create},"tables":{{"grace_seconds":5}}}}"#)).unwrap_or_default();
+        assert!(!given.spectators_given);
+        assert_eq!(given.options.grace_seconds, 5);
+        assert!(!given.clone().for_tournament(true).spectators_allowed, "duplicate: none");
+        assert!(given.for_tournament(false).spectators_allowed);
+        let asked = parse(&format!(r#"{create},"tables":{{"spectators_allowed":true}}}}"#)).unwrap_or_default();
+        assert!(asked.for_tournament(true).spectators_allowed, "asked for: given");
+        let refused = parse(&format!(r#"{create},"tables":{{"spectators_allowed":false}}}}"#)).unwrap_or_default();
+        assert!(!refused.for_tournament(false).spectators_allowed);
+        assert_eq!(parse(&format!("{create}}}")), None);
+        assert!(ClientMessage::parse(&format!(r#"{create},"tables":{{"nonsense":1}}}}"#)).is_err());
+    }
+
+    /// The largest tournament there can be: the most entrants, each name four bytes a
+    /// character, the longest tournament and organiser names, every round played, duplicate
+    /// scores and the largest points. Its frame, the results in their parts and a page of the
+    /// public list each stay under the reply limit.
+    #[test]
+    fn the_largest_tournament_fits_every_frame_under_the_reply_limit() {
+        let mut settings = Settings::prisdorf(&long_name(0, 64));
+        settings.rounds = MAX_ROUNDS;
+        settings.duplicate = true;
+        settings.organiser_plays = false;
+        settings.max_entrants = Some(MAX_ENTRANTS);
+        for f in &mut settings.tables {
+            let players = if f.seats == 4 { Players::Four } else { Players::Three };
+            f.deals = 1;
+            f.rules = GameRules::Prisdorf(RuleSet { deals: Some(1), ..RuleSet::tournament(players) });
+        }
+        let id = TournamentId("Tq7cW0pLx2Zr9Ks4NvB1".into());
+        let (mut t, _) = Tournament::create(id, settings, &long_name(1, 32)).unwrap();
+        // 126 = 30 tables of four and two of three: both sizes, the most tables.
+        for i in 0..MAX_ENTRANTS - 2 {
+            t.register(&long_name(i + 2, 32)).unwrap();
+        }
+        t.start(Seed::from_u64(1), false).unwrap();
+        for round in 1..=MAX_ROUNDS {
+            if round > 1 {
+                t.next_round(Seed::from_u64(u64::from(round))).unwrap();
+            }
+            let tables: Vec<_> = t.current_round().unwrap().tables.clone();
+            let results: Vec<DealResult> = tables
+                .iter()
+                .map(|table| DealResult {
+                    table: table.id,
+                    deal: 1,
+                    points: (0..table.seats.len())
+                        .map(|s| if (s + table.id.table as usize).is_multiple_of(2) { i32::MIN + 1 } else { i32::MAX })
+                        .collect(),
+                    redeal: u32::from(table.id.table % 3 == 0),
+                })
+                .collect();
+            t.record(&results).unwrap();
+        }
+        let rooms: Vec<Vec<String>> =
+            t.rounds().iter().map(|r| vec!["k3JX9a2LqP0vWm4Zb7Ya".to_string(); r.tables.len()]).collect();
+        let state = TournamentState {
+            code: t.id().0.clone(),
+            view: t.view(),
+            rooms,
+            seating: None,
+            tables: RoomOptions::default(),
+            you: TournamentYou { organiser: true, entrant: Some(EntrantId(MAX_ENTRANTS)) },
+        };
+        let mut frames = vec![("tournament", ServerMessage::Tournament { tournament: state }.to_json())];
+        frames.push((
+            "results",
+            ServerMessage::TournamentResults {
+                tournament: t.id().0.clone(),
+                round: None,
+                results: t.results_summary(),
+                csv: t.standings_csv(),
+                tables_csv: String::new(),
+            }
+            .to_json(),
+        ));
+        for round in 1..=MAX_ROUNDS {
+            frames.push((
+                "a round's results",
+                ServerMessage::TournamentResults {
+                    tournament: t.id().0.clone(),
+                    round: Some(round),
+                    results: Results {
+                        tie_break: TIE_BREAK.into(),
+                        standings: Vec::new(),
+                        rounds: t.round_results(round).into_iter().collect(),
+                    },
+                    csv: String::new(),
+                    tables_csv: t.round_tables_csv(round),
+                }
+                .to_json(),
+            ));
+        }
+        let summary = TournamentSummary {
+            code: t.id().0.clone(),
+            name: t.settings().name.clone(),
+            organiser: t.organiser().into(),
+            game: t.settings().game,
+            phase: t.phase(),
+            entrants: MAX_ENTRANTS,
+            rounds: MAX_ROUNDS,
+        };
+        let list = vec![summary; TOURNAMENT_PAGE as usize];
+        frames
+            .push(("tournaments", ServerMessage::Tournaments { total: 1000, offset: 0, tournaments: list }.to_json()));
+        for (what, frame) in &frames {
+            println!("{what}: {} bytes", frame.len());
+            assert!(frame.len() < REPLY_LIMIT, "{what}: {} bytes", frame.len());
+        }
+        // The whole results at once would not fit: that is why they come in parts.
+        let whole = t.results();
+        let all = serde_json::to_string(&whole).unwrap().len() + t.standings_csv().len() + t.tables_csv().len();
+        assert!(all > REPLY_LIMIT, "{all}");
     }
 }

@@ -130,6 +130,18 @@ pub struct Config {
     #[arg(long, env = "FIPSEN_ROOMS_PER_ADDRESS", default_value_t = 30)]
     pub rooms_per_address: u32,
 
+    /// Most players a tournament may take (2 to 128): an organiser chooses his tournament's cap
+    /// up to this, and a tournament created without one takes this many.
+    #[arg(long, env = "FIPSEN_MAX_TOURNAMENT_ENTRANTS", default_value_t = fipsen_tournament::MAX_ENTRANTS,
+          value_parser = clap::value_parser!(u32).range(2..=i64::from(fipsen_tournament::MAX_ENTRANTS)))]
+    pub max_tournament_entrants: u32,
+
+    /// Registrations one address may make for one tournament in a burst; it earns one more every
+    /// 15 seconds. The organiser's own connection registers players without this limit (at the
+    /// door). 0: no limit.
+    #[arg(long, env = "FIPSEN_REGISTRATIONS_PER_ADDRESS", default_value_t = 16)]
+    pub registrations_per_address: u32,
+
     /// Log format.
     #[arg(long, env = "FIPSEN_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,
@@ -225,5 +237,19 @@ mod tests {
         );
         let refused = Config::try_parse_from(["fipsen-server", "--checkpoint-ms", "0"]).expect_err("out of range");
         assert!(refused.to_string().contains("--checkpoint-ms"), "{refused}");
+    }
+
+    /// A server takes at most as many entrants in a tournament as a tournament can have.
+    #[test]
+    fn the_tournament_cap_is_within_what_a_tournament_can_take() {
+        let config = Config::try_parse_from(["fipsen-server"]).expect("defaults");
+        assert_eq!(config.max_tournament_entrants, fipsen_tournament::MAX_ENTRANTS);
+        assert_eq!(config.registrations_per_address, 16);
+        let config = Config::try_parse_from(["fipsen-server", "--max-tournament-entrants", "40"]).expect("flag");
+        assert_eq!(config.max_tournament_entrants, 40);
+        for bad in ["129", "1"] {
+            let refused = Config::try_parse_from(["fipsen-server", "--max-tournament-entrants", bad]).expect_err(bad);
+            assert!(refused.to_string().contains("--max-tournament-entrants"), "{refused}");
+        }
     }
 }

@@ -541,7 +541,7 @@ impl Reader {
                         self.unwatch().await;
                     }
                     let (reply, answer) = oneshot::channel();
-                    let command = TournamentCommand::Register { link: self.link.clone(), name, reply };
+                    let command = TournamentCommand::Register { link: self.link.clone(), peer: self.peer, name, reply };
                     if self.tell(&handle, command).await && answer.await.unwrap_or(false) {
                         self.watching = Some(handle);
                     }
@@ -564,9 +564,9 @@ impl Reader {
                 self.organise(&tournament, token, OrganiserAction::NextRound).await;
                 return Flow::Continue;
             }
-            ClientMessage::TournamentResults { tournament } => {
+            ClientMessage::TournamentResults { tournament, round } => {
                 if let Some(handle) = self.tournament(&tournament).await {
-                    self.tell(&handle, TournamentCommand::Results { link: self.link.clone() }).await;
+                    self.tell(&handle, TournamentCommand::Results { link: self.link.clone(), round }).await;
                 }
                 return Flow::Continue;
             }

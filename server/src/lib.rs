@@ -59,7 +59,11 @@ pub async fn run(
     }
     let registry = Registry::new(storage.clone(), metrics.clone(), config.room_idle(), config.insecure_fixed_seed)
         .with_room_quota(config.rooms_per_address);
-    let tournaments = Tournaments::start(storage.clone(), registry.clone(), metrics.clone());
+    let limits = tournaments::Limits {
+        max_entrants: config.max_tournament_entrants,
+        registrations_per_address: config.registrations_per_address,
+    };
+    let tournaments = Tournaments::start(storage.clone(), registry.clone(), metrics.clone(), limits);
     let restored = registry.restore_active().await?;
     let restored_tournaments = tournaments.restore_active().await?;
     if let Some(retention) = config.retention() {

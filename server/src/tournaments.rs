@@ -15,6 +15,7 @@
 //!   killed in between) reports them again.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -23,16 +24,18 @@ use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
 use fipsen_protocol::{
     ErrorCode, MAX_TITLE_CHARS, RoomOptions, SeatingPreview, ServerMessage, TOURNAMENT_PAGE, TournamentState,
-    TournamentSummary, TournamentYou,
+    TournamentSummary, TournamentTables, TournamentYou,
 };
 use fipsen_rules::Seed;
 use fipsen_tournament::{
-    DealResult, EntrantId, Phase, Settings, TableId, Tournament, TournamentError, TournamentEvent, TournamentId,
+    DealResult, EntrantId, Phase, Results, Settings, TIE_BREAK, TableId, Tournament, TournamentError, TournamentEvent,
+    TournamentId,
 };
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{info, warn};
 
+use crate::accept::address_key;
 use crate::metrics::{Metrics, inc};
 use crate::registry::{Registry, clean_name, clean_text};
 use crate::room::{ConnId, ConnLink, TableSeat};
@@ -44,6 +47,41 @@ const TOURNAMENT_QUEUE: usize = 256;
 /// How long a tournament waits before trying again what storage refused (opening a table,
 /// recording a table's deals).
 const RETRY: Duration = Duration::from_secs(2);
+/// An address earns one more registration for a tournament this often (after its burst).
+const REGISTRATION_REFILL: Duration = Duration::from_secs(15);
+
+/// What the operator allows every tournament.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The most entrants a tournament may take (`--max-tournament-entrants`).
+    pub max_entrants: u32,
+    /// Registrations one address may make for one tournament in a burst
+    /// (`--registrations-per-address`; 0: no limit).
+    pub registrations_per_address: u32,
+}
+
+/// The registrations an address may still make for one tournament: a bucket of
+/// [`Limits::registrations_per_address`] refilled by one every [`REGISTRATION_REFILL`].
+#[derive(Debug, Clone, Copy)]
+struct Allowance {
+    level: f64,
+    at: Instant,
+}
+
+impl Allowance {
+    /// Takes one registration if there is one.
+    fn take(&mut self, burst: f64, now: Instant) -> bool {
+        let earned = now.saturating_duration_since(self.at).as_secs_f64() / REGISTRATION_REFILL.as_secs_f64();
+        self.level = (self.level + earned).min(burst);
+        self.at = now;
+        if self.level >= 1.0 {
+            self.level -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
 
 /// A room's tie to its tournament, stored with the room.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -184,6 +222,8 @@ pub enum Command {
     Register {
         /// The connection.
         link: ConnLink,
+        /// Its address (for the registrations one address may make).
+        peer: IpAddr,
         /// The name.
         name: String,
         /// Whether the connection registered (and watches now).
@@ -198,10 +238,12 @@ pub enum Command {
         /// What he asks.
         action: OrganiserAction,
     },
-    /// `tournament_results`.
+    /// `tournament_results`: the standings, or one round's tables.
     Results {
         /// The connection.
         link: ConnLink,
+        /// The round whose tables are asked for.
+        round: Option<u32>,
     },
     /// A table's deals.
     Report {
@@ -232,6 +274,7 @@ pub struct Tournaments {
     storage: Storage,
     registry: Arc<Registry>,
     metrics: Arc<Metrics>,
+    limits: Limits,
     instances: AtomicU64,
     /// Itself, for the tasks it starts.
     me: Weak<Tournaments>,
@@ -243,12 +286,13 @@ fn now_ms() -> u64 {
 
 impl Tournaments {
     /// The tournaments, taking the tables' reports from `registry` from now on.
-    pub fn start(storage: Storage, registry: Arc<Registry>, metrics: Arc<Metrics>) -> Arc<Tournaments> {
+    pub fn start(storage: Storage, registry: Arc<Registry>, metrics: Arc<Metrics>, limits: Limits) -> Arc<Tournaments> {
         let tournaments = Arc::new_cyclic(|me| Tournaments {
             map: DashMap::new(),
             storage,
             registry: registry.clone(),
             metrics,
+            limits,
             instances: AtomicU64::new(1),
             me: me.clone(),
         });
@@ -292,6 +336,9 @@ impl Tournaments {
     /// Creates and stores a tournament, and starts its task. Returns its handle and the
     /// organiser's token.
     ///
+    /// A tournament takes at most `--max-tournament-entrants` players: settings without a cap get
+    /// that one, and a larger cap is refused.
+    ///
     /// # Errors
     /// `name/invalid`, `options/invalid`, the tournament crate's refusal of the settings or the
     /// name, or `server/storage`.
@@ -299,18 +346,28 @@ impl Tournaments {
         self: &Arc<Self>,
         organiser: &str,
         mut settings: Settings,
-        tables: Option<RoomOptions>,
+        tables: Option<TournamentTables>,
     ) -> Result<(TournamentHandle, String), Refusal> {
         let organiser = clean_name(organiser)?;
         // Spectators of a table ahead would see deals that the other tables of its size have
         // still to play: duplicate tournaments have none unless the organiser asks for them.
-        let tables =
-            tables.unwrap_or_else(|| RoomOptions { spectators_allowed: !settings.duplicate, ..RoomOptions::default() });
+        let tables = tables.unwrap_or_default().for_tournament(settings.duplicate);
         if !tables.is_valid() {
             return Err(ErrorCode::OptionsInvalid.into());
         }
         settings.name = clean_text(&settings.name);
         check_tables_end(&settings)?;
+        let max = self.limits.max_entrants;
+        match settings.max_entrants {
+            None => settings.max_entrants = Some(max),
+            Some(cap) if cap > max => {
+                return Err(TournamentError::InvalidSettings(format!(
+                    "this server takes at most {max} players in a tournament, not {cap}"
+                ))
+                .into());
+            }
+            Some(_) => {}
+        }
         let id = secrets::invite_code();
         let (tournament, events) = Tournament::create(TournamentId(id.clone()), settings, &organiser)?;
         let token = secrets::seat_token();
@@ -408,6 +465,8 @@ impl Tournaments {
             rooms_open: false,
             pending: Vec::new(),
             retry_at: None,
+            limits: self.limits,
+            allowances: HashMap::new(),
         };
         tokio::spawn(task.run(rx));
         handle
@@ -522,6 +581,9 @@ struct Task {
     pending: Vec<DealResult>,
     /// When to try again.
     retry_at: Option<Instant>,
+    limits: Limits,
+    /// The registrations each address may still make (IPv6: each /64).
+    allowances: HashMap<IpAddr, Allowance>,
 }
 
 impl Task {
@@ -573,7 +635,7 @@ impl Task {
             Command::Unwatch { conn } => {
                 self.watchers.remove(&conn);
             }
-            Command::Register { link, name, reply } => match self.register(&link, &name).await {
+            Command::Register { link, peer, name, reply } => match self.register(&link, peer, &name).await {
                 Ok(()) => {
                     let _ = reply.send(true);
                 }
@@ -600,14 +662,29 @@ impl Task {
                     Err(refusal) => self.refuse(&link, &refusal),
                 }
             }
-            Command::Results { link } => {
+            Command::Results { link, round } => {
                 // In a duplicate round being played, only what every table of a size has played.
                 let t = &self.state.tournament.public();
-                let message = ServerMessage::TournamentResults {
-                    tournament: self.id.to_string(),
-                    results: t.results(),
-                    csv: t.standings_csv(),
-                    tables_csv: t.tables_csv(),
+                let tournament = self.id.to_string();
+                let message = match round {
+                    None => ServerMessage::TournamentResults {
+                        tournament,
+                        round,
+                        results: t.results_summary(),
+                        csv: t.standings_csv(),
+                        tables_csv: String::new(),
+                    },
+                    Some(r) => ServerMessage::TournamentResults {
+                        tournament,
+                        round,
+                        results: Results {
+                            tie_break: TIE_BREAK.to_owned(),
+                            standings: Vec::new(),
+                            rounds: t.round_results(r).into_iter().collect(),
+                        },
+                        csv: String::new(),
+                        tables_csv: t.round_tables_csv(r),
+                    },
                 };
                 self.send(&link, &message);
             }
@@ -630,10 +707,17 @@ impl Task {
         }
     }
 
-    async fn register(&mut self, link: &ConnLink, name: &str) -> Result<(), Refusal> {
+    async fn register(&mut self, link: &ConnLink, peer: IpAddr, name: &str) -> Result<(), Refusal> {
         let name = clean_name(name)?;
         let mut next = self.state.tournament.clone();
         let (entrant, events) = next.register(&name)?;
+        // Counted only for a registration that would be taken; the organiser registers players
+        // at the door without a limit.
+        let organiser = self.watchers.get(&link.id).is_some_and(|w| w.you.organiser);
+        if !organiser && !self.allow_registration(peer) {
+            info!(tournament = %self.id, peer = %peer, "registration refused: too many from this address");
+            return Err(ErrorCode::TooManyRegistrations.into());
+        }
         let token = secrets::seat_token();
         let token_hash = secrets::token_hash(&token);
         let mut records: Vec<Stored> = events.into_iter().map(|event| Stored::Event { event }).collect();
@@ -650,6 +734,24 @@ impl Task {
         self.broadcast();
         self.watch(link.clone(), TournamentYou { organiser, entrant: Some(entrant) });
         Ok(())
+    }
+
+    /// Whether `peer` may register one more player now (and counts it).
+    fn allow_registration(&mut self, peer: IpAddr) -> bool {
+        let burst = self.limits.registrations_per_address;
+        if burst == 0 {
+            return true;
+        }
+        let burst = f64::from(burst);
+        let now = Instant::now();
+        if self.allowances.len() > 4096 {
+            // Addresses that earned their whole burst back say nothing: forget them.
+            self.allowances.retain(|_, a| {
+                a.level + now.saturating_duration_since(a.at).as_secs_f64() / REGISTRATION_REFILL.as_secs_f64() < burst
+            });
+        }
+        let allowance = self.allowances.entry(address_key(peer)).or_insert(Allowance { level: burst, at: now });
+        allowance.take(burst, now)
     }
 
     async fn organise(&mut self, action: OrganiserAction) -> Result<(), Refusal> {
@@ -818,15 +920,32 @@ impl Task {
             return None;
         }
         let players = t.entrants().len();
+        let settings = t.settings();
+        let sizes = |plan: &fipsen_tournament::Plan| plan.sizes().map(|s| s as u32).collect::<Vec<_>>();
+        let deals = |plan: &fipsen_tournament::Plan| {
+            plan.sizes().map(|s| settings.format(s).map_or(0, |f| f.deals)).collect::<Vec<_>>()
+        };
         Some(match t.plan() {
-            Ok(plan) => {
-                SeatingPreview { tables: plan.sizes().map(|s| s as u32).collect(), bots_needed: 0, problem: None }
-            }
-            Err(e) => SeatingPreview {
-                tables: Vec::new(),
-                bots_needed: t.settings().bots_needed(players).unwrap_or(0) as u32,
-                problem: Some(e.code().to_string()),
+            Ok(plan) => SeatingPreview {
+                tables: sizes(&plan),
+                deals: deals(&plan),
+                bots_needed: 0,
+                bot_tables: Vec::new(),
+                bot_deals: Vec::new(),
+                problem: None,
             },
+            Err(e) => {
+                let bots = settings.bots_needed(players).unwrap_or(0);
+                let with_bots = if players > 0 { settings.plan(players + bots).ok() } else { None };
+                SeatingPreview {
+                    tables: Vec::new(),
+                    deals: Vec::new(),
+                    bots_needed: bots as u32,
+                    bot_tables: with_bots.as_ref().map(sizes).unwrap_or_default(),
+                    bot_deals: with_bots.as_ref().map(deals).unwrap_or_default(),
+                    problem: Some(e.code().to_string()),
+                }
+            }
         })
     }
 

@@ -76,13 +76,14 @@ async fn register(server: &Server, code: &str, name: &str) -> Entrant {
     Entrant { id: registered["entrant"].as_u64().unwrap(), token: registered["token"].as_str().unwrap().into() }
 }
 
-/// A tournament created by an organiser who only runs it; returns his connection (watching),
-/// the link code and his token.
+/// A tournament created by an organiser who only runs it, its tables open to spectators (the
+/// tests watch them, duplicate deals or not); returns his connection (watching), the link code
+/// and his token.
 async fn create(server: &Server, settings: Value) -> (Client, String, String) {
     let mut organiser = Client::greeted(server).await;
-    organiser
-        .send(json!({"type": "create_tournament", "name": "Olli", "settings": settings, "tables": quick_tables()}))
-        .await;
+    let mut tables = quick_tables();
+    tables["spectators_allowed"] = json!(true);
+    organiser.send(json!({"type": "create_tournament", "name": "Olli", "settings": settings, "tables": tables})).await;
     let created = organiser.recv_type_or_error("tournament_created").await;
     assert_eq!(created["type"], "tournament_created", "{created}");
     let code = created["tournament"].as_str().unwrap().to_string();
@@ -378,7 +379,11 @@ async fn eleven_players_two_rounds_a_stand_in_a_sigkill_and_duplicate_deals() {
         entrants.insert(entrant.id, entrant);
     }
     let state = tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 11).await;
-    assert_eq!(state["seating"], json!({"tables": [4, 4, 3], "bots_needed": 0, "problem": null}));
+    assert_eq!(
+        state["seating"],
+        json!({"tables": [4, 4, 3], "deals": [3, 3, 4], "bots_needed": 0, "bot_tables": [], "bot_deals": [],
+               "problem": null})
+    );
 
     // Listed publicly.
     let mut lister = Client::greeted(&server).await;
@@ -586,8 +591,19 @@ async fn eleven_players_two_rounds_a_stand_in_a_sigkill_and_duplicate_deals() {
     let ranked: Vec<i64> =
         results["results"]["standings"].as_array().unwrap().iter().map(|s| s["total"].as_i64().unwrap()).collect();
     assert!(ranked.windows(2).all(|w| w[0] >= w[1]), "{ranked:?}");
-    // Per table: every seat's points are its table's scoresheet total.
-    let tables_csv = results["tables_csv"].as_str().unwrap();
+    // Per table, round by round: every seat's points are its table's scoresheet total.
+    assert_eq!(results["tables_csv"], "", "the standings come without the tables");
+    let mut tables_csv = String::new();
+    for round in 1..=2 {
+        organiser.send(json!({"type": "tournament_results", "tournament": code, "round": round})).await;
+        let part = organiser.recv_type("tournament_results").await;
+        assert_eq!(part["round"], round);
+        assert_eq!(part["csv"], "");
+        let tables = part["results"]["rounds"][0]["tables"].as_array().unwrap();
+        assert_eq!(tables.iter().map(|t| t["seats"].as_array().unwrap().len()).sum::<usize>(), 11);
+        let text = part["tables_csv"].as_str().unwrap();
+        tables_csv.push_str(if round == 1 { text } else { text.split_once("\r\n").unwrap().1 });
+    }
     assert_eq!(tables_csv.lines().count(), 1 + 2 * 11, "{tables_csv}");
     for run in &all {
         for (seat, total) in run.totals().iter().enumerate() {
@@ -626,20 +642,25 @@ async fn eleven_players_two_rounds_a_stand_in_a_sigkill_and_duplicate_deals() {
     }
 }
 
-/// Five players cannot be seated: the organiser is told so, and a bot fills the table, marked
-/// as a bot everywhere. Every refusal has its stable code and changes nothing.
+/// Five players cannot be seated: the organiser is told so, with the tables a bot would make and
+/// the deals each plays (the length chosen for their size), and a bot fills the table, marked as
+/// a bot everywhere. Every refusal has its stable code and changes nothing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn five_players_need_a_bot_and_refusals_are_typed() {
     let (_dir, db) = temp_db();
     let server = Server::start(&db, &[]);
-    let (mut organiser, code, token) = create(&server, settings("Small", 1, 1, 1, false)).await;
+    let (mut organiser, code, token) = create(&server, settings("Small", 5, 2, 1, false)).await;
     let mut entrants = HashMap::new();
     for name in ["Anna", "Jan", "Gesa", "Fiete", "Meike"] {
         let entrant = register(&server, &code, name).await;
         entrants.insert(entrant.id, entrant);
     }
     let state = tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 5).await;
-    assert_eq!(state["seating"], json!({"tables": [], "bots_needed": 1, "problem": "tournament/cannot_seat"}));
+    assert_eq!(
+        state["seating"],
+        json!({"tables": [], "deals": [], "bots_needed": 1, "bot_tables": [3, 3], "bot_deals": [2, 2],
+               "problem": "tournament/cannot_seat"})
+    );
 
     let mut other = Client::greeted(&server).await;
     let error = |v: &Value| v["code"].as_str().unwrap_or_default().to_string();
@@ -672,6 +693,7 @@ async fn five_players_need_a_bot_and_refusals_are_typed() {
     organiser.send(json!({"type": "remove_entrant", "tournament": code, "token": token, "entrant": fiete.id})).await;
     let state = tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 4).await;
     assert_eq!(state["seating"]["tables"], json!([4]));
+    assert_eq!(state["seating"]["deals"], json!([5]));
     let fiete = register(&server, &code, "Fiete").await;
     entrants.insert(fiete.id, fiete);
     organiser.send(json!({"type": "close_registration", "tournament": code, "token": token})).await;
@@ -688,6 +710,7 @@ async fn five_players_need_a_bot_and_refusals_are_typed() {
     let bot = bots[0]["id"].clone();
     let tables = state["view"]["rounds"][0]["tables"].as_array().unwrap();
     assert_eq!(tables.iter().map(|t| t["seats"].as_array().unwrap().len()).collect::<Vec<_>>(), vec![3, 3]);
+    assert!(tables.iter().all(|t| t["deals"] == 2), "tables of three play their own length: {tables:?}");
     let t = tables.iter().position(|t| t["seats"].as_array().unwrap().contains(&bot)).unwrap();
     let seat = tables[t]["seats"].as_array().unwrap().iter().position(|s| *s == bot).unwrap();
     let room = state["rooms"][0][t].as_str().unwrap();
@@ -867,26 +890,43 @@ async fn four_registered_and_started(server: &Server, create: Value) -> (Client,
     (organiser, state)
 }
 
-/// Without table options from the organiser, the tables of a tournament with duplicate deals
-/// refuse spectators (one watching a table that is ahead would see deals still to be played at
-/// his own); other tournaments' tables take them.
+/// Unless the organiser says otherwise, the tables of a tournament with duplicate deals refuse
+/// spectators (one watching a table that is ahead would see deals still to be played at his
+/// own), whether the organiser gives no table options or options without
+/// `spectators_allowed`; other tournaments' tables take them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn duplicate_tournaments_have_no_spectators_unless_the_organiser_asks() {
     let (_dir, db) = temp_db();
     let server = Server::start(&db, &[]);
     for duplicate in [true, false] {
-        let create =
-            json!({"type": "create_tournament", "name": "Olli", "settings": settings("Evening", 2, 2, 1, duplicate)});
-        let (_organiser, state) = four_registered_and_started(&server, create).await;
-        let room = state["rooms"][0][0].as_str().unwrap();
-        let mut watcher = Client::greeted(&server).await;
-        let answer = watcher.join(room, "Guest", "spectator").await;
-        if duplicate {
-            assert_eq!(answer["code"], "room/no_spectators", "{answer}");
-        } else {
-            assert_eq!(answer["type"], "joined", "{answer}");
+        for tables in [None, Some(quick_tables())] {
+            let mut create = json!({"type": "create_tournament", "name": "Olli",
+                "settings": settings("Evening", 2, 2, 1, duplicate)});
+            if let Some(tables) = &tables {
+                assert!(tables.get("spectators_allowed").is_none());
+                create["tables"] = tables.clone();
+            }
+            let (_organiser, state) = four_registered_and_started(&server, create).await;
+            assert_eq!(state["tables"]["spectators_allowed"], json!(!duplicate), "{}", state["tables"]);
+            let room = state["rooms"][0][0].as_str().unwrap();
+            let mut watcher = Client::greeted(&server).await;
+            let answer = watcher.join(room, "Guest", "spectator").await;
+            if duplicate {
+                assert_eq!(answer["code"], "room/no_spectators", "tables {tables:?}: {answer}");
+            } else {
+                assert_eq!(answer["type"], "joined", "tables {tables:?}: {answer}");
+            }
         }
     }
+    // Asked for, they have them.
+    let mut tables = quick_tables();
+    tables["spectators_allowed"] = json!(true);
+    let create = json!({"type": "create_tournament", "name": "Olli",
+        "settings": settings("Evening", 2, 2, 1, true), "tables": tables});
+    let (_organiser, state) = four_registered_and_started(&server, create).await;
+    let mut watcher = Client::greeted(&server).await;
+    let answer = watcher.join(state["rooms"][0][0].as_str().unwrap(), "Guest", "spectator").await;
+    assert_eq!(answer["type"], "joined", "{answer}");
 }
 
 /// A tournament table plays on with nobody in its room: four entrants who register and never

@@ -2,8 +2,10 @@
 // (Prisdorf, tables of three and four, two rounds, few deals, listed, seats held 5 s, bots
 // without a pause); five players register by the link in browsers of their own (phones and
 // desktops, three languages), one of them from the list on the home page; a name taken is
-// refused in words, a name removed by the organiser may register again; five cannot be seated and
-// the organiser starts with one bot, marked as a bot. Two players go to their tables from the
+// refused in words, a name removed by the organiser may register again; at the organiser's cap of
+// five a newcomer is told the tournament is full; five cannot be seated and the organiser starts
+// with one bot, marked as a bot, the page saying beforehand which tables and deals that makes. The
+// form's short tables follow the deals chosen for the full ones until set. Two players go to their tables from the
 // seating and play their deals there; the standings on the organiser's and a spectator's pages
 // change as each deal ends and equal the table's scoresheet; the organiser starts the second
 // round (seated by the standings); once the tournament is over the results page is ranked as the
@@ -60,6 +62,17 @@ function lastFrame(client, type) {
   const frames = client.frames.map((f) => JSON.parse(f)).filter((m) => m.type === type);
   assert.ok(frames.length, `${client.label} received a ${type} frame`);
   return frames[frames.length - 1];
+}
+
+/** The last `tournament_results` of the standings, and the last of each round, a page received. */
+function resultsFrames(client) {
+  const frames = client.frames.map((f) => JSON.parse(f)).filter((m) => m.type === 'tournament_results');
+  const standings = frames.filter((m) => m.round === undefined).at(-1);
+  assert.ok(standings, `${client.label} received the standings`);
+  /** @type {Record<number, any>} */
+  const rounds = {};
+  for (const m of frames) if (m.round !== undefined) rounds[m.round] = m;
+  return { standings, rounds };
 }
 
 /** Opens the registration link and registers under a name. */
@@ -185,6 +198,22 @@ test('a tournament: created, registered by link, started with a bot, standings a
   assert.equal(await o.locator('#tn-deals').inputValue(), '100');
   assert.equal(await o.locator('#tn-short-deals').inputValue(), '120');
   assert.equal(await o.locator('[data-key="tn-kontra"]').isChecked(), false);
+  // The length chosen applies to every table size: the short tables' deals follow the full
+  // tables' (a fifth more, as in the preset) until set, and a line says what each size plays.
+  const summary = o.locator('[data-testid="tn-deals-summary"]');
+  assert.equal(await summary.textContent(), 'Each round: tables of 4 play 100 deals, tables of 3 play 120 deals.');
+  await o.locator('#tn-deals').fill('12');
+  assert.equal(await o.locator('#tn-short-deals').inputValue(), '14');
+  assert.equal(await summary.textContent(), 'Each round: tables of 4 play 12 deals, tables of 3 play 14 deals.');
+  await o.locator('#tn-short-deals').fill('10');
+  await o.locator('#tn-deals').fill('20');
+  assert.equal(await o.locator('#tn-short-deals').inputValue(), '10', 'set by the organiser, it stays');
+  assert.equal(await summary.textContent(), 'Each round: tables of 4 play 20 deals, tables of 3 play 10 deals.');
+  await o.locator('[data-key="tn-preset-prisdorf"]').click();
+  assert.equal(await o.locator('#tn-short-deals').inputValue(), '120');
+  // At most ten rounds; the most players is a choice of the organiser.
+  assert.equal(await o.locator('#tn-rounds').getAttribute('max'), '10');
+  assert.equal(await o.locator('#tn-max-entrants').getAttribute('max'), '128');
   // Duplicate deals turn the tables' spectators off, and say why.
   assert.equal(await o.locator('[data-key="tn-spectators"]').isChecked(), true);
   await o.locator('[data-key="tn-duplicate"]').check();
@@ -201,8 +230,11 @@ test('a tournament: created, registered by link, started with a bot, standings a
   await o.locator('#name').fill('Olli');
   await o.locator('#tn-name').fill('Prisdorf Friday');
   await o.locator('#tn-deals').fill('1');
+  assert.equal(await o.locator('#tn-short-deals').inputValue(), '1');
   await o.locator('#tn-short-deals').fill('2');
+  assert.equal(await summary.textContent(), 'Each round: tables of 4 play 1 deal, tables of 3 play 2 deals.');
   await o.locator('#tn-rounds').fill('2');
+  await o.locator('#tn-max-entrants').fill('5');
   await o.locator('[data-key="tn-listed"]').check();
   await o.locator('[data-key="tn-organiser-runs"]').check();
   await o.locator('[data-key="tn-tables-more"]').click();
@@ -246,7 +278,7 @@ test('a tournament: created, registered by link, started with a bot, standings a
   await o.waitForFunction(() => document.querySelectorAll('[data-testid="tn-entrants"] li').length === 4);
   await anna.page.waitForFunction(() => document.querySelectorAll('[data-testid="tn-entrants"] li').length === 4);
   // Four sit at a table of four.
-  assert.equal(await o.locator('[data-testid="tn-seating-preview"]').textContent(), 'Seated now: a table of 4.');
+  assert.equal(await o.locator('[data-testid="tn-seating-preview"]').textContent(), 'Seated now: a table of 4 with 1 deal.');
   await register(emil, null, 'Emil');
   await o.waitForFunction(() => document.querySelectorAll('[data-testid="tn-entrants"] li').length === 5);
   assert.deepEqual(await entrants(o), ['Carl', 'Anna', 'Bea', 'Dora', 'Emil']);
@@ -254,6 +286,18 @@ test('a tournament: created, registered by link, started with a bot, standings a
   // ---- five cannot be seated: the organiser starts with a bot ----
   await o.locator('[data-testid="tn-problem"]').waitFor();
   assert.equal(await o.locator('[data-testid="tn-problem"] p').first().textContent(), '5 players cannot be seated at these tables. With one bot they can.');
+  // What the bot makes, with the deals of those tables: the length chosen for tables of three.
+  assert.equal(await o.locator('[data-testid="tn-bot-seating"]').textContent(), 'With one bot: 2 tables of 3 with 2 deals.');
+  assert.equal(await o.locator('#tn-entrants-title').textContent(), '5 of 5 registered');
+  // The tournament is full: whoever comes by the link now is told so instead of a form, and the
+  // page goes on for him.
+  const hanna = await openClient(chrome, 'hanna', PHONE, 'en');
+  await hanna.page.goto(link);
+  await hanna.page.locator('[data-testid="tn-full"]').waitFor();
+  assert.equal(await hanna.page.locator('[data-testid="tn-full"]').textContent(), 'The tournament is full: 5 players have registered.');
+  assert.equal(await hanna.page.locator('[data-key="tn-register"]').count(), 0);
+  assert.equal(await hanna.page.locator('[data-testid="tn-entrants"] li').count(), 5);
+  clients.push(hanna);
   assert.equal(await o.locator('[data-key="tn-start"]').isDisabled(), true);
   await screenshot(olli, 'desktop-tournament-organiser');
   await screenshot(anna, 'phone-tournament-registered');
@@ -266,6 +310,12 @@ test('a tournament: created, registered by link, started with a bot, standings a
   const round1 = await seating(o);
   assert.equal(round1.length, 2);
   assert.deepEqual(round1.map((t) => t.length), [3, 3]);
+  assert.deepEqual(
+    lastFrame(olli, 'tournament').tournament.view.rounds[0].tables.map((t) => t.deals),
+    [2, 2],
+    'both tables of three play the deals chosen for them',
+  );
+  assert.deepEqual(await o.locator('.tn-seating [data-testid="tn-played"]').allTextContents(), ['0 of 2 deals', '0 of 2 deals']);
   assert.deepEqual(round1.flat().sort(), ['Anna', 'Bea', 'Bot 1', 'Carl', 'Dora', 'Emil']);
   assert.equal(await o.locator('.tn-seating li[data-name="Bot 1"] [data-testid="bot-tag"]').count(), 1);
   for (const c of [anna, bea, carl, dora, emil]) {
@@ -366,7 +416,12 @@ test('a tournament: created, registered by link, started with a bot, standings a
   await o.locator('[data-key="tn-results"]').click();
   await o.locator('[data-testid="tn-results"]').waitFor();
   await o.waitForFunction(() => document.querySelector('[data-testid="tn-results-status"]')?.textContent === 'Final results.');
-  const { results, csv, tables_csv: tablesCsv } = lastFrame(olli, 'tournament_results');
+  // The results come in parts: the standings, then each round's tables.
+  await o.waitForFunction(() => document.querySelectorAll('.tn-results-round .tn-table').length === 4);
+  const { results, csv } = resultsFrames(olli).standings;
+  const roundParts = resultsFrames(olli).rounds;
+  assert.deepEqual(Object.keys(roundParts), ['1', '2']);
+  const tablesCsv = roundParts[1].tables_csv + roundParts[2].tables_csv.split('\r\n').slice(1).join('\r\n');
   const shown = await o.locator('[data-testid="tn-results"] tbody tr').evaluateAll((rows) =>
     rows.map((r) => {
       const cells = [...r.children].map((c) => c.textContent?.trim() ?? '');
@@ -528,7 +583,7 @@ test('a duplicate tournament the organiser plays in: no watchers at its tables, 
   // The results page shows them too.
   await o.locator('[data-key="tn-results"]').click();
   await o.locator('[data-testid="tn-results"]').waitFor();
-  const { results } = lastFrame(olli, 'tournament_results');
+  const { results } = resultsFrames(olli).standings;
   const shown = await o.locator('[data-testid="tn-results"] tbody tr').evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-name'), r.children[3].textContent]));
   assert.deepEqual(
     shown,

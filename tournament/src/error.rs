@@ -34,6 +34,12 @@ pub enum TournamentError {
     /// Registration is closed (or the tournament has started).
     #[error("registration is closed")]
     Closed,
+    /// As many players have registered as the tournament takes ([`crate::Settings::entrant_cap`]).
+    #[error("the tournament is full: it takes {max} players")]
+    Full {
+        /// The most entrants it takes.
+        max: u32,
+    },
     /// No entrant has this id.
     #[error("there is no entrant {0}")]
     UnknownEntrant(EntrantId),
@@ -123,6 +129,7 @@ impl TournamentError {
             TournamentError::NameInvalid => "tournament/name_invalid",
             TournamentError::NameTaken { .. } => "tournament/name_taken",
             TournamentError::Closed => "tournament/closed",
+            TournamentError::Full { .. } => "tournament/full",
             TournamentError::UnknownEntrant(_) => "tournament/unknown_entrant",
             TournamentError::AlreadyStarted => "tournament/already_started",
             TournamentError::NotStarted => "tournament/not_started",

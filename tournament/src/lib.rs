@@ -76,7 +76,7 @@ mod standings;
 mod tournament;
 
 pub use error::TournamentError;
-pub use settings::{MAX_TOURNAMENT_NAME_CHARS, Plan, Reseating, Settings, TableFormat};
+pub use settings::{MAX_ENTRANTS, MAX_ROUNDS, MAX_TOURNAMENT_NAME_CHARS, Plan, Reseating, Settings, TableFormat};
 pub use standings::{
     Hundredths, PlayerRound, ResultRow, Results, RoundResult, RoundView, SeatResult, Standing, TIE_BREAK, TableResult,
     TableView, TournamentView,

@@ -9,6 +9,14 @@ use crate::error::TournamentError;
 /// The most characters of a tournament's name.
 pub const MAX_TOURNAMENT_NAME_CHARS: usize = 64;
 
+/// The most entrants a tournament may take ([`Settings::max_entrants`]); a server may allow
+/// fewer. With [`MAX_ROUNDS`] it bounds what a tournament's messages hold: with every name at its
+/// longest, the tournament as everyone sees it stays well under 256 KiB.
+pub const MAX_ENTRANTS: u32 = 128;
+
+/// The most rounds a new tournament may have.
+pub const MAX_ROUNDS: u32 = 10;
+
 /// How the players are seated for the second round and after (the first round is always
 /// seated at random).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -63,6 +71,12 @@ pub struct Settings {
     /// Whether the organiser plays: he is then registered under his name when the tournament is
     /// created.
     pub organiser_plays: bool,
+    /// The most players who may register (the organiser included if he plays; the bots that
+    /// `fill_with_bots` adds at the start do not count), 2 to [`MAX_ENTRANTS`]. Left out when
+    /// creating, the server's maximum; tournaments stored before there was a cap have none and
+    /// take [`MAX_ENTRANTS`] ([`Settings::entrant_cap`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_entrants: Option<u32>,
 }
 
 impl Settings {
@@ -84,7 +98,31 @@ impl Settings {
             duplicate: false,
             listed: false,
             organiser_plays: true,
+            max_entrants: None,
         }
+    }
+
+    /// The most players who may register: [`Settings::max_entrants`], or [`MAX_ENTRANTS`]
+    /// where it is not set.
+    pub fn entrant_cap(&self) -> u32 {
+        self.max_entrants.unwrap_or(MAX_ENTRANTS)
+    }
+
+    /// Checks what only a new tournament must keep to (a tournament stored before these limits
+    /// still loads): at most [`MAX_ROUNDS`] rounds and a cap of 2 to [`MAX_ENTRANTS`] entrants.
+    ///
+    /// # Errors
+    /// [`TournamentError::InvalidSettings`] names what is wrong.
+    pub fn check_limits(&self) -> Result<(), TournamentError> {
+        if self.rounds > MAX_ROUNDS {
+            return Err(TournamentError::InvalidSettings(format!("a tournament has at most {MAX_ROUNDS} rounds")));
+        }
+        if self.max_entrants.is_some_and(|m| !(2..=MAX_ENTRANTS).contains(&m)) {
+            return Err(TournamentError::InvalidSettings(format!(
+                "a tournament takes 2 to {MAX_ENTRANTS} entrants at most"
+            )));
+        }
+        Ok(())
     }
 
     /// Checks the settings, and puts the tables largest first and the name trimmed.

@@ -360,9 +360,35 @@ impl Tournament {
     /// `points` at that table, his `duplicate` score there (empty without duplicate deals), and
     /// the table's `deals` and `played`.
     pub fn tables_csv(&self) -> String {
+        self.tables_csv_of(None)
+    }
+
+    /// The lines of [`Tournament::tables_csv`] of round `round` alone, after the same header
+    /// row.
+    pub fn round_tables_csv(&self, round: u32) -> String {
+        self.tables_csv_of(Some(round))
+    }
+
+    /// The results without the tables of the rounds (each round says only its number and
+    /// whether it is over): every player ranked with his rounds. [`Tournament::round_results`]
+    /// gives a round's tables. Split so, no part grows with both the players and the rounds.
+    pub fn results_summary(&self) -> Results {
+        let mut results = self.results();
+        for round in &mut results.rounds {
+            round.tables.clear();
+        }
+        results
+    }
+
+    /// Round `round` of [`Tournament::results`] with its tables, if it has started.
+    pub fn round_results(&self, round: u32) -> Option<RoundResult> {
+        self.results().rounds.into_iter().find(|r| r.round == round)
+    }
+
+    fn tables_csv_of(&self, only: Option<u32>) -> String {
         let results = self.results();
         let mut out = String::from("round,table,seat,name,bot,points,duplicate,deals,played\r\n");
-        for round in &results.rounds {
+        for round in results.rounds.iter().filter(|r| only.is_none_or(|o| o == r.round)) {
             for table in &round.tables {
                 for (seat, result) in table.seats.iter().enumerate() {
                     let bot = self.entrant(result.entrant).is_some_and(|e| e.bot);

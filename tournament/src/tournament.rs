@@ -380,6 +380,7 @@ impl Tournament {
         organiser: &str,
     ) -> Result<(Tournament, Vec<TournamentEvent>), TournamentError> {
         settings.validate()?;
+        settings.check_limits()?;
         let organiser = clean_name(organiser)?;
         let mut events = vec![TournamentEvent::Created { id, organiser: organiser.clone(), settings }];
         let mut tournament = Tournament::from_created(&events[0])?;
@@ -575,8 +576,9 @@ impl Tournament {
     /// Registers a player by name.
     ///
     /// # Errors
-    /// [`TournamentError::Closed`] after registration closed; the name's errors of
-    /// [`clean_name`]; [`TournamentError::NameTaken`].
+    /// [`TournamentError::Closed`] after registration closed; [`TournamentError::Full`] when
+    /// [`Settings::entrant_cap`] players have registered; the name's errors of [`clean_name`];
+    /// [`TournamentError::NameTaken`].
     pub fn register(&mut self, name: &str) -> Result<(EntrantId, Vec<TournamentEvent>), TournamentError> {
         let event = self.registered(name)?;
         self.apply(&event)?;
@@ -586,6 +588,10 @@ impl Tournament {
     fn registered(&self, name: &str) -> Result<TournamentEvent, TournamentError> {
         if self.phase != Phase::Registration {
             return Err(TournamentError::Closed);
+        }
+        let max = self.settings.entrant_cap();
+        if self.entrants.iter().filter(|e| !e.bot).count() >= max as usize {
+            return Err(TournamentError::Full { max });
         }
         let name = clean_name(name)?;
         if let Some(other) = self.entrant_by_name(&name) {

@@ -746,3 +746,94 @@ fn without_duplicate_deals_every_recorded_deal_is_shown() {
     assert_eq!((view.played, view.shown), (1, 1));
     assert_eq!(view.totals, result.points.iter().map(|p| i64::from(*p)).collect::<Vec<_>>());
 }
+
+#[test]
+fn registration_stops_at_the_cap() {
+    let mut s = short("Capped", 1, 1, 1);
+    s.max_entrants = Some(4);
+    s.organiser_plays = true;
+    let mut log = Log::create(s, "Olli");
+    assert_eq!(log.t.settings().entrant_cap(), 4);
+    for name in ["Anna", "Jan", "Gesa"] {
+        log.register(name).unwrap();
+    }
+    // The organiser who plays is one of the four.
+    let e = log.register("Hinnerk").unwrap_err();
+    assert_eq!(e, TournamentError::Full { max: 4 });
+    assert_eq!(e.code(), "tournament/full");
+    assert_eq!(e.to_string(), "the tournament is full: it takes 4 players");
+    // A name removed makes room again.
+    let jan = log.t.entrant_by_name("Jan").unwrap().id;
+    log.op(|t| t.remove(jan)).unwrap();
+    log.register("Hinnerk").unwrap();
+    // Bots added at the start do not count: five would need a sixth at two tables of three.
+    let mut s = short("Bots", 1, 1, 1);
+    s.max_entrants = Some(5);
+    let mut log = with_players(s, 5);
+    log.op(|t| t.start(Seed::from_u64(3), true)).unwrap();
+    assert_eq!(log.t.entrants().len(), 6);
+}
+
+#[test]
+fn new_tournaments_keep_to_the_limits_and_old_ones_still_load() {
+    let create = |f: &dyn Fn(&mut Settings)| {
+        let mut s = short("Limits", 1, 1, 1);
+        f(&mut s);
+        Tournament::create(TournamentId("x".into()), s, "Olli").map(|_| ())
+    };
+    assert!(create(&|s| s.rounds = MAX_ROUNDS).is_ok());
+    assert_eq!(create(&|s| s.rounds = MAX_ROUNDS + 1).unwrap_err().code(), "tournament/invalid_settings");
+    assert!(create(&|s| s.max_entrants = Some(MAX_ENTRANTS)).is_ok());
+    assert!(create(&|s| s.max_entrants = Some(2)).is_ok());
+    for cap in [0, 1, MAX_ENTRANTS + 1] {
+        assert_eq!(create(&|s| s.max_entrants = Some(cap)).unwrap_err().code(), "tournament/invalid_settings");
+    }
+
+    // A tournament stored before the cap and the round limit: 12 rounds and no `max_entrants`,
+    // with more entrants than a new one could take. It loads as it was, and takes no one more.
+    let mut settings = serde_json::to_value(short("Old", 1, 1, 12)).unwrap();
+    settings.as_object_mut().unwrap().remove("max_entrants");
+    let mut events =
+        vec![serde_json::json!({"event": "created", "id": "old-1", "organiser": "Olli", "settings": settings})];
+    for i in 1..=(MAX_ENTRANTS + 2) {
+        events.push(
+            serde_json::json!({"event": "registered", "entrant": {"id": i, "name": format!("P{i}"), "bot": false}}),
+        );
+    }
+    let events: Vec<TournamentEvent> = serde_json::from_value(serde_json::Value::Array(events)).unwrap();
+    let mut old = Tournament::from_events(&events).unwrap();
+    assert_eq!(old.settings().rounds, 12);
+    assert_eq!(old.settings().max_entrants, None);
+    assert_eq!(old.entrants().len(), MAX_ENTRANTS as usize + 2);
+    assert_eq!(old.register("Late").unwrap_err(), TournamentError::Full { max: MAX_ENTRANTS });
+    // Its events are written as they were read (no field added).
+    assert!(!serde_json::to_string(&events[0]).unwrap().contains("max_entrants"));
+    old.start(Seed::from_u64(9), true).unwrap();
+}
+
+#[test]
+fn the_results_in_parts_are_the_whole_results() {
+    let mut log = with_players(short("Parts", 2, 3, 2), 11);
+    let mut sums = BTreeMap::new();
+    log.op(|t| t.start(Seed::from_u64(5), false)).unwrap();
+    play_round(&mut log, &mut sums);
+    log.op(|t| t.next_round(Seed::from_u64(6))).unwrap();
+    play_round(&mut log, &mut sums);
+    let whole = log.t.results();
+    let summary = log.t.results_summary();
+    assert_eq!(summary.standings, whole.standings);
+    assert_eq!(summary.rounds.len(), 2);
+    assert!(summary.rounds.iter().all(|r| r.tables.is_empty()));
+    let mut csv = String::from("round,table,seat,name,bot,points,duplicate,deals,played\r\n");
+    for (i, round) in whole.rounds.iter().enumerate() {
+        let number = i as u32 + 1;
+        assert_eq!(summary.rounds[i].round, number);
+        assert_eq!(summary.rounds[i].over, round.over);
+        assert_eq!(log.t.round_results(number).as_ref(), Some(round));
+        let part = log.t.round_tables_csv(number);
+        csv.push_str(part.split_once("\r\n").unwrap().1);
+    }
+    assert_eq!(csv, log.t.tables_csv());
+    assert_eq!(log.t.round_results(3), None);
+    assert_eq!(log.t.round_tables_csv(3).lines().count(), 1, "the header alone");
+}

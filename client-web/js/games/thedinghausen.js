@@ -420,7 +420,7 @@ export function sheetBody(game) {
   const fipsenCell = (f) => (f ? `${FIPSEN_MARK[f.result] ?? ''} ${seatName(f.seat)}` : '—');
   return h(
     'div',
-    { class: 'sheet-scroll' },
+    { class: 'sheet-scroll', tabindex: '0', role: 'region', 'aria-label': t('table.scoresheet') },
     h('p', { class: 'hint th-sheet-key' }, t('th.sheet.tricks_counts')),
     h(
       'table',

@@ -787,7 +787,7 @@ export function sheetBody(game) {
   ];
   return h(
     'div',
-    { class: 'sheet-scroll' },
+    { class: 'sheet-scroll', tabindex: '0', role: 'region', 'aria-label': t('table.scoresheet') },
     h('p', { class: 'hint tp-sheet-key' }, t('tp.sheet.key')),
     h(
       'table',

@@ -803,7 +803,7 @@ export function sheetBody(game) {
   const seats = Array.from({ length: n }, (_, i) => i);
   return h(
     'div',
-    { class: 'sheet-scroll' },
+    { class: 'sheet-scroll', tabindex: '0', role: 'region', 'aria-label': t('table.scoresheet') },
     h(
       'table',
       { class: 'sheet-table wp-sheet', 'data-testid': 'scoresheet' },
