@@ -7,7 +7,7 @@ import { h, replaceKeepingFocus } from './dom.js';
 import { has, initLang, t } from './i18n.js';
 import { eventLines } from './log.js';
 import { applyPatches } from './patch.js';
-import { countdownText } from './format.js';
+import { countdownText, tableTitle } from './format.js';
 import { gameName, gameOf } from './games/index.js';
 import { replayArrived, replayRefused } from './replay.js';
 import { askSeries, seriesArrived, seriesRefused, seriesView, shareArrived } from './series.js';
@@ -69,8 +69,14 @@ function onRoute() {
   }
   if (route.name === 'room') {
     if (S.room?.code !== route.code) {
+      // From one table to another (a second invitation opened in this tab): the connection leaves
+      // the first (the seat there stays ours) before it looks at the second.
+      const leaving = before.name === 'room' && before.code !== route.code && (S.room || S.you);
       resetRoom();
-      if (conn.ready) enterRoom();
+      if (conn.ready) {
+        if (leaving) conn.send({ type: 'leave_room' });
+        enterRoom();
+      }
     }
   } else if (before.name === 'room') {
     // Leaving a room: the seat stays ours (the token is kept) and the connection is free again.
@@ -264,7 +270,7 @@ function onMessage(msg) {
           missed.splice(0, missed.length, ...missed.filter((ev) => ev.kind !== 'chat' || !said.has(`${ev.at}|${ev.from}|${ev.text}`)));
         }
       }
-      for (const ev of missed) S.log.push(...eventLines(ev));
+      for (const ev of missed) S.log.push(...eventLines(ev, msg.game?.deal));
       const away = awaySummary(missed, msg.you?.seat ?? null);
       if (away) {
         S.away = away;
@@ -304,7 +310,7 @@ function onMessage(msg) {
       const before = S.game;
       for (const ev of msg.events ?? []) {
         if ((ev.seq ?? 0) <= S.seq) continue;
-        S.log.push(...eventLines(ev));
+        S.log.push(...eventLines(ev, next.game?.deal));
         announceEvent(ev, mySeat());
         if (ev.kind === 'chat' && !S.ui.chatOpen) S.ui.unread += 1;
         if (ev.kind === 'nudged' && ev.seat === mySeat()) nudged(ev.by);
@@ -714,7 +720,7 @@ const forced = { key: /** @type {string|null} */ (null), timer: 0 };
 function updateTitle() {
   let title = 'Fipsen';
   // A room's page names its table and its game: "Friday table — Prisdorf Fipsen".
-  if (S.route.name === 'room') title = `${S.room?.title || t('room.title', { code: S.route.code })} — ${S.room ? gameName(S.room.rules?.game) : 'Fipsen'}`;
+  if (S.route.name === 'room') title = `${tableTitle(S.room?.title, S.room?.host) || t('room.title', { code: S.route.code })} — ${S.room ? gameName(S.room.rules?.game) : 'Fipsen'}`;
   if (S.route.name === 'room' && !S.room && S.peek?.info) title = `${inviteTitle(S.peek.info)} — ${gameName(S.peek.info.rules?.game)}`;
   if (S.route.name === 'tourney' && tourney?.state) title = `${tourney.state.view.settings.name} — ${gameName(tourney.state.view.settings.game)}`;
   if (myTurn()) title = `▶ ${t('table.your_turn')} — Fipsen`;

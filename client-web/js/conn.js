@@ -33,6 +33,9 @@ export class Connection {
     this.pending = /** @type {any[]} */ ([]);
     const wake = () => this.wake();
     window.addEventListener('online', wake);
+    // The device lost its network: say so at once (the socket itself may take many seconds to
+    // notice), and try again as the backoff says, or at once when the network is back.
+    window.addEventListener('offline', () => this.lost());
     window.addEventListener('pageshow', wake);
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') wake();
@@ -147,16 +150,37 @@ export class Connection {
     }
   }
 
+  /**
+   * A ping every 10 s; a line that answers none within 4 s is taken for dead: the page says so and
+   * connects again, instead of showing "Connected" over a line that carries nothing.
+   */
   startHeartbeat() {
     clearInterval(this.pingTimer);
     this.pingTimer = window.setInterval(() => {
       if (!this.ws) return;
-      if (Date.now() - this.lastHeard > 45000) {
-        this.drop();
-        return;
-      }
+      const asked = Date.now();
       this.rawSend({ type: 'ping' });
-    }, 20000);
+      window.setTimeout(() => {
+        if (this.ws && this.ready && this.lastHeard < asked) this.lost();
+      }, 4000);
+    }, 10000);
+  }
+
+  /** The line is gone: abandon the socket, show the connection lost, and try again with backoff. */
+  lost() {
+    if (this.state === 'failed' || this.state === 'idle') return;
+    const ws = this.ws;
+    this.ws = null;
+    this.ready = false;
+    this.idleWake = false;
+    clearInterval(this.pingTimer);
+    try {
+      ws?.close();
+    } catch {
+      /* already closed */
+    }
+    this.attempt = 0;
+    this.scheduleRetry();
   }
 
   /** Abandons the current socket and reconnects at once. */

@@ -191,3 +191,31 @@ export function pauseIcon() {
     s('rect', { x: 14, y: 4, width: 4, height: 16, rx: 1, fill: 'currentColor' }),
   );
 }
+
+/**
+ * The replay's steps drawn in SVG (a symbol font may lack ⏮ and ⏭): to the first step, one back,
+ * one on, to the last.
+ * @param {'first'|'back'|'next'|'last'} kind
+ */
+export function stepIcon(kind) {
+  const left = kind === 'first' || kind === 'back';
+  const bar = kind === 'first' || kind === 'last';
+  // A triangle pointing left or right, and for the ends a bar at its point.
+  const triangle = left ? 'M18 5v14L7 12Z' : 'M6 5v14l11-7Z';
+  return s(
+    'svg',
+    { viewBox: '0 0 24 24', width: '1.1em', height: '1.1em', class: `step-icon step-${kind}`, 'aria-hidden': 'true', focusable: 'false' },
+    s('path', { d: triangle, fill: 'currentColor' }),
+    bar ? s('rect', { x: left ? 4 : 17, y: 5, width: 3, height: 14, rx: 1, fill: 'currentColor' }) : null,
+  );
+}
+
+/** A coin drawn in SVG (a symbol font may lack 🪙): play money. */
+export function coinIcon() {
+  return s(
+    'svg',
+    { viewBox: '0 0 24 24', width: '1.1em', height: '1.1em', class: 'coin-icon', 'aria-hidden': 'true', focusable: 'false' },
+    s('circle', { cx: 12, cy: 12, r: 10, fill: '#e0b12a', stroke: '#8a6500', 'stroke-width': 1.5 }),
+    s('circle', { cx: 12, cy: 12, r: 6.5, fill: 'none', stroke: '#8a6500', 'stroke-width': 1.5 }),
+  );
+}

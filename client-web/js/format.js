@@ -29,3 +29,17 @@ export function countdownText(format, s) {
   if (format === 'clock') return s >= 60 ? `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}` : t('clock.seconds', { s });
   return String(s);
 }
+
+/**
+ * A table's name in the chosen language. A table created without a name is named by the server
+ * after its host in English ("Antje's table"), or it has the host's name or none: each of these
+ * reads "Der Tisch von Antje", "Antje’s table", "Antje のテーブル"; a name chosen stays as it is.
+ * @param {string|null|undefined} title
+ * @param {string|null} [host]
+ */
+export function tableTitle(title, host = null) {
+  if (!title || title === host) return host ? t('invite.table_of', { host }) : '';
+  const named = /^(.+)'s table$/.exec(title);
+  if (named && (!host || named[1] === host)) return t('invite.table_of', { host: named[1] });
+  return title;
+}

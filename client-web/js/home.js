@@ -7,6 +7,7 @@ import { BOT_DELAYS, LEVELS, botDelayText, moveSecondsText } from './room.js';
 import { eyeIcon, radioFieldset, robotIcon } from './dom.js';
 import { GAMES, GAME_IDS, gameName, gameOf } from './games/index.js';
 import { myRoomLine } from './series.js';
+import { tableTitle } from './format.js';
 import { listedTourneys, myTourneys, tourneyBar } from './tournament.js';
 
 /**
@@ -203,6 +204,21 @@ function delayChoices() {
   return BOT_DELAYS.map(([ms]) => /** @type {[any, string]} */ ([ms, botDelayText(ms)]));
 }
 
+/**
+ * A jump from the game chosen to its rules in brief, at the foot of the page (on a phone far
+ * below): they open there, the game's own in view.
+ * @param {string} id
+ * @param {string} where
+ */
+function rulesJump(id, where) {
+  const jump = () => {
+    howtoOpen = true;
+    api.render();
+    requestAnimationFrame(() => document.getElementById(`howto-${id}`)?.scrollIntoView({ block: 'start' }));
+  };
+  return h('p', { class: 'rules-jump' }, h('button', { type: 'button', class: 'link', 'data-key': `howto-jump-${where}`, onclick: jump }, t('howto.jump', { game: gameName(id) })));
+}
+
 /** The games as choices. */
 function gameChoices() {
   return GAME_IDS.map((id) => /** @type {[any, string]} */ ([id, gameName(id)]));
@@ -217,6 +233,7 @@ function practiceSection() {
     h('h2', { id: 'practice-title' }, robotIcon(), ' ', t('practice.heading')),
     h('p', { class: 'hint' }, t('practice.help')),
     radioOption('practice_game', t('opt.game'), gameChoices(), ''),
+    rulesJump(draft.practice_game, 'practice'),
     radioOption('practice_level', t('practice.level'), levelChoices(), ''),
     radioOption(
       'practice_players',
@@ -322,6 +339,7 @@ function createSection() {
       }),
     ),
     radioOption('game', t('opt.game'), gameChoices()),
+    rulesJump(draft.game, 'create'),
     form.main,
     h(
       'details',
@@ -441,7 +459,7 @@ function lobbySection() {
               h(
                 'div',
                 { class: 'lobby-info' },
-                h('strong', null, r.title || code),
+                h('strong', null, tableTitle(r.title, r.host) || code),
                 h('span', { class: 'lobby-game', 'data-testid': 'lobby-game' }, gameName(r.rules?.game)),
                 h('span', null, players.filter(Boolean).join(', ')),
                 h(
@@ -499,7 +517,7 @@ function myRoomsSection() {
           h(
             'div',
             { class: 'lobby-info' },
-            h('strong', null, r?.title || t('room.title', { code })),
+            h('strong', null, tableTitle(r?.title) || t('room.title', { code })),
             r ? h('span', { class: 'lobby-game', 'data-testid': 'lobby-game' }, gameName(r.game)) : null,
             r ? h('span', { class: 'hint' }, (r.players ?? []).filter(Boolean).join(', ')) : null,
             r ? h('span', { class: 'hint', 'data-testid': 'mine-status' }, myRoomLine(r)) : null,
@@ -561,7 +579,8 @@ export function homeView() {
  * @param {import('./protocol.js').LobbyRoom} info
  */
 export function inviteTitle(info) {
-  if (!info.title || info.title === info.host) return t('invite.table_of', { host: info.host });
+  const title = tableTitle(info.title, info.host);
+  if (title !== info.title) return title;
   return t('invite.hosted', { title: info.title, host: info.host });
 }
 

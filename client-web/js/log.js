@@ -1,14 +1,16 @@
 // Sentences for the table log, from the room events the server sends.
 
+import { cardShort } from './cards.js';
 import { t } from './i18n.js';
 import { gameOf } from './games/index.js';
 import { S, seatName } from './store.js';
 
 /**
  * @param {any} ev a SeqEvent (a RoomEvent with its seq)
+ * @param {any} [after] the deal as the message that brought the event leaves it
  * @returns {import('./store.js').LogLine[]}
  */
-export function eventLines(ev) {
+export function eventLines(ev, after) {
   /** @param {string} text @returns {import('./store.js').LogLine[]} */
   const line = (text) => [{ kind: 'event', text }];
   switch (ev?.kind) {
@@ -41,19 +43,21 @@ export function eventLines(ev) {
     case 'host_changed':
       return line(t('log.host_changed', { name: ev.name ?? seatName(ev.seat) }));
     case 'game':
-      return gameLines(ev.event);
+      return gameLines(ev.event, after);
     default:
       return [];
   }
 }
 
 /**
- * The sentences of a game event, as the room's game tells them.
+ * The sentences of a game event, as the room's game tells them; a card played, which the games
+ * draw on the table, gets its line here.
  * @param {any} e a game event of the room's game
+ * @param {any} [after] the deal as the message that brought the event leaves it
  * @returns {import('./store.js').LogLine[]}
  */
-function gameLines(e) {
-  return gameOf(S.game?.game ?? S.room?.rules?.game)
-    .eventTexts(e, S.game?.deal)
-    .map((text) => /** @type {import('./store.js').LogLine} */ ({ kind: 'event', text }));
+function gameLines(e, after) {
+  const texts = gameOf(S.game?.game ?? S.room?.rules?.game).eventTexts(e, S.game?.deal, after);
+  if (texts.length === 0 && e?.event === 'card_played') texts.push(t('log.played', { name: seatName(e.seat), card: cardShort(e.card) }));
+  return texts.map((text) => /** @type {import('./store.js').LogLine} */ ({ kind: 'event', text }));
 }

@@ -5,7 +5,7 @@
 // answer; the game's module words the events and draws its chips and the middle of the table.
 
 import { cardFace, cardName, cardShort, sortHand } from './cards.js';
-import { h } from './dom.js';
+import { h, stepIcon } from './dom.js';
 import { t } from './i18n.js';
 import { gameOf } from './games/index.js';
 import { S, api, seatName, mySeat } from './store.js';
@@ -35,6 +35,7 @@ export function openReplay(deal, from) {
   if (r.status === 'ready' && r.deal === deal && (r.room ?? null) === (from?.room ?? null)) {
     S.ui.dialog = 'replay';
     api.render();
+    focusStage();
     return;
   }
   const ask = from ? { type: 'series_replay', room: from.room, key: from.key, deal } : { type: 'replay', deal };
@@ -51,7 +52,33 @@ export function replayArrived(replay) {
   if (S.replay.status !== 'loading' || S.replay.deal !== replay.deal) return;
   S.replay = { status: 'ready', deal: replay.deal, replay, step: 0, room: S.route.name === 'series' ? S.route.code : null };
   api.render();
+  focusStage();
 }
+
+/** The keyboard on the replay, so that its keys work at once. */
+function focusStage() {
+  requestAnimationFrame(() => /** @type {HTMLElement|null} */ (document.querySelector('.replay-stage'))?.focus({ preventScroll: true }));
+}
+
+/** The replay's keys: ← → one step, Home and End to the ends. @param {KeyboardEvent} e */
+function onReplayKey(e) {
+  const r = S.replay;
+  if (r.status !== 'ready' || e.altKey || e.ctrlKey || e.metaKey) return;
+  const moves = { ArrowRight: r.step + 1, ArrowLeft: r.step - 1, Home: 0, End: r.replay.steps.length - 1 };
+  if (e.key in moves) {
+    e.preventDefault();
+    go(moves[e.key]);
+  }
+}
+
+// While the replay is open its keys work wherever the keyboard is (but in a text field), also
+// before anything in it was clicked or after a button in it was redrawn.
+window.addEventListener('keydown', (e) => {
+  if (e.defaultPrevented || S.ui.dialog !== 'replay') return;
+  const target = /** @type {HTMLElement|null} */ (e.target instanceof HTMLElement ? e.target : null);
+  if (target?.closest('input, textarea, select, [contenteditable], .replay-stage')) return;
+  onReplayKey(e);
+});
 
 /** The server refused. @param {string} code */
 export function replayRefused(code) {
@@ -93,7 +120,7 @@ function go(i) {
   r.step = Math.max(0, Math.min(last, i));
   api.render();
   // Keep the keyboard on the dialog after the redraw.
-  requestAnimationFrame(() => /** @type {HTMLElement|null} */ (document.querySelector('.replay-stage'))?.focus({ preventScroll: true }));
+  focusStage();
 }
 
 /** The steps at which each trick was completed (games without tricks have none). @param {any[]} steps */
@@ -114,12 +141,25 @@ function trickSteps(steps) {
 function stepLines(game, step) {
   // A card played is drawn on the table, not told in the log: here it is said.
   const said = (e) => {
-    const lines = game.eventTexts(e, step.deal);
+    const lines = game.eventTexts(e, step.deal, step.deal);
     if (lines.length || e?.event !== 'card_played') return lines;
     return [t('replay.played', { name: seatName(e.seat), card: cardShort(e.card) })];
   };
   const lines = (step.events ?? []).flatMap(said);
   return lines.length ? lines : [t('replay.nothing')];
+}
+
+/** What happened in a step, after the name of who acted unless the words name him already. */
+function whatHappened(game, step) {
+  const lines = stepLines(game, step);
+  const who = step.seat !== null && step.seat !== undefined ? seatName(step.seat) : null;
+  const named = who !== null && lines.some((line) => line.includes(who));
+  return h(
+    'div',
+    { class: 'replay-what', 'data-testid': 'replay-what' },
+    who !== null && !named ? h('strong', null, who, ': ') : null,
+    lines.map((line) => h('p', null, line)),
+  );
 }
 
 /** A hand, open. @param {string[]} cards @param {any} trumps */
@@ -172,13 +212,6 @@ function stage(r) {
   const series = S.game ?? (S.series.status === 'ready' ? S.series.record.sheet : {});
   const shell = { ...series, deal };
   const tricks = trickSteps(steps);
-  const onKey = (e) => {
-    const moves = { ArrowRight: r.step + 1, ArrowLeft: r.step - 1, Home: 0, End: steps.length - 1 };
-    if (e.key in moves) {
-      e.preventDefault();
-      go(moves[e.key]);
-    }
-  };
   let startX = null;
   const swipe = {
     ontouchstart: (e) => (startX = e.touches[0]?.clientX ?? null),
@@ -191,10 +224,10 @@ function stage(r) {
     },
   };
   const button = (key, label, to, disabled) =>
-    h('button', { type: 'button', class: 'small', 'data-key': key, 'aria-label': label, title: label, disabled, onclick: () => go(to) }, t(`replay.${key}.icon`));
+    h('button', { type: 'button', class: 'small', 'data-key': key, 'aria-label': label, title: label, disabled, onclick: () => go(to) }, stepIcon(key));
   return h(
     'section',
-    { class: 'replay-stage', tabindex: '0', 'aria-roledescription': t('replay.title_plain'), 'data-testid': 'replay', 'data-step': r.step, onkeydown: onKey, ...swipe },
+    { class: 'replay-stage', tabindex: '0', 'aria-roledescription': t('replay.title_plain'), 'data-testid': 'replay', 'data-step': r.step, onkeydown: onReplayKey, ...swipe },
     h(
       'div',
       { class: 'replay-controls row', role: 'group', 'aria-label': t('replay.controls') },
@@ -214,12 +247,7 @@ function stage(r) {
           ),
         )
       : null,
-    h(
-      'div',
-      { class: 'replay-what', 'data-testid': 'replay-what' },
-      step.seat !== null && step.seat !== undefined ? h('strong', null, seatName(step.seat), ': ') : null,
-      stepLines(game, step).map((line) => h('p', null, line)),
-    ),
+    whatHappened(game, step),
     middle(game, deal),
     h(
       'div',

@@ -5,6 +5,7 @@ import { lang, t } from './i18n.js';
 import { S, amHost, api, mySeat } from './store.js';
 import { gameName, gameOf } from './games/index.js';
 import { tourneyBar } from './tournament.js';
+import { tableTitle } from './format.js';
 
 export function inviteLink(code) {
   return `${location.origin}${location.pathname}#/room/${code}`;
@@ -246,7 +247,7 @@ export function roomView() {
   return h(
     'div',
     { class: 'room' },
-    h('h1', null, room.title || t('room.title', { code: room.code })),
+    h('h1', null, tableTitle(room.title, room.host) || t('room.title', { code: room.code })),
     tourneyBar(room),
     room.tournament ? null : inviteBox(room.code),
     h(

@@ -23,9 +23,14 @@ export function scoresheet(game) {
   // A game whose rows are not one declarer's game each draws its sheet itself (Thedinghausen).
   const own = rules.sheetBody(game);
   if (own) return h('div', { class: 'sheet', 'data-game': rules.id }, head, own, rules.sheetFoot(game));
+  // On a phone the table scrolls sideways: the players' columns come right after the deal's
+  // number, so that every running total and the totals below stand in view beside their label.
+  const narrow = typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 700px)').matches;
+  /** @param {any} lead @param {any[]} facts @param {any[]} totals */
+  const cells = (lead, facts, totals) => (narrow ? [lead, ...totals, ...facts] : [lead, ...facts, ...totals]);
   return h(
     'div',
-    { class: 'sheet', 'data-game': rules.id },
+    { class: `sheet${narrow ? ' totals-first' : ''}`, 'data-game': rules.id },
     head,
     chart(rows, names),
     h(
@@ -40,13 +45,17 @@ export function scoresheet(game) {
           h(
             'tr',
             null,
-            h('th', { scope: 'col' }, t('sheet.deal')),
-            h('th', { scope: 'col', class: 'wide-only' }, t('sheet.dealer')),
-            h('th', { scope: 'col' }, t('sheet.declarer')),
-            h('th', { scope: 'col' }, t('sheet.game')),
-            h('th', { scope: 'col' }, t('sheet.result')),
-            h('th', { scope: 'col' }, t('sheet.value')),
-            names.map((name, i) => h('th', { scope: 'col', class: 'total-col', style: `--c:${LINE_COLOURS[i]}` }, name)),
+            cells(
+              h('th', { scope: 'col' }, t('sheet.deal')),
+              [
+                h('th', { scope: 'col', class: 'wide-only' }, t('sheet.dealer')),
+                h('th', { scope: 'col' }, t('sheet.declarer')),
+                h('th', { scope: 'col' }, t('sheet.game')),
+                h('th', { scope: 'col' }, t('sheet.result')),
+                h('th', { scope: 'col' }, t('sheet.value')),
+              ],
+              names.map((name, i) => h('th', { scope: 'col', class: 'total-col', style: `--c:${LINE_COLOURS[i]}` }, name)),
+            ),
           ),
         ),
         h(
@@ -56,13 +65,17 @@ export function scoresheet(game) {
             return h(
               'tr',
               { 'data-deal': row.number },
-              h('th', { scope: 'row' }, String(row.number)),
-              h('td', { class: 'wide-only' }, seatName(row.dealer)),
-              h('td', null, row.declarer === null || row.declarer === undefined ? '—' : seatName(row.declarer)),
-              h('td', null, rules.sheetGame(row)),
-              h('td', null, rules.resultWord(row.outcome)),
-              h('td', { class: row.value < 0 ? 'neg' : '' }, points(row.value)),
-              row.totals.map((total) => h('td', { class: `total${total < 0 ? ' neg' : ''}` }, rules.totalText(total, game))),
+              cells(
+                h('th', { scope: 'row' }, String(row.number)),
+                [
+                  h('td', { class: 'wide-only' }, seatName(row.dealer)),
+                  h('td', null, row.declarer === null || row.declarer === undefined ? '—' : seatName(row.declarer)),
+                  h('td', null, rules.sheetGame(row)),
+                  h('td', null, rules.resultWord(row.outcome)),
+                  h('td', { class: row.value < 0 ? 'neg' : '' }, points(row.value)),
+                ],
+                row.totals.map((total) => h('td', { class: `total${total < 0 ? ' neg' : ''}` }, rules.totalText(total, game))),
+              ),
             );
           }),
         ),
@@ -72,10 +85,11 @@ export function scoresheet(game) {
           h(
             'tr',
             null,
-            h('th', { scope: 'row' }, t('sheet.totals')),
-            h('td', { class: 'wide-only' }),
-            h('td', { colspan: 4 }),
-            (game.totals ?? []).map((total) => h('td', { class: `total${total < 0 ? ' neg' : ''}` }, h('strong', null, rules.totalText(total, game)))),
+            cells(
+              h('th', { scope: 'row' }, t('sheet.totals')),
+              [h('td', { class: 'wide-only' }), h('td', { colspan: 4 })],
+              (game.totals ?? []).map((total) => h('td', { class: `total${total < 0 ? ' neg' : ''}` }, h('strong', null, rules.totalText(total, game)))),
+            ),
           ),
         ),
       ),

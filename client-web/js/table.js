@@ -18,9 +18,9 @@ import { tourneyBar } from './tournament.js';
 
 /**
  * Where a seat sits on the screen: `side` is its side of the table (the way a trick it takes
- * flies); at a table of five or more (`ring`) also its place along that side, and `x`, `y` (0 to
- * 1) where the cards it plays lie in the trick.
- * @typedef {{side: 'bottom'|'left'|'top'|'right', ring: boolean, order: number, x: number, y: number}} Place
+ * flies); at a table of five or more (`ring`) also its place along that side (`order`), which
+ * gives its card's place in the trick's rows.
+ * @typedef {{side: 'bottom'|'left'|'top'|'right', ring: boolean, order: number}} Place
  */
 
 /** The module of the game being played (games/). */
@@ -33,12 +33,14 @@ const FIXED = { 3: ['bottom', 'left', 'right'], 4: ['bottom', 'left', 'top', 'ri
 
 /**
  * How many of `m` seats around the table (the viewer's own aside) sit on each side and how many
- * across the top: the sides take a third of those beyond two, the top the rest (five at a table:
- * one each side, two across; ten: three each side, three across).
+ * across the top: the sides take a third of those beyond two, and at least half of those beyond
+ * three, so that no more than three sit across the top and the trick's top row holds three cards
+ * at most (five at a table: one each side, two across; nine: three each side, two across; ten:
+ * three each side, three across).
  * @param {number} m
  */
 export function ringSides(m) {
-  const side = Math.max(0, Math.ceil((m - 2) / 3));
+  const side = Math.max(0, Math.ceil((m - 2) / 3), Math.ceil((m - 3) / 2));
   return { side, top: m - 2 * side };
 }
 
@@ -55,24 +57,23 @@ function places(n, bottom) {
   const out = {};
   const fixed = FIXED[n];
   if (fixed) {
-    for (let i = 0; i < n; i++) out[(bottom + i) % n] = { side: fixed[i], ring: false, order: 0, x: 0.5, y: 0.5 };
+    for (let i = 0; i < n; i++) out[(bottom + i) % n] = { side: fixed[i], ring: false, order: 0 };
     return out;
   }
   const { side, top } = ringSides(n - 1);
-  out[bottom] = { side: 'bottom', ring: true, order: 0, x: 0.5, y: 1 };
+  out[bottom] = { side: 'bottom', ring: true, order: 0 };
   for (let i = 1; i < n; i++) {
     const seat = (bottom + i) % n;
     const k = i - 1;
     if (k < side) {
       // Up the left side: the first seat the nearest to the viewer.
-      // Every other card of a side stands in a little, so that cards above each other show.
-      out[seat] = { side: 'left', ring: true, order: k, x: (k % 2) * 0.12, y: 1 - (k + 1) / (side + 1) };
+      out[seat] = { side: 'left', ring: true, order: k };
     } else if (k < side + top) {
       const j = k - side;
-      out[seat] = { side: 'top', ring: true, order: j, x: (j + 1) / (top + 1), y: 0 };
+      out[seat] = { side: 'top', ring: true, order: j };
     } else {
       const j = k - side - top;
-      out[seat] = { side: 'right', ring: true, order: j, x: 1 - ((side - 1 - j) % 2) * 0.12, y: (j + 1) / (side + 1) };
+      out[seat] = { side: 'right', ring: true, order: j };
     }
   }
   return out;
@@ -377,9 +378,10 @@ function moveClock(seat) {
 
 /**
  * Whether this viewer may nudge now: he sits, a person's turn (not his, not a bot's) has lasted
- * long enough.
+ * long enough, and the page is connected (offline, whose turn it is may have changed unseen).
  */
 function nudgeable(me) {
+  if (S.conn !== 'open') return false;
   const turn = S.room?.turn;
   if (me === null || !turn || turn.seat === me) return false;
   const info = S.room?.seats?.[turn.seat];
@@ -407,6 +409,37 @@ function forehandChip() {
 }
 
 /**
+ * The cards of a trick where their players sit. Up to four at a table each card lies toward its
+ * side. From five on (a ring) the cards lie in rows that never overlap: across the top the cards
+ * of the seats across the top, then a row for each seat up the sides, the left one's card at the
+ * left end and the right one's at the right, the viewer's card in the middle of the last row; a
+ * seat that has not played keeps its place empty. Each card is as wide as three fit side by side.
+ * @param {import('./protocol.js').Play[]} plays
+ * @param {Record<number, Place>} where
+ * @param {any} trumps
+ * @param {{winner?: number|null, ahead?: number|null, settled?: boolean}} marks
+ */
+function trickArea(plays, where, trumps, marks) {
+  const card = (p) => playedCard(p, where[p.seat], trumps, p.seat === marks.winner, p.seat === marks.ahead);
+  const cls = `trick-area${marks.settled ? ' settled' : ''}`;
+  const seats = Object.entries(where).map(([seat, place]) => /** @type {[number, Place]} */ ([Number(seat), place]));
+  if (!seats.some(([, place]) => place.ring)) return h('div', { class: cls }, plays.map(card));
+  const bySeat = new Map(plays.map((p) => [p.seat, card(p)]));
+  const slot = (seat) => (seat === undefined ? h('div', { class: 'trick-slot', 'aria-hidden': 'true' }) : (bySeat.get(seat) ?? h('div', { class: 'trick-slot', 'aria-hidden': 'true' })));
+  const on = (side) => seats.filter(([, place]) => place.side === side).sort((a, b) => a[1].order - b[1].order).map(([seat]) => seat);
+  const left = on('left');
+  const right = on('right');
+  const bottom = on('bottom')[0];
+  const rows = [h('div', { class: 'trick-row across' }, on('top').map(slot))];
+  const side = Math.max(left.length, right.length, 1);
+  for (let r = 0; r < side; r++) {
+    // Up the left side from the viewer: the last row holds the left seat nearest him.
+    rows.push(h('div', { class: 'trick-row' }, slot(left[side - 1 - r]), r === side - 1 ? slot(bottom) : slot(undefined), slot(right[r])));
+  }
+  return h('div', { class: `${cls} ring` }, rows);
+}
+
+/**
  * A card on the table. `winner`: it took the finished trick; `ahead`: it takes the trick being
  * played as it stands (the server's `deal.winning`), marked unlike both the winner and a trump.
  */
@@ -417,14 +450,13 @@ function playedCard(play, place, trumps, winner, ahead = false) {
     'div',
     {
       class: `played place-${place.ring ? 'ring' : place.side}${winner ? ' winner' : ''}${ahead ? ' ahead' : ''}`,
-      style: place.ring ? `--x:${place.x.toFixed(3)};--y:${place.y.toFixed(3)}` : null,
       'data-card': play.card,
       'data-seat': play.seat,
       role: 'img',
       'aria-label': `${seatName(play.seat)}: ${cardName(play.card)}${note}`,
     },
     cardFace(play.card, { trump: isTrump(play.card, trumps) }),
-    // The winner's mark: a ribbon across the top, unlike the trump's star in the corner.
+    // The winner's mark: a ribbon across the bottom edge, unlike the trump's star in the corner.
     winner ? h('span', { class: 'win-badge', 'aria-hidden': 'true' }, '✔ ', t('table.wins')) : null,
     ahead ? h('span', { class: 'ahead-badge', 'aria-hidden': 'true' }, '▲ ', t('table.ahead')) : null,
   );
@@ -483,6 +515,7 @@ function auctionCaption(deal) {
 
 function centre(deal, where) {
   const trumps = G().trumps(deal);
+  /** @type {any} */
   let content = [];
   let caption = null;
   const held = S.ui.held && S.ui.held.deal === S.game?.number && deal.phase !== 'over' ? S.ui.held : null;
@@ -501,7 +534,7 @@ function centre(deal, where) {
         'data-testid': 'trick',
         'data-held': held.index,
       },
-      h('div', { class: 'trick-area' }, trick.cards.map((p) => playedCard(p, where[p.seat], trumps, p.seat === trick.winner))),
+      trickArea(trick.cards, where, trumps, { winner: trick.winner }),
       h('p', { class: 'centre-caption' }, t('table.takes_trick', { name: seatName(trick.winner) })),
       G().centreExtra(S.game, deal),
     );
@@ -516,10 +549,10 @@ function centre(deal, where) {
     // Something the game lays down in the middle (Prisdorf: a Siebener Fips).
     return h('div', { class: 'centre shown', 'data-testid': 'trick' }, G().centreShown(deal, (cards) => cardRow(cards, trumps)));
   } else if (deal.trick.length > 0) {
-    content = deal.trick.map((p) => playedCard(p, where[p.seat], trumps, false, p.seat === deal.winning));
+    content = trickArea(deal.trick, where, trumps, { ahead: deal.winning });
   } else if (deal.tricks.length > 0 && deal.phase === 'over') {
     const last = deal.tricks[deal.tricks.length - 1];
-    content = last.cards.map((p) => playedCard(p, where[p.seat], trumps, p.seat === last.winner));
+    content = trickArea(last.cards, where, trumps, { winner: last.winner });
     caption = t('table.takes_trick', { name: seatName(last.winner) });
   } else if (deal.tricks.length > 0) {
     // The trick taken has gone to its winner, who leads the next.
@@ -531,7 +564,7 @@ function centre(deal, where) {
   return h(
     'div',
     { class: `centre${deal.phase === 'auction' ? ' auction' : ''}${deal.trick.length === 0 && deal.tricks.length > 0 ? ' settled' : ''}`, 'data-testid': 'trick' },
-    h('div', { class: 'trick-area' }, content),
+    Array.isArray(content) ? h('div', { class: 'trick-area' }, content) : content,
     Array.isArray(caption) ? caption : caption ? h('p', { class: 'centre-caption' }, caption) : null,
     G().centreExtra(S.game, deal),
   );
@@ -693,7 +726,8 @@ function finishedDeals(game, deal) {
 }
 
 function resultPanel(game, deal, me) {
-  const sentence = G().outcomeSentence(deal.outcome, deal.scores, deal.dealer);
+  const played = Array.isArray(deal.tricks) && deal.tricks.length > 0 ? deal.tricks.length : undefined;
+  const sentence = G().outcomeSentence(deal.outcome, deal.scores, deal.dealer, played);
   const reveal = deal.reveal;
   const trumps = G().trumps(deal);
   const n = deal.hand_sizes.length;
@@ -846,7 +880,7 @@ function lastTrick(deal, where) {
   return h(
     'div',
     { class: 'last-trick' },
-    h('div', { class: 'trick-area settled' }, last.cards.map((p) => playedCard(p, where[p.seat], G().trumps(deal), p.seat === last.winner))),
+    trickArea(last.cards, where, G().trumps(deal), { winner: last.winner, settled: true }),
     h(
       'ul',
       { class: 'plain-list' },

@@ -1,13 +1,20 @@
-//! Invite codes and seat tokens: random, URL-safe, and only their hashes stored.
+//! Invite codes and seat tokens: random, URL-safe, and only their hashes stored. An invite code
+//! is read and typed by people: it is written without look-alikes (no O beside 0, no I or l
+//! beside 1).
 
 use sha2::{Digest, Sha256};
 
-/// Bytes of randomness in an invite code: 120 bits, 20 characters.
-const INVITE_BYTES: usize = 15;
+/// Characters of an invite code: 20, of 5 random bits each (100 bits).
+const INVITE_CHARS: usize = 20;
 /// Bytes of randomness in a seat token: 192 bits, 32 characters.
 const TOKEN_BYTES: usize = 24;
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// The characters of a new invite code: Crockford's base 32, digits and capitals without I, L, O
+/// and U, so that no two of them look alike. Codes made before, in base64url (`ALPHABET`), stay
+/// valid: both are 20 characters of `ALPHABET`.
+const INVITE_ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 /// Random bytes from the operating system's secure generator.
 ///
@@ -33,9 +40,9 @@ fn base64url(bytes: &[u8]) -> String {
     out
 }
 
-/// A new invite code: 20 URL-safe characters (120 random bits).
+/// A new invite code: 20 characters of `INVITE_ALPHABET` (100 random bits).
 pub fn invite_code() -> String {
-    base64url(&random_bytes::<INVITE_BYTES>())
+    random_bytes::<INVITE_CHARS>().iter().map(|b| char::from(INVITE_ALPHABET[usize::from(b & 31)])).collect()
 }
 
 /// A new seat token: 32 URL-safe characters (192 random bits).
@@ -43,9 +50,9 @@ pub fn seat_token() -> String {
     base64url(&random_bytes::<TOKEN_BYTES>())
 }
 
-/// Whether a string could be an invite code (checked before touching storage).
+/// Whether a string could be an invite code, new or made before (checked before touching storage).
 pub fn looks_like_invite(code: &str) -> bool {
-    code.len() == INVITE_BYTES * 4 / 3 && code.bytes().all(|b| ALPHABET.contains(&b))
+    code.len() == INVITE_CHARS && code.bytes().all(|b| ALPHABET.contains(&b))
 }
 
 /// The hash under which a token is stored: SHA-256, in hexadecimal.
@@ -89,11 +96,32 @@ mod tests {
         assert_eq!(a.len(), 20);
         assert!(looks_like_invite(&a));
         assert_ne!(a, invite_code());
+        // A code made before (base64url) is still one.
+        assert!(looks_like_invite("Ab0O_-lI1zZ9aB3cD4eF"));
         assert!(!looks_like_invite("short"));
         assert!(!looks_like_invite("aaaaaaaaaaaaaaaaaaa/"));
         let t = seat_token();
         assert_eq!(t.len(), 32);
         assert!(t.bytes().all(|b| ALPHABET.contains(&b)));
+    }
+
+    #[test]
+    fn invite_codes_have_no_look_alikes() {
+        // O and 0, I, l and 1, U and V: of each group at most one may appear in any code.
+        let groups: [&[u8]; 3] = [b"O0o", b"Il1i", b"UVuv"];
+        for group in groups {
+            let used: Vec<u8> = group.iter().copied().filter(|c| INVITE_ALPHABET.contains(c)).collect();
+            assert!(used.len() <= 1, "look-alikes {:?} in the alphabet", String::from_utf8_lossy(&used));
+        }
+        // Over many codes every character of the alphabet comes up, and nothing else.
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..400 {
+            let code = invite_code();
+            assert!(code.bytes().all(|b| INVITE_ALPHABET.contains(&b)), "{code}");
+            seen.extend(code.bytes());
+        }
+        assert_eq!(seen.len(), INVITE_ALPHABET.len());
+        assert!(!seen.contains(&b'O') && !seen.contains(&b'I') && !seen.contains(&b'l'));
     }
 
     #[test]

@@ -33,6 +33,10 @@ test('a count of one takes the singular where the language has one', () => {
   setLang('de');
   assert.equal(t('away.others', { n: 1 }), 'Die anderen haben einen Zug gemacht.');
   assert.equal(t('away.others', { n: 3 }), 'Die anderen haben 3 Züge gemacht.');
+  // One watcher "schaut zu", several "schauen zu" (the lobby, the room and the table's bar).
+  assert.equal(t('room.spectators', { n: 1 }), '1 schaut zu');
+  assert.equal(t('room.spectators', { n: 2 }), '2 schauen zu');
+  assert.equal(t('home.lobby_watchers', { n: 1 }), '1 schaut zu');
   setLang('ja');
   assert.equal(t('room.waiting', { n: 1 }), 'あと 1 人を待っています…', 'no singular in Japanese: the one text, not the English singular');
   setLang('en');
@@ -56,6 +60,25 @@ test('every game module offers the whole game interface, and its words in every 
     );
     for (const [i, lang] of LANGS.entries()) assert.deepEqual(keys[i], keys[0], `${id}: the same words in ${lang} as in ${LANGS[0]}`);
   }
+});
+
+test('English names the player left of the dealer "Forehand" in every game, German "Vorhand"', () => {
+  for (const [lang, word] of [
+    ['en', 'Forehand'],
+    ['de', 'Vorhand'],
+  ]) {
+    setLang(/** @type {any} */ (lang));
+    for (const [id, module] of Object.entries(GAMES)) {
+      if (!module.forehandWords) continue;
+      const [chip, term] = module.forehandWords;
+      assert.equal(t(chip), word, `${id}: the seat's chip in ${lang}`);
+      assert.equal(t(`term.${term}`), word, `${id}: the term explained in ${lang}`);
+      assert.ok(!t(`term.${term}.text`).includes(lang === 'en' ? 'Vorhand' : 'Forehand'), `${id}: the explanation in ${lang}`);
+    }
+  }
+  setLang('en');
+  assert.equal(t('opt.first_lead.forehand'), 'Forehand', 'Prisdorf\'s form');
+  assert.doesNotMatch(t('opt.first_lead.help'), /Vorhand/);
 });
 
 test('the tournament pages have every word in every language', async () => {

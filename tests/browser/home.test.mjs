@@ -1,6 +1,8 @@
 // The home page and the way into a room: the lobby in pages of 50 ("More tables"), a connection
 // closed for idling (4005) that comes back quietly at the next tap, and one seat per person — a
-// second tab of the same browser joining a table it already sits at gets that seat back.
+// second tab of the same browser joining a table it already sits at gets that seat back; a table
+// created without a name is named after its host in each person’s language, its invite code
+// written without look-alikes; the rules in brief one tap away from the game chosen.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -121,4 +123,48 @@ test('one person, one seat: a second tab of the same browser joining by code get
   await screenshot(pia, 'phone-seat-taken-over-by-tab');
   assert.deepEqual(errors, []);
   assertNoConsoleErrors([host, pia]);
+});
+
+test('a table created without a name is named after its host in each person’s language', async () => {
+  const host = await openClient(chrome, 'title-de', DESKTOP, 'de');
+  const { link, code } = await createRoom(host, 'Antje');
+  // The invite code is read and typed by people: no O beside 0, no I or l beside 1.
+  assert.match(code, /^[0-9A-HJKMNP-TV-Z]{20}$/, `an invite code without look-alikes: ${code}`);
+  assert.equal(await host.page.locator('.room h1').textContent(), 'Der Tisch von Antje');
+  assert.match(await host.page.title(), /^Der Tisch von Antje — /);
+  const guest = await openClient(chrome, 'title-ja', PHONE, 'ja');
+  await guest.page.goto(link);
+  await guest.page.locator('[data-testid="invite-info"]').waitFor();
+  assert.equal(await guest.page.locator('[data-testid="invite-title"]').textContent(), 'Antje のテーブル');
+  await guest.page.locator('#name').fill('Chiyo');
+  await guest.page.locator('[data-key="invite-sit"]').click();
+  await guest.page.locator('.room h1').waitFor();
+  assert.equal(await guest.page.locator('.room h1').textContent(), 'Antje のテーブル');
+  // Back home, the table is among her own, by the same name.
+  await guest.page.goto(new URL('#/', link).href);
+  await guest.page.locator('.panel.mine strong', { hasText: 'Antje のテーブル' }).waitFor();
+  assertNoConsoleErrors([host, guest]);
+  await host.context.close();
+  await guest.context.close();
+});
+
+test('the rules in brief are one tap away from the game chosen, on a phone', async () => {
+  const me = await openClient(chrome, 'rules-jump', PHONE, 'en');
+  for (const [where, game] of [
+    ['practice', 'tippen'],
+    ['create', 'grossenaspe'],
+  ]) {
+    await me.page.evaluate(() => window.scrollTo(0, 0));
+    await me.page.locator(`[data-key="opt-${where === 'practice' ? 'practice_game' : 'game'}-${game}"]`).check();
+    const jump = me.page.locator(`[data-key="howto-jump-${where}"]`);
+    assert.match((await jump.textContent()) ?? '', game === 'tippen' ? /Tippen/ : /Großenaspe/);
+    await jump.click();
+    await me.page.waitForTimeout(300);
+    const at = await me.page.locator(`.howto-game[data-game="${game}"] h3`).boundingBox();
+    assert.ok(await me.page.locator('details.howto[open]').count(), 'the rules are open');
+    assert.ok(at && at.y >= -1 && at.y + at.height <= 844, `${game}'s rules in view: ${JSON.stringify(at)}`);
+    if (where === 'practice') await screenshot(me, 'phone-rules-jump');
+  }
+  assertNoConsoleErrors([me]);
+  await me.context.close();
 });

@@ -60,10 +60,14 @@ for (const [kind, device] of /** @type {const} */ ([
     assert.deepEqual(s.hands, s.expected, 'every hand open, as the server replays it');
     assert.ok(s.hands.every((h) => h.length === 5), 'five cards each as dealt');
     assert.match(s.what, /deal|dealt/i);
+    // The step buttons are drawn, not letters of a symbol font a machine may lack (⏮ ⏭).
+    const steps = await me.page.locator('.replay-controls button').evaluateAll((els) => els.map((e) => ({ text: e.textContent?.trim(), drawn: Boolean(e.querySelector('svg path')), label: e.getAttribute('aria-label') })));
+    assert.equal(steps.length, 4);
+    for (const b of steps) assert.deepEqual([b.text, b.drawn, Boolean(b.label)], ['', true, true], `the ${b.label} button`);
     await screenshot(me, `${kind}-replay-dealt`);
 
-    // Forward with the arrow key, one step at a time, the hands following the server's steps.
-    await me.page.locator('[data-testid="replay"]').focus();
+    // Forward with the arrow key, one step at a time, the hands following the server's steps: the
+    // replay takes the keys as soon as it opens, with no click on it first.
     for (let i = 1; i <= 6; i++) {
       await me.page.keyboard.press('ArrowRight');
       await me.page.waitForFunction((n) => document.querySelector('[data-testid="replay"]')?.getAttribute('data-step') === String(n), i);
@@ -72,6 +76,7 @@ for (const [kind, device] of /** @type {const} */ ([
       assert.deepEqual(s.hands, s.expected, `step ${i}`);
       assert.ok(s.focused, 'the keyboard stays on the replay');
       assert.ok(s.what.length > 3, `step ${i} says what happened`);
+      assert.doesNotMatch(s.what, /^([^:]+): \1\b/, `step ${i} names who acted once`);
     }
     await me.page.keyboard.press('ArrowLeft');
     await me.page.waitForFunction(() => document.querySelector('[data-testid="replay"]')?.getAttribute('data-step') === '5');

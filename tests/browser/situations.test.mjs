@@ -324,6 +324,25 @@ test('three tricks without a loss: the declarer stops and wins 3 (+3)', { skip }
   await screenshot(watcher, 'desktop-durch-spectator');
   await call(antje, '[data-key="stop"]');
   await checkResult(everyone, 0, 3, 'won (3)');
+  // The deal ended after three tricks: the result, and the log's last line, say so; the log has a
+  // line for every card played, in order.
+  for (const c of everyone.filter((c) => c.lang === 'en')) {
+    assert.match((await resultShown(c.page)).sentence ?? '', /taking 3 of 3 tricks/, `${c.label}'s result`);
+    const log = await c.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.log.map((l) => l.text));
+    assert.ok(log.some((line) => /taking 3 of 3 tricks/.test(line)), `${c.label}'s log: ${log.slice(-3).join(' / ')}`);
+    const plays = await c.page.evaluate(() => {
+      const S = /** @type {any} */ (window).fipsenDebug.S;
+      const name = (seat) => S.room.seats[seat].name;
+      const face = { C: '♣', S: '♠', H: '♥', D: '♦' };
+      return S.game.deal.tricks.flatMap((t) => t.cards.map((p) => `${name(p.seat)} plays ${face[p.card[0]]}${p.card.slice(1)}.`));
+    });
+    assert.equal(plays.length, 12);
+    assert.deepEqual(
+      log.filter((line) => / plays [♣♠♥♦]/.test(line)),
+      plays,
+      `${c.label}'s log has a line per card played`,
+    );
+  }
   checkEveryonesFrames(seated, watcher, DURCH_KNOWN);
   assertNoConsoleErrors(everyone);
 });

@@ -71,6 +71,7 @@ async function tableFacts(page) {
         return [Number(seat), e.querySelector('[data-testid="round-count"]')?.textContent ?? null];
       }),
       balances: [...document.querySelectorAll('.felt .seat [data-testid="balance"]')].length,
+      balanceTexts: [...document.querySelectorAll('.felt .seat [data-testid="balance"]')].map((e) => e.textContent),
     };
   });
 }
@@ -125,7 +126,9 @@ async function practiceDeal(kind) {
   assert.match(facts.trumps ?? '', /Trumps:/);
   assert.match(facts.round ?? '', /Round 1/);
   assert.equal(facts.counts.length, 5, 'a round count at every seat, the viewer’s own included');
-  for (const [seat, text] of facts.counts) assert.equal(text, `${facts.deal.counts[seat]}/10`, `seat ${seat}'s count`);
+  // Each chip says what its number is: the tricks of the round, the balance.
+  for (const [seat, text] of facts.counts) assert.equal(text, `Tricks ${facts.deal.counts[seat]}/10`, `seat ${seat}'s count`);
+  for (const text of facts.balanceTexts) assert.match(text ?? '', /^Bal\. (0|[+−]\d+)$/, 'the balance named');
   assert.equal(facts.balances, 4, 'a balance on every other seat');
   const layout = await layoutProblems(me.page);
   assert.deepEqual(layout.problems, [], `${kind}: the table of five`);

@@ -313,10 +313,11 @@ export const moves = new Set(['called', 'card_played', 'discarded', 'trumps_name
 /**
  * @param {any} e a GrossenaspeEvent
  * @param {any} deal
+ * @param {any} [after] the deal as the message that brought the event leaves it
  * @returns {string[]}
  */
-export function eventTexts(e, deal) {
-  const common = commonEventTexts(e, deal, { callText, contractText, trumpsName, outcomeSentence });
+export function eventTexts(e, deal, after) {
+  const common = commonEventTexts(e, deal, { callText, contractText, trumpsName, outcomeSentence }, after);
   if (common) return common;
   const name = seatName(e?.seat);
   const one = (key, extra = {}) => [t(key, { name, ...extra })];
@@ -337,9 +338,9 @@ export function eventTexts(e, deal) {
 }
 
 /** @param {any} outcome a GrossenaspeOutcome */
-export function outcomeSentence(outcome, scores, dealer) {
+export function outcomeSentence(outcome, scores, dealer, played) {
   if (outcome?.result === 'folded') return t('ga.result.folded', { name: seatName(outcome.declarer) });
-  return commonOutcomeSentence(outcome, scores, dealer, gameText) ?? '';
+  return commonOutcomeSentence(outcome, scores, dealer, gameText, played) ?? '';
 }
 
 // ---- the scoresheet ----

@@ -95,15 +95,21 @@ const SIMPLE = {
   went_on: 'log.went_on',
 };
 
+/** The tricks played in a deal (five when the deal does not tell). @param {any} deal */
+export function tricksPlayed(deal) {
+  return Array.isArray(deal?.tricks) && deal.tricks.length > 0 ? deal.tricks.length : 5;
+}
+
 /**
  * The log lines every Holstein game says alike; null for an event the game says itself.
  * @param {any} e the event
  * @param {any} deal
  * @param {{callText: (call: any) => string, contractText: (contract: any) => string, trumpsName: (suit: string) => string,
- *   outcomeSentence: (outcome: any, scores: any, dealer: any) => string}} say the game's words
+ *   outcomeSentence: (outcome: any, scores: any, dealer: any, played?: number) => string}} say the game's words
+ * @param {any} [after] the deal as the message that brought the event leaves it
  * @returns {string[]|null}
  */
-export function commonEventTexts(e, deal, say) {
+export function commonEventTexts(e, deal, say, after) {
   const name = seatName(e?.seat);
   const one = (key, extra = {}) => [t(key, { name, ...extra })];
   if (e?.event in SIMPLE) return one(SIMPLE[e.event]);
@@ -119,7 +125,7 @@ export function commonEventTexts(e, deal, say) {
     case 'trumps_named':
       return one('log.trumps', { suit: say.trumpsName(e.suit) });
     case 'deal_over':
-      return [say.outcomeSentence(e.outcome, e.scores, deal?.dealer)];
+      return [say.outcomeSentence(e.outcome, e.scores, deal?.dealer, tricksPlayed(after ?? deal))];
     default:
       return null;
   }
@@ -131,8 +137,9 @@ export function commonEventTexts(e, deal, say) {
  * @param {any} scores
  * @param {any} dealer
  * @param {(game: any) => string} gameText
+ * @param {number} [played] the tricks played (five when not known)
  */
-export function commonOutcomeSentence(outcome, scores, dealer, gameText) {
+export function commonOutcomeSentence(outcome, scores, dealer, gameText, played = 5) {
   switch (outcome?.result) {
     case 'thrown_in':
       return t('result.thrown_in', { name: seatName(dealer) });
@@ -143,6 +150,7 @@ export function commonOutcomeSentence(outcome, scores, dealer, gameText) {
         name: seatName(outcome.declarer),
         game: gameText(outcome.game),
         tricks: outcome.tricks,
+        played,
         value: outcome.result === 'lost' ? `−${Math.abs(value)}` : value,
       });
     }

@@ -14,7 +14,7 @@
 //   forehand(deal), trumps(deal), seatChips(game, seat), pickedUp(deal), centreShown(deal, cardRow),
 //     centreExtra(game, deal), tableBar(game, deal), auctionPile(deal), revealZones(reveal),
 //     actions(deal, prompt)                                  — the table
-//   moves, eventTexts(event, deal), outcomeSentence(outcome, scores, dealer) — the log, the result
+//   moves, eventTexts(event, deal, after), outcomeSentence(outcome, scores, dealer, played) — the log, the result
 //   resultWord(outcome), sheetGame(row), sheetHead(game), sheetBody(game), sheetFoot(game),
 //     totalText(total, game)                                 — the scoresheet
 // A game whose move is chosen in steps (Wippen: a hand card, then table piles) also exports

@@ -217,8 +217,8 @@ export function actions(deal, p) {
 // ---- the log ----
 
 function eventTextsWith(say) {
-  return (e, deal) => {
-    const common = commonEventTexts(e, deal, say);
+  return (e, deal, after) => {
+    const common = commonEventTexts(e, deal, say, after);
     if (common) return common;
     if (e?.event === 'dutt_taken') {
       const name = seatName(e.seat);
@@ -230,8 +230,8 @@ function eventTextsWith(say) {
 }
 
 /** @param {any} outcome a MecklenburgOutcome */
-function outcomeSentence(outcome, scores, dealer) {
-  return commonOutcomeSentence(outcome, scores, dealer, gameText) ?? '';
+function outcomeSentence(outcome, scores, dealer, played) {
+  return commonOutcomeSentence(outcome, scores, dealer, gameText, played) ?? '';
 }
 
 // ---- the module of one game ----

@@ -7,6 +7,7 @@ import { t } from '../i18n.js';
 import { suitName } from '../format.js';
 import { callButton, callRow, discardPanel, suitButton, term } from '../calls.js';
 import { seatName } from '../store.js';
+import { tricksPlayed } from './holstein.js';
 
 export const id = /** @type {string} */ ('prisdorf');
 
@@ -399,9 +400,10 @@ const SIMPLE = {
  * The log's sentences for one game event.
  * @param {any} e a Prisdorf Event
  * @param {any} deal the deal being shown (for what the event leaves out)
+ * @param {any} [after] the deal as the message that brought the event leaves it
  * @returns {string[]}
  */
-export function eventTexts(e, deal) {
+export function eventTexts(e, deal, after) {
   const name = seatName(e?.seat);
   const one = (key, extra = {}) => [t(key, { name, ...extra })];
   if (e?.event in SIMPLE) return one(SIMPLE[e.event]);
@@ -422,14 +424,17 @@ export function eventTexts(e, deal) {
     case 'trumps_named':
       return one('log.trumps', { suit: suitName(e.suit, true) });
     case 'deal_over':
-      return [outcomeSentence(e.outcome, e.scores, deal?.dealer)];
+      return [outcomeSentence(e.outcome, e.scores, deal?.dealer, tricksPlayed(after ?? deal))];
     default:
       return [];
   }
 }
 
-/** One sentence for how a deal ended. */
-export function outcomeSentence(outcome, scores, dealer) {
+/**
+ * One sentence for how a deal ended. `played`: the tricks played, fewer than five when the
+ * declarer stopped or lost early (five when not known).
+ */
+export function outcomeSentence(outcome, scores, dealer, played = 5) {
   if (!outcome) return '';
   switch (outcome.result) {
     case 'thrown_in':
@@ -445,6 +450,7 @@ export function outcomeSentence(outcome, scores, dealer) {
         name: seatName(outcome.declarer),
         game: gameText(outcome.game),
         tricks: outcome.tricks,
+        played,
         value: outcome.result === 'lost' ? `−${Math.abs(value)}` : value,
       });
     }

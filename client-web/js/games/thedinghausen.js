@@ -194,7 +194,7 @@ export function seatChips(game, seat) {
         title: t('th.chip.balance_long', { n: points(balance) }),
         'aria-label': t('th.chip.balance_long', { n: points(balance) }),
       },
-      points(balance),
+      t('th.chip.balance', { n: points(balance) }),
     ),
     slips > 0
       ? h('span', { class: 'chip th-slips', 'data-testid': 'slips', title: t('th.chip.slips_long', { n: slips }), 'aria-label': t('th.chip.slips_long', { n: slips }) }, t('th.chip.slips', { n: slips }))

@@ -1,0 +1,191 @@
+// The table's layout where it went wrong before, on a phone (390×844) and a desktop (1366×768):
+// the Japanese bid buttons break between words only; the whole hand is in view during the auction
+// on a 1366×768 laptop; Duttfips' ten cards to lay away lie side by side, their tags apart; the phone's
+// scoresheet has its totals under their columns; the rules in brief are one tap away from the
+// game chosen. Screenshots go to artifacts/.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { DESKTOP, PHONE, assertNoConsoleErrors, launch, openClient, playDeal, screenshot } from './lib.mjs';
+
+let chrome;
+before(async () => {
+  chrome = await launch();
+});
+after(async () => {
+  await chrome?.close();
+});
+
+/** Opens a practice table of `game` at `players` seats. */
+async function practice(me, game, players, delay = 1600) {
+  await me.page.locator('#name').fill('Hinnerk');
+  await me.page.locator(`[data-key="opt-practice_game-${game}"]`).check();
+  await me.page.locator(`[data-key="opt-practice_players-${players}"]`).check();
+  await me.page.locator('[data-key="practice-more"]').click();
+  await me.page.locator(`[data-key="opt-practice_delay-${delay}"]`).check();
+  await me.page.locator('[data-key="practice"]').click();
+  await me.page.locator(`.table-screen.players-${players}`).waitFor();
+  await me.page.waitForFunction(() => /** @type {any} */ (window).fipsenDebug.S.game?.deal);
+}
+
+/**
+ * Stops the page listening to the server and changes the deal it shows, so that a situation
+ * stays as laid out. `change` runs in the page with the deal and the viewer's seat.
+ */
+async function freezeWith(page, change) {
+  await page.evaluate((body) => {
+    const debug = /** @type {any} */ (window).fipsenDebug;
+    debug.conn.handlers.message = () => {};
+    const S = debug.S;
+    new Function('deal', 'me', 'S', body)(S.game.deal, S.you.seat, S);
+    debug.render();
+  }, `(${change})(deal, me, S)`);
+}
+
+/** Waits for the viewer's turn in the auction, and keeps the page there. */
+async function auctionTurn(page) {
+  await page.locator('main .actions .bid-button').first().waitFor({ timeout: 30_000 });
+  await freezeWith(page, () => {});
+  await page.locator('main .actions .bid-button').first().waitFor();
+}
+
+test('Japanese bid buttons on a phone break between words only', async () => {
+  for (const game of ['prisdorf', 'grossenaspe']) {
+    const me = await openClient(chrome, `ja-bids-${game}`, PHONE, 'ja');
+    await practice(me, game, 4, 0);
+    await auctionTurn(me.page);
+    const broken = await me.page.locator('main .actions .bid-button').evaluateAll((buttons) =>
+      buttons.flatMap((b) => {
+        // Each word (the text between spaces) on one line.
+        const out = [];
+        const walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = node.textContent ?? '';
+          let at = 0;
+          for (const word of text.split(' ')) {
+            if (word.length > 1) {
+              const range = document.createRange();
+              range.setStart(node, at);
+              range.setEnd(node, at + word.length);
+              const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+              if (lines.size > 1) out.push(`"${word}" in "${b.textContent}"`);
+            }
+            at += word.length + 1;
+          }
+        }
+        return out;
+      }),
+    );
+    await screenshot(me, `phone-${game}-bids-ja`);
+    assert.deepEqual(broken, [], `${game}: words broken across lines`);
+    assertNoConsoleErrors([me]);
+    await me.context.close();
+  }
+});
+
+test('Duttfips on a desktop: ten cards to lay away side by side, each tag over its own card', async () => {
+  for (const device of [DESKTOP, PHONE]) {
+    const kind = device === PHONE ? 'phone' : 'desktop';
+    const me = await openClient(chrome, `dutt-discard-${kind}`, device, 'en');
+    await practice(me, 'duttfips', 4);
+    await freezeWith(me.page, (deal, me) => {
+      const dutt = ['CA', 'CK', 'SQ', 'HJ', 'DA'].filter((c) => !deal.hand.includes(c));
+      deal.dutt = [...dutt, ...['C7', 'S7', 'H7', 'C8', 'S8'].filter((c) => !deal.hand.includes(c))].slice(0, 5);
+      deal.hand = [...deal.hand, ...deal.dutt];
+      deal.hand_sizes[me] = deal.hand.length;
+      deal.phase = 'discard';
+      deal.declarer = me;
+      deal.dutt_taken = true;
+      deal.turn = me;
+      deal.prompt = { discard: 5 };
+    });
+    await me.page.locator('.hand.discarding').waitFor();
+    const problems = await me.page.evaluate(() => {
+      const box = (e) => e.getBoundingClientRect();
+      const overlap = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+      const cards = [...document.querySelectorAll('.hand .hand-card')];
+      const tags = [...document.querySelectorAll('.hand .card-tag')];
+      const out = [];
+      if (cards.length !== 10) out.push(`${cards.length} cards`);
+      if (tags.length !== 5) out.push(`${tags.length} tags`);
+      cards.forEach((a, i) => cards.slice(i + 1).forEach((b) => overlap(box(a), box(b)) && out.push(`${a.getAttribute('data-card')} overlaps ${b.getAttribute('data-card')}`)));
+      tags.forEach((a, i) => tags.slice(i + 1).forEach((b) => overlap(box(a), box(b)) && out.push(`the tags of ${a.parentElement?.getAttribute('data-card')} and ${b.parentElement?.getAttribute('data-card')} overlap`)));
+      for (const tag of tags) {
+        const t = box(tag);
+        const c = box(/** @type {Element} */ (tag.parentElement));
+        if (t.left < c.left - 0.5 || t.right > c.right + 0.5) out.push(`the tag of ${tag.parentElement?.getAttribute('data-card')} reaches past its card`);
+      }
+      const width = document.documentElement.clientWidth;
+      for (const c of cards) if (box(c).right > width || box(c).left < 0) out.push(`${c.getAttribute('data-card')} is off the screen`);
+      return out;
+    });
+    await me.page.locator('.hand').scrollIntoViewIfNeeded();
+    await screenshot(me, `${kind}-duttfips-discard-ten`);
+    assert.deepEqual(problems, [], kind);
+    assertNoConsoleErrors([me]);
+    await me.context.close();
+  }
+});
+
+/** A 1366×768 screen less the browser's own bars: the page's viewport on such a laptop. */
+const LAPTOP = { ...DESKTOP, viewport: { width: 1366, height: 657 } };
+
+test('on a 1366×768 laptop the whole hand is in view during the auction, with the bids', async () => {
+  for (const [game, players] of /** @type {const} */ ([
+    ['prisdorf', 4],
+    ['prisdorf', 3],
+    ['grossenaspe', 4],
+    ['grossenaspe', 5],
+    ['anseggerfips', 4],
+    ['duttfips', 4],
+  ])) {
+    const me = await openClient(chrome, `fold-${game}-${players}`, LAPTOP, 'en');
+    await practice(me, game, players, 0);
+    await auctionTurn(me.page);
+    await me.page.evaluate(() => window.scrollTo(0, 0));
+    const seen = await me.page.evaluate(() => {
+      const r = /** @type {Element} */ (document.querySelector('.hand .hand-cards')).getBoundingClientRect();
+      const bid = /** @type {Element} */ (document.querySelector('main .actions .bid-button')).getBoundingClientRect();
+      return { bottom: r.bottom, bid: bid.bottom, height: window.innerHeight };
+    });
+    await screenshot(me, `desktop-${game}-${players}-auction`);
+    assert.ok(seen.bottom <= seen.height, `${game}: the hand ends at ${Math.round(seen.bottom)} px, below the fold at ${seen.height}`);
+    assert.ok(seen.bid <= seen.height, `${game}: the first bid ends at ${Math.round(seen.bid)} px`);
+    assertNoConsoleErrors([me]);
+    await me.context.close();
+  }
+});
+
+test('the phone scoresheet: every total under its player', async () => {
+  const me = await openClient(chrome, 'sheet-phone', PHONE, 'en');
+  await practice(me, 'prisdorf', 4, 0);
+  await playDeal([me]);
+  await me.page.locator('[data-key="result-sheet"]').click();
+  await me.page.locator('[data-testid="scoresheet"] tbody tr').first().waitFor();
+  const seen = await me.page.evaluate(() => {
+    const S = /** @type {any} */ (window).fipsenDebug.S;
+    const names = S.room.seats.map((s) => s.name);
+    const view = /** @type {Element} */ (document.querySelector('.sheet-scroll')).getBoundingClientRect();
+    const head = [...document.querySelectorAll('.sheet-table thead th')];
+    const foot = [...document.querySelectorAll('.sheet-table tfoot tr > *')];
+    // The table's columns, as the head row has them (a cell spanning several counts for each).
+    const columns = (cells) => cells.flatMap((c) => Array.from({ length: Number(c.getAttribute('colspan') ?? 1) }, () => c));
+    const heads = columns(head);
+    const foots = columns(foot);
+    return names.map((name) => {
+      const i = heads.findIndex((c) => c.textContent === name && getComputedStyle(c).display !== 'none');
+      const visible = heads.filter((c) => getComputedStyle(c).display !== 'none');
+      const at = visible.indexOf(heads[i]);
+      const total = foots.filter((c) => getComputedStyle(c).display !== 'none')[at];
+      const r = total?.getBoundingClientRect();
+      return { name, total: total?.textContent ?? null, inView: Boolean(r && r.left >= view.left - 0.5 && r.right <= view.right + 0.5), expected: String(S.game.totals[names.indexOf(name)]) };
+    });
+  });
+  await screenshot(me, 'phone-scoresheet-totals');
+  for (const s of seen) {
+    assert.ok(s.inView, `${s.name}'s total in view without scrolling sideways`);
+    assert.equal(s.total?.replace('+', ''), s.expected.replace('-', '−'), `${s.name}'s total under his name`);
+  }
+  assertNoConsoleErrors([me]);
+  await me.context.close();
+});
