@@ -524,6 +524,13 @@ impl ClientMessage {
             let shown: String = kind.chars().take(32).collect();
             return Err((ErrorCode::UnknownType, format!("this server knows no message of type `{shown}`")));
         };
+        if kind == "create_room"
+            && let Some(rules) = value.get("rules")
+            && let Err(e) = GameRules::deserialize(rules)
+        {
+            // An unknown game, or an option its rules do not have: a mistake in the rules.
+            return Err((ErrorCode::RulesInvalid, format!("these are not rules of a game here: {e}")));
+        }
         serde_json::from_value(value)
             .map_err(|e| (ErrorCode::Malformed, format!("the `{kind}` message is not of the expected shape: {e}")))
     }
@@ -885,6 +892,26 @@ mod tests {
             join,
             Ok(ClientMessage::JoinRoom { room: "r".into(), name: "A".into(), role: Role::Player, token: None })
         );
+    }
+
+    #[test]
+    fn rules_a_game_does_not_have_are_a_rules_error() {
+        for rules in [
+            r#"{"game": "duttfips", "players": 4}"#,
+            r#"{"game": "anseggerfips", "players": 3}"#,
+            r#"{"game": "chess"}"#,
+            r#"{"game": "prisdorf", "players": "four"}"#,
+            "7",
+        ] {
+            let text = format!(r#"{{"type": "create_room", "name": "A", "rules": {rules}}}"#);
+            let (code, sentence) = ClientMessage::parse(&text).unwrap_err();
+            assert_eq!(code, ErrorCode::RulesInvalid, "{rules}: {sentence}");
+        }
+        // Rules that a game has are read; a mistake elsewhere in the message stays malformed.
+        let ok = ClientMessage::parse(r#"{"type": "create_room", "name": "A", "rules": {"game": "duttfips"}}"#);
+        assert!(ok.is_ok(), "{ok:?}");
+        let bad = ClientMessage::parse(r#"{"type": "create_room", "name": 5, "rules": {"game": "duttfips"}}"#);
+        assert_eq!(bad.unwrap_err().0, ErrorCode::Malformed);
     }
 
     #[test]

@@ -29,6 +29,9 @@ pub const ROOMS_PER_CONNECTION_BURST: f64 = 5.0;
 pub const ROOM_REFILL: Duration = Duration::from_secs(60);
 /// Addresses remembered for the room quota before full buckets are forgotten.
 const QUOTA_ENTRIES: usize = 10_000;
+/// The pace of the bots in every room watched from one address where no seated person is
+/// connected, together: one move in this time (10 a second), whatever the number of rooms.
+pub const UNATTENDED_BOT_MOVE_EVERY: Duration = Duration::from_millis(100);
 
 /// A bucket of rooms to create: full at the burst, refilled by one every [`ROOM_REFILL`].
 #[derive(Debug, Clone, Copy)]
@@ -92,6 +95,8 @@ pub struct Registry {
     room_quota: DashMap<IpAddr, Bucket>,
     /// Rooms one address may create in a burst (0: no limit).
     rooms_per_address: u32,
+    /// For each address watching rooms of bots only: when their next bot move may be made.
+    bot_pace: DashMap<IpAddr, Instant>,
     /// Where tournament tables send the deals they played (set once the tournaments run).
     reports: OnceLock<mpsc::UnboundedSender<TableReport>>,
 }
@@ -171,6 +176,19 @@ async fn prepare(rules: &GameRules) {
     }
 }
 
+/// Checks the rules and options of a room to be created, before anything is counted against the
+/// creator's allowance of rooms.
+///
+/// # Errors
+/// `rules/invalid` or `options/invalid`, with a sentence.
+pub fn check_new_room(rules: &GameRules, options: &RoomOptions) -> Result<(), (ErrorCode, String)> {
+    rules.validate().map_err(|e| (ErrorCode::RulesInvalid, e.to_string()))?;
+    if !options.is_valid() {
+        return Err((ErrorCode::OptionsInvalid, ErrorCode::OptionsInvalid.to_string()));
+    }
+    Ok(())
+}
+
 impl Registry {
     /// An empty registry. `fixed_master`, for tests only, deals every new room from one seed.
     pub fn new(storage: Storage, metrics: Arc<Metrics>, idle: Duration, fixed_master: Option<Seed>) -> Arc<Registry> {
@@ -184,6 +202,7 @@ impl Registry {
             reviews: Arc::new(tokio::sync::Semaphore::new(CONCURRENT_REVIEWS)),
             room_quota: DashMap::new(),
             rooms_per_address: 0,
+            bot_pace: DashMap::new(),
             reports: OnceLock::new(),
         })
     }
@@ -280,10 +299,7 @@ impl Registry {
         rules: GameRules,
         options: RoomOptions,
     ) -> Result<RoomHandle, (ErrorCode, String)> {
-        rules.validate().map_err(|e| (ErrorCode::RulesInvalid, e.to_string()))?;
-        if !options.is_valid() {
-            return Err((ErrorCode::OptionsInvalid, ErrorCode::OptionsInvalid.to_string()));
-        }
+        check_new_room(&rules, &options)?;
         prepare(&rules).await;
         let title = match clean_text(&options.title) {
             title if title.is_empty() => format!("{host}'s table"),
@@ -475,6 +491,21 @@ impl Registry {
         }
         let mut bucket = self.room_quota.entry(addr).or_insert_with(|| Bucket::with_burst(burst, now));
         bucket.take(now)
+    }
+
+    /// When a bot move in a room of bots only that `addr` watches, due at `due`, may be made:
+    /// the bots of all such rooms watched from one address make one move every
+    /// [`UNATTENDED_BOT_MOVE_EVERY`] between them. The time is taken for that move.
+    pub fn unattended_bot_move(&self, addr: IpAddr, due: Instant) -> Instant {
+        if self.bot_pace.len() > QUOTA_ENTRIES {
+            // A pace that has passed says nothing: forget it, so the map stays small.
+            let now = Instant::now();
+            self.bot_pace.retain(|_, next| *next > now);
+        }
+        let mut next = self.bot_pace.entry(addr).or_insert(due);
+        let at = (*next).max(due);
+        *next = at + UNATTENDED_BOT_MOVE_EVERY;
+        at
     }
 
     /// A stored series opened by `key` (its share key, or a seat token of the room: then the
