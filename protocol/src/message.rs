@@ -991,7 +991,7 @@ mod tests {
         let ClientMessage::CreateRoom { rules, .. } = create else { panic!("{create:?}") };
         assert_eq!(rules.game(), fipsen_rules::GameId::Grossenaspe);
         let unknown = ClientMessage::parse(r#"{"type":"create_room","name":"A","rules":{"game":"skat"}}"#).unwrap_err();
-        assert_eq!(unknown.0, ErrorCode::Malformed);
+        assert_eq!(unknown.0, ErrorCode::RulesInvalid);
         assert!(unknown.1.contains("unknown game `skat`"), "{}", unknown.1);
     }
 

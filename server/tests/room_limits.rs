@@ -74,9 +74,10 @@ async fn refused_rule_sets_leave_the_rooms_allowance_untouched() {
     let server = Server::start(&db, &["--rooms-per-address", "2"]);
     let mut c = Client::greeted(&server).await;
     for (rules, options, code) in [
-        (json!({"players": 11}), json!({}), "rules/invalid"),
-        (json!({"game": "duttfips", "players": 4}), json!({}), "rules/invalid"),
         (json!({"players": 4}), json!({"grace_seconds": 100_000}), "options/invalid"),
+        (json!({"players": 4, "min_bid": 4}), json!({}), "rules/invalid"),
+        (json!({"game": "tippen", "players": 11}), json!({}), "rules/invalid"),
+        (json!({"game": "duttfips", "players": 4}), json!({}), "rules/invalid"),
     ] {
         for _ in 0..3 {
             c.send(json!({"type": "create_room", "name": "Antje", "rules": rules, "options": options})).await;
@@ -84,7 +85,7 @@ async fn refused_rule_sets_leave_the_rooms_allowance_untouched() {
             assert_eq!(refused["code"], code, "{refused}");
         }
     }
-    // Nine refusals later, this connection and its address still have their two rooms.
+    // Twelve refusals later, this connection and its address still have their two rooms.
     c.create("Antje", json!({"players": 4}), json!({})).await;
     let mut d = Client::greeted(&server).await;
     d.create("Hinnerk", json!({"players": 4}), json!({})).await;
