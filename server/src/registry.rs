@@ -29,9 +29,6 @@ pub const ROOMS_PER_CONNECTION_BURST: f64 = 5.0;
 pub const ROOM_REFILL: Duration = Duration::from_secs(60);
 /// Addresses remembered for the room quota before full buckets are forgotten.
 const QUOTA_ENTRIES: usize = 10_000;
-/// The pace of the bots in every room watched from one address where no seated person is
-/// connected, together: one move in this time (10 a second), whatever the number of rooms.
-pub const UNATTENDED_BOT_MOVE_EVERY: Duration = Duration::from_millis(100);
 
 /// A bucket of rooms to create: full at the burst, refilled by one every [`ROOM_REFILL`].
 #[derive(Debug, Clone, Copy)]
@@ -97,6 +94,9 @@ pub struct Registry {
     rooms_per_address: u32,
     /// For each address watching rooms of bots only: when their next bot move may be made.
     bot_pace: DashMap<IpAddr, Instant>,
+    /// The time between two bot moves of the rooms of bots only watched from one address
+    /// (`None`: no pace).
+    bot_move_every: Option<Duration>,
     /// Where tournament tables send the deals they played (set once the tournaments run).
     reports: OnceLock<mpsc::UnboundedSender<TableReport>>,
 }
@@ -203,6 +203,7 @@ impl Registry {
             room_quota: DashMap::new(),
             rooms_per_address: 0,
             bot_pace: DashMap::new(),
+            bot_move_every: None,
             reports: OnceLock::new(),
         })
     }
@@ -275,6 +276,16 @@ impl Registry {
     pub fn with_room_quota(mut self: Arc<Self>, burst: u32) -> Arc<Self> {
         if let Some(registry) = Arc::get_mut(&mut self) {
             registry.rooms_per_address = burst;
+        }
+        self
+    }
+
+    /// The same registry, letting the rooms of bots only watched from one address make `rate`
+    /// bot moves a second between them (0: no limit). Call before sharing it.
+    #[must_use]
+    pub fn with_watched_bots_rate(mut self: Arc<Self>, rate: u32) -> Arc<Self> {
+        if let Some(registry) = Arc::get_mut(&mut self) {
+            registry.bot_move_every = (rate > 0).then(|| Duration::from_secs(1) / rate);
         }
         self
     }
@@ -494,9 +505,11 @@ impl Registry {
     }
 
     /// When a bot move in a room of bots only that `addr` watches, due at `due`, may be made:
-    /// the bots of all such rooms watched from one address make one move every
-    /// [`UNATTENDED_BOT_MOVE_EVERY`] between them. The time is taken for that move.
+    /// the bots of all such rooms watched from one address make one move in each step of their
+    /// pace (`--watched-bots-rate`) between them, and each room one at most. The time is taken
+    /// for that move.
     pub fn unattended_bot_move(&self, addr: IpAddr, due: Instant) -> Instant {
+        let Some(every) = self.bot_move_every else { return due };
         if self.bot_pace.len() > QUOTA_ENTRIES {
             // A pace that has passed says nothing: forget it, so the map stays small.
             let now = Instant::now();
@@ -504,7 +517,7 @@ impl Registry {
         }
         let mut next = self.bot_pace.entry(addr).or_insert(due);
         let at = (*next).max(due);
-        *next = at + UNATTENDED_BOT_MOVE_EVERY;
+        *next = at + every;
         at
     }
 

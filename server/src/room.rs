@@ -53,11 +53,6 @@ const RESUME_AFTER_READING: Duration = Duration::from_secs(3);
 /// Chat lines a connection may send per [`CHAT_WINDOW`].
 const CHAT_BURST: f64 = 5.0;
 const CHAT_WINDOW: Duration = Duration::from_secs(10);
-/// The least pause before a bot's move in a room where no seated person is connected (bots that
-/// only play for those watching): such a table plays fast, but never as fast as the server can.
-/// The bots of every such room watched from one address share a pace as well
-/// ([`Registry::unattended_bot_move`]).
-pub const UNATTENDED_BOT_PAUSE: Duration = Duration::from_millis(150);
 
 /// A frame on its way to one connection.
 #[derive(Debug, Clone)]
@@ -1757,15 +1752,15 @@ impl Room {
     }
 
     /// When a bot move planned for `at` may be made. A practice table (a person seated and
-    /// connected) plays at the room's own pace; a table whose bots play only for those watching
-    /// waits at least [`UNATTENDED_BOT_PAUSE`], and takes its turn in the pace of the address
-    /// watching it longest, shared by every such room watched from there. A tournament table is
-    /// left at its pace: its deals are as many as its round has.
+    /// connected) plays at the room's own pace. A table whose bots play only for those watching
+    /// plays fast, but never as fast as the server can: it takes its turn in the pace of the
+    /// address watching it longest, shared by every such room watched from there
+    /// ([`Registry::unattended_bot_move`]). A tournament table is left at its pace: it plays as
+    /// many deals as its round has.
     fn paced(&self, at: Instant) -> Instant {
         if self.tournament.is_some() || self.person_at_table() {
             return at;
         }
-        let at = at.max(Instant::now() + UNATTENDED_BOT_PAUSE);
         match self.members.iter().min_by_key(|(conn, _)| **conn) {
             Some((_, watcher)) => self.env.registry.unattended_bot_move(watcher.link.addr, at),
             None => at,
@@ -2387,13 +2382,10 @@ mod tests {
                 let Some(seat) = series.turn() else { break };
                 let legal = series.legal_actions(seat);
                 let following = series.trick_in_progress();
-                let leading = series.leading();
                 room.plan_bots();
                 let turn = room.bot_turn.as_ref().expect("a bot plans its move");
                 assert_eq!(turn.seat, seat);
-                // The bot's own pause (the pace of a room that only watchers see adds time
-                // alike for every move, known to everyone).
-                let pause = room.bot_pause(leading).as_secs_f64();
+                let pause = turn.at.saturating_duration_since(Instant::now()).as_secs_f64();
                 if following {
                     if legal.len() == 1 { forced.push(pause) } else { free.push(pause) }
                 }
@@ -2474,21 +2466,25 @@ mod tests {
         room.bot_turn.as_ref().expect("a bot plans its move").at.saturating_duration_since(Instant::now())
     }
 
-    /// Bots with no pause of their own: in a room that a person only watches they wait
-    /// [`UNATTENDED_BOT_PAUSE`], and the rooms watched from one address share one pace; once a
-    /// person sits at the table and is connected, they act at once.
+    /// Bots with no pause of their own, in rooms that a person only watches, ten moves a second
+    /// from one address: the rooms watched from there share that pace; once a person sits at
+    /// the table and is connected, they act at once.
     #[test]
     fn bots_playing_for_watchers_only_keep_a_pace_shared_by_the_address() {
         let dir = tempfile::tempdir().unwrap();
         let mut first = room_of_bots(dir.path(), 3);
         let mut second = room_of_bots(dir.path(), 4);
-        second.env.registry = first.env.registry.clone();
+        let env = &first.env;
+        let registry =
+            Registry::new(env.storage.clone(), env.metrics.clone(), env.idle, None).with_watched_bots_rate(10);
         for room in [&mut first, &mut second] {
             room.options.bot_delay_ms = 0;
+            room.env.registry = registry.clone();
         }
-        let pace = crate::registry::UNATTENDED_BOT_MOVE_EVERY;
+        let pace = Duration::from_millis(100);
+        // The address's first move in a while is made at once.
         let a = planned_in(&mut first);
-        assert!(a >= UNATTENDED_BOT_PAUSE - Duration::from_millis(20), "{a:?}");
+        assert!(a < Duration::from_millis(20), "{a:?}");
         // The same address's other room, and the first one again: each a step further.
         let b = planned_in(&mut second);
         let c = planned_in(&mut first);

@@ -36,11 +36,12 @@ async fn room_of_bots(server: &Server, rules: Value) -> Client {
 }
 
 /// Rooms of bots only, with no pause of their own, watched from one address: between them
-/// their bots make about ten moves a second, not as many as the server can (hundreds).
+/// their bots make the moves a second that `--watched-bots-rate` allows (the default, 20, here
+/// 10), not as many as the server can (hundreds).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bots_playing_for_their_watchers_only_keep_a_pace_per_address() {
     let (_dir, db) = temp_db();
-    let server = Server::start(&db, &[]);
+    let server = Server::start(&db, &["--watched-bots-rate", "10"]);
     let mut watchers = Vec::new();
     for _ in 0..3 {
         watchers.push(room_of_bots(&server, json!({"game": "prisdorf", "players": 4})).await);
