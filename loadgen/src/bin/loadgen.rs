@@ -42,7 +42,7 @@ struct BotRoomsArgs {
     #[arg(long, default_value_t = 10)]
     rooms: usize,
     /// The rooms' rules (JSON).
-    #[arg(long, default_value = r#"{"game": "tippen", "players": 10}"#)]
+    #[arg(long, default_value = r#"{"game": "tippen", "preset": "dreiblatt_1859", "players": 10}"#)]
     rules: String,
     /// The bots' pause before each move (the room's `bot_delay_ms`).
     #[arg(long, default_value_t = 0)]
