@@ -54,6 +54,8 @@ pub enum ErrorCode {
     ActionStale,
     /// The action id is lower than one already used and not among the recent ones.
     ActionIdReused,
+    /// An action names one card twice (a discard of the same card two times).
+    CardNamedTwice,
     /// Too many messages of this kind in a short time.
     RateLimited,
     /// A chat line longer than [`MAX_CHAT_CHARS`](crate::MAX_CHAT_CHARS).
@@ -115,7 +117,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code that is not a rules code, in documentation order.
-    pub const SERVER: [ErrorCode; 46] = [
+    pub const SERVER: [ErrorCode; 47] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::Version,
@@ -137,6 +139,7 @@ impl ErrorCode {
         ErrorCode::TokenInvalid,
         ErrorCode::ActionStale,
         ErrorCode::ActionIdReused,
+        ErrorCode::CardNamedTwice,
         ErrorCode::RateLimited,
         ErrorCode::ChatTooLong,
         ErrorCode::ChatEmpty,
@@ -188,6 +191,7 @@ impl ErrorCode {
             ErrorCode::TokenInvalid => "token/invalid",
             ErrorCode::ActionStale => "action/stale",
             ErrorCode::ActionIdReused => "action/id_reused",
+            ErrorCode::CardNamedTwice => "card/named_twice",
             ErrorCode::RateLimited => "rate/limited",
             ErrorCode::ChatTooLong => "chat/too_long",
             ErrorCode::ChatEmpty => "chat/empty",
@@ -259,6 +263,7 @@ impl fmt::Display for ErrorCode {
             ErrorCode::TokenInvalid => "that seat token is not valid for this room",
             ErrorCode::ActionStale => "the game has moved on since you chose this action",
             ErrorCode::ActionIdReused => "that action id was already used",
+            ErrorCode::CardNamedTwice => "the action names a card twice",
             ErrorCode::RateLimited => "too many messages: slow down",
             ErrorCode::ChatTooLong => "that chat line is too long",
             ErrorCode::ChatEmpty => "that chat line is empty",

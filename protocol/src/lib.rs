@@ -17,6 +17,7 @@
 //! `docs/PROTOCOL.md` walks through a session with an example of every message;
 //! [`schema::protocol_schema`] generates the JSON Schema committed in `protocol/schema/`.
 
+mod action;
 mod close;
 mod error;
 mod message;
@@ -26,6 +27,7 @@ mod room;
 pub mod schema;
 mod tournament;
 
+pub use action::read_action;
 pub use close::CloseCode;
 pub use error::{ErrorCode, every_rule_error};
 pub use message::{ClientMessage, ServerMessage};

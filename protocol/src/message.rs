@@ -531,6 +531,13 @@ impl ClientMessage {
             let shown: String = kind.chars().take(32).collect();
             return Err((ErrorCode::UnknownType, format!("this server knows no message of type `{shown}`")));
         };
+        if kind == "create_room"
+            && let Some(rules) = value.get("rules")
+            && let Err(e) = GameRules::deserialize(rules)
+        {
+            // An unknown game, or an option its rules do not have: a mistake in the rules.
+            return Err((ErrorCode::RulesInvalid, format!("these are not rules of a game here: {e}")));
+        }
         serde_json::from_value(value)
             .map_err(|e| (ErrorCode::Malformed, format!("the `{kind}` message is not of the expected shape: {e}")))
     }
@@ -903,6 +910,26 @@ mod tests {
     }
 
     #[test]
+    fn rules_a_game_does_not_have_are_a_rules_error() {
+        for rules in [
+            r#"{"game": "duttfips", "players": 4}"#,
+            r#"{"game": "anseggerfips", "players": 3}"#,
+            r#"{"game": "chess"}"#,
+            r#"{"game": "prisdorf", "players": "four"}"#,
+            "7",
+        ] {
+            let text = format!(r#"{{"type": "create_room", "name": "A", "rules": {rules}}}"#);
+            let (code, sentence) = ClientMessage::parse(&text).unwrap_err();
+            assert_eq!(code, ErrorCode::RulesInvalid, "{rules}: {sentence}");
+        }
+        // Rules that a game has are read; a mistake elsewhere in the message stays malformed.
+        let ok = ClientMessage::parse(r#"{"type": "create_room", "name": "A", "rules": {"game": "duttfips"}}"#);
+        assert!(ok.is_ok(), "{ok:?}");
+        let bad = ClientMessage::parse(r#"{"type": "create_room", "name": 5, "rules": {"game": "duttfips"}}"#);
+        assert_eq!(bad.unwrap_err().0, ErrorCode::Malformed);
+    }
+
+    #[test]
     fn every_type_is_listed_and_round_trips() {
         let examples = vec![
             ClientMessage::Hello { protocol: 1, client: None },
@@ -979,7 +1006,7 @@ mod tests {
         let ClientMessage::CreateRoom { rules, .. } = create else { panic!("{create:?}") };
         assert_eq!(rules.game(), fipsen_rules::GameId::Grossenaspe);
         let unknown = ClientMessage::parse(r#"{"type":"create_room","name":"A","rules":{"game":"skat"}}"#).unwrap_err();
-        assert_eq!(unknown.0, ErrorCode::Malformed);
+        assert_eq!(unknown.0, ErrorCode::RulesInvalid);
         assert!(unknown.1.contains("unknown game `skat`"), "{}", unknown.1);
     }
 

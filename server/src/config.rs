@@ -164,6 +164,12 @@ pub struct Config {
     #[arg(long, env = "FIPSEN_REGISTRATIONS_PER_ADDRESS", default_value_t = 16)]
     pub registrations_per_address: u32,
 
+    /// Bot moves a second that the rooms of bots watched from one address make between them (a
+    /// room where no seated person is connected: bots playing only for those watching). 0: no
+    /// limit (for tests). A table where a person plays keeps its own pace.
+    #[arg(long = "watched-bots-rate", env = "FIPSEN_WATCHED_BOTS_RATE", default_value_t = 20)]
+    pub watched_bots_rate: u32,
+
     /// Log format.
     #[arg(long, env = "FIPSEN_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,

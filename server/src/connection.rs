@@ -81,7 +81,7 @@ pub fn serve(
     let span = info_span!("conn", conn = id, room = tracing::field::Empty, seat = tracing::field::Empty);
     let (sink, stream) = socket.split();
     let (tx, rx) = mpsc::channel(state.config.outbound_queue.max(4));
-    let link = ConnLink { id, tx, kick: Arc::new(Kick::default()) };
+    let link = ConnLink { id, tx, kick: Arc::new(Kick::default()), addr: peer };
     let writer = tokio::spawn(write_loop(sink, rx, link.kick.clone(), state.clone()).instrument(span.clone()));
     let mut reader = Reader {
         state,
@@ -456,6 +456,11 @@ impl Reader {
                     Ok(name) => name,
                     Err(code) => return self.fail(code),
                 };
+                // A refused rule set costs nothing of the allowance: only rooms that can be made count.
+                if let Err((code, sentence)) = crate::registry::check_new_room(&rules, &options) {
+                    self.refuse(code, sentence);
+                    return Flow::Continue;
+                }
                 let quota = self.state.config.rooms_per_address > 0;
                 if quota && (!self.rooms_quota.take(Instant::now()) || !self.state.registry.may_create_room(self.peer))
                 {

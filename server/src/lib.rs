@@ -60,7 +60,8 @@ pub async fn run(
         warn!("--insecure-fixed-seed is set: every new room's deals are known in advance; for tests only");
     }
     let registry = Registry::new(storage.clone(), metrics.clone(), config.room_idle(), config.insecure_fixed_seed)
-        .with_room_quota(config.rooms_per_address);
+        .with_room_quota(config.rooms_per_address)
+        .with_watched_bots_rate(config.watched_bots_rate);
     let limits = tournaments::Limits {
         max_entrants: config.max_tournament_entrants,
         registrations_per_address: config.registrations_per_address,

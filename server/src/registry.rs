@@ -92,6 +92,11 @@ pub struct Registry {
     room_quota: DashMap<IpAddr, Bucket>,
     /// Rooms one address may create in a burst (0: no limit).
     rooms_per_address: u32,
+    /// For each address watching rooms of bots only: when their next bot move may be made.
+    bot_pace: DashMap<IpAddr, Instant>,
+    /// The time between two bot moves of the rooms of bots only watched from one address
+    /// (`None`: no pace).
+    bot_move_every: Option<Duration>,
     /// Where tournament tables send the deals they played (set once the tournaments run).
     reports: OnceLock<mpsc::UnboundedSender<TableReport>>,
 }
@@ -171,6 +176,19 @@ async fn prepare(rules: &GameRules) {
     }
 }
 
+/// Checks the rules and options of a room to be created, before anything is counted against the
+/// creator's allowance of rooms.
+///
+/// # Errors
+/// `rules/invalid` or `options/invalid`, with a sentence.
+pub fn check_new_room(rules: &GameRules, options: &RoomOptions) -> Result<(), (ErrorCode, String)> {
+    rules.validate().map_err(|e| (ErrorCode::RulesInvalid, e.to_string()))?;
+    if !options.is_valid() {
+        return Err((ErrorCode::OptionsInvalid, ErrorCode::OptionsInvalid.to_string()));
+    }
+    Ok(())
+}
+
 impl Registry {
     /// An empty registry. `fixed_master`, for tests only, deals every new room from one seed.
     pub fn new(storage: Storage, metrics: Arc<Metrics>, idle: Duration, fixed_master: Option<Seed>) -> Arc<Registry> {
@@ -184,6 +202,8 @@ impl Registry {
             reviews: Arc::new(tokio::sync::Semaphore::new(CONCURRENT_REVIEWS)),
             room_quota: DashMap::new(),
             rooms_per_address: 0,
+            bot_pace: DashMap::new(),
+            bot_move_every: None,
             reports: OnceLock::new(),
         })
     }
@@ -260,6 +280,16 @@ impl Registry {
         self
     }
 
+    /// The same registry, letting the rooms of bots only watched from one address make `rate`
+    /// bot moves a second between them (0: no limit). Call before sharing it.
+    #[must_use]
+    pub fn with_watched_bots_rate(mut self: Arc<Self>, rate: u32) -> Arc<Self> {
+        if let Some(registry) = Arc::get_mut(&mut self) {
+            registry.bot_move_every = (rate > 0).then(|| Duration::from_secs(1) / rate);
+        }
+        self
+    }
+
     fn env(self: &Arc<Self>) -> RoomEnv {
         RoomEnv {
             storage: self.storage.clone(),
@@ -280,10 +310,7 @@ impl Registry {
         rules: GameRules,
         options: RoomOptions,
     ) -> Result<RoomHandle, (ErrorCode, String)> {
-        rules.validate().map_err(|e| (ErrorCode::RulesInvalid, e.to_string()))?;
-        if !options.is_valid() {
-            return Err((ErrorCode::OptionsInvalid, ErrorCode::OptionsInvalid.to_string()));
-        }
+        check_new_room(&rules, &options)?;
         prepare(&rules).await;
         let title = match clean_text(&options.title) {
             title if title.is_empty() => format!("{host}'s table"),
@@ -475,6 +502,23 @@ impl Registry {
         }
         let mut bucket = self.room_quota.entry(addr).or_insert_with(|| Bucket::with_burst(burst, now));
         bucket.take(now)
+    }
+
+    /// When a bot move in a room of bots only that `addr` watches, due at `due`, may be made:
+    /// the bots of all such rooms watched from one address make one move in each step of their
+    /// pace (`--watched-bots-rate`) between them, and each room one at most. The time is taken
+    /// for that move.
+    pub fn unattended_bot_move(&self, addr: IpAddr, due: Instant) -> Instant {
+        let Some(every) = self.bot_move_every else { return due };
+        if self.bot_pace.len() > QUOTA_ENTRIES {
+            // A pace that has passed says nothing: forget it, so the map stays small.
+            let now = Instant::now();
+            self.bot_pace.retain(|_, next| *next > now);
+        }
+        let mut next = self.bot_pace.entry(addr).or_insert(due);
+        let at = (*next).max(due);
+        *next = at + every;
+        at
     }
 
     /// A stored series opened by `key` (its share key, or a seat token of the room: then the

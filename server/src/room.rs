@@ -41,12 +41,14 @@ const HISTORY: usize = 512;
 const CHAT_LINES: usize = 50;
 /// Recent action ids remembered per player, to acknowledge a resent action again.
 const ACKED_IDS: usize = 32;
-/// The most chat text a `joined` frame carries, in bytes: the newest lines that fit.
+/// The most chat a `joined` frame carries, in bytes of its `chat` list as sent: the newest
+/// lines that fit.
 const CHAT_JOIN_BYTES: usize = 16 * 1024;
 /// The most missed events a `joined` frame carries, in bytes of JSON; a longer gap is answered
 /// with a snapshot (`resync`) instead.
 const MISSED_BYTES: usize = 64 * 1024;
-/// The least time left on the countdown to the next deal when the last reader is done.
+/// The least time left on the countdown to the next deal when the last reader is done (given
+/// once a pause: later readers resume it with what it has left).
 const RESUME_AFTER_READING: Duration = Duration::from_secs(3);
 /// Chat lines a connection may send per [`CHAT_WINDOW`].
 const CHAT_BURST: f64 = 5.0;
@@ -70,6 +72,8 @@ pub struct ConnLink {
     pub tx: mpsc::Sender<Outgoing>,
     /// Set to close the connection at once (bypassing a full queue).
     pub kick: Arc<Kick>,
+    /// The address the client connects from (for the limits each address has).
+    pub addr: std::net::IpAddr,
 }
 
 /// A connection's kill switch: set once, with the close code, by whoever closes first (the
@@ -481,6 +485,11 @@ pub struct Room {
     /// Seats reading the result or their review, and until when their reading may hold the
     /// next deal back.
     reading: BTreeMap<Seat, Instant>,
+    /// What is left of each seat's reading time in this pause, once it has read: a seat reads
+    /// at most [`MAX_READING_SECONDS`] over the whole pause, however often it starts again.
+    reading_left: BTreeMap<Seat, Duration>,
+    /// The countdown was already given [`RESUME_AFTER_READING`] in this pause.
+    resumed_with_floor: bool,
     /// When the last game event happened: the turn to act began then.
     turn_since: Instant,
     /// The move clock of this seat ran out at this game state: a bot of this level makes the move.
@@ -574,6 +583,8 @@ impl Room {
             next_deal_at: None,
             next_deal_left: None,
             reading: BTreeMap::new(),
+            reading_left: BTreeMap::new(),
+            resumed_with_floor: false,
             turn_since: Instant::now(),
             clock_move: None,
             last_nudge: None,
@@ -857,12 +868,8 @@ impl Room {
             self.clock_move = Some((seat, self.last_game_seq, level));
             events.push(RoomEvent::ClockRanOut { seat, level });
         }
-        let done: Vec<Seat> = self.reading.iter().filter(|(_, until)| **until <= now).map(|(s, _)| *s).collect();
-        for seat in done {
-            self.reading.remove(&seat);
-            events.push(RoomEvent::Reading { seat, reading: false });
-        }
-        self.schedule_next_deal();
+        events.extend(self.end_spent_reading(now));
+        self.schedule_next_deal_at(now);
         if !events.is_empty() {
             let events = self.number(events);
             self.broadcast(&events, None);
@@ -1098,15 +1105,17 @@ impl Room {
         self.send_to(conn, &joined);
     }
 
-    /// The newest chat lines whose text fits in [`CHAT_JOIN_BYTES`], oldest first.
+    /// The newest chat lines that fit in [`CHAT_JOIN_BYTES`] as sent (the `chat` list's JSON,
+    /// escapes included), oldest first.
     fn recent_chat(&self) -> Vec<ChatLine> {
-        let mut bytes = 0;
+        // The brackets of the list, and a comma before every line but the first.
+        let mut bytes = 1;
         let mut lines: Vec<ChatLine> = self
             .chat
             .iter()
             .rev()
             .take_while(|line| {
-                bytes += line.text.len() + line.from.len();
+                bytes += 1 + serde_json::to_string(line).map_or(usize::MAX / 2, |json| json.len());
                 bytes <= CHAT_JOIN_BYTES
             })
             .cloned()
@@ -1224,7 +1233,7 @@ impl Room {
                 }
                 if self.next_deal_asked.insert(seat) {
                     let mut events = vec![RoomEvent::NextDealAsked { seat }];
-                    if self.reading.remove(&seat).is_some() {
+                    if self.stop_reading(seat, Instant::now()) {
                         events.push(RoomEvent::Reading { seat, reading: false });
                     }
                     let events = self.number(events);
@@ -1285,7 +1294,7 @@ impl Room {
             }
             RoomRequest::Review(deal) => self.review(conn, seat, deal)?,
             RoomRequest::Nudge => self.nudge(seat)?,
-            RoomRequest::Reading(reading) => self.set_reading(seat, reading)?,
+            RoomRequest::Reading(reading) => self.set_reading(seat, reading, Instant::now())?,
             RoomRequest::Replay(deal) => self.replay(conn, seat, deal)?,
             RoomRequest::ShareLink => {
                 if seat.is_none() && !self.options.public_replays {
@@ -1371,8 +1380,10 @@ impl Room {
     }
 
     /// A seated player starts or stops reading between deals; the countdown to the next deal
-    /// stands still while anyone reads ([`Room::schedule_next_deal`]).
-    fn set_reading(&mut self, seat: Option<Seat>, reading: bool) -> Result<(), ErrorCode> {
+    /// stands still while anyone reads ([`Room::schedule_next_deal`]). Each seat has
+    /// [`MAX_READING_SECONDS`] of reading for the whole pause: once they are spent, starting
+    /// again changes nothing (the seat is not shown as reading).
+    fn set_reading(&mut self, seat: Option<Seat>, reading: bool, now: Instant) -> Result<(), ErrorCode> {
         let seat = seat.ok_or(ErrorCode::NotSeated)?;
         let changed = if reading {
             let Some(series) = &self.series else { return Err(ErrorCode::RoomNotStarted) };
@@ -1382,18 +1393,38 @@ impl Room {
             if !series.deal_over() {
                 return Err(ErrorCode::Rule(RuleError::DealNotOver));
             }
-            let until = Instant::now() + Duration::from_secs(u64::from(MAX_READING_SECONDS));
-            self.reading.insert(seat, until).is_none()
+            let left =
+                self.reading_left.get(&seat).copied().unwrap_or(Duration::from_secs(u64::from(MAX_READING_SECONDS)));
+            !left.is_zero() && self.reading.insert(seat, now + left).is_none()
         } else {
             // Done reading: harmless when the next deal has come meanwhile.
-            self.reading.remove(&seat).is_some()
+            self.stop_reading(seat, now)
         };
         if changed {
-            self.schedule_next_deal();
+            self.schedule_next_deal_at(now);
             let events = self.number(vec![RoomEvent::Reading { seat, reading }]);
             self.broadcast(&events, None);
         }
         Ok(())
+    }
+
+    /// `seat` stops reading (if it read), keeping what is left of its reading time for this
+    /// pause; true if it was reading.
+    fn stop_reading(&mut self, seat: Seat, now: Instant) -> bool {
+        let Some(until) = self.reading.remove(&seat) else { return false };
+        self.reading_left.insert(seat, until.saturating_duration_since(now));
+        true
+    }
+
+    /// Ends the reading of every seat whose reading time for this pause is spent.
+    fn end_spent_reading(&mut self, now: Instant) -> Vec<RoomEvent> {
+        let done: Vec<Seat> = self.reading.iter().filter(|(_, until)| **until <= now).map(|(s, _)| *s).collect();
+        done.into_iter()
+            .map(|seat| {
+                self.stop_reading(seat, now);
+                RoomEvent::Reading { seat, reading: false }
+            })
+            .collect()
     }
 
     /// Whether `participant` may add or remove a bot at `seat` now: the host, a real seat,
@@ -1509,12 +1540,12 @@ impl Room {
         action: serde_json::Value,
     ) -> Result<(), ErrorCode> {
         let Some(series) = &self.series else { return Err(ErrorCode::RoomNotStarted) };
-        let action = match series.action_from_json(action) {
+        let action = match fipsen_protocol::read_action(series.game(), action) {
             Ok(action) => action,
-            Err(e) => {
-                // The sentence names the game and what serde found wrong (never a card of the game).
-                let message = format!("this is not an action of {}: {e}", series.game().name());
-                self.send_to(conn, &ServerMessage::error_with(ErrorCode::Malformed, Some(id), message));
+            Err((code, message)) => {
+                // The sentence names the game and what was wrong (never a card of the game).
+                self.env.metrics.error(code.code());
+                self.send_to(conn, &ServerMessage::error_with(code, Some(id), message));
                 return Ok(());
             }
         };
@@ -1557,16 +1588,25 @@ impl Room {
     }
 
     /// After a deal ends: when the next one comes on its own.
-    /// The countdown runs from the end of the deal; it stands still while anyone reads (and
-    /// goes on with at least [`RESUME_AFTER_READING`] left). Without a pause of its own the
-    /// room waits for every player, but no longer than the move clock when there is one.
     fn schedule_next_deal(&mut self) {
+        self.schedule_next_deal_at(Instant::now());
+    }
+
+    /// The countdown runs from the end of the deal; it stands still while anyone reads, and goes
+    /// on with at least [`RESUME_AFTER_READING`] left the first time in a pause, with what it
+    /// has left after that. As each seat's reading time is bounded over the pause, so is the
+    /// pause: at most its length, the longest reading of each seat, and the resume time once.
+    /// Without a pause of its own the room waits for every player, but no longer than the move
+    /// clock when there is one.
+    fn schedule_next_deal_at(&mut self, now: Instant) {
         let between = self.series.as_ref().is_some_and(|s| s.deal_over() && !s.series_over()) && !self.table_done();
         if !between {
             self.next_deal_at = None;
             self.next_deal_left = None;
             self.next_deal_asked.clear();
             self.reading.clear();
+            self.reading_left.clear();
+            self.resumed_with_floor = false;
             return;
         }
         if self.seats.iter().any(Option::is_none) {
@@ -1574,7 +1614,6 @@ impl Room {
             self.next_deal_at = None;
             return;
         }
-        let now = Instant::now();
         if self.every_player_asked() {
             self.next_deal_at = Some(self.next_deal_at.map_or(now, |at| at.min(now)));
             self.next_deal_left = None;
@@ -1591,7 +1630,13 @@ impl Room {
             return;
         }
         if let Some(left) = self.next_deal_left.take() {
-            self.next_deal_at = Some(now + left.max(RESUME_AFTER_READING));
+            let left = if self.resumed_with_floor || left >= RESUME_AFTER_READING {
+                left
+            } else {
+                self.resumed_with_floor = true;
+                RESUME_AFTER_READING
+            };
+            self.next_deal_at = Some(now + left);
         } else if self.next_deal_at.is_none() {
             self.next_deal_at = pause.map(|pause| now + pause);
         }
@@ -1700,10 +1745,31 @@ impl Room {
             // A move the clock gave to a bot has been waited for long enough.
             let clocked = self.clock_move.is_some_and(|(s, game_seq, _)| s == seat && game_seq == self.last_game_seq);
             let pause = if clocked { Duration::ZERO } else { self.bot_pause(leading) };
-            self.bot_turn =
-                Some(BotTurn { seat, game_seq: self.last_game_seq, at: Instant::now() + pause, thinking: None });
+            let at = self.paced(Instant::now() + pause);
+            self.bot_turn = Some(BotTurn { seat, game_seq: self.last_game_seq, at, thinking: None });
             return;
         }
+    }
+
+    /// When a bot move planned for `at` may be made. A practice table (a person seated and
+    /// connected) plays at the room's own pace. A table whose bots play only for those watching
+    /// plays fast, but never as fast as the server can: it takes its turn in the pace of the
+    /// address watching it longest, shared by every such room watched from there
+    /// ([`Registry::unattended_bot_move`]). A tournament table is left at its pace: it plays as
+    /// many deals as its round has.
+    fn paced(&self, at: Instant) -> Instant {
+        if self.tournament.is_some() || self.person_at_table() {
+            return at;
+        }
+        match self.members.iter().min_by_key(|(conn, _)| **conn) {
+            Some((_, watcher)) => self.env.registry.unattended_bot_move(watcher.link.addr, at),
+            None => at,
+        }
+    }
+
+    /// A person sits at the table and is connected.
+    fn person_at_table(&self) -> bool {
+        self.seats.iter().flatten().any(|&p| self.bot_level(p).is_none() && self.is_connected(p))
     }
 
     /// How long a bot waits before acting ([`bot_pause`]).
@@ -2279,7 +2345,8 @@ mod tests {
         }
         room.apply(&Record::Started);
         let (tx, _rx) = mpsc::channel(4);
-        let link = ConnLink { id: 1, tx, kick: Arc::new(Kick::default()) };
+        let addr = std::net::IpAddr::from([192, 0, 2, 1]);
+        let link = ConnLink { id: 1, tx, kick: Arc::new(Kick::default()), addr };
         let member = Member {
             link,
             participant: None,
@@ -2331,6 +2398,127 @@ mod tests {
         assert!(forced.len() >= 100 && free.len() >= 100, "{} forced, {} free", forced.len(), free.len());
         let ratio = mean(&forced) / mean(&free);
         assert!((0.85..1.15).contains(&ratio), "forced {:.3} s, free {:.3} s", mean(&forced), mean(&free));
+    }
+
+    /// Plays the room's current deal to its end with the first legal action of each turn.
+    fn finish_deal(room: &mut Room) {
+        for _step in 0..2000 {
+            let Some(series) = &room.series else { return };
+            if series.deal_over() {
+                return;
+            }
+            let Some(seat) = series.turn() else { return };
+            let action = series.legal_actions(seat).first().expect("a legal action");
+            room.apply(&Record::BotAct { seat, action });
+        }
+        panic!("the deal did not end");
+    }
+
+    /// The time from the end of a deal until the next deal is due, while seat 0 switches
+    /// `reading` on for `on` and off for `off`, over and over, on a simulated clock (the room's
+    /// timer runs every 10 ms of it); `None` if no deal came within an hour.
+    fn pause_while_switching(on: Duration, off: Duration) -> Option<Duration> {
+        let dir = tempfile::tempdir().unwrap();
+        let mut room = room_of_bots(dir.path(), 5);
+        finish_deal(&mut room);
+        let start = Instant::now();
+        room.schedule_next_deal_at(start);
+        assert!(room.next_deal_at.is_some(), "the room has a pause of its own");
+        let tick = Duration::from_millis(10);
+        let (mut reading, mut switch_at) = (false, start);
+        let mut now = start;
+        while now < start + Duration::from_secs(3600) {
+            // The room's timer: spent reading ends, and the deal comes when it is due.
+            room.end_spent_reading(now);
+            room.schedule_next_deal_at(now);
+            if room.next_deal_at.is_some_and(|at| at <= now) {
+                return Some(now - start);
+            }
+            if now >= switch_at {
+                reading = !reading;
+                room.set_reading(Some(Seat(0)), reading, now).unwrap();
+                switch_at = now + if reading { on } else { off };
+            }
+            now += tick;
+        }
+        None
+    }
+
+    /// However a player switches `reading` on and off, his reading holds the next deal back for
+    /// at most 120 s over the whole pause: the 10 s pause ends within 10 + 120 + 3 s.
+    #[test]
+    fn switching_reading_on_and_off_never_holds_the_next_deal_for_ever() {
+        let bound = Duration::from_secs(10 + u64::from(MAX_READING_SECONDS) + 3) + Duration::from_millis(100);
+        for (on, off) in [(10_000, 1_000), (50, 2_900), (30_000, 10), (110_000, 2_000), (10, 10)] {
+            let (on, off) = (Duration::from_millis(on), Duration::from_millis(off));
+            let pause = pause_while_switching(on, off);
+            assert!(pause.is_some_and(|p| p <= bound), "on {on:?}, off {off:?}: the next deal after {pause:?}");
+        }
+        // Reading without switching holds it for the reading time, and no longer.
+        let pause = pause_while_switching(Duration::from_secs(3600), Duration::ZERO).unwrap();
+        assert!(pause >= Duration::from_secs(u64::from(MAX_READING_SECONDS)) && pause <= bound, "{pause:?}");
+    }
+
+    /// When the bot to move in `room` plans to act, from now.
+    fn planned_in(room: &mut Room) -> Duration {
+        room.bot_turn = None;
+        room.plan_bots();
+        room.bot_turn.as_ref().expect("a bot plans its move").at.saturating_duration_since(Instant::now())
+    }
+
+    /// Bots with no pause of their own, in rooms that a person only watches, ten moves a second
+    /// from one address: the rooms watched from there share that pace; once a person sits at
+    /// the table and is connected, they act at once.
+    #[test]
+    fn bots_playing_for_watchers_only_keep_a_pace_shared_by_the_address() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut first = room_of_bots(dir.path(), 3);
+        let mut second = room_of_bots(dir.path(), 4);
+        let env = &first.env;
+        let registry =
+            Registry::new(env.storage.clone(), env.metrics.clone(), env.idle, None).with_watched_bots_rate(10);
+        for room in [&mut first, &mut second] {
+            room.options.bot_delay_ms = 0;
+            room.env.registry = registry.clone();
+        }
+        let pace = Duration::from_millis(100);
+        // The address's first move in a while is made at once.
+        let a = planned_in(&mut first);
+        assert!(a < Duration::from_millis(20), "{a:?}");
+        // The same address's other room, and the first one again: each a step further.
+        let b = planned_in(&mut second);
+        let c = planned_in(&mut first);
+        assert!(
+            b >= a + pace - Duration::from_millis(20) && c >= b + pace - Duration::from_millis(20),
+            "{a:?} {b:?} {c:?}"
+        );
+        // Another address watching has its own pace.
+        let (tx, _rx) = mpsc::channel(4);
+        let addr = std::net::IpAddr::from([198, 51, 100, 7]);
+        let link = ConnLink { id: 0, tx, kick: Arc::new(Kick::default()), addr };
+        let watcher = Member {
+            link,
+            participant: None,
+            name: "Opa".into(),
+            base: Arc::new(Base::empty()),
+            chat_tokens: 0.0,
+            chat_refill: Instant::now(),
+        };
+        second.members.insert(0, watcher);
+        let d = planned_in(&mut second);
+        assert!(d < b, "{d:?} {b:?}");
+        // A person sits down (in a seat whose turn it is not) and is connected: no pace.
+        let turn = first.series.as_ref().and_then(AnyGame::turn).expect("a turn");
+        let seat = Seat((turn.0 + 1) % 4);
+        let record =
+            Record::Joined { participant: 4, name: "Antje".into(), token_hash: String::new(), seat: Some(seat) };
+        first.apply(&record);
+        assert!(first.members.get_mut(&1).is_some());
+        if let Some(member) = first.members.get_mut(&1) {
+            member.participant = Some(4);
+        }
+        let e = planned_in(&mut first);
+        assert!(e < Duration::from_millis(20), "{e:?}");
     }
 
     #[test]

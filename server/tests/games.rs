@@ -71,9 +71,13 @@ async fn an_action_of_another_shape_is_refused_naming_the_game_and_changes_nothi
     let mut table = Table::open(&server, rules(GameId::Grossenaspe, 1), json!({}), 0).await;
     let turn = table.view()["turn"].as_u64().unwrap() as usize;
     let seq = table.seats[turn].seq;
-    // Prisdorf's "take the skat" is no action of Großenaspe.
+    // Prisdorf's "take the skat" is no action of Großenaspe: another game's.
     let refused = table.seats[turn].act(&json!({"action": "take_skat"})).await;
     assert_eq!(refused["type"], "error");
+    assert_eq!(refused["code"], "action/wrong_game");
+    assert!(refused["message"].as_str().unwrap().contains("Großenaspe"), "{refused}");
+    // No game's at all: malformed.
+    let refused = table.seats[turn].act(&json!({"action": "teleport"})).await;
     assert_eq!(refused["code"], "proto/malformed");
     assert!(refused["message"].as_str().unwrap().contains("Großenaspe"), "{refused}");
     let answer = table.seats[turn].act(&json!({"action": "pass"})).await;
@@ -84,7 +88,7 @@ async fn an_action_of_another_shape_is_refused_naming_the_game_and_changes_nothi
         c.send(json!({"type": "create_room", "name": "X", "rules": {"game": "skat"}})).await;
         c.recv_type("error").await
     };
-    assert_eq!(unknown["code"], "proto/malformed");
+    assert_eq!(unknown["code"], "rules/invalid");
     assert!(unknown["message"].as_str().unwrap().contains("unknown game `skat`"), "{unknown}");
 }
 

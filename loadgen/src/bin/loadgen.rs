@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 use fipsen_loadgen::run::{PhaseSpec, RunOptions, run};
 use fipsen_loadgen::table::{SavedRoom, TableConfig};
-use fipsen_loadgen::{report, restore};
+use fipsen_loadgen::{bot_rooms, report, restore};
 use fipsen_rules::GameId;
 
 #[derive(Debug, Parser)]
@@ -29,6 +29,30 @@ enum Command {
     Preload(PreloadArgs),
     /// After a restart: resume every saved room and check its game; times from --t0.
     RestoreCheck(RestoreArgs),
+    /// Open rooms of bots only, each watched by its creator, and count their events.
+    BotRooms(BotRoomsArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct BotRoomsArgs {
+    /// The server's address.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// Rooms.
+    #[arg(long, default_value_t = 10)]
+    rooms: usize,
+    /// The rooms' rules (JSON).
+    #[arg(long, default_value = r#"{"game": "tippen", "preset": "dreiblatt_1859", "players": 10}"#)]
+    rules: String,
+    /// The bots' pause before each move (the room's `bot_delay_ms`).
+    #[arg(long, default_value_t = 0)]
+    bot_delay_ms: u32,
+    /// Seconds to watch.
+    #[arg(long, default_value_t = 60.0)]
+    seconds: f64,
+    /// Write the report as JSON here.
+    #[arg(long)]
+    json: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -227,6 +251,22 @@ async fn main_restore(args: RestoreArgs) -> Result<bool, String> {
     Ok(report.restored == report.rooms)
 }
 
+async fn main_bot_rooms(args: BotRoomsArgs) -> Result<bool, String> {
+    let rules: serde_json::Value = serde_json::from_str(&args.rules).map_err(|e| format!("--rules: {e}"))?;
+    // One source address: what one client can start.
+    let target = fipsen_loadgen::net::Target::new(args.addr, 1);
+    let report = bot_rooms::run(&target, args.rooms, rules, args.bot_delay_ms, args.seconds).await;
+    println!(
+        "bot rooms: {} started, {} events in {:.1} s ({:.0} a second)",
+        report.rooms, report.events, report.seconds, report.events_per_s
+    );
+    if let Some(f) = &report.first_failure {
+        println!("first failure: {f}");
+    }
+    write_json(args.json.as_ref(), &report)?;
+    Ok(report.first_failure.is_none())
+}
+
 fn main() -> std::process::ExitCode {
     let args = Args::parse();
     let runtime =
@@ -242,6 +282,7 @@ fn main() -> std::process::ExitCode {
             Command::Run(a) => main_run(a).await,
             Command::Preload(a) => main_preload(a).await,
             Command::RestoreCheck(a) => main_restore(a).await,
+            Command::BotRooms(a) => main_bot_rooms(a).await,
         }
     });
     match outcome {

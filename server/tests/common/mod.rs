@@ -37,6 +37,8 @@ impl Server {
             .args(["--addr", "127.0.0.1:0", "--db"])
             .arg(db)
             .args(["--log", "warn", "--rate", "2000", "--burst", "2000", "--rooms-per-address", "0"])
+            // Rooms of bots only play as fast as the tests can follow (tests of the pace set it).
+            .args(["--watched-bots-rate", "0"])
             .args(extra)
             .stdout(Stdio::piped());
         command
