@@ -194,6 +194,46 @@ async function stakes(page) {
 const points = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : '0');
 
 /**
+ * How the table shows play money: whether a coin character (which a machine without a symbol font
+ * draws as an empty box) is anywhere in the page's text, and how many coins are drawn in SVG.
+ * @param {import('playwright-core').Page} page
+ * @param {string} sel the part of the page looked at
+ */
+function coins(page, sel) {
+  return page.evaluate((s) => {
+    const root = document.querySelector(s);
+    return { glyph: (root?.textContent ?? '').includes('\u{1FA99}'), drawn: root?.querySelectorAll('svg.coin-icon').length ?? 0 };
+  }, sel);
+}
+
+/**
+ * Each other seat's chips that carry a number (the tricks of the deal, the cards exchanged, the
+ * balance), beside the numbers the client holds for the seat.
+ * @param {import('playwright-core').Page} page
+ */
+function numberChips(page) {
+  return page.evaluate(() => {
+    const S = /** @type {any} */ (window).fipsenDebug.S;
+    return [...document.querySelectorAll('.felt .seat')].map((e) => {
+      const seat = Number(e.getAttribute('data-seat'));
+      const text = (id) => e.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
+      return {
+        shown: { tricks: text('deal-tricks'), exchange: text('exchange'), balance: text('balance') },
+        held: { tricks: S.game.deal.tricks_taken[seat], exchange: S.game.deal.exchanges.find((x) => x.seat === seat).count, balance: S.game.totals[seat] },
+        seat,
+      };
+    });
+  });
+}
+
+/** What each number chip says before its number, by language. */
+const CHIP_WORDS = {
+  en: { tricks: 'Tricks', exchange: 'Exch.', balance: 'Bal.' },
+  de: { tricks: 'Stiche', exchange: 'Tausch', balance: 'Konto' },
+  ja: { tricks: 'トリック', exchange: '交換', balance: '残高' },
+};
+
+/**
  * A practice table of Tippen at six against five bots, one deal played through the page. Returns
  * the client.
  * @param {'phone'|'desktop'} kind
@@ -226,11 +266,17 @@ async function practiceDeal(kind) {
   assert.match(first.moneyBarTitle, /play money/);
   assert.ok(first.moneyLine, 'the stakes say the counters are play money');
   assert.equal(first.balances.length, 5, 'a balance on every other seat');
+  // Each balance chip says what its number is.
   for (const [seat, text, title] of first.balances) {
-    assert.equal(text, points(first.totals[seat]), `seat ${seat}'s balance`);
+    assert.equal(text, `Bal. ${points(first.totals[seat])}`, `seat ${seat}'s balance`);
     assert.match(title ?? '', /play money/);
   }
-  assert.equal(first.myBalance, points(first.totals[first.deal.viewer]));
+  assert.equal(first.myBalance, `Bal. ${points(first.totals[first.deal.viewer])}`);
+  // Play money is marked with a coin drawn in SVG, never with a character a font may lack.
+  const money = await coins(me.page, '.table-screen');
+  assert.equal(money.glyph, false, 'no coin character on the table');
+  assert.ok(money.drawn >= 1, 'a coin drawn beside “play money”');
+  assert.equal(await me.page.locator('[data-testid="bar-money"] svg.coin-icon').count(), 1, 'the info bar’s coin is drawn');
   // The dealer's chip sits at the seat that antes.
   await me.page.locator(`.felt .seat[data-seat="${first.deal.dealer}"] .chip.dealer`).waitFor();
   const layout = await layoutProblems(me.page);
@@ -323,6 +369,8 @@ async function practiceDeal(kind) {
   assert.match(sheet.head, /play money/);
   assert.match(sheet.key, /play money/);
   assert.equal(sheet.balances, 6);
+  const sheetMoney = await coins(me.page, '[data-testid="sheet-pot"]');
+  assert.deepEqual(sheetMoney, { glyph: false, drawn: 1 }, 'the scoresheet’s coin is drawn');
   await screenshot(me, `${kind}-tippen-scoresheet`);
   await me.page.keyboard.press('Escape');
   checkFramesOfSeat(me.frames, await state(me.page, 'S.you.seat'));
@@ -377,7 +425,34 @@ test('Tippen: one deal at six on a desktop, and the table drawn with six and ten
       const limit = me.page.locator('[data-testid="max-pot"]');
       assert.equal(await limit.getAttribute('data-value'), '1200', 'the table shows its limit of the middle (the default)');
       assert.equal(await me.page.locator('[data-testid="middle-full"]').count(), n === 10 ? 1 : 0, 'a full middle is marked');
+      // Every chip with a number says what the number is: tricks, cards exchanged, balance.
+      const expectChips = async (lang) => {
+        const w = CHIP_WORDS[lang];
+        const chips = await numberChips(me.page);
+        assert.equal(chips.length, n - 1);
+        for (const { shown, held, seat } of chips) {
+          assert.deepEqual(
+            shown,
+            { tricks: `${w.tricks} ${held.tricks}`, exchange: `${w.exchange} ${held.exchange}`, balance: `${w.balance} ${points(held.balance)}` },
+            `${lang}: seat ${seat}'s chips at ${n} seats`,
+          );
+        }
+      };
+      await expectChips('en');
+      assert.equal((await coins(me.page, '.table-screen')).glyph, false, 'no coin character on the table');
       await screenshot(me, `${device === PHONE ? 'phone' : 'desktop'}-tippen-ring-${n}-seats`);
+      if (device === PHONE && n === 10) {
+        // The labels in German and Japanese fit a phone at ten seats too.
+        for (const lang of ['de', 'ja']) {
+          await me.page.locator('select[data-key="lang"]').selectOption(lang);
+          await me.page.locator(`.felt .seat [data-testid="balance"]`, { hasText: CHIP_WORDS[lang].balance }).first().waitFor();
+          await expectChips(lang);
+          const shown = await layoutProblems(me.page);
+          assert.deepEqual(shown.problems, [], `${lang}: ${n} seats at ${device.viewport.width}×${device.viewport.height}`);
+          await screenshot(me, `phone-tippen-ring-${n}-seats-${lang}`);
+        }
+        await me.page.locator('select[data-key="lang"]').selectOption('en');
+      }
     }
   }
   assertNoConsoleErrors([me]);

@@ -4,7 +4,7 @@
 // server's prompt; what a module exports is listed in games/index.js. The counters are play money,
 // and the table, the form and the scoresheet say so.
 
-import { h } from '../dom.js';
+import { coinIcon, h } from '../dom.js';
 import { t } from '../i18n.js';
 import { points, suitName } from '../format.js';
 import { ask, callButton, suitIcon, term } from '../calls.js';
@@ -90,7 +90,7 @@ export const playerChoices = [2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 /** The notice that the counters are play money, as a line of the form or the how-to. */
 function playMoneyNote() {
-  return h('p', { class: 'tp-money-note', 'data-testid': 'play-money' }, '🪙 ', h('strong', null, t('tp.money.title')), ' ', t('tp.money.text'));
+  return h('p', { class: 'tp-money-note', 'data-testid': 'play-money' }, coinIcon(), ' ', h('strong', null, t('tp.money.title')), ' ', t('tp.money.text'));
 }
 
 /**
@@ -373,7 +373,7 @@ export function seatChips(game, seat) {
         title: t('tp.chip.balance_long', { n: points(balance) }),
         'aria-label': t('tp.chip.balance_long', { n: points(balance) }),
       },
-      points(balance),
+      t('tp.chip.balance', { n: points(balance) }),
     ),
   ].filter((c) => c !== null);
 }
@@ -511,7 +511,8 @@ export function tableBar(game, deal) {
     h(
       'span',
       { class: 'tp-bar-money', 'data-testid': 'bar-money', title: t('tp.money.text') },
-      '🪙 ',
+      coinIcon(),
+      ' ',
       t('tp.money.bar'),
       term('tp_counters'),
     ),
@@ -785,7 +786,7 @@ export function sheetHead(game) {
     ' · ',
     h('span', null, t('tp.table.reserve'), ': ', counters(game?.reserve ?? 0)),
     ' · ',
-    h('span', { class: 'hint' }, '🪙 ', t('tp.money.short')),
+    h('span', { class: 'hint' }, coinIcon(), ' ', t('tp.money.short')),
   );
 }
 
