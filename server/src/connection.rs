@@ -504,13 +504,23 @@ impl Reader {
                 return Flow::Continue;
             }
             ClientMessage::CreateTournament { name, settings, tables } => {
+                // A refused tournament costs nothing of the allowance: only tournaments that can be
+                // made count.
+                let new = match self.state.tournaments.check(&name, settings, tables) {
+                    Ok(new) => new,
+                    Err(refusal) => {
+                        self.state.metrics.error(refusal.code());
+                        self.send(&refusal.message());
+                        return Flow::Continue;
+                    }
+                };
                 let quota = self.state.config.rooms_per_address > 0;
                 if quota && (!self.rooms_quota.take(Instant::now()) || !self.state.registry.may_create_room(self.peer))
                 {
                     tracing::info!(peer = %self.peer, "tournament creation refused: too many from here");
                     return self.fail(ErrorCode::TooManyTournaments);
                 }
-                match self.state.tournaments.create(&name, settings, tables).await {
+                match self.state.tournaments.create(new).await {
                     Ok((handle, token)) => {
                         let tournament = handle.id.to_string();
                         self.send(&ServerMessage::TournamentCreated { tournament, token: token.clone() });

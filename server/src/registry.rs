@@ -500,7 +500,9 @@ impl Registry {
             // Full buckets say nothing: forget them, so the map stays small.
             self.room_quota.retain(|_, bucket| bucket.level(now) < burst);
         }
-        let mut bucket = self.room_quota.entry(addr).or_insert_with(|| Bucket::with_burst(burst, now));
+        // One IPv6 /64 is one address, as for the sockets per address.
+        let mut bucket =
+            self.room_quota.entry(crate::accept::address_key(addr)).or_insert_with(|| Bucket::with_burst(burst, now));
         bucket.take(now)
     }
 
@@ -515,7 +517,7 @@ impl Registry {
             let now = Instant::now();
             self.bot_pace.retain(|_, next| *next > now);
         }
-        let mut next = self.bot_pace.entry(addr).or_insert(due);
+        let mut next = self.bot_pace.entry(crate::accept::address_key(addr)).or_insert(due);
         let at = (*next).max(due);
         *next = at + every;
         at

@@ -333,21 +333,21 @@ impl Tournaments {
         Ok(restored)
     }
 
-    /// Creates and stores a tournament, and starts its task. Returns its handle and the
-    /// organiser's token.
+    /// Checks a new tournament's organiser name, settings and tables without storing anything
+    /// or counting against any allowance: a refused tournament costs its creator nothing.
     ///
     /// A tournament takes at most `--max-tournament-entrants` players: settings without a cap get
     /// that one, and a larger cap is refused.
     ///
     /// # Errors
-    /// `name/invalid`, `options/invalid`, the tournament crate's refusal of the settings or the
-    /// name, or `server/storage`.
-    pub async fn create(
-        self: &Arc<Self>,
+    /// `name/invalid`, `options/invalid`, or the tournament crate's refusal of the settings or the
+    /// name.
+    pub fn check(
+        &self,
         organiser: &str,
         mut settings: Settings,
         tables: Option<TournamentTables>,
-    ) -> Result<(TournamentHandle, String), Refusal> {
+    ) -> Result<NewTournament, Refusal> {
         let organiser = clean_name(organiser)?;
         // Spectators of a table ahead would see deals that the other tables of its size have
         // still to play: duplicate tournaments have none unless the organiser asks for them.
@@ -370,6 +370,16 @@ impl Tournaments {
         }
         let id = secrets::invite_code();
         let (tournament, events) = Tournament::create(TournamentId(id.clone()), settings, &organiser)?;
+        Ok(NewTournament { id, tournament, events, tables })
+    }
+
+    /// Stores a tournament that [`Tournaments::check`] accepted, and starts its task. Returns its
+    /// handle and the organiser's token.
+    ///
+    /// # Errors
+    /// `server/storage`.
+    pub async fn create(self: &Arc<Self>, new: NewTournament) -> Result<(TournamentHandle, String), Refusal> {
+        let NewTournament { id, tournament, events, tables } = new;
         let token = secrets::seat_token();
         let token_hash = secrets::token_hash(&token);
         // A tournament cannot wait for ever for a player who is gone: a bot stands in.
@@ -485,6 +495,15 @@ impl Tournaments {
         let page = listed.into_iter().skip(offset as usize).take(TOURNAMENT_PAGE as usize).map(|(_, s)| s).collect();
         (total, page)
     }
+}
+
+/// A new tournament checked by [`Tournaments::check`], not yet stored.
+#[derive(Debug)]
+pub struct NewTournament {
+    id: String,
+    tournament: Tournament,
+    events: Vec<TournamentEvent>,
+    tables: RoomOptions,
 }
 
 /// Refuses tables whose series could end before their deals: a table plays its deals, so a

@@ -62,6 +62,22 @@ async fn clients_behind_a_trusted_proxy_have_an_allowance_each_and_are_logged_by
     assert!(creates_room(&mut forged).await, "what the proxy appends is read, not what the client wrote before");
 }
 
+/// An IPv6 host has a whole /64 to choose its address from: the room allowance, like the sockets
+/// per address, counts one /64 as one address.
+#[tokio::test]
+async fn one_ipv6_64_network_has_one_room_allowance() {
+    let (_dir, db) = temp_db();
+    let (server, _log) =
+        Server::start_logged(&db, &["--rooms-per-address", "1", "--trusted-proxy", "127.0.0.0/8", "--log", "info"]);
+
+    let mut first = greeted_as(&server, "2001:db8:0:7::1").await;
+    assert!(creates_room(&mut first).await, "the network's first room");
+    let mut same_network = greeted_as(&server, "2001:db8:0:7:ffff::2").await;
+    assert!(!creates_room(&mut same_network).await, "another address of the same /64 shares its allowance");
+    let mut next_network = greeted_as(&server, "2001:db8:0:8::1").await;
+    assert!(creates_room(&mut next_network).await, "the next /64 has its own");
+}
+
 #[tokio::test]
 async fn an_untrusted_peers_forwarded_header_is_ignored() {
     let (_dir, db) = temp_db();

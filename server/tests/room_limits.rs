@@ -95,6 +95,38 @@ async fn refused_rule_sets_leave_the_rooms_allowance_untouched() {
     assert_eq!(e.recv_type("error").await["code"], "room/too_many", "the allowance still counts rooms made");
 }
 
+/// Tournaments count against the same allowance, and a refused one costs nothing of it either.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refused_tournaments_leave_the_allowance_untouched() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &["--rooms-per-address", "1"]);
+    let mut c = Client::greeted(&server).await;
+    let settings = json!({
+        "name": "Herbst", "game": "prisdorf",
+        "tables": [{"seats": 4, "deals": 2, "rules": {"game": "prisdorf", "players": 4, "deals": 2}}],
+        "max_short_tables": 0, "rounds": 1, "reseating": "random", "duplicate": false,
+        "listed": false, "organiser_plays": false
+    });
+    let mut no_rounds = settings.clone();
+    no_rounds["rounds"] = json!(0);
+    for (name, settings, code) in
+        [("Olli", &no_rounds, "tournament/invalid_settings"), ("  ", &settings, "name/invalid")]
+    {
+        for _ in 0..3 {
+            c.send(json!({"type": "create_tournament", "name": name, "settings": settings})).await;
+            let refused = c.recv_type("error").await;
+            assert_eq!(refused["code"], code, "{refused}");
+        }
+    }
+    // Six refusals later the address still has its one tournament, and then none.
+    c.send(json!({"type": "create_tournament", "name": "Olli", "settings": settings})).await;
+    let created = c.recv_type_or_error("tournament_created").await;
+    assert_eq!(created["type"], "tournament_created", "{created}");
+    let mut d = Client::greeted(&server).await;
+    d.send(json!({"type": "create_tournament", "name": "Olli", "settings": settings})).await;
+    assert_eq!(d.recv_type("error").await["code"], "tournament/too_many", "the allowance still counts tournaments");
+}
+
 /// Fifty chat lines of 300 quotation marks (600 bytes each once escaped): `joined` carries the
 /// newest of them that fit in 16 KiB as sent.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
