@@ -150,6 +150,10 @@ test('a game of Wippen clicked through on a phone: an arithmetic capture, a buil
       f = await facts(me.page);
       wanted = f.moves.find((m) => m.move.kind === 'capture') ?? f.moves[0];
       assert.ok(wanted.text.includes('='), `the move is written with its arithmetic: ${wanted.text}`);
+      if (done.arithmetic === 0 && (wanted.move.groups ?? []).some(arithmetic)) {
+        await screenshot(me, 'phone-wippen-capture-chosen');
+        shots += 1;
+      }
       await me.page.locator('[data-testid="wp-move"]', { hasText: wanted.text }).first().click();
       assert.match((await me.page.locator('[data-testid="wp-confirm-text"]').textContent()) ?? '', /=/);
       await me.page.locator('[data-key="confirm"]').click();
