@@ -168,21 +168,22 @@ fn combine(ops: Operators, small: &[u64], large: &[u64], out: &mut [u64], cap: u
         let ai = a as i64;
         if ops.contains(Op::Add) {
             // a + b = v: b = v − a.
-            for k in words_to(a + 1)..=words_to(a + top) {
-                out[k] |= bits_at(large, 64 * k as i64 - ai);
+            let (from, to) = (words_to(a + 1), words_to(a + top));
+            for (k, o) in out.iter_mut().enumerate().take(to + 1).skip(from) {
+                *o |= bits_at(large, 64 * k as i64 - ai);
             }
         }
         if ops.contains(Op::Sub) {
             // b − a = v: b = v + a.
             if top > a {
-                for k in 0..=words_to(top - a) {
-                    out[k] |= bits_at(large, 64 * k as i64 + ai);
+                for (k, o) in out.iter_mut().enumerate().take(words_to(top - a) + 1) {
+                    *o |= bits_at(large, 64 * k as i64 + ai);
                 }
             }
             // a − b = v: b = a − v, bits of `large` read backwards.
             if a > 1 {
-                for k in 0..=words_to(a - 1) {
-                    out[k] |= bits_at(large, ai - 64 * k as i64 - 63).reverse_bits();
+                for (k, o) in out.iter_mut().enumerate().take(words_to(a - 1) + 1) {
+                    *o |= bits_at(large, ai - 64 * k as i64 - 63).reverse_bits();
                 }
             }
         }
