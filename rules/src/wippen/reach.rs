@@ -4,7 +4,7 @@
 //! "A set of piles can make t" depends only on the multiset of the piles' values, so the
 //! listing looks each set up here. A table is computed once per set of operators and group
 //! limit and shared by every position that needs it; the large ones (groups of six piles) are
-//! dropped when nothing holds them any more ([`ReachTable`]).
+//! dropped when nothing holds them any more ([`ReachTable`]), but for the one computed last.
 //!
 //! A multiset is kept as a key: four bits per value counting its copies, so that the key of a
 //! union is the sum of the keys. For |M| ≤ g the table keeps, as a bit set, the values a whole
@@ -431,6 +431,11 @@ struct Slot {
 /// own rules while it is computed, never for another.
 static SLOTS: LazyLock<Vec<Mutex<Slot>>> = LazyLock::new(|| (0..16 * 7).map(|_| Mutex::default()).collect());
 
+/// The large table computed last, kept as well: a program that lists moves under one set of
+/// rules without holding its table (a bench, the bots' arena) does not compute it again for
+/// every position. It bounds what stays after the last room to one large table.
+static RECENT: Mutex<Option<Arc<Reach>>> = Mutex::new(None);
+
 /// The table of these operators and this group limit (1–6), computed if nothing holds it.
 pub(crate) fn reach(ops: Operators, g: u8) -> Arc<Reach> {
     let g = g.clamp(1, 6);
@@ -443,6 +448,8 @@ pub(crate) fn reach(ops: Operators, g: u8) -> Arc<Reach> {
     slot.shared = Arc::downgrade(&table);
     if table.bytes() < PINNED_BYTES {
         slot.pinned = Some(table.clone());
+    } else {
+        *RECENT.lock().unwrap_or_else(PoisonError::into_inner) = Some(table.clone());
     }
     table
 }
@@ -501,6 +508,7 @@ pub fn prepare(rules: &super::Rules) -> ReachTable {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Rules;
     use super::*;
 
     /// Every value a tree over the values `m` can take, up to `cap`, by the definition (§E9):
@@ -605,14 +613,18 @@ mod tests {
         // Groups of six piles under `+ − ÷` (an operator set no other test asks for): a few
         // megabytes, where the table of values kept before held gigabytes.
         let ops = Operators::of(&[Op::Add, Op::Sub, Op::Div]);
-        let rules = super::super::Rules { operators: ops, max_group_piles: 6, ..Default::default() };
+        let rules = Rules { operators: ops, max_group_piles: 6, ..Default::default() };
         let held = prepare(&rules);
         assert!(held.bytes() < 32 << 20, "{} bytes", held.bytes());
         let again = prepare(&rules);
         assert!(Arc::ptr_eq(&held.0, &again.0), "one table for every holder");
         let weak = Arc::downgrade(&held.0);
         drop((held, again));
+        // Only the large table computed last is kept beyond its holders.
+        let other = Rules { operators: Operators::of(&[Op::Mul, Op::Div]), ..rules };
+        let other = prepare(&other);
         assert!(weak.upgrade().is_none(), "the table is dropped with its last holder");
+        assert!(other.bytes() < 32 << 20, "{} bytes", other.bytes());
         // The small tables stay.
         let small = Arc::downgrade(&reach(ops, 4));
         assert!(small.upgrade().is_some());
