@@ -160,7 +160,7 @@ pub fn is_invisible(c: char) -> bool {
 }
 
 /// Computes, off the event loop, what a game's rules need before a table of them plays:
-/// Wippen's reach table (at most a few tenths of a second and about 10 MB, for groups of six
+/// Wippen's reach table (under a second of CPU and about 11 MiB, for groups of six
 /// piles; BENCHMARKS.md), which every listing of moves would otherwise wait for on the room's
 /// task. The room's task keeps the answer while it runs, so that the table is shared by every
 /// room of those rules and its memory given back after the last one.
