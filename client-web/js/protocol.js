@@ -737,7 +737,7 @@
 
 /**
  * What the viewer may do with one hand card: the listing of §E9 without witness trees, pile sets given as indices into the view's `table`.
- * @typedef {{builds: Array<WippenBuildPrompt>, capture: Array<Array<number>>, card: Card, discard: boolean, must_include: Array<WippenBuildingId>, truncated?: boolean}} WippenCardPrompt
+ * @typedef {{builds: Array<WippenBuildPrompt>, capture: Array<Array<number>>, card: Card, discard: boolean, must_include: Array<WippenBuildingId>, ready?: Array<WippenMove>, truncated?: boolean, usable?: Array<number>}} WippenCardPrompt
  */
 
 /**

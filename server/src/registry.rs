@@ -164,14 +164,19 @@ pub fn is_invisible(c: char) -> bool {
     )
 }
 
-/// Computes, off the event loop, what a game's rules need before a table of them plays: Wippen's
-/// reach table takes about a second for groups of five piles and twenty for six, once per
-/// process, and every listing of moves would wait for it on the room's task.
-async fn prepare(rules: &GameRules) {
-    if let GameRules::Wippen(rules) = rules {
-        let rules = *rules;
-        if let Err(e) = tokio::task::spawn_blocking(move || fipsen_rules::wippen::prepare(&rules)).await {
+/// Computes, off the event loop, what a game's rules need before a table of them plays:
+/// Wippen's reach table (under a second of CPU and about 11 MiB, for groups of six
+/// piles; BENCHMARKS.md), which every listing of moves would otherwise wait for on the room's
+/// task. The room's task keeps the answer while it runs, so that the table is shared by every
+/// room of those rules and its memory given back after the last one.
+async fn prepare(rules: &GameRules) -> Option<fipsen_rules::wippen::ReachTable> {
+    let GameRules::Wippen(rules) = rules else { return None };
+    let rules = *rules;
+    match tokio::task::spawn_blocking(move || fipsen_rules::wippen::prepare(&rules)).await {
+        Ok(table) => Some(table),
+        Err(e) => {
             warn!(error = %e, "cannot prepare the reach table of a Wippen table");
+            None
         }
     }
 }
@@ -237,7 +242,7 @@ impl Registry {
     /// # Errors
     /// `server/storage`.
     pub async fn create_table(self: &Arc<Self>, meta: RoomMeta, seats: &[TableSeat]) -> Result<RoomHandle, ErrorCode> {
-        prepare(&meta.rules).await;
+        let keep = prepare(&meta.rules).await;
         let instance = self.instances.fetch_add(1, Ordering::Relaxed);
         let (lobby_tx, lobby_rx) = watch::channel(None);
         let mut room = Room::new(meta.clone(), instance, lobby_tx, self.env());
@@ -251,7 +256,7 @@ impl Registry {
         match self.rooms.entry(room.code().clone()) {
             Entry::Occupied(existing) => Ok(existing.get().clone()),
             Entry::Vacant(vacant) => {
-                let handle = self.start(room, instance, lobby_rx);
+                let handle = self.start(room, instance, lobby_rx, keep);
                 vacant.insert(handle.clone());
                 Ok(handle)
             }
@@ -311,7 +316,7 @@ impl Registry {
         options: RoomOptions,
     ) -> Result<RoomHandle, (ErrorCode, String)> {
         check_new_room(&rules, &options)?;
-        prepare(&rules).await;
+        let keep = prepare(&rules).await;
         let title = match clean_text(&options.title) {
             title if title.is_empty() => format!("{host}'s table"),
             title => title,
@@ -335,13 +340,20 @@ impl Registry {
         let instance = self.instances.fetch_add(1, Ordering::Relaxed);
         let (lobby_tx, lobby_rx) = watch::channel(None);
         let room = Room::new(meta, instance, lobby_tx, self.env());
-        let handle = self.start(room, instance, lobby_rx);
+        let handle = self.start(room, instance, lobby_rx, keep);
         self.rooms.insert(handle.code.clone(), handle.clone());
         Ok(handle)
     }
 
     /// Starts a room's task and returns its handle (not yet in the map).
-    fn start(&self, room: Room, instance: u64, lobby: watch::Receiver<Option<LobbyRoom>>) -> RoomHandle {
+    /// `keep` is what the room's rules need prepared, held until the room's task ends.
+    fn start(
+        &self,
+        room: Room,
+        instance: u64,
+        lobby: watch::Receiver<Option<LobbyRoom>>,
+        keep: Option<fipsen_rules::wippen::ReachTable>,
+    ) -> RoomHandle {
         let (tx, rx) = mpsc::channel(ROOM_QUEUE);
         let handle = RoomHandle { instance, code: room.code().clone(), tx, lobby };
         inc(&self.metrics.rooms);
@@ -349,6 +361,7 @@ impl Registry {
         let room = Box::new(room);
         tokio::spawn(async move {
             room.run(rx).await;
+            drop(keep);
             dec(&metrics.rooms);
         });
         handle
@@ -373,7 +386,7 @@ impl Registry {
                 return Err(ErrorCode::Storage);
             }
         };
-        prepare(&stored.meta.rules).await;
+        let keep = prepare(&stored.meta.rules).await;
         let instance = self.instances.fetch_add(1, Ordering::Relaxed);
         let (lobby_tx, lobby_rx) = watch::channel(None);
         let records = stored.records.len();
@@ -382,7 +395,7 @@ impl Registry {
             // Another connection opened it meanwhile: use that one.
             Entry::Occupied(existing) => return Ok(existing.get().clone()),
             Entry::Vacant(vacant) => {
-                let handle = self.start(room, instance, lobby_rx);
+                let handle = self.start(room, instance, lobby_rx, keep);
                 vacant.insert(handle.clone());
                 handle
             }

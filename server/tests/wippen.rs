@@ -114,7 +114,7 @@ async fn a_set_with_a_spectator_plays_every_kind_of_move_and_no_frame_shows_a_hi
     let server = Server::start(&db, &["--insecure-fixed-seed", PLAYED_SEED]);
     let rules = json!({"game": "wippen", "players": 3, "sets": 1});
     let mut table = Table::open(&server, rules, json!({"next_deal_seconds": 0}), 1).await;
-    let mut rng = Rng(13);
+    let mut rng = Rng(1);
     let mut kinds = BTreeSet::new();
     let mut moves = 0;
     while !table.series_over() {
@@ -227,4 +227,94 @@ async fn a_room_of_bots_only_finishes_a_match_of_two_sets() {
     assert_eq!(sheet.last().unwrap()["set"], 2);
     assert_eq!(log.count_containing("a bot chose no legal action"), 0);
     host.close().await;
+}
+
+/// Asks `client` for a `pong` and waits for it (within the tests' patience).
+async fn pong(client: &mut Client) {
+    client.send(json!({"type": "ping"})).await;
+    assert_eq!(client.recv_type_or_error("pong").await["type"], "pong");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rooms_with_groups_of_six_piles_are_joined_and_played_at_once_under_two_sets_of_operators() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &[]);
+    let mut other = Client::greeted(&server).await;
+    for operators in [json!(["+", "-", "*", "/"]), json!(["+", "-", "/"])] {
+        let mut host = Client::greeted(&server).await;
+        let rules = json!({"game": "wippen", "players": 2, "max_group_piles": 6, "operators": operators});
+        host.send(json!({"type": "create_room", "name": "Host", "rules": rules, "options": {"bot_delay_ms": 0}})).await;
+        // The reach table of groups of six piles no longer takes minutes: `joined` comes within
+        // the tests' patience, and the server answers everybody meanwhile.
+        let joined = host.recv_type_or_error("joined").await;
+        assert_eq!(joined["type"], "joined", "{joined}");
+        assert_eq!(joined["room"]["rules"]["max_group_piles"], 6, "{}", joined["room"]["rules"]);
+        pong(&mut host).await;
+        pong(&mut other).await;
+        host.send(json!({"type": "add_bot", "seat": 1, "level": "strong"})).await;
+        host.recv_type("update").await;
+        host.send(json!({"type": "start"})).await;
+        // The game is dealt and moved in: the host gets a prompt with his moves.
+        loop {
+            let update = host.recv_type("update").await;
+            if update["game"]["deal"]["prompt"]["moves"].as_array().is_some_and(|m| !m.is_empty()) {
+                break;
+            }
+        }
+        let entry = host.deal()["prompt"]["moves"][0].clone();
+        let reply = host.act(&wippen_simple_move(&entry)).await;
+        assert_eq!(reply["type"], "ack", "{reply}");
+        pong(&mut host).await;
+        host.close().await;
+    }
+    other.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_of_wippen_with_groups_of_six_piles_opens_its_tables_at_once() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &[]);
+    let rules = json!({"game": "wippen", "players": 2, "max_group_piles": 6, "deals": 1});
+    let settings = json!({
+        "name": "Six piles", "game": "wippen",
+        "tables": [{"seats": 2, "deals": 1, "rules": rules}],
+        "max_short_tables": 0, "rounds": 1, "reseating": "by_standings", "duplicate": false,
+        "listed": true, "organiser_plays": false
+    });
+    let mut organiser = Client::greeted(&server).await;
+    let tables = json!({"grace_seconds": 2, "next_deal_seconds": 0, "bot_delay_ms": 0, "bot_takeover": "normal"});
+    organiser.send(json!({"type": "create_tournament", "name": "Olli", "settings": settings, "tables": tables})).await;
+    let created = organiser.recv_type_or_error("tournament_created").await;
+    assert_eq!(created["type"], "tournament_created", "{created}");
+    let code = created["tournament"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let mut tokens = Vec::new();
+    for name in ["Anna", "Ben"] {
+        let mut c = Client::greeted(&server).await;
+        c.send(json!({"type": "register", "tournament": code, "name": name})).await;
+        let registered = c.recv_type_or_error("registered").await;
+        assert_eq!(registered["type"], "registered", "{registered}");
+        tokens.push(registered["token"].as_str().unwrap().to_string());
+        c.close().await;
+    }
+    organiser
+        .send(json!({"type": "start_tournament", "tournament": code, "token": token, "fill_with_bots": false}))
+        .await;
+    let state = loop {
+        let frame = organiser.recv_type_or_error("tournament").await;
+        assert_eq!(frame["type"], "tournament", "{frame}");
+        if frame["tournament"]["view"]["phase"]["phase"] == "playing" {
+            break frame["tournament"].clone();
+        }
+    };
+    pong(&mut organiser).await;
+    let room = state["rooms"][0][0].as_str().unwrap().to_string();
+    let mut anna = Client::greeted(&server).await;
+    anna.send(json!({"type": "resume", "room": room, "token": tokens[0]})).await;
+    let joined = anna.recv_type_or_error("joined").await;
+    assert_eq!(joined["type"], "joined", "{joined}");
+    assert_eq!(joined["room"]["rules"]["max_group_piles"], 6);
+    pong(&mut anna).await;
+    anna.close().await;
+    organiser.close().await;
 }

@@ -375,13 +375,6 @@ function pickPile(key) {
   api.render();
 }
 
-/** Chooses exactly the piles of a listed group (a tap on a suggestion). @param {string[]} keys */
-function pickGroup(keys) {
-  pick.piles = [...keys];
-  askOptions();
-  api.render();
-}
-
 /** The prompt's listing of one hand card. @param {any} deal @param {string|null} card */
 function listingOf(deal, card) {
   if (!card) return null;
@@ -484,6 +477,8 @@ export function centreShown(deal, _cardRow) {
   const listing = listingOf(deal, p.card);
   const usable = new Set();
   if (listing) {
+    // The prompt names every pile some group of the card uses, also where its sets are cut.
+    for (const k of keysOf(deal, listing.usable ?? [])) usable.add(k);
     for (const set of listing.capture ?? []) for (const k of keysOf(deal, set)) usable.add(k);
     for (const b of listing.builds ?? []) for (const set of [...(b.cores ?? []), ...(b.extras ?? [])]) for (const k of keysOf(deal, set)) usable.add(k);
   }
@@ -564,33 +559,39 @@ function moveButton(move, deal) {
 }
 
 /**
- * The suggestions for a chosen card without piles: the groups the prompt lists for it (a
- * capture's groups, a build's cores); a tap chooses that group's piles, and the server then
- * says the moves with them, with their arithmetic.
+ * The moves a chosen card offers before any pile is chosen: the prompt's whole moves, each
+ * written out with its arithmetic ("Capture with ♥10: 10 = (♠3 × ♦2) + ♣4"), made with one tap;
+ * and, where the prompt holds more than these, a line saying that choosing table piles finds
+ * every move with them (where the prompt had to leave sets out, it says so).
  */
 function suggestions(deal, listing) {
-  const items = [];
-  const names = (keys) => keys.map((k) => keyText(deal, k)).join(' ');
-  for (const set of listing.capture ?? []) {
-    const keys = keysOf(deal, set);
-    items.push({ keys, text: t('wp.hint.capture', { groups: names(keys) }) });
-  }
-  for (const b of listing.builds ?? []) {
-    for (const set of b.cores ?? []) {
-      const keys = keysOf(deal, set);
-      if (keys.length === 0) continue;
-      items.push({ keys, text: t('wp.hint.build', { value: b.value, groups: names(keys) }) });
-    }
-  }
-  const shown = items.slice(0, 8);
-  if (!shown.length) return h('p', { class: 'hint', 'data-testid': 'wp-no-move' }, t('wp.hint.none'));
+  const ready = listing.ready ?? [];
+  const sets = (listing.capture ?? []).length + (listing.builds ?? []).reduce((n, b) => n + (b.cores ?? []).filter((c) => c.length > 0).length, 0);
+  const note = listing.truncated
+    ? h('p', { class: 'hint wp-truncated', 'data-testid': 'wp-truncated' }, t('wp.hint.truncated'))
+    : sets > ready.length
+      ? h('p', { class: 'hint' }, t('wp.hint.more', { n: sets - ready.length }))
+      : null;
+  if (!ready.length) return h('div', null, h('p', { class: 'hint', 'data-testid': 'wp-no-move' }, t('wp.hint.none')), note);
   return h(
     'div',
     { class: 'wp-suggestions', role: 'group', 'aria-label': t('wp.hint.title') },
-    h('p', { class: 'hint' }, t('wp.hint.title'), items.length > shown.length ? ` ${t('wp.hint.more', { n: items.length - shown.length })}` : ''),
-    shown.map((item) =>
-      h('button', { type: 'button', class: 'small wp-suggestion', 'data-testid': 'wp-suggestion', 'data-piles': item.keys.join(' '), onclick: () => pickGroup(item.keys) }, item.text),
+    h('p', { class: 'hint' }, t('wp.hint.title')),
+    ready.map((move) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: `call wp-move wp-suggestion wp-${move.kind}`,
+          'data-testid': 'wp-suggestion',
+          'data-action': JSON.stringify(move),
+          disabled: S.waiting,
+          onclick: () => api.act(move),
+        },
+        moveText(move, deal),
+      ),
     ),
+    note,
   );
 }
 

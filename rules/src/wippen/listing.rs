@@ -114,7 +114,7 @@ pub struct Listing {
 
 impl<'a> Position<'a> {
     /// The reach table of the rules.
-    pub(crate) fn reach(&self) -> &'static Reach {
+    pub(crate) fn reach(&self) -> std::sync::Arc<Reach> {
         reach(self.rules.operators, self.rules.max_group_piles)
     }
 

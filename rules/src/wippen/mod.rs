@@ -31,11 +31,13 @@ pub use deal::{Deal, MoveRecord, Outcome, Phase, score};
 pub use event::Event;
 pub use expr::{BuildingId, Expr, Move, Op, value};
 pub use listing::{BuildListing, CardListing, Group, Listing, Position, RawBuild, RawCard, SELECTION_BUDGET};
-pub use reach::prepare;
+pub use reach::{ReachTable, prepare};
 pub use rules::{Operators, Rules};
 pub use series::{ScoreRow, Series, SeriesView};
 pub use table::{Building, Pile, PileRef};
-pub use view::{BuildPrompt, CardPrompt, DealView, PROMPT_PILE_SETS, PROMPT_SETS_PER_CARD, Prompt, Reveal};
+pub use view::{
+    BuildPrompt, CardPrompt, DealView, PROMPT_PILE_SETS, PROMPT_READY_PER_CARD, PROMPT_SETS_PER_CARD, Prompt, Reveal,
+};
 
 /// The action of a Wippen seat: a move.
 pub type Action = Move;

@@ -147,8 +147,9 @@ impl Rules {
         self.deals.unwrap_or(u32::from(self.players) * self.sets)
     }
 
-    /// Deals (of hand cards) in one game: 6 with two players, 4 with three, 3 with four.
+    /// Deals (of hand cards) in one game: 6 with two players, 4 with three, 3 with four (§E3:
+    /// after the table's four cards, each deal gives every player four of the other 48).
     pub fn deals_per_game(&self) -> u8 {
-        (48 / (8 * u32::from(self.players.max(1)))) as u8
+        (48 / (4 * u32::from(self.players.max(1)))) as u8
     }
 }

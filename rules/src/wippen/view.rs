@@ -12,8 +12,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::deal::{Deal, MoveRecord, Outcome, Phase};
-use super::expr::BuildingId;
-use super::listing::RawCard;
+use super::expr::{BuildingId, Expr, Move, value};
+use super::listing::{Position, RawCard};
 use super::rules::Rules;
 use super::table::Pile;
 use crate::card::{Card, CardSet};
@@ -21,9 +21,14 @@ use crate::deal::Seat;
 use crate::seed::Seed;
 use crate::view::is_false;
 
-/// The most pile sets a prompt lists for one hand card; beyond, `truncated` is set and the
-/// client asks for [`Deal::options`] of a selection instead.
+/// The most pile sets a prompt lists for one hand card, the sets of fewest piles first; beyond,
+/// `truncated` is set, `usable` still names every pile some set uses, and the client says that
+/// more moves are found by choosing piles ([`Deal::options`]).
 pub const PROMPT_SETS_PER_CARD: usize = 200;
+
+/// The most whole moves, each with its arithmetic, a prompt offers for one hand card
+/// (`ready`): captures of the fewest piles first, then builds.
+pub const PROMPT_READY_PER_CARD: usize = 6;
 
 /// The most sets of table piles a prompt's listing looks at. Tables met in play have a few
 /// thousand; a table of 45 loose cards with groups of up to six piles has about ten million,
@@ -66,9 +71,19 @@ pub struct CardPrompt {
     pub must_include: Vec<BuildingId>,
     /// The builds, by value.
     pub builds: Vec<BuildPrompt>,
-    /// Some sets were left out (more than [`PROMPT_SETS_PER_CARD`]).
+    /// Some sets were left out (more than [`PROMPT_SETS_PER_CARD`]): the listed ones are those
+    /// of fewest piles.
     #[serde(default, skip_serializing_if = "is_false")]
     pub truncated: bool,
+    /// Every pile (index into the view's `table`) that some capture group, build core or extra
+    /// of this card uses, whether or not its set is listed: all of them where the listing
+    /// itself was cut short.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub usable: Vec<u8>,
+    /// A few whole moves with this card, each with its arithmetic, ready to be sent as they
+    /// are (at most [`PROMPT_READY_PER_CARD`]): captures of the fewest piles first, then builds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ready: Vec<Move>,
 }
 
 /// What the viewer may do now: for the player to move, one entry per hand card.
@@ -108,8 +123,10 @@ impl Prompt {
                         truncated = true;
                     }
                     budget -= k;
-                    sets[..k].iter().map(|&m| indices(m)).collect()
+                    fewest_piles(sets, k).into_iter().map(indices).collect()
                 };
+                let all_sets = rc.builds.iter().flat_map(|b| b.cores.iter().chain(&b.extras)).chain(&rc.capture);
+                let used = if complete { all_sets.fold(0, |u, &m| u | m) } else { (1u64 << table.len().min(63)) - 1 };
                 let capture = take(&rc.capture);
                 let builds = rc
                     .builds
@@ -126,11 +143,93 @@ impl Prompt {
                         .collect(),
                     builds,
                     truncated,
+                    usable: indices(used),
+                    ready: Vec::new(),
                 }
             })
             .collect();
         Prompt { moves: cards }
     }
+
+    /// The prompt of the player to move in `pos`: [`Prompt::from_raw`] with, for each hand card,
+    /// a few whole moves ready to be sent, written out with their arithmetic.
+    pub fn of(pos: &Position, raw: &[RawCard], complete: bool) -> Prompt {
+        let mut prompt = Prompt::from_raw(raw, pos.table, complete);
+        for (cp, rc) in prompt.moves.iter_mut().zip(raw) {
+            cp.ready = ready_moves(pos, rc);
+        }
+        prompt
+    }
+}
+
+/// The first `k` of `sets` by their number of piles, fewest first (in their order within a
+/// size).
+fn fewest_piles(sets: &[u64], k: usize) -> Vec<u64> {
+    let mut out = Vec::with_capacity(k);
+    for size in 1..=64 {
+        for &m in sets {
+            if out.len() == k {
+                return out;
+            }
+            if m.count_ones() == size {
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+/// Up to [`PROMPT_READY_PER_CARD`] whole moves with one hand card: the captures of single
+/// groups of fewest piles (the promised buildings added as groups of their own), then builds
+/// of one core (a card alone with one extra where it makes the value by itself).
+fn ready_moves(pos: &Position, rc: &RawCard) -> Vec<Move> {
+    let card = rc.card;
+    let w = value(card);
+    let mut out = Vec::new();
+    let leaves = |mask: u64| -> Vec<Expr> {
+        (0..pos.table.len()).filter(|i| mask & (1 << i) != 0).map(|i| pos.table[i].name().leaf()).collect()
+    };
+    let captures = fewest_piles(&rc.capture, rc.capture.len().min(PROMPT_READY_PER_CARD));
+    // The builds of fewest piles first: one core, or the card alone with one extra.
+    let mut builds: Vec<(u8, u64, u64)> = Vec::new();
+    'sizes: for size in 1..=64 {
+        for b in &rc.builds {
+            let cores = b.cores.iter().filter(|&&c| c != 0 && c.count_ones() == size).map(|&c| (b.value, c, 0));
+            let alone = b.cores.contains(&0).then_some(&b.extras).into_iter().flatten();
+            let alone = alone.filter(|e| e.count_ones() == size).map(|&e| (b.value, 0, e));
+            for build in cores.chain(alone) {
+                if builds.len() == PROMPT_READY_PER_CARD {
+                    break 'sizes;
+                }
+                builds.push(build);
+            }
+        }
+        if rc.builds.iter().all(|b| b.cores.iter().chain(&b.extras).all(|m| m.count_ones() <= size)) {
+            break;
+        }
+    }
+    // Room for two builds when there are any, the rest captures.
+    let capture_room = PROMPT_READY_PER_CARD - builds.len().min(2);
+    for &m in captures.iter().take(capture_room) {
+        let Some(group) = pos.witness(m, None, w) else { continue };
+        let mut groups = vec![group];
+        groups.extend(leaves(rc.must_include & !m));
+        out.push(Move::Capture { card, groups });
+    }
+    for (v, core, extra) in builds {
+        if out.len() == PROMPT_READY_PER_CARD {
+            break;
+        }
+        let groups = if core == 0 {
+            pos.witness(extra, None, v).map(|e| vec![Expr::Card(card), e])
+        } else {
+            pos.witness(core, Some(card), v).map(|e| vec![e])
+        };
+        if let Some(groups) = groups {
+            out.push(Move::Build { card, value: v, groups });
+        }
+    }
+    out
 }
 
 /// What was hidden during a game, shown to all once it is over.
@@ -198,8 +297,9 @@ impl Deal {
     pub fn view(&self, viewer: Option<Seat>) -> DealView {
         let prompt = match viewer {
             Some(seat) if self.turn() == Some(seat) && !self.is_over() => {
-                let (raw, complete) = self.position(seat).raw_within(PROMPT_PILE_SETS);
-                Prompt::from_raw(&raw, self.table(), complete)
+                let pos = self.position(seat);
+                let (raw, complete) = pos.raw_within(PROMPT_PILE_SETS);
+                Prompt::of(&pos, &raw, complete)
             }
             _ => Prompt::default(),
         };
