@@ -30,27 +30,39 @@ pub const ROOM_REFILL: Duration = Duration::from_secs(60);
 /// Addresses remembered for the room quota before full buckets are forgotten.
 const QUOTA_ENTRIES: usize = 10_000;
 
-/// A bucket of rooms to create: full at the burst, refilled by one every [`ROOM_REFILL`].
+/// A bucket of things to create (rooms, registrations): full at the burst, refilled by one every
+/// `refill` ([`ROOM_REFILL`] for rooms).
 #[derive(Debug, Clone, Copy)]
 pub struct Bucket {
     level: f64,
     at: Instant,
     burst: f64,
+    refill: Duration,
 }
 
 impl Bucket {
     /// A full bucket of `burst` rooms.
     pub fn with_burst(burst: f64, now: Instant) -> Bucket {
-        Bucket { level: burst, at: now, burst }
+        Bucket::refilled_every(ROOM_REFILL, burst, now)
+    }
+
+    /// A full bucket of `burst`, earning one more every `refill`.
+    pub fn refilled_every(refill: Duration, burst: f64, now: Instant) -> Bucket {
+        Bucket { level: burst, at: now, burst, refill }
     }
 
     /// The level now.
     pub fn level(&self, now: Instant) -> f64 {
-        let earned = now.saturating_duration_since(self.at).as_secs_f64() / ROOM_REFILL.as_secs_f64();
+        let earned = now.saturating_duration_since(self.at).as_secs_f64() / self.refill.as_secs_f64();
         (self.level + earned).min(self.burst)
     }
 
-    /// Takes one room from the bucket, if there is one.
+    /// Whether the bucket is full again at `now` (it says nothing then and can be forgotten).
+    pub fn is_full(&self, now: Instant) -> bool {
+        self.level(now) >= self.burst
+    }
+
+    /// Takes one from the bucket, if there is one.
     pub fn take(&mut self, now: Instant) -> bool {
         self.level = self.level(now);
         self.at = now;
@@ -511,7 +523,7 @@ impl Registry {
         let now = Instant::now();
         if self.room_quota.len() > QUOTA_ENTRIES {
             // Full buckets say nothing: forget them, so the map stays small.
-            self.room_quota.retain(|_, bucket| bucket.level(now) < burst);
+            self.room_quota.retain(|_, bucket| !bucket.is_full(now));
         }
         // One IPv6 /64 is one address, as for the sockets per address.
         let mut bucket =

@@ -37,7 +37,7 @@ use tracing::{info, warn};
 
 use crate::accept::address_key;
 use crate::metrics::{Metrics, inc};
-use crate::registry::{Registry, clean_name, clean_text};
+use crate::registry::{Bucket, Registry, clean_name, clean_text};
 use crate::room::{ConnId, ConnLink, TableSeat};
 use crate::secrets;
 use crate::storage::{RoomMeta, Storage, StorageError, StoredTournament};
@@ -58,29 +58,6 @@ pub struct Limits {
     /// Registrations one address may make for one tournament in a burst
     /// (`--registrations-per-address`; 0: no limit).
     pub registrations_per_address: u32,
-}
-
-/// The registrations an address may still make for one tournament: a bucket of
-/// [`Limits::registrations_per_address`] refilled by one every [`REGISTRATION_REFILL`].
-#[derive(Debug, Clone, Copy)]
-struct Allowance {
-    level: f64,
-    at: Instant,
-}
-
-impl Allowance {
-    /// Takes one registration if there is one.
-    fn take(&mut self, burst: f64, now: Instant) -> bool {
-        let earned = now.saturating_duration_since(self.at).as_secs_f64() / REGISTRATION_REFILL.as_secs_f64();
-        self.level = (self.level + earned).min(burst);
-        self.at = now;
-        if self.level >= 1.0 {
-            self.level -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
 }
 
 /// A room's tie to its tournament, stored with the room.
@@ -602,7 +579,9 @@ struct Task {
     retry_at: Option<Instant>,
     limits: Limits,
     /// The registrations each address may still make (IPv6: each /64).
-    allowances: HashMap<IpAddr, Allowance>,
+    /// The registrations each address may still make for this tournament: a bucket of
+    /// [`Limits::registrations_per_address`] refilled by one every [`REGISTRATION_REFILL`].
+    allowances: HashMap<IpAddr, Bucket>,
 }
 
 impl Task {
@@ -765,12 +744,13 @@ impl Task {
         let now = Instant::now();
         if self.allowances.len() > 4096 {
             // Addresses that earned their whole burst back say nothing: forget them.
-            self.allowances.retain(|_, a| {
-                a.level + now.saturating_duration_since(a.at).as_secs_f64() / REGISTRATION_REFILL.as_secs_f64() < burst
-            });
+            self.allowances.retain(|_, allowance| !allowance.is_full(now));
         }
-        let allowance = self.allowances.entry(address_key(peer)).or_insert(Allowance { level: burst, at: now });
-        allowance.take(burst, now)
+        let allowance = self
+            .allowances
+            .entry(address_key(peer))
+            .or_insert_with(|| Bucket::refilled_every(REGISTRATION_REFILL, burst, now));
+        allowance.take(now)
     }
 
     async fn organise(&mut self, action: OrganiserAction) -> Result<(), Refusal> {
