@@ -17,6 +17,7 @@ import { roomView } from './room.js';
 import { tableView } from './table.js';
 import { headerView } from './header.js';
 import { askTourneysForHome, createTourneyView, enterTourney, leaveTourney, resultsView, tourney, tourneyMessage, tourneyRefused, tourneyView } from './tournament.js';
+import { NARROW_SCREEN } from './sheet.js';
 import { beep } from './sound.js';
 import { announceEvent, announceTurn, clearAnnouncer, installAnnouncer, labelRegion } from './announce.js';
 
@@ -741,6 +742,14 @@ function render() {
   });
 }
 api.render = render;
+
+// The scoresheet's columns depend on the medium (a phone's screen, or paper): drawn again, at
+// once, when the page goes to the printer and comes back, or the screen turns.
+if (typeof window.matchMedia === 'function') {
+  window.matchMedia(NARROW_SCREEN).addEventListener?.('change', () => renderNow());
+}
+window.addEventListener('beforeprint', () => renderNow());
+window.addEventListener('afterprint', () => renderNow());
 
 function renderNow() {
   const deck = deckInUse();

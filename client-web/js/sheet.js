@@ -8,6 +8,10 @@ import { seatName } from './store.js';
 
 const LINE_COLOURS = ['#1f5fbf', '#c0392b', '#1e8449', '#b9770e', '#7d3c98'];
 
+/** The media on which the scoresheet puts the players' columns first (the page is drawn again
+ * when it starts or stops matching: app.js). */
+export const NARROW_SCREEN = 'screen and (max-width: 700px)';
+
 /**
  * The sheet of a series, with what its game adds (Großenaspe: the scribe above, the settlement
  * below) and its own cells for the game and the result.
@@ -25,7 +29,8 @@ export function scoresheet(game) {
   if (own) return h('div', { class: 'sheet', 'data-game': rules.id }, head, own, rules.sheetFoot(game));
   // On a phone the table scrolls sideways: the players' columns come right after the deal's
   // number, so that every running total and the totals below stand in view beside their label.
-  const narrow = typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 700px)').matches;
+  // On paper the columns keep their usual order, whatever the width of the screen it came from.
+  const narrow = typeof window.matchMedia === 'function' && window.matchMedia(NARROW_SCREEN).matches;
   /** @param {any} lead @param {any[]} facts @param {any[]} totals */
   const cells = (lead, facts, totals) => (narrow ? [lead, ...totals, ...facts] : [lead, ...facts, ...totals]);
   return h(

@@ -81,6 +81,12 @@ for (const [kind, device] of /** @type {const} */ ([
     // Printed: the sheet alone, with every column (deal, dealer, declarer, game, result, points and
     // a total per player), the buttons and the header left out.
     await me.page.emulateMedia({ media: 'print' });
+    // A phone's screen puts the players' columns first; the page draws the sheet again for paper.
+    await me.page.waitForFunction(
+      () => document.querySelector('[data-testid="scoresheet"] thead th:nth-child(2)')?.textContent === 'Dealer',
+      null,
+      { timeout: 5_000 },
+    ).catch(() => {});
     const printed = await me.page.evaluate(() => {
       const visible = (el) => !!el && getComputedStyle(el).display !== 'none' && el.getBoundingClientRect().width > 0;
       const table = document.querySelector('[data-testid="scoresheet"]');
