@@ -1089,7 +1089,10 @@ mod tests {
          CREATE TABLE health (id INTEGER PRIMARY KEY, checked_at INTEGER NOT NULL);";
 
     /// Every table's columns (name, type, not null, default, key position), by table.
-    fn columns(path: &Path) -> Vec<(String, Vec<(String, String, bool, Option<String>, i64)>)> {
+    /// A column as `pragma_table_info` lists it: name, type, not null, default, key position.
+    type Column = (String, String, bool, Option<String>, i64);
+
+    fn columns(path: &Path) -> Vec<(String, Vec<Column>)> {
         let conn = Connection::open(path).expect("open");
         let tables: Vec<String> = conn
             .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
