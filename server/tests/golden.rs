@@ -2,9 +2,10 @@
 //!
 //! `tests/golden/v1.sqlite3` was written by the server at schema version 2 with record format 1:
 //! for every game, a table whose series is over and a table in the middle of its first deal,
-//! all dealt from a fixed seed. `tests/golden/v1.json` holds, for each table, its invite code,
+//! all dealt from a fixed seed, and a tournament with its entrants registered. `tests/golden/v1.json` holds, for each table, its invite code,
 //! its rules, the seat tokens and every seat's view of the series when the file was written.
-//! The test restores the file with this build, resumes every seat with its token, checks that
+//! The test restores the file with this build, checks the tournament's view and starts it,
+//! resumes every seat with its token, checks that
 //! each view is exactly the one stored, and plays every unfinished table on to the end of its
 //! series (each deal finished is replayed through the rules crate from its revealed seed and
 //! every action, the stored ones included).
@@ -29,6 +30,49 @@ use fipsen_rules::{GameId, GameRules};
 use serde_json::{Value, json};
 
 const SEED: &str = "9b1e4c7d2a5f8e3b6c9d0a1f4e7b2c5d8a3f6e9b0c1d4a7f2e5b8c3d6a9f0e1b";
+
+/// A tournament of one table of four, one round of one deal.
+fn tournament_settings() -> Value {
+    json!({
+        "name": "Golden", "game": "prisdorf",
+        "tables": [{"seats": 4, "deals": 1, "rules": {"game": "prisdorf", "players": 4, "deals": 1, "kontra": false}}],
+        "max_short_tables": 0, "rounds": 1, "reseating": "by_standings", "duplicate": false,
+        "listed": false, "organiser_plays": false
+    })
+}
+
+/// Reads `tournament` frames until one satisfies `done`; returns its state.
+async fn tournament_until(client: &mut Client, done: impl Fn(&Value) -> bool) -> Value {
+    loop {
+        let frame = client.recv_type_or_error("tournament").await;
+        assert_eq!(frame["type"], "tournament", "{frame}");
+        if done(&frame["tournament"]) {
+            return frame["tournament"].clone();
+        }
+    }
+}
+
+/// A tournament with four entrants registered, not yet started; returns its code, the
+/// organiser's token and the organiser's view of it.
+async fn write_tournament(server: &Server) -> Value {
+    let mut organiser = Client::greeted(server).await;
+    let tables = json!({"grace_seconds": 2, "next_deal_seconds": 0, "bot_delay_ms": 0, "bot_takeover": "normal"});
+    organiser
+        .send(json!({"type": "create_tournament", "name": "Olli", "settings": tournament_settings(), "tables": tables}))
+        .await;
+    let created = organiser.recv_type_or_error("tournament_created").await;
+    assert_eq!(created["type"], "tournament_created", "{created}");
+    let code = created["tournament"].as_str().unwrap().to_string();
+    for name in ["Anna", "Bernd", "Carla", "Dirk"] {
+        let mut c = Client::greeted(server).await;
+        c.send(json!({"type": "register", "tournament": code, "name": name})).await;
+        let registered = c.recv_type_or_error("registered").await;
+        assert_eq!(registered["type"], "registered", "{registered}");
+        c.close().await;
+    }
+    let state = tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 4).await;
+    json!({"code": code, "token": created["token"], "view": state["view"]})
+}
 
 fn golden(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name)
@@ -60,6 +104,15 @@ async fn the_golden_database_loads_and_plays_on() {
         tables.iter().map(|t| t["rules"]["game"].as_str().unwrap_or_default()).collect();
     assert!(games.len() >= 2 && tables.len() >= 4, "the golden file holds several games");
     let server = Server::start(&db, &[]);
+    // The tournament comes back as it was, and starts.
+    let tournament = &expected["tournament"];
+    let mut organiser = Client::greeted(&server).await;
+    let (code, token) = (&tournament["code"], &tournament["token"]);
+    organiser.send(json!({"type": "watch_tournament", "tournament": code, "token": token})).await;
+    let state = tournament_until(&mut organiser, |_| true).await;
+    assert_eq!(state["view"], tournament["view"], "the tournament restored as it was stored");
+    organiser.send(json!({"type": "start_tournament", "tournament": code, "token": token})).await;
+    tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "playing").await;
     let mut rng = Rng(25);
     for table in tables {
         let room = table["room"].as_str().unwrap();
@@ -117,12 +170,14 @@ async fn write_golden_database() {
             }));
         }
     }
+    let tournament = write_tournament(&server).await;
     assert!(server.terminate());
     let target = golden(&format!("{name}.sqlite3"));
     let _ = std::fs::remove_file(&target);
     rusqlite::Connection::open(&db).unwrap().execute("VACUUM INTO ?1", [target.to_str().unwrap()]).unwrap();
     // One table a line.
     let lines: Vec<String> = tables.iter().map(Value::to_string).collect();
-    let json = format!("{{\"seed\": \"{SEED}\", \"tables\": [\n{}\n]}}\n", lines.join(",\n"));
+    let json =
+        format!("{{\"seed\": \"{SEED}\", \"tournament\": {tournament},\n\"tables\": [\n{}\n]}}\n", lines.join(",\n"));
     std::fs::write(golden(&format!("{name}.json")), json).unwrap();
 }
