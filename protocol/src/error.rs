@@ -26,6 +26,9 @@ pub enum ErrorCode {
     AlreadyGreeted,
     /// No room has this invite code (or the token belongs to no room).
     RoomNotFound,
+    /// The room is stored, but a record of it cannot be read by this server (written by a newer
+    /// version, or damaged): it stays closed rather than come back different.
+    RoomBroken,
     /// Every seat is taken.
     RoomFull,
     /// The series has started: seats can no longer be taken or left freely.
@@ -117,7 +120,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code that is not a rules code, in documentation order.
-    pub const SERVER: [ErrorCode; 47] = [
+    pub const SERVER: [ErrorCode; 48] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::Version,
@@ -125,6 +128,7 @@ impl ErrorCode {
         ErrorCode::HandshakeRequired,
         ErrorCode::AlreadyGreeted,
         ErrorCode::RoomNotFound,
+        ErrorCode::RoomBroken,
         ErrorCode::RoomFull,
         ErrorCode::RoomStarted,
         ErrorCode::RoomNotStarted,
@@ -177,6 +181,7 @@ impl ErrorCode {
             ErrorCode::HandshakeRequired => "proto/handshake_required",
             ErrorCode::AlreadyGreeted => "proto/already_greeted",
             ErrorCode::RoomNotFound => "room/not_found",
+            ErrorCode::RoomBroken => "room/broken",
             ErrorCode::RoomFull => "room/full",
             ErrorCode::RoomStarted => "room/started",
             ErrorCode::RoomNotStarted => "room/not_started",
@@ -249,6 +254,7 @@ impl fmt::Display for ErrorCode {
             ErrorCode::HandshakeRequired => "say hello first",
             ErrorCode::AlreadyGreeted => "hello was already said on this connection",
             ErrorCode::RoomNotFound => "there is no room with that invite code",
+            ErrorCode::RoomBroken => "this room's stored history cannot be read by this server; it stays closed",
             ErrorCode::RoomFull => "every seat at this table is taken",
             ErrorCode::RoomStarted => "the series has started",
             ErrorCode::RoomNotStarted => "the series has not started yet",

@@ -59,6 +59,9 @@ pub struct Metrics {
     pub connections_refused: AtomicU64,
     /// Rooms in memory.
     pub rooms: AtomicU64,
+    /// Stored rooms found broken since start (a record this build cannot read): each is
+    /// counted once, and stays closed.
+    pub rooms_broken: AtomicU64,
     /// Frames received from clients.
     pub messages_in: AtomicU64,
     /// Frames sent to clients.
@@ -141,6 +144,13 @@ impl Metrics {
             &self.connections_refused,
         );
         gauge(&mut out, "fipsen_rooms", "Rooms open in memory.", "gauge", &self.rooms);
+        gauge(
+            &mut out,
+            "fipsen_rooms_broken_total",
+            "Stored rooms not restored because a record of theirs cannot be read.",
+            "counter",
+            &self.rooms_broken,
+        );
         gauge(&mut out, "fipsen_messages_in_total", "Frames received from clients.", "counter", &self.messages_in);
         gauge(&mut out, "fipsen_messages_out_total", "Frames sent to clients.", "counter", &self.messages_out);
         gauge(&mut out, "fipsen_actions_total", "Game actions accepted.", "counter", &self.actions);

@@ -13,10 +13,10 @@ use fipsen_protocol::{
 };
 use fipsen_rules::{GameRules, Seat, Seed};
 use tokio::sync::{mpsc, oneshot, watch};
-use tracing::{info, warn};
+use tracing::{error, info, warn};
 
 use crate::metrics::{Metrics, dec, inc};
-use crate::room::{Room, RoomCommand, RoomEnv, TableSeat};
+use crate::room::{Record, Room, RoomCommand, RoomEnv, TableSeat, Unreadable};
 use crate::secrets;
 use crate::storage::{RoomMeta, Storage, StoredRoom};
 use crate::tournaments::TableReport;
@@ -111,6 +111,8 @@ pub struct Registry {
     bot_move_every: Option<Duration>,
     /// Where tournament tables send the deals they played (set once the tournaments run).
     reports: OnceLock<mpsc::UnboundedSender<TableReport>>,
+    /// The stored rooms found broken since start (each is logged and counted once).
+    broken: DashMap<String, ()>,
 }
 
 /// How many bidding reviews are computed at the same time (each takes a blocking thread for up
@@ -222,6 +224,7 @@ impl Registry {
             bot_pace: DashMap::new(),
             bot_move_every: None,
             reports: OnceLock::new(),
+            broken: DashMap::new(),
         })
     }
 
@@ -402,7 +405,7 @@ impl Registry {
         let instance = self.instances.fetch_add(1, Ordering::Relaxed);
         let (lobby_tx, lobby_rx) = watch::channel(None);
         let records = stored.records.len();
-        let room = Room::restore(stored, instance, lobby_tx, self.env());
+        let room = Room::restore(stored, instance, lobby_tx, self.env()).map_err(|e| self.broken(code, &e))?;
         let handle = match self.rooms.entry(room.code().clone()) {
             // Another connection opened it meanwhile: use that one.
             Entry::Occupied(existing) => return Ok(existing.get().clone()),
@@ -417,6 +420,21 @@ impl Registry {
         }
         info!(room = %code, records, "room restored from storage");
         Ok(handle)
+    }
+
+    /// Reports a stored room that cannot be read (logged at error level and counted the first
+    /// time); it is left closed and unchanged. Returns the code its visitors get.
+    fn broken(&self, code: &str, unreadable: &Unreadable) -> ErrorCode {
+        if self.broken.insert(code.to_string(), ()).is_none() {
+            inc(&self.metrics.rooms_broken);
+            error!(
+                room = %code,
+                record = unreadable.index,
+                error = %unreadable,
+                "a stored room cannot be read: it is not restored and stays closed, unchanged"
+            );
+        }
+        ErrorCode::RoomBroken
     }
 
     /// Removes a room task's handle, if it is still that task's.
@@ -562,6 +580,9 @@ impl Registry {
                 return Err(ErrorCode::Storage);
             }
         };
+        if let Err(e) = Record::read_all(&stored) {
+            return Err(self.broken(room, &e));
+        }
         if secrets::same_key(key, &secrets::share_key(&stored.meta.master)) {
             return Ok((stored, None));
         }

@@ -12,7 +12,7 @@ use std::ops::ControlFlow;
 use fipsen_protocol::{DealReplay, FinishedDeal, REPLAY_FORMAT, ReplayStep, SERIES_FORMAT, SeatAction, SeriesRecord};
 use fipsen_rules::{AnyGame, Card, GameAction, GameEvents, Seat, Seed};
 use serde_json::Value;
-use tracing::warn;
+use tracing::error;
 
 use crate::room::Record;
 use crate::storage::StoredRoom;
@@ -70,13 +70,14 @@ fn rebuild(stored: &StoredRoom, play: bool, mut visit: impl FnMut(Rebuilt<'_>) -
     let game = rules.game();
     let mut series: Option<AnyGame> = None;
     let mut seating = Seating { at: vec![None; rules.seats()], ..Seating::default() };
-    for stored_record in &stored.records {
-        let record = match serde_json::from_str::<Record<Value>>(&stored_record.json).and_then(|r| r.read_action(game))
-        {
+    for (index, stored_record) in stored.records.iter().enumerate() {
+        let record = match Record::read_stored(stored_record, index, game) {
             Ok(record) => record,
             Err(e) => {
-                warn!(room = %stored.meta.code, error = %e, "rebuilding: skipping an unreadable record");
-                continue;
+                // Rebuilding stops here: what follows would be built on a different series. The
+                // registry refuses a stored room with such a record before rebuilding it.
+                error!(room = %stored.meta.code, record = e.index, error = %e, "rebuilding: a record cannot be read");
+                break;
             }
         };
         let (seat, action, events) = match record {

@@ -29,7 +29,7 @@ use crate::frames::{Base, UpdateFrames, redact};
 use crate::metrics::{Metrics, inc};
 use crate::registry::{Registry, clean_text};
 use crate::secrets;
-use crate::storage::{RoomMeta, Storage, StoredRecord, StoredRoom};
+use crate::storage::{ROOM_RECORD_FORMAT, RoomMeta, Storage, StoredRecord, StoredRoom};
 use crate::tournaments::{TableLink, TableReport};
 
 /// A connection's number, unique in the process.
@@ -363,6 +363,44 @@ pub enum Record<A = GameAction> {
     },
 }
 
+/// A stored record this build cannot read: of a format it does not know (written by a newer
+/// build) or not parseable. A room holding one is not restored: it would come back different.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("record {index} cannot be read: {reason}")]
+pub struct Unreadable {
+    /// The record's number in the room's log, from 0.
+    pub index: usize,
+    /// Why.
+    pub reason: String,
+}
+
+impl Record {
+    /// Reads stored record number `index` of a room of `game`.
+    ///
+    /// # Errors
+    /// The record is of a format other than [`ROOM_RECORD_FORMAT`], or does not parse.
+    pub fn read_stored(stored: &StoredRecord, index: usize, game: fipsen_rules::GameId) -> Result<Record, Unreadable> {
+        if stored.format != ROOM_RECORD_FORMAT {
+            return Err(Unreadable {
+                index,
+                reason: format!("format {} (this build reads format {ROOM_RECORD_FORMAT})", stored.format),
+            });
+        }
+        serde_json::from_str::<Record<serde_json::Value>>(&stored.json)
+            .and_then(|r| r.read_action(game))
+            .map_err(|e| Unreadable { index, reason: e.to_string() })
+    }
+
+    /// Every record of a stored room, read; the first that cannot be read stops the reading.
+    ///
+    /// # Errors
+    /// A record cannot be read (see [`Record::read_stored`]).
+    pub fn read_all(stored: &StoredRoom) -> Result<Vec<Record>, Unreadable> {
+        let game = stored.meta.rules.game();
+        stored.records.iter().enumerate().map(|(index, record)| Record::read_stored(record, index, game)).collect()
+    }
+}
+
 impl Record<serde_json::Value> {
     /// The record with its action (if any) read as an action of `game`.
     ///
@@ -636,7 +674,7 @@ impl Room {
             let json = serde_json::to_string(&record).unwrap_or_default();
             self.apply(&record);
             self.records += 1;
-            stored.push(StoredRecord { seq_before, json });
+            stored.push(StoredRecord { seq_before, json, format: ROOM_RECORD_FORMAT });
         }
         self.hold_absent_seats();
         stored
@@ -696,24 +734,28 @@ impl Room {
     /// Rebuilds a room from storage by replaying its records. Nobody is connected afterwards:
     /// every seat is held for its player for the grace period, and a deal that was over waits
     /// for its pause again.
-    pub fn restore(stored: StoredRoom, instance: u64, lobby: watch::Sender<Option<LobbyRoom>>, env: RoomEnv) -> Room {
+    ///
+    /// # Errors
+    /// A record cannot be read: the room is not rebuilt at all (it would come back different).
+    pub fn restore(
+        stored: StoredRoom,
+        instance: u64,
+        lobby: watch::Sender<Option<LobbyRoom>>,
+        env: RoomEnv,
+    ) -> Result<Room, Unreadable> {
+        let records = Record::read_all(&stored)?;
+        let seqs: Vec<u64> = stored.records.iter().map(|r| r.seq_before).collect();
         let mut room = Room::new(stored.meta, instance, lobby, env);
-        for record in &stored.records {
+        for (record, seq_before) in records.iter().zip(seqs) {
             room.records += 1;
-            let game = room.rules.game();
-            match serde_json::from_str::<Record<serde_json::Value>>(&record.json).and_then(|r| r.read_action(game)) {
-                Ok(parsed) => {
-                    room.seq = room.seq.max(record.seq_before);
-                    room.apply(&parsed);
-                }
-                Err(e) => warn!(room = %room.code, error = %e, "skipping an unreadable record"),
-            }
+            room.seq = room.seq.max(seq_before);
+            room.apply(record);
         }
         room.history.clear();
         room.history_start = room.seq;
         room.hold_absent_seats();
         room.schedule_next_deal();
-        room
+        Ok(room)
     }
 
     /// The invite code.

@@ -46,6 +46,95 @@ pub enum StorageError {
     /// The database file cannot be created or kept private.
     #[error("database file: {0}")]
     File(String),
+    /// The schema could not be brought to this build's version.
+    #[error("schema migration: {0}")]
+    Migration(String),
+    /// The file was written by a newer build: its schema is past the last migration this build
+    /// knows. The server does not open it (run the newer build, or restore a backup).
+    #[error(
+        "the database is at schema version {found}, newer than this build's {known}: \
+         it was written by a newer build; run that build or restore a backup taken before the upgrade"
+    )]
+    TooNew {
+        /// The file's schema version.
+        found: i64,
+        /// The last version this build knows.
+        known: i64,
+    },
+}
+
+/// The format of the room records this build writes ([`StoredRecord::format`]). A change to the
+/// stored form of [`crate::room::Record`] that an older build could not read raises it (and
+/// adds a migration when the schema changes too).
+pub const ROOM_RECORD_FORMAT: u32 = 1;
+
+/// The format of the tournament records this build writes.
+pub const TOURNAMENT_RECORD_FORMAT: u32 = 1;
+
+/// The schema's migration ladder, oldest first: `server/migrations/V<n>__<name>.sql`. A
+/// migration, once released, is never edited: a change adds the next one.
+const MIGRATIONS: [(&str, &str); 2] = [
+    ("V1__initial", include_str!("../migrations/V1__initial.sql")),
+    ("V2__record_format", include_str!("../migrations/V2__record_format.sql")),
+];
+
+/// The schema version this build brings a file to: the last migration's.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Brings the file's schema to [`SCHEMA_VERSION`] through the migration ladder, oldest first,
+/// each in its own transaction.
+///
+/// A file written before the ladder (its tables exist, but no migration is recorded) is adopted:
+/// the columns later added by hand are added if it lacks them, so that it holds the first
+/// migration's schema, which then finds every table in place. A file at a version past this
+/// build's is refused ([`StorageError::TooNew`]) and left unchanged.
+///
+/// # Errors
+/// The file is too new, or a migration failed (the file stays at the last migration that
+/// succeeded).
+fn migrate(conn: &mut Connection) -> Result<(), StorageError> {
+    let failed = |e: refinery::Error| StorageError::Migration(e.to_string());
+    let migrations = MIGRATIONS
+        .iter()
+        .map(|(name, sql)| refinery::Migration::unapplied(name, sql))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(failed)?;
+    let runner = refinery::Runner::new(&migrations);
+    let ladder = conn
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'refinery_schema_history'")?
+        .exists([])?;
+    if ladder {
+        if let Some(last) = runner.get_last_applied_migration(conn).map_err(failed)? {
+            let found = i64::from(last.version());
+            if found > SCHEMA_VERSION {
+                return Err(StorageError::TooNew { found, known: SCHEMA_VERSION });
+            }
+        }
+    } else {
+        adopt_unversioned(conn)?;
+    }
+    let report = runner.run(conn).map_err(failed)?;
+    for migration in report.applied_migrations() {
+        tracing::info!(version = migration.version(), name = migration.name(), "schema migrated");
+    }
+    Ok(())
+}
+
+/// Gives a file written before the migration ladder the first migration's schema: builds before
+/// tournaments and before closing times were kept lack a column of `rooms` each.
+fn adopt_unversioned(conn: &Connection) -> Result<(), StorageError> {
+    let has_rooms = conn.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'rooms'")?.exists([])?;
+    if !has_rooms {
+        return Ok(());
+    }
+    for (column, kind) in [("tournament", "TEXT"), ("closed_at", "INTEGER")] {
+        let has = conn.prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = ?1")?.exists([column])?;
+        if !has {
+            conn.execute_batch(&format!("ALTER TABLE rooms ADD COLUMN {column} {kind}"))?;
+        }
+    }
+    tracing::info!("adopting a database written before schema migrations were recorded");
+    Ok(())
 }
 
 /// What a room is created with.
@@ -75,6 +164,8 @@ pub struct StoredRecord {
     pub seq_before: u64,
     /// The record as JSON.
     pub json: String,
+    /// The format it was written in ([`ROOM_RECORD_FORMAT`] when this build wrote it).
+    pub format: u32,
 }
 
 /// A tournament as stored: its records in order, as JSON
@@ -87,6 +178,9 @@ pub struct StoredTournament {
     pub created_at: u64,
     /// Every record, oldest first.
     pub records: Vec<String>,
+    /// The format each record was written in ([`TOURNAMENT_RECORD_FORMAT`] when this build
+    /// wrote it), in the order of `records`.
+    pub formats: Vec<u32>,
 }
 
 /// A room as stored: its creation and its records in order.
@@ -231,7 +325,7 @@ impl Storage {
     ) -> Result<(Storage, std::thread::JoinHandle<()>), StorageError> {
         let sync = options.sync;
         keep_private(path)?;
-        let conn = Connection::open(path)?;
+        let mut conn = Connection::open(path)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         // FULL: a commit is on disk before the server acknowledges, even across a power cut.
         // NORMAL: the log is synced at checkpoints only; a commit survives a crash of the process.
@@ -244,56 +338,7 @@ impl Storage {
         conn.pragma_update(None, "wal_autocheckpoint", 0)?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(Duration::from_secs(5))?;
-        conn.execute_batch(
-            "CREATE TABLE IF NOT EXISTS rooms (
-                code TEXT PRIMARY KEY,
-                created_at INTEGER NOT NULL,
-                title TEXT NOT NULL,
-                rules TEXT NOT NULL,
-                options TEXT NOT NULL,
-                master_seed TEXT NOT NULL,
-                active INTEGER NOT NULL DEFAULT 1
-             );
-             CREATE TABLE IF NOT EXISTS records (
-                room TEXT NOT NULL REFERENCES rooms(code),
-                idx INTEGER NOT NULL,
-                seq_before INTEGER NOT NULL,
-                record TEXT NOT NULL,
-                PRIMARY KEY (room, idx)
-             ) WITHOUT ROWID;
-             CREATE TABLE IF NOT EXISTS tokens (
-                hash TEXT PRIMARY KEY,
-                room TEXT NOT NULL REFERENCES rooms(code),
-                participant INTEGER NOT NULL
-             ) WITHOUT ROWID;
-             CREATE TABLE IF NOT EXISTS health (
-                id INTEGER PRIMARY KEY,
-                checked_at INTEGER NOT NULL
-             );
-             CREATE TABLE IF NOT EXISTS tournaments (
-                id TEXT PRIMARY KEY,
-                created_at INTEGER NOT NULL,
-                finished INTEGER NOT NULL DEFAULT 0
-             );
-             CREATE TABLE IF NOT EXISTS tournament_records (
-                tournament TEXT NOT NULL REFERENCES tournaments(id),
-                idx INTEGER NOT NULL,
-                record TEXT NOT NULL,
-                PRIMARY KEY (tournament, idx)
-             ) WITHOUT ROWID;",
-        )?;
-        // Files from before tournaments: rooms learn which tournament they belong to.
-        let has_tournament_column =
-            conn.prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = 'tournament'")?.exists([])?;
-        if !has_tournament_column {
-            conn.execute_batch("ALTER TABLE rooms ADD COLUMN tournament TEXT")?;
-        }
-        // Files from before closing times were kept get the column (NULL: count from creation).
-        let has_closed_at =
-            conn.prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = 'closed_at'")?.exists([])?;
-        if !has_closed_at {
-            conn.execute_batch("ALTER TABLE rooms ADD COLUMN closed_at INTEGER")?;
-        }
+        migrate(&mut conn)?;
         let checkpoints = Connection::open(path)?;
         // Checkpoints sync the log before and the database file after copying, in both modes.
         checkpoints.pragma_update(None, "synchronous", synchronous)?;
@@ -717,30 +762,50 @@ fn write(tx: &rusqlite::Transaction<'_>, op: &Op) -> Result<(), StorageError> {
                 meta.tournament
             ])?;
             for (index, record) in records.iter().enumerate() {
-                tx.prepare_cached("INSERT INTO records (room, idx, seq_before, record) VALUES (?1, ?2, ?3, ?4)")?
-                    .execute(params![meta.code, index as i64, record.seq_before as i64, record.json])?;
+                tx.prepare_cached(
+                    "INSERT INTO records (room, idx, seq_before, record, format) VALUES (?1, ?2, ?3, ?4, ?5)",
+                )?
+                .execute(params![
+                    meta.code,
+                    index as i64,
+                    record.seq_before as i64,
+                    record.json,
+                    record.format
+                ])?;
             }
         }
         Op::CreateTournament { id, created_at, records, .. } => {
             tx.prepare_cached("INSERT INTO tournaments (id, created_at, finished) VALUES (?1, ?2, 0)")?
                 .execute(params![id, *created_at as i64])?;
             for (index, record) in records.iter().enumerate() {
-                tx.prepare_cached("INSERT INTO tournament_records (tournament, idx, record) VALUES (?1, ?2, ?3)")?
-                    .execute(params![id, index as i64, record])?;
+                tx.prepare_cached(
+                    "INSERT INTO tournament_records (tournament, idx, record, format) VALUES (?1, ?2, ?3, ?4)",
+                )?
+                .execute(params![id, index as i64, record, TOURNAMENT_RECORD_FORMAT])?;
             }
         }
         Op::AppendTournament { id, index, records, finished, .. } => {
             for (i, record) in records.iter().enumerate() {
-                tx.prepare_cached("INSERT INTO tournament_records (tournament, idx, record) VALUES (?1, ?2, ?3)")?
-                    .execute(params![id, (*index as i64) + i as i64, record])?;
+                tx.prepare_cached(
+                    "INSERT INTO tournament_records (tournament, idx, record, format) VALUES (?1, ?2, ?3, ?4)",
+                )?
+                .execute(params![id, (*index as i64) + i as i64, record, TOURNAMENT_RECORD_FORMAT])?;
             }
             if *finished {
                 tx.prepare_cached("UPDATE tournaments SET finished = 1 WHERE id = ?1")?.execute(params![id])?;
             }
         }
         Op::Append { room, index, seq_before, json, token, .. } => {
-            tx.prepare_cached("INSERT INTO records (room, idx, seq_before, record) VALUES (?1, ?2, ?3, ?4)")?
-                .execute(params![room.as_ref(), *index as i64, *seq_before as i64, json])?;
+            tx.prepare_cached(
+                "INSERT INTO records (room, idx, seq_before, record, format) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                room.as_ref(),
+                *index as i64,
+                *seq_before as i64,
+                json,
+                ROOM_RECORD_FORMAT
+            ])?;
             if let Some((hash, participant)) = token {
                 tx.prepare_cached("INSERT INTO tokens (hash, room, participant) VALUES (?1, ?2, ?3)")?
                     .execute(params![hash, room.as_ref(), participant])?;
@@ -831,13 +896,25 @@ fn load_tournament(conn: &Connection, id: &str) -> Result<Option<StoredTournamen
         .query_row([id], |row| row.get::<_, i64>(0))
         .optional()?;
     let Some(created_at) = created_at else { return Ok(None) };
-    let mut stmt = conn.prepare_cached("SELECT record FROM tournament_records WHERE tournament = ?1 ORDER BY idx")?;
-    let records = stmt.query_map([id], |row| row.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
-    Ok(Some(StoredTournament { id: id.to_string(), created_at: u64::try_from(created_at).unwrap_or(0), records }))
+    let mut stmt =
+        conn.prepare_cached("SELECT record, format FROM tournament_records WHERE tournament = ?1 ORDER BY idx")?;
+    let (records, formats) = stmt
+        .query_map([id], |row| Ok((row.get::<_, String>(0)?, row.get::<_, u32>(1)?)))?
+        .collect::<Result<(Vec<_>, Vec<_>), _>>()?;
+    Ok(Some(StoredTournament {
+        id: id.to_string(),
+        created_at: u64::try_from(created_at).unwrap_or(0),
+        records,
+        formats,
+    }))
 }
 
 fn record_row(row: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<StoredRecord> {
-    Ok(StoredRecord { seq_before: u64::try_from(row.get::<_, i64>(first)?).unwrap_or(0), json: row.get(first + 1)? })
+    Ok(StoredRecord {
+        seq_before: u64::try_from(row.get::<_, i64>(first)?).unwrap_or(0),
+        json: row.get(first + 1)?,
+        format: row.get(first + 2)?,
+    })
 }
 
 fn load(conn: &Connection, room: &str) -> Result<Option<StoredRoom>, StorageError> {
@@ -847,7 +924,8 @@ fn load(conn: &Connection, room: &str) -> Result<Option<StoredRoom>, StorageErro
         .optional()?;
     let Some(row) = row else { return Ok(None) };
     let meta = room_meta(row)?;
-    let mut stmt = conn.prepare_cached("SELECT seq_before, record FROM records WHERE room = ?1 ORDER BY idx")?;
+    let mut stmt =
+        conn.prepare_cached("SELECT seq_before, record, format FROM records WHERE room = ?1 ORDER BY idx")?;
     let records = stmt.query_map([room], |row| record_row(row, 0))?.collect::<Result<Vec<_>, _>>()?;
     Ok(Some(StoredRoom { meta, records }))
 }
@@ -865,7 +943,7 @@ fn load_active(conn: &Connection) -> Result<(Vec<String>, HashMap<String, Stored
         .map(|meta| (meta.code.clone(), StoredRoom { meta, records: Vec::new() }))
         .collect();
     let mut stmt = conn.prepare(
-        "SELECT r.room, r.seq_before, r.record FROM records r JOIN rooms m ON m.code = r.room \
+        "SELECT r.room, r.seq_before, r.record, r.format FROM records r JOIN rooms m ON m.code = r.room \
          WHERE m.active = 1 ORDER BY r.room, r.idx",
     )?;
     let mut rows = stmt.query([])?;
@@ -997,5 +1075,188 @@ mod tests {
         drop(storage);
         let (storage, _writer) = Storage::open(&path, Arc::new(Metrics::default())).expect("reopen");
         assert_eq!(storage.active_rooms().await.expect("active"), vec!["AAAA".to_string(), "BBBB".to_string()]);
+    }
+
+    /// The schema as builds before the migration ladder created it, before tournaments and
+    /// closing times were kept (the oldest shape such a file has).
+    const UNVERSIONED_SCHEMA: &str = "CREATE TABLE rooms (code TEXT PRIMARY KEY, created_at INTEGER NOT NULL,
+            title TEXT NOT NULL, rules TEXT NOT NULL, options TEXT NOT NULL, master_seed TEXT NOT NULL,
+            active INTEGER NOT NULL DEFAULT 1);
+         CREATE TABLE records (room TEXT NOT NULL REFERENCES rooms(code), idx INTEGER NOT NULL,
+            seq_before INTEGER NOT NULL, record TEXT NOT NULL, PRIMARY KEY (room, idx)) WITHOUT ROWID;
+         CREATE TABLE tokens (hash TEXT PRIMARY KEY, room TEXT NOT NULL REFERENCES rooms(code),
+            participant INTEGER NOT NULL) WITHOUT ROWID;
+         CREATE TABLE health (id INTEGER PRIMARY KEY, checked_at INTEGER NOT NULL);";
+
+    /// Every table's columns (name, type, not null, default, key position), by table.
+    /// A column as `pragma_table_info` lists it: name, type, not null, default, key position.
+    type Column = (String, String, bool, Option<String>, i64);
+
+    fn columns(path: &Path) -> Vec<(String, Vec<Column>)> {
+        let conn = Connection::open(path).expect("open");
+        let tables: Vec<String> = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .expect("tables")
+            .query_map([], |row| row.get(0))
+            .expect("tables")
+            .collect::<Result<_, _>>()
+            .expect("tables");
+        tables
+            .into_iter()
+            .filter(|t| t != "refinery_schema_history")
+            .map(|table| {
+                let columns = conn
+                    .prepare("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?1)")
+                    .expect("columns")
+                    .query_map([&table], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?)))
+                    .expect("columns")
+                    .collect::<Result<_, _>>()
+                    .expect("columns");
+                (table, columns)
+            })
+            .collect()
+    }
+
+    fn applied(path: &Path) -> Vec<i64> {
+        let conn = Connection::open(path).expect("open");
+        conn.prepare("SELECT version FROM refinery_schema_history ORDER BY version")
+            .expect("history")
+            .query_map([], |row| row.get(0))
+            .expect("history")
+            .collect::<Result<_, _>>()
+            .expect("history")
+    }
+
+    /// A file written before the ladder (without the later columns, or with them) is adopted:
+    /// its rooms load as they were, their records are of the first format, it ends with the
+    /// schema a new file gets, and every migration is recorded as applied.
+    #[tokio::test]
+    async fn a_file_written_before_the_migration_ladder_is_adopted() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fresh = dir.path().join("fresh.sqlite3");
+        drop(Storage::open(&fresh, Arc::new(Metrics::default())).expect("open a new file"));
+        for with_later_columns in [false, true] {
+            let path = dir.path().join(format!("old-{with_later_columns}.sqlite3"));
+            {
+                let conn = Connection::open(&path).expect("create");
+                conn.execute_batch(UNVERSIONED_SCHEMA).expect("old schema");
+                if with_later_columns {
+                    conn.execute_batch(
+                        "ALTER TABLE rooms ADD COLUMN tournament TEXT; ALTER TABLE rooms ADD COLUMN closed_at INTEGER;
+                         CREATE TABLE tournaments (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL,
+                            finished INTEGER NOT NULL DEFAULT 0);
+                         CREATE TABLE tournament_records (tournament TEXT NOT NULL REFERENCES tournaments(id),
+                            idx INTEGER NOT NULL, record TEXT NOT NULL, PRIMARY KEY (tournament, idx)) WITHOUT ROWID;
+                         INSERT INTO tournaments VALUES ('TTTT', 5, 0);
+                         INSERT INTO tournament_records VALUES ('TTTT', 0, '{}');",
+                    )
+                    .expect("later columns");
+                }
+                let m = meta("OLDR", 7);
+                conn.execute(
+                    "INSERT INTO rooms (code, created_at, title, rules, options, master_seed) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![
+                        m.code,
+                        7,
+                        m.title,
+                        serde_json::to_string(&m.rules).expect("rules"),
+                        serde_json::to_string(&m.options).expect("options"),
+                        m.master.to_hex()
+                    ],
+                )
+                .expect("room");
+                conn.execute_batch(
+                    "INSERT INTO records VALUES ('OLDR', 0, 0, '{\"r\":0}'), ('OLDR', 1, 3, '{\"r\":1}');
+                     INSERT INTO tokens VALUES ('hash-OLDR', 'OLDR', 0);",
+                )
+                .expect("records");
+            }
+            let (storage, _writer) = Storage::open(&path, Arc::new(Metrics::default())).expect("adopt");
+            let room = storage.load("OLDR").await.expect("load").expect("stored");
+            assert_eq!(room.meta.title, "Room OLDR");
+            assert_eq!(records(&room), vec![(0, "{\"r\":0}".to_string()), (3, "{\"r\":1}".to_string())]);
+            assert!(room.records.iter().all(|r| r.format == 1));
+            assert_eq!(storage.active_rooms().await.expect("active"), vec!["OLDR".to_string()]);
+            assert_eq!(storage.find_tokens(vec!["hash-OLDR".into()]).await.expect("tokens"), vec![("OLDR".into(), 0)]);
+            if with_later_columns {
+                let t = storage.load_tournament("TTTT").await.expect("load").expect("tournament");
+                assert_eq!((t.records, t.formats), (vec!["{}".to_string()], vec![1]));
+            }
+            // Written on after adoption, closed and counted for retention like any room.
+            storage.append(Arc::from("OLDR"), 2, 4, "{}".into(), None).await.expect("append");
+            storage.set_active(Arc::from("OLDR"), false).await.expect("close");
+            assert_eq!(storage.closed_before(u64::MAX / 2).await.expect("closed"), vec!["OLDR".to_string()]);
+            drop(storage);
+            assert_eq!(columns(&path), columns(&fresh), "adopted with later columns: {with_later_columns}");
+            assert_eq!(applied(&path), (1..=SCHEMA_VERSION).collect::<Vec<_>>());
+        }
+        assert_eq!(applied(&fresh), (1..=SCHEMA_VERSION).collect::<Vec<_>>());
+    }
+
+    /// A file a newer build migrated past this build's last migration is refused with a clear
+    /// error, and left as it was.
+    #[test]
+    fn a_file_from_a_newer_build_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.sqlite3");
+        drop(Storage::open(&path, Arc::new(Metrics::default())).expect("open"));
+        let newer = SCHEMA_VERSION + 1;
+        Connection::open(&path)
+            .expect("open")
+            .execute_batch(&format!(
+                "CREATE TABLE later (x INTEGER);
+                 INSERT INTO refinery_schema_history (version, name, applied_on, checksum)
+                 VALUES ({newer}, 'later', '2030-01-01T00:00:00Z', '1')"
+            ))
+            .expect("a later migration");
+        let before = columns(&path);
+        let error = Storage::open(&path, Arc::new(Metrics::default())).expect_err("a newer file is refused");
+        assert!(matches!(error, StorageError::TooNew { found, known } if found == newer && known == SCHEMA_VERSION));
+        let message = error.to_string();
+        assert!(message.contains(&format!("schema version {newer}")) && message.contains("newer build"), "{message}");
+        assert_eq!(columns(&path), before);
+        assert_eq!(applied(&path), (1..=newer).collect::<Vec<_>>());
+    }
+
+    /// Every record is stored with the format this build writes, and read back with the format
+    /// it was stored with.
+    #[tokio::test]
+    async fn records_name_their_format() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.sqlite3");
+        let (storage, _writer) = Storage::open(&path, Arc::new(Metrics::default())).expect("open");
+        fill(&storage, "AAAA", 1, 2).await;
+        storage
+            .create_room_with(
+                meta("BBBB", 2),
+                vec![StoredRecord { seq_before: 0, json: "{}".into(), format: ROOM_RECORD_FORMAT }],
+            )
+            .await
+            .expect("create");
+        storage.create_tournament("TTTT".into(), 1, vec!["{}".into()]).await.expect("tournament");
+        storage.append_tournament("TTTT".into(), 1, vec!["{}".into()], false).await.expect("append");
+        drop(storage);
+        let conn = Connection::open(&path).expect("open");
+        let formats = |sql: &str| -> Vec<u32> {
+            conn.prepare(sql)
+                .expect("formats")
+                .query_map([], |row| row.get(0))
+                .expect("formats")
+                .collect::<Result<_, _>>()
+                .expect("formats")
+        };
+        assert_eq!(formats("SELECT format FROM records ORDER BY room, idx"), vec![ROOM_RECORD_FORMAT; 3]);
+        assert_eq!(formats("SELECT format FROM tournament_records ORDER BY idx"), vec![TOURNAMENT_RECORD_FORMAT; 2]);
+        conn.execute_batch(
+            "UPDATE records SET format = 7 WHERE room = 'AAAA' AND idx = 1;
+             UPDATE tournament_records SET format = 9 WHERE idx = 0;",
+        )
+        .expect("a newer format");
+        drop(conn);
+        let (storage, _writer) = Storage::open(&path, Arc::new(Metrics::default())).expect("reopen");
+        let a = storage.load("AAAA").await.expect("load").expect("stored");
+        assert_eq!(a.records.iter().map(|r| r.format).collect::<Vec<_>>(), vec![ROOM_RECORD_FORMAT, 7]);
+        let t = storage.load_tournament("TTTT").await.expect("load").expect("stored");
+        assert_eq!(t.formats, vec![9, TOURNAMENT_RECORD_FORMAT]);
     }
 }

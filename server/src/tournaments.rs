@@ -33,14 +33,14 @@ use fipsen_tournament::{
 };
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot, watch};
-use tracing::{info, warn};
+use tracing::{error, info, warn};
 
 use crate::accept::address_key;
 use crate::metrics::{Metrics, inc};
 use crate::registry::{Bucket, Registry, clean_name, clean_text};
 use crate::room::{ConnId, ConnLink, TableSeat};
 use crate::secrets;
-use crate::storage::{RoomMeta, Storage, StorageError, StoredTournament};
+use crate::storage::{RoomMeta, Storage, StorageError, StoredTournament, TOURNAMENT_RECORD_FORMAT};
 
 /// Commands queued for one tournament before senders wait.
 const TOURNAMENT_QUEUE: usize = 256;
@@ -419,7 +419,7 @@ impl Tournaments {
         };
         let created_at = stored.created_at;
         let state = TaskState::rebuild(&stored).map_err(|e| {
-            warn!(tournament = %id, error = %e, "a stored tournament does not replay");
+            error!(tournament = %id, error = %e, "a stored tournament cannot be read: it is not restored");
             ErrorCode::Storage
         })?;
         let key: Arc<str> = Arc::from(id);
@@ -533,8 +533,14 @@ impl TaskState {
         let mut organiser = None;
         let mut entrants = HashMap::new();
         let mut rooms: Vec<Vec<String>> = Vec::new();
-        for json in &stored.records {
-            match serde_json::from_str::<Stored>(json).map_err(|e| e.to_string())? {
+        for (index, json) in stored.records.iter().enumerate() {
+            let format = stored.formats.get(index).copied().unwrap_or(TOURNAMENT_RECORD_FORMAT);
+            if format != TOURNAMENT_RECORD_FORMAT {
+                return Err(format!(
+                    "record {index} is of format {format} (this build reads format {TOURNAMENT_RECORD_FORMAT})"
+                ));
+            }
+            match serde_json::from_str::<Stored>(json).map_err(|e| format!("record {index}: {e}"))? {
                 Stored::Event { event } => events.push(event),
                 Stored::Organiser { token_hash, tables } => organiser = Some((token_hash, tables)),
                 Stored::Entrant { entrant, token_hash } => {
