@@ -41,17 +41,6 @@ fn tournament_settings() -> Value {
     })
 }
 
-/// Reads `tournament` frames until one satisfies `done`; returns its state.
-async fn tournament_until(client: &mut Client, done: impl Fn(&Value) -> bool) -> Value {
-    loop {
-        let frame = client.recv_type_or_error("tournament").await;
-        assert_eq!(frame["type"], "tournament", "{frame}");
-        if done(&frame["tournament"]) {
-            return frame["tournament"].clone();
-        }
-    }
-}
-
 /// A tournament with four entrants registered, not yet started; returns its code, the
 /// organiser's token and the organiser's view of it.
 async fn write_tournament(server: &Server) -> Value {
@@ -70,7 +59,7 @@ async fn write_tournament(server: &Server) -> Value {
         assert_eq!(registered["type"], "registered", "{registered}");
         c.close().await;
     }
-    let state = tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 4).await;
+    let state = organiser.tournament_until(|t| t["view"]["entrants"].as_array().unwrap().len() == 4).await;
     json!({"code": code, "token": created["token"], "view": state["view"]})
 }
 
@@ -109,10 +98,10 @@ async fn the_golden_database_loads_and_plays_on() {
     let mut organiser = Client::greeted(&server).await;
     let (code, token) = (&tournament["code"], &tournament["token"]);
     organiser.send(json!({"type": "watch_tournament", "tournament": code, "token": token})).await;
-    let state = tournament_until(&mut organiser, |_| true).await;
+    let state = organiser.tournament_until(|_| true).await;
     assert_eq!(state["view"], tournament["view"], "the tournament restored as it was stored");
     organiser.send(json!({"type": "start_tournament", "tournament": code, "token": token})).await;
-    tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "playing").await;
+    organiser.tournament_until(|t| t["view"]["phase"]["phase"] == "playing").await;
     let mut rng = Rng(25);
     for table in tables {
         let room = table["room"].as_str().unwrap();

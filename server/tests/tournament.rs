@@ -42,17 +42,6 @@ async fn drain(client: &mut Client, wait: Duration) -> Vec<Value> {
     got
 }
 
-/// Reads `tournament` frames until one satisfies `done`; returns it.
-async fn tournament_until(client: &mut Client, done: impl Fn(&Value) -> bool) -> Value {
-    loop {
-        let frame = client.recv_type_or_error("tournament").await;
-        assert_eq!(frame["type"], "tournament", "{frame}");
-        if done(&frame["tournament"]) {
-            return frame["tournament"].clone();
-        }
-    }
-}
-
 /// A table's dealings by (deals counted before it, re-deal number): dealer, dealt hands, seed.
 type Dealings = BTreeMap<(u32, u32), (Value, Value, Value)>;
 
@@ -378,7 +367,7 @@ async fn eleven_players_two_rounds_a_stand_in_a_sigkill_and_duplicate_deals() {
         let entrant = register(&server, &code, &format!("Player {i}")).await;
         entrants.insert(entrant.id, entrant);
     }
-    let state = tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 11).await;
+    let state = organiser.tournament_until(|t| t["view"]["entrants"].as_array().unwrap().len() == 11).await;
     assert_eq!(
         state["seating"],
         json!({"tables": [4, 4, 3], "deals": [3, 3, 4], "bots_needed": 0, "bot_tables": [], "bot_deals": [],
@@ -397,7 +386,7 @@ async fn eleven_players_two_rounds_a_stand_in_a_sigkill_and_duplicate_deals() {
             json!({"type": "start_tournament", "tournament": code, "token": organiser_token, "fill_with_bots": false}),
         )
         .await;
-    let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "playing").await;
+    let state = organiser.tournament_until(|t| t["view"]["phase"]["phase"] == "playing").await;
     let tables = state["view"]["rounds"][0]["tables"].as_array().unwrap();
     let sizes: Vec<usize> = tables.iter().map(|t| t["seats"].as_array().unwrap().len()).collect();
     assert_eq!(sizes, vec![4, 4, 3]);
@@ -440,7 +429,7 @@ async fn eleven_players_two_rounds_a_stand_in_a_sigkill_and_duplicate_deals() {
         assert_eq!(info["deals"], info["played"]);
         assert_eq!(info["duplicate"], true);
     }
-    let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "round_over").await;
+    let state = organiser.tournament_until(|t| t["view"]["phase"]["phase"] == "round_over").await;
     let round1: Vec<&TableRun> = runs.iter().collect();
     // Live: the organiser was sent the tournament as each deal ended, table by table. With
     // duplicate deals a table's points are shown only for the deals every table of its size has
@@ -495,8 +484,7 @@ async fn eleven_players_two_rounds_a_stand_in_a_sigkill_and_duplicate_deals() {
 
     // Round 2: reseated by the standings.
     organiser.send(json!({"type": "next_round", "tournament": code, "token": organiser_token})).await;
-    let state =
-        tournament_until(&mut organiser, |t| t["view"]["phase"] == json!({"phase": "playing", "round": 2})).await;
+    let state = organiser.tournament_until(|t| t["view"]["phase"] == json!({"phase": "playing", "round": 2})).await;
     let mut round2 = Vec::new();
     for t in 0..3 {
         round2.push(TableRun::open(&server, &state, 1, t, &entrants).await);
@@ -572,7 +560,7 @@ async fn eleven_players_two_rounds_a_stand_in_a_sigkill_and_duplicate_deals() {
     for run in &mut round2 {
         run.play(&mut rng, |_| false).await;
     }
-    let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "finished").await;
+    let state = organiser.tournament_until(|t| t["view"]["phase"]["phase"] == "finished").await;
     let all: Vec<&TableRun> = runs.iter().chain(&round2).collect();
     assert_eq!(standings_totals(&state), sheet_sums(&state, &all), "standings = the sum of every scoresheet");
     let compared = check_duplicate(&state, &all, 1);
@@ -655,7 +643,7 @@ async fn five_players_need_a_bot_and_refusals_are_typed() {
         let entrant = register(&server, &code, name).await;
         entrants.insert(entrant.id, entrant);
     }
-    let state = tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 5).await;
+    let state = organiser.tournament_until(|t| t["view"]["entrants"].as_array().unwrap().len() == 5).await;
     assert_eq!(
         state["seating"],
         json!({"tables": [], "deals": [], "bots_needed": 1, "bot_tables": [3, 3], "bot_deals": [2, 2],
@@ -691,20 +679,20 @@ async fn five_players_need_a_bot_and_refusals_are_typed() {
     // Removing one and registering again; then closing registration.
     let fiete = entrants.values().find(|e| e.id == 4).unwrap().clone();
     organiser.send(json!({"type": "remove_entrant", "tournament": code, "token": token, "entrant": fiete.id})).await;
-    let state = tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 4).await;
+    let state = organiser.tournament_until(|t| t["view"]["entrants"].as_array().unwrap().len() == 4).await;
     assert_eq!(state["seating"]["tables"], json!([4]));
     assert_eq!(state["seating"]["deals"], json!([5]));
     let fiete = register(&server, &code, "Fiete").await;
     entrants.insert(fiete.id, fiete);
     organiser.send(json!({"type": "close_registration", "tournament": code, "token": token})).await;
-    tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "closed").await;
+    organiser.tournament_until(|t| t["view"]["phase"]["phase"] == "closed").await;
     other.send(json!({"type": "register", "tournament": code, "name": "Late"})).await;
     assert_eq!(error(&other.recv_type("error").await), "tournament/closed");
 
     organiser
         .send(json!({"type": "start_tournament", "tournament": code, "token": token, "fill_with_bots": true}))
         .await;
-    let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "playing").await;
+    let state = organiser.tournament_until(|t| t["view"]["phase"]["phase"] == "playing").await;
     let bots: Vec<&Value> = state["view"]["entrants"].as_array().unwrap().iter().filter(|e| e["bot"] == true).collect();
     assert_eq!(bots.len(), 1, "one bot fills the tables: {}", state["view"]["entrants"]);
     let bot = bots[0]["id"].clone();
@@ -779,7 +767,7 @@ async fn an_organiser_who_plays_an_unlisted_tournament_and_a_sigkill_during_regi
 
     let anna = register(&server, &code, "Anna").await;
     let jan = register(&server, &code, "Jan").await;
-    tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 3).await;
+    organiser.tournament_until(|t| t["view"]["entrants"].as_array().unwrap().len() == 3).await;
     // Peeking did not make the lister a watcher: he was sent nothing of the registrations.
     assert!(drain(&mut lister, Duration::from_millis(200)).await.is_empty());
 
@@ -802,7 +790,7 @@ async fn an_organiser_who_plays_an_unlisted_tournament_and_a_sigkill_during_regi
     c.recv_type("unwatched").await;
 
     organiser.send(json!({"type": "start_tournament", "tournament": code, "token": token})).await;
-    let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "playing").await;
+    let state = organiser.tournament_until(|t| t["view"]["phase"]["phase"] == "playing").await;
     let seats = state["view"]["rounds"][0]["tables"][0]["seats"].as_array().unwrap().clone();
     let room = state["rooms"][0][0].as_str().unwrap();
     // The organiser plays with his own token; so do the others with theirs.
@@ -849,10 +837,10 @@ async fn another_game_seats_its_own_table_sizes_over_sockets() {
         let entrant = register(&server, &code, &format!("Spieler {i}")).await;
         entrants.insert(entrant.id, entrant);
     }
-    let state = tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 9).await;
+    let state = organiser.tournament_until(|t| t["view"]["entrants"].as_array().unwrap().len() == 9).await;
     assert_eq!(state["seating"]["tables"], json!([5, 4]));
     organiser.send(json!({"type": "start_tournament", "tournament": code, "token": token})).await;
-    let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "playing").await;
+    let state = organiser.tournament_until(|t| t["view"]["phase"]["phase"] == "playing").await;
     let mut runs = Vec::new();
     for t in 0..2 {
         let run = TableRun::open(&server, &state, 0, t, &entrants).await;
@@ -864,7 +852,7 @@ async fn another_game_seats_its_own_table_sizes_over_sockets() {
         run.play(&mut rng, |_| false).await;
         assert!(run.over());
     }
-    let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "finished").await;
+    let state = organiser.tournament_until(|t| t["view"]["phase"]["phase"] == "finished").await;
     let all: Vec<&TableRun> = runs.iter().collect();
     assert_eq!(standings_totals(&state), sheet_sums(&state, &all), "standings = the sum of the scoresheets");
     let checked: usize = runs.iter().map(TableRun::check_frames).sum();
@@ -884,9 +872,9 @@ async fn four_registered_and_started(server: &Server, create: Value) -> (Client,
     for name in ["Anna", "Bernd", "Carla", "Dirk"] {
         register(server, &code, name).await;
     }
-    tournament_until(&mut organiser, |t| t["view"]["entrants"].as_array().unwrap().len() == 4).await;
+    organiser.tournament_until(|t| t["view"]["entrants"].as_array().unwrap().len() == 4).await;
     organiser.send(json!({"type": "start_tournament", "tournament": code, "token": token})).await;
-    let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "playing").await;
+    let state = organiser.tournament_until(|t| t["view"]["phase"]["phase"] == "playing").await;
     (organiser, state)
 }
 
@@ -940,7 +928,7 @@ async fn a_table_whose_players_all_stay_away_plays_on_with_bots_and_the_round_en
     let create = json!({"type": "create_tournament", "name": "Olli", "settings": s, "tables": quick_tables()});
     let (mut organiser, _) = four_registered_and_started(&server, create).await;
     // Nobody joins the table; the organiser only watches the tournament.
-    let state = tournament_until(&mut organiser, |t| t["view"]["phase"]["phase"] == "finished").await;
+    let state = organiser.tournament_until(|t| t["view"]["phase"]["phase"] == "finished").await;
     let table = &state["view"]["rounds"][0]["tables"][0];
     assert_eq!(table["played"], 2, "{table}");
     let totals: i64 = table["totals"].as_array().unwrap().iter().map(|t| t.as_i64().unwrap()).sum();

@@ -323,6 +323,18 @@ impl Client {
         self.recv_type_or_error("joined").await
     }
 
+    /// Reads `tournament` frames until one whose tournament satisfies `done`; returns that
+    /// tournament's state.
+    pub async fn tournament_until(&mut self, done: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let frame = self.recv_type_or_error("tournament").await;
+            assert_eq!(frame["type"], "tournament", "{frame}");
+            if done(&frame["tournament"]) {
+                return frame["tournament"].clone();
+            }
+        }
+    }
+
     /// Reads until a frame of this type or an error.
     pub async fn recv_type_or_error(&mut self, kind: &str) -> Value {
         loop {
