@@ -219,3 +219,21 @@ export function coinIcon() {
     s('circle', { cx: 12, cy: 12, r: 6.5, fill: 'none', stroke: '#8a6500', 'stroke-width': 1.5 }),
   );
 }
+
+/**
+ * The attributes that keep a `<details>`' open state with `set`: at once when its summary is
+ * clicked or pressed (the toggle event comes later, and a page drawn again meanwhile — a lobby
+ * update — would otherwise close it again), and from the toggle event.
+ * @param {(open: boolean) => void} set
+ */
+export function keepOpen(set) {
+  return {
+    /** @param {MouseEvent} e */
+    onclick: (e) => {
+      const details = /** @type {HTMLDetailsElement} */ (e.currentTarget);
+      if (e.target instanceof Element && e.target.closest('summary')?.parentElement === details) set(!details.open);
+    },
+    /** @param {Event} e */
+    ontoggle: (e) => set(/** @type {HTMLDetailsElement} */ (e.target).open),
+  };
+}

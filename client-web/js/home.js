@@ -1,6 +1,6 @@
 // The home screen: your name, a new table with its rules, joining by code, the open tables.
 
-import { h } from './dom.js';
+import { h, keepOpen } from './dom.js';
 import { has, t } from './i18n.js';
 import { S, api, saveName, seatFor, seats } from './store.js';
 import { BOT_DELAYS, LEVELS, botDelayText, moveSecondsText } from './room.js';
@@ -243,7 +243,7 @@ function practiceSection() {
     ),
     h(
       'details',
-      { class: 'practice-more', open: practiceMore, ontoggle: (e) => (practiceMore = e.target.open) },
+      { class: 'practice-more', open: practiceMore, ...keepOpen((open) => (practiceMore = open)) },
       h('summary', { 'data-key': 'practice-more' }, h('span', null, t('opt.bot_delay'), ': ', h('span', { class: 'default' }, botDelayText(draft.practice_delay)))),
       radioOption('practice_delay', t('opt.bot_delay'), delayChoices(), t('opt.bot_delay.help')),
     ),
@@ -343,7 +343,7 @@ function createSection() {
     form.main,
     h(
       'details',
-      { class: 'more-rules', open: draft.more, ontoggle: (e) => (draft.more = e.target.open) },
+      { class: 'more-rules', open: draft.more, ...keepOpen((open) => (draft.more = open)) },
       h('summary', null, t('room.rules')),
       form.more,
       radioOption('next_deal', t('opt.next_deal'), [
@@ -545,7 +545,7 @@ function howToPlay(first) {
   const ids = first && GAME_IDS.includes(first) ? [first, ...GAME_IDS.filter((id) => id !== first)] : GAME_IDS;
   return h(
     'details',
-    { class: 'panel howto', open: howtoOpen, ontoggle: (e) => (howtoOpen = e.target.open) },
+    { class: 'panel howto', open: howtoOpen, ...keepOpen((open) => (howtoOpen = open)) },
     h('summary', null, t('howto.title')),
     ids.map((id) =>
       h(

@@ -2,7 +2,7 @@
 // panel offering exactly what the server's prompt lists, your hand, the result, and the chat.
 
 import { cardBack, cardFace, cardName, isTrump, sortHand, suitLetter } from './cards.js';
-import { clockIcon, eyeIcon, h, pauseIcon, robotIcon } from './dom.js';
+import { clockIcon, eyeIcon, h, keepOpen, pauseIcon, robotIcon } from './dom.js';
 import { t } from './i18n.js';
 import { countdownText, points } from './format.js';
 import { confirmBar, suitIcon, term } from './calls.js';
@@ -789,7 +789,7 @@ function seatsBetweenDeals() {
   if (!free && !amHost()) return null;
   return h(
     'details',
-    { class: 'seats-between', open: free || S.ui.botPicker !== null || seatsOpen, ontoggle: (e) => (seatsOpen = e.target.open) },
+    { class: 'seats-between', open: free || S.ui.botPicker !== null || seatsOpen, ...keepOpen((open) => (seatsOpen = open)) },
     h('summary', { 'data-key': 'seats-between' }, t('room.seats_bots')),
     free ? h('p', { class: 'hint', role: 'status' }, t('room.next_deal_waits')) : null,
     seatList(),

@@ -4,7 +4,7 @@
 // bar a tournament table shows. Everything shown comes from the server's `tournament`,
 // `tournament_results` and `tournaments` answers; the tokens are kept in this browser.
 
-import { h, radioFieldset, robotIcon } from './dom.js';
+import { h, keepOpen, radioFieldset, robotIcon } from './dom.js';
 import { addStrings, lang, t } from './i18n.js';
 import { strings } from './tournament-strings.js';
 import { GAME_IDS, gameName, gameOf } from './games/index.js';
@@ -483,7 +483,7 @@ export function createTourneyView() {
       ]),
       h(
         'details',
-        { class: 'more-rules', open: draft.more, ontoggle: (e) => (draft.more = e.target.open) },
+        { class: 'more-rules', open: draft.more, ...keepOpen((open) => (draft.more = open)) },
         h('summary', { 'data-key': 'tn-tables-more' }, t('tn.table_options')),
         radios('next_deal', t('opt.next_deal'), [
           ['auto', t('opt.next_deal.auto')],

@@ -421,7 +421,10 @@ test('a deal played with the keyboard alone on a desktop; the turn and every car
   // Radio buttons: Tab comes to the chosen one, the arrow keys move within the group (and
   // choose); the first one is no pause.
   await pressOn(page, '[data-key^="opt-practice_delay-"]', 'ArrowLeft');
-  for (let i = 0; i < 6 && !(await page.locator('[data-key="opt-practice_delay-0"]').isChecked()); i++) await page.keyboard.press('ArrowLeft');
+  // (Each press goes to the group again with Tab should the page have moved the focus.)
+  for (let i = 0; i < 6 && !(await page.locator('[data-key="opt-practice_delay-0"]').isChecked()); i++) {
+    await pressOn(page, '[data-key^="opt-practice_delay-"]', 'ArrowLeft');
+  }
   assert.ok(await page.locator('[data-key="opt-practice_delay-0"]').isChecked(), 'no pause chosen from the keyboard');
   await listen(page);
   await pressOn(page, '[data-key="practice"]', 'Enter');
@@ -497,7 +500,8 @@ test('a deal played with the keyboard alone on a desktop; the turn and every car
   });
   await page.waitForTimeout(300);
   const plays = cardsPlayed(me.frames);
-  assert.ok(plays.length >= 12, `the deal's cards: ${plays.length}`);
+  // A deal can end after any trick once its result is certain: at least the cards played here.
+  assert.ok(plays.length >= 4 && plays.filter((p) => p.seat === s.me).length >= done.cards, `the deal's cards: ${plays.length}`);
   const lines = await spoken(page);
   assert.deepEqual(
     lines.filter((l) => CARD_LINE.en.test(l)),
