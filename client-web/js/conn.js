@@ -169,22 +169,19 @@ export class Connection {
   /** The line is gone: abandon the socket, show the connection lost, and try again with backoff. */
   lost() {
     if (this.state === 'failed' || this.state === 'idle') return;
-    const ws = this.ws;
-    this.ws = null;
-    this.ready = false;
     this.idleWake = false;
-    clearInterval(this.pingTimer);
-    try {
-      ws?.close();
-    } catch {
-      /* already closed */
-    }
-    this.attempt = 0;
+    this.abandon();
     this.scheduleRetry();
   }
 
   /** Abandons the current socket and reconnects at once. */
   drop() {
+    this.abandon();
+    this.connect();
+  }
+
+  /** Closes the current socket and forgets it, its pings and the attempts made so far. */
+  abandon() {
     const ws = this.ws;
     this.ws = null;
     this.ready = false;
@@ -195,7 +192,6 @@ export class Connection {
       /* already closed */
     }
     this.attempt = 0;
-    this.connect();
   }
 
   /** Sends now, or returns false if the line is down (the caller re-renders from the next state). */
