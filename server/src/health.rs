@@ -69,7 +69,9 @@ pub fn probe(addr: SocketAddr, timeout: Duration) -> Result<String, String> {
     let mut stream = TcpStream::connect_timeout(&target, timeout).map_err(failed)?;
     stream.set_read_timeout(Some(timeout)).map_err(failed)?;
     stream.set_write_timeout(Some(timeout)).map_err(failed)?;
-    write!(stream, "GET /healthz HTTP/1.1\r\nHost: {target}\r\nConnection: close\r\n\r\n").map_err(failed)?;
+    // One write: a server may answer (and close) as soon as it has the head.
+    let request = format!("GET /healthz HTTP/1.1\r\nHost: {target}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).map_err(failed)?;
     let mut answer = Vec::new();
     stream.take(MOST_ANSWER_BYTES).read_to_end(&mut answer).map_err(failed)?;
     let answer = String::from_utf8_lossy(&answer);

@@ -6,136 +6,77 @@
 //! replay. The master seed never leaves the server; the replay carries the finished deal's own
 //! events, which reveal that deal and nothing of the next.
 
-use std::collections::HashMap;
 use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
 
-use fipsen_protocol::{DealReplay, FinishedDeal, REPLAY_FORMAT, ReplayStep, SERIES_FORMAT, SeatAction, SeriesRecord};
-use fipsen_rules::{AnyGame, Card, GameAction, GameEvents, Seat, Seed};
+use fipsen_protocol::{
+    DealReplay, FinishedDeal, REPLAY_FORMAT, ReplayStep, RoomEvent, SERIES_FORMAT, SeatAction, SeriesRecord,
+};
+use fipsen_rules::{AnyGame, Card, GameAction, GameEvent, Seat, Seed};
 use serde_json::Value;
 use tracing::error;
 
 use crate::room::Record;
+use crate::room::core::{Change, Core};
 use crate::storage::StoredRoom;
 
 /// One step of rebuilding a stored series: the series after it, who acted and with what
-/// (nothing for a start or a next deal), and the events it caused.
+/// (nothing for a start or a next deal), and the game events it caused.
 struct Rebuilt<'a> {
     series: &'a AnyGame,
     seat: Option<Seat>,
     action: Option<GameAction>,
-    events: GameEvents,
+    events: Vec<GameEvent>,
 }
 
-/// Who sits where, as the stored records say.
-#[derive(Default)]
-struct Seating {
-    names: Vec<Option<String>>,
-    seat_of: HashMap<u32, Seat>,
-    at: Vec<Option<u32>>,
-}
-
-impl Seating {
-    fn name(&mut self, participant: u32, name: String) {
-        let slot = participant as usize;
-        if self.names.len() <= slot {
-            self.names.resize(slot + 1, None);
-        }
-        self.names[slot] = Some(name);
-    }
-
-    fn sit(&mut self, participant: u32, seat: Seat) {
-        self.leave(participant);
-        if let Some(slot) = self.at.get_mut(seat.index()) {
-            *slot = Some(participant);
-            self.seat_of.insert(participant, seat);
-        }
-    }
-
-    fn leave(&mut self, participant: u32) {
-        if let Some(seat) = self.seat_of.remove(&participant) {
-            self.at[seat.index()] = None;
-        }
-    }
-
-    fn players(&self) -> Vec<Option<String>> {
-        self.at.iter().map(|p| p.and_then(|p| self.names.get(p as usize).cloned().flatten())).collect()
-    }
-}
-
-/// Rebuilds a stored room's series record by record through the rules crate (when `play`),
-/// calling `visit` after every start, action and next deal until it says to stop; returns the
-/// seating.
-fn rebuild(stored: &StoredRoom, play: bool, mut visit: impl FnMut(Rebuilt<'_>) -> ControlFlow<()>) -> Seating {
-    let rules = &stored.meta.rules;
-    let game = rules.game();
-    let mut series: Option<AnyGame> = None;
-    let mut seating = Seating { at: vec![None; rules.seats()], ..Seating::default() };
+/// The stored room's records, read; reading stops at the first that cannot be read (what
+/// follows would be built on a different series; the registry refuses such a room before
+/// rebuilding it).
+fn records(stored: &StoredRoom) -> Vec<(Record, u64)> {
+    let game = stored.meta.rules.game();
+    let mut records = Vec::with_capacity(stored.records.len());
     for (index, stored_record) in stored.records.iter().enumerate() {
-        let record = match Record::read_stored(stored_record, index, game) {
-            Ok(record) => record,
+        match Record::read_stored(stored_record, index, game) {
+            Ok(record) => records.push((record, stored_record.seq_before)),
             Err(e) => {
-                // Rebuilding stops here: what follows would be built on a different series. The
-                // registry refuses a stored room with such a record before rebuilding it.
                 error!(room = %stored.meta.code, record = e.index, error = %e, "rebuilding: a record cannot be read");
                 break;
             }
+        }
+    }
+    records
+}
+
+/// Rebuilds a stored room record by record through the room core's own `apply` (so a replay is
+/// always the room as it was played), calling `visit` after every start, action and next deal
+/// that changed the game, until it says to stop; returns the rebuilt room.
+fn rebuild(stored: &StoredRoom, mut visit: impl FnMut(Rebuilt<'_>) -> ControlFlow<()>) -> Core {
+    let now = Instant::now();
+    let mut core = Core::new(stored.meta.clone(), Duration::ZERO, now);
+    for (record, _) in records(stored) {
+        let (seat, action) = match &record {
+            Record::Act { seat, action, .. } | Record::BotAct { seat, action } => (Some(*seat), Some(action.clone())),
+            _ => (None, None),
         };
-        let (seat, action, events) = match record {
-            Record::Joined { participant, name, seat, .. } => {
-                seating.name(participant, name);
-                if let Some(seat) = seat {
-                    seating.sit(participant, seat);
-                }
-                continue;
-            }
-            Record::BotAdded { participant, name, seat, .. } => {
-                seating.name(participant, name);
-                seating.sit(participant, seat);
-                continue;
-            }
-            Record::Seated { participant, seat } => {
-                seating.sit(participant, seat);
-                continue;
-            }
-            Record::LeftSeat { participant } => {
-                seating.leave(participant);
-                continue;
-            }
-            Record::BotRemoved { seat } => {
-                if let Some(p) = seating.at.get(seat.index()).copied().flatten() {
-                    seating.leave(p);
-                }
-                continue;
-            }
-            Record::Started if !play => continue,
-            Record::Started => {
-                let Ok((mut started, events)) = AnyGame::start(rules, stored.meta.master) else { break };
-                if stored.meta.tournament.is_some() {
-                    // Dealt as the room deals a tournament table (see `Room::apply`).
-                    started.set_deal_seeds(fipsen_rules::DealSeeds::ByCountedDeal);
-                }
-                series = Some(started);
-                (None, None, events)
-            }
-            Record::Act { seat, action, .. } | Record::BotAct { seat, action } => {
-                let Some(s) = series.as_mut() else { continue };
-                // A stored action the rules refused when it was first made changed nothing then.
-                let Ok(events) = s.apply(seat, &action) else { continue };
-                (Some(seat), Some(action), events)
-            }
-            Record::NextDeal => {
-                let Some(s) = series.as_mut() else { continue };
-                let Ok(events) = s.next_deal() else { continue };
-                (None, None, events)
-            }
-            _ => continue,
-        };
-        let Some(s) = series.as_ref() else { continue };
-        if visit(Rebuilt { series: s, seat, action, events }).is_break() {
+        let plays = matches!(record, Record::Started | Record::NextDeal) || action.is_some();
+        let events: Vec<GameEvent> = core
+            .apply(&Change::Record(record), now)
+            .into_iter()
+            .filter_map(|e| match e.event {
+                RoomEvent::Game { event } => Some(event),
+                _ => None,
+            })
+            .collect();
+        // A stored action the rules refused when it was first made changed nothing then.
+        if !plays || events.is_empty() {
+            continue;
+        }
+        let Some(series) = core.series() else { continue };
+        if visit(Rebuilt { series, seat, action, events }).is_break() {
             break;
         }
     }
-    seating
+    core
 }
 
 /// The replay of deal `deal` of a stored room, with the deal views seen from `perspective`;
@@ -144,7 +85,7 @@ pub fn replay_deal(stored: &StoredRoom, deal: u32, perspective: Option<Seat>) ->
     let game = stored.meta.rules.game();
     let mut steps = Vec::new();
     let mut over = false;
-    rebuild(stored, true, |step| {
+    rebuild(stored, |step| {
         if step.series.deal_number() != deal {
             return ControlFlow::Continue(());
         }
@@ -159,7 +100,7 @@ pub fn replay_deal(stored: &StoredRoom, deal: u32, perspective: Option<Seat>) ->
 /// is not over (or never began).
 pub fn finished_deal(stored: &StoredRoom, deal: u32) -> Option<fipsen_bots::games::FinishedDeal> {
     let mut found = None;
-    rebuild(stored, true, |step| {
+    rebuild(stored, |step| {
         if step.series.deal_number() == deal && step.series.deal_over() {
             found = fipsen_bots::games::FinishedDeal::of(step.series);
             return ControlFlow::Break(());
@@ -169,9 +110,17 @@ pub fn finished_deal(stored: &StoredRoom, deal: u32) -> Option<fipsen_bots::game
     found
 }
 
-/// The seat of `participant` in a stored room, if he has one.
+/// The seat of `participant` in a stored room, if he has one (from the seating records alone:
+/// the game is not played through).
 pub fn seat_of(stored: &StoredRoom, participant: u32) -> Option<Seat> {
-    rebuild(stored, false, |_| ControlFlow::Continue(())).seat_of.get(&participant).copied()
+    let now = Instant::now();
+    let mut core = Core::new(stored.meta.clone(), Duration::ZERO, now);
+    for (record, _) in records(stored) {
+        if !matches!(record, Record::Started | Record::Act { .. } | Record::BotAct { .. } | Record::NextDeal) {
+            core.apply(&Change::Record(record), now);
+        }
+    }
+    core.seat_of_participant(participant)
 }
 
 /// A stored series as far as its deals are over (see [`SeriesRecord`]): every finished deal
@@ -182,7 +131,7 @@ pub fn series_record(stored: &StoredRoom, perspective: Option<Seat>) -> SeriesRe
     let mut actions: Vec<SeatAction> = Vec::new();
     let mut sheet = Value::Null;
     let mut over = false;
-    let seating = rebuild(stored, true, |step| {
+    let rebuilt = rebuild(stored, |step| {
         if let (Some(seat), Some(action)) = (step.seat, step.action) {
             actions.push(SeatAction { seat, action: serde_json::to_value(action).unwrap_or(Value::Null) });
         }
@@ -207,7 +156,7 @@ pub fn series_record(stored: &StoredRoom, perspective: Option<Seat>) -> SeriesRe
         room: stored.meta.code.clone(),
         title: stored.meta.title.clone(),
         rules: stored.meta.rules.clone(),
-        players: seating.players(),
+        players: rebuilt.players(),
         perspective,
         over,
         master_seed: over.then_some(stored.meta.master),
@@ -221,7 +170,7 @@ fn replay_step(
     series: &AnyGame,
     seat: Option<Seat>,
     action: Option<GameAction>,
-    events: GameEvents,
+    events: Vec<GameEvent>,
     perspective: Option<Seat>,
 ) -> ReplayStep {
     let mut view = series.view(perspective);
@@ -230,7 +179,7 @@ fn replay_step(
         serde_json::to_value(&view).ok().and_then(|mut v| v.get_mut("deal").map(Value::take)).unwrap_or(Value::Null);
     let hands = (0..series.seats()).map(|s| hand_of(series, Seat(s as u8))).collect();
     let action = action.and_then(|a| serde_json::to_value(a).ok());
-    ReplayStep { seat, action, events: events.into_iter().collect(), deal, hands }
+    ReplayStep { seat, action, events, deal, hands }
 }
 
 /// A seat's hand, as its own view shows it to him.

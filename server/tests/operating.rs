@@ -102,10 +102,20 @@ async fn the_health_subcommand_says_whether_the_server_is_healthy() {
     let failing = listener.local_addr().expect("addr");
     tokio::spawn(async move {
         let (mut socket, _) = listener.accept().await.expect("accept");
-        let mut head = [0_u8; 1024];
-        let _ = socket.read(&mut head).await;
+        // The whole request head first (it may come in several writes), as a server reads it.
+        let mut head = Vec::new();
+        let mut buf = [0_u8; 1024];
+        while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+            match socket.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => head.extend_from_slice(&buf[..n]),
+            }
+        }
         let answer = "HTTP/1.1 503 Service Unavailable\r\ncontent-length: 27\r\n\r\nstorage cannot write: full\n";
         let _ = socket.write_all(answer.as_bytes()).await;
+        let _ = socket.shutdown().await;
+        // Kept open until the prober is done with it.
+        while matches!(socket.read(&mut buf).await, Ok(n) if n > 0) {}
     });
     let output = tokio::task::spawn_blocking(move || health(&failing.to_string())).await.expect("the probe ran");
     assert_eq!(output.status.code(), Some(1), "{output:?}");

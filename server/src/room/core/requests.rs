@@ -1,0 +1,123 @@
+//! A connection's requests: who may ask what, when; each handled in the part of the core it
+//! belongs to.
+
+use std::time::Duration;
+
+use fipsen_protocol::{ChatLine, ErrorCode, MAX_CHAT_CHARS, Role, ServerMessage};
+
+use super::{At, Change, Core, Decision, Effect, Passing};
+use crate::registry::clean_text;
+use crate::room::command::RoomRequest;
+use crate::room::link::ConnId;
+use crate::room::record::Record;
+use crate::secrets;
+
+/// Chat lines a connection may send per [`CHAT_WINDOW`].
+pub const CHAT_BURST: f64 = 5.0;
+/// The window of [`CHAT_BURST`].
+pub const CHAT_WINDOW: Duration = Duration::from_secs(10);
+
+impl Core {
+    pub(super) fn decide_request(&self, conn: ConnId, request: RoomRequest, at: At) -> Result<Decision, ErrorCode> {
+        let Some(viewer) = self.viewers.get(&conn) else { return Err(ErrorCode::NotInRoom) };
+        let participant = viewer.participant;
+        let seat = participant.and_then(|p| self.seat_of(p));
+        let reseats = matches!(
+            request,
+            RoomRequest::TakeSeat(_)
+                | RoomRequest::LeaveSeat
+                | RoomRequest::Start
+                | RoomRequest::SetPublic(_)
+                | RoomRequest::AddBot { .. }
+                | RoomRequest::RemoveBot(_)
+                | RoomRequest::DeleteSeries(_)
+        );
+        if reseats && self.tournament.is_some() {
+            return Err(ErrorCode::TournamentTable);
+        }
+        match request {
+            RoomRequest::TakeSeat(target) => self.decide_take_seat(participant, seat, target),
+            RoomRequest::LeaveSeat => self.decide_leave_seat(participant, seat),
+            RoomRequest::Start => self.decide_start(participant),
+            RoomRequest::SetPublic(public) => {
+                if participant != Some(self.host) {
+                    return Err(ErrorCode::NotHost);
+                }
+                Ok(Decision::record(Record::Public { public }))
+            }
+            RoomRequest::Act { id, seq, action } => {
+                let (Some(p), Some(seat)) = (participant, seat) else { return Err(ErrorCode::NotSeated) };
+                self.decide_act(conn, p, seat, id, seq, action)
+            }
+            RoomRequest::NextDeal => self.decide_next_deal(seat),
+            RoomRequest::Chat(text) => self.decide_chat(conn, participant, seat, &text, at),
+            RoomRequest::AddBot { seat: target, level } => self.decide_add_bot(participant, target, level),
+            RoomRequest::RemoveBot(target) => self.decide_remove_bot(participant, target),
+            RoomRequest::Review(deal) => self.decide_review(conn, seat, deal),
+            RoomRequest::Nudge => self.decide_nudge(seat, at.now),
+            RoomRequest::Reading(reading) => self.decide_reading(seat, reading),
+            RoomRequest::Replay(deal) => self.decide_replay(conn, seat, deal),
+            RoomRequest::ShareLink => {
+                if seat.is_none() && !self.options.public_replays {
+                    return Err(ErrorCode::ReplayUnavailable);
+                }
+                let key = secrets::share_key(&self.master);
+                let message = ServerMessage::ShareLink { room: self.code.to_string(), key };
+                Ok(Decision::effect(Effect::Send { conn, message: Box::new(message) }))
+            }
+            RoomRequest::DeleteSeries(agree) => {
+                let (Some(p), Some(_)) = (participant, seat) else { return Err(ErrorCode::NotSeated) };
+                let mut decision = Decision::default();
+                if self.delete_votes.contains(&p) != agree {
+                    decision.changes.push(Change::Record(Record::DeleteVote { participant: p, agree }));
+                }
+                // Withdrawing leaves a seated person who does not agree.
+                if agree && self.everyone_agrees_to_delete(Some(p)) {
+                    decision.effects.push(Effect::Delete);
+                }
+                Ok(decision)
+            }
+            RoomRequest::Options { card, piles } => {
+                let seat = seat.ok_or(ErrorCode::NotSeated)?;
+                let series = self.series.as_ref().ok_or(ErrorCode::RoomNotStarted)?;
+                let moves = series.wippen_options(seat, card, &piles).map_err(ErrorCode::Rule)?;
+                let message = ServerMessage::Options { card, piles, moves };
+                Ok(Decision::effect(Effect::Send { conn, message: Box::new(message) }))
+            }
+        }
+    }
+
+    /// A chat line, within the connection's allowance ([`CHAT_BURST`] lines, refilled over
+    /// [`CHAT_WINDOW`]).
+    fn decide_chat(
+        &self,
+        conn: ConnId,
+        participant: Option<u32>,
+        seat: Option<fipsen_rules::Seat>,
+        text: &str,
+        at: At,
+    ) -> Result<Decision, ErrorCode> {
+        let text = clean_text(text);
+        if text.is_empty() {
+            return Err(ErrorCode::ChatEmpty);
+        }
+        if text.chars().count() > MAX_CHAT_CHARS {
+            return Err(ErrorCode::ChatTooLong);
+        }
+        let viewer = self.viewers.get(&conn).ok_or(ErrorCode::NotInRoom)?;
+        let refill = at.now.duration_since(viewer.chat_refill).as_secs_f64() / CHAT_WINDOW.as_secs_f64();
+        let tokens = (viewer.chat_tokens + refill * CHAT_BURST).min(CHAT_BURST);
+        if tokens < 1.0 {
+            return Err(ErrorCode::RateLimited);
+        }
+        let role = if participant.is_some() { Role::Player } else { Role::Spectator };
+        let line = ChatLine { from: viewer.name.clone(), seat, role, text, at: at.unix_ms };
+        Ok(Decision {
+            changes: vec![
+                Change::Record(Record::Chat { line }),
+                Change::Passing(Passing::ChatSpent { conn, tokens: tokens - 1.0 }),
+            ],
+            effects: Vec::new(),
+        })
+    }
+}

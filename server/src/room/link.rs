@@ -1,0 +1,121 @@
+//! The room's end of a connection: its outbound queue and its kill switch.
+
+use std::sync::Arc;
+
+use fipsen_protocol::CloseCode;
+use tokio::sync::mpsc;
+
+use crate::metrics::{Metrics, inc};
+
+/// A connection's number, unique in the process.
+pub type ConnId = u64;
+
+/// A frame on its way to one connection.
+#[derive(Debug, Clone)]
+pub enum Outgoing {
+    /// A JSON text frame (shared by every viewer who gets the same one).
+    Text(Arc<str>),
+    /// Close the connection with this code after the frames before it.
+    Close(CloseCode),
+}
+
+/// The room's end of a connection: its outbound queue and its kill switch.
+#[derive(Debug, Clone)]
+pub struct ConnLink {
+    /// The connection's number.
+    pub id: ConnId,
+    /// The bounded outbound queue.
+    pub tx: mpsc::Sender<Outgoing>,
+    /// Set to close the connection at once (bypassing a full queue).
+    pub kick: Arc<Kick>,
+    /// The address the client connects from (for the limits each address has).
+    pub addr: std::net::IpAddr,
+}
+
+/// A connection's kill switch: set once, with the close code, by whoever closes first (the
+/// room, the reader or the writer), and awaited by the others. (A `watch` channel would do
+/// the same at several times the bytes, kept for every connection's whole life.)
+#[derive(Debug, Default)]
+pub struct Kick {
+    code: std::sync::Mutex<Option<CloseCode>>,
+    notify: tokio::sync::Notify,
+}
+
+impl Kick {
+    /// Sets the switch with this code unless it is already set; true if this call set it.
+    pub fn set(&self, code: CloseCode) -> bool {
+        {
+            let mut current = self.code.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if current.is_some() {
+                return false;
+            }
+            *current = Some(code);
+        }
+        self.notify.notify_waiters();
+        true
+    }
+
+    /// The code, once set.
+    pub fn code(&self) -> Option<CloseCode> {
+        *self.code.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Waits until the switch is set, and gives its code.
+    pub async fn wait(&self) -> CloseCode {
+        loop {
+            let notified = self.notify.notified();
+            tokio::pin!(notified);
+            // Registered before the check, so that a `set` between the two is not missed.
+            notified.as_mut().enable();
+            if let Some(code) = self.code() {
+                return code;
+            }
+            notified.await;
+        }
+    }
+}
+
+impl ConnLink {
+    /// Queues a frame; a full queue means the client does not read: it is dropped.
+    /// Returns false if the connection is gone or was dropped.
+    pub fn send(&self, frame: Arc<str>, metrics: &Metrics) -> bool {
+        match self.tx.try_send(Outgoing::Text(frame)) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                inc(&metrics.slow_clients);
+                metrics.error("close/too_slow");
+                self.close_now(CloseCode::TooSlow);
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    }
+
+    /// Closes the connection without waiting for its queue.
+    pub fn close_now(&self, code: CloseCode) {
+        self.kick.set(code);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_kick_is_set_once_and_wakes_whoever_waits_for_it() {
+        let kick = Arc::new(Kick::default());
+        assert_eq!(kick.code(), None);
+        let waiting = tokio::spawn({
+            let kick = kick.clone();
+            async move { kick.wait().await }
+        });
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished(), "nothing has set the switch yet");
+        assert!(kick.set(CloseCode::TooSlow));
+        assert_eq!(waiting.await.ok(), Some(CloseCode::TooSlow));
+        // The first code stays; a later waiter gets it at once.
+        assert!(!kick.set(CloseCode::Normal));
+        assert_eq!(kick.code(), Some(CloseCode::TooSlow));
+        assert_eq!(kick.wait().await, CloseCode::TooSlow);
+    }
+}

@@ -1,0 +1,99 @@
+//! Work done for the room off its task: reviews and replays rebuilt on a blocking thread, and
+//! the deletion of the series in storage.
+
+use fipsen_bots::Level;
+use fipsen_bots::games::FinishedDeal;
+use fipsen_protocol::{ErrorCode, ServerMessage};
+use fipsen_rules::Seat;
+use tracing::{info, warn};
+
+use super::link::ConnId;
+use super::shell::Room;
+
+impl Room {
+    /// Starts computing the review of `seat`'s hand in finished deal `deal`; the answer goes
+    /// to the connection when it is ready, if it is still in the room.
+    pub(super) fn review(
+        &mut self,
+        conn: ConnId,
+        seat: Seat,
+        deal: u32,
+        at_hand: Option<Box<FinishedDeal>>,
+        seed: u64,
+    ) -> Result<(), ErrorCode> {
+        let permit = self.env.reviews.clone().try_acquire_owned().map_err(|_| ErrorCode::ReviewBusy)?;
+        let (code, answer, storage) = (self.core.code().clone(), self.answers_tx(), self.env.storage.clone());
+        tokio::spawn(async move {
+            let stored = match at_hand {
+                Some(_) => None,
+                None => storage.load(&code).await.ok().flatten(),
+            };
+            let computed = tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                let finished =
+                    at_hand.map(|d| *d).or_else(|| stored.and_then(|s| crate::replay::finished_deal(&s, deal)))?;
+                finished.review(seat, Level::Strong, seed)
+            })
+            .await;
+            let message = match computed {
+                Ok(Some(review)) => ServerMessage::Review { deal, review },
+                _ => {
+                    warn!(room = %code, "a review could not be computed");
+                    ServerMessage::error(ErrorCode::ReviewUnavailable, None)
+                }
+            };
+            // The room may have closed meanwhile: then nobody is left to answer.
+            let _ = answer.send((conn, Box::new(message)));
+        });
+        Ok(())
+    }
+
+    /// Starts rebuilding finished deal `deal` from storage, seen from `seat`; the answer goes
+    /// to the connection when it is ready, if it is still in the room.
+    pub(super) fn replay(&mut self, conn: ConnId, seat: Option<Seat>, deal: u32) -> Result<(), ErrorCode> {
+        let permit = self.env.reviews.clone().try_acquire_owned().map_err(|_| ErrorCode::ServerBusy)?;
+        let (code, answer, storage) = (self.core.code().clone(), self.answers_tx(), self.env.storage.clone());
+        tokio::spawn(async move {
+            let message = match storage.load(&code).await {
+                Ok(Some(stored)) => {
+                    let built = tokio::task::spawn_blocking(move || {
+                        let _permit = permit;
+                        crate::replay::replay_deal(&stored, deal, seat)
+                    })
+                    .await;
+                    match built {
+                        Ok(Some(replay)) => ServerMessage::Replay { replay },
+                        _ => ServerMessage::error(ErrorCode::ReplayUnavailable, None),
+                    }
+                }
+                Ok(None) => ServerMessage::error(ErrorCode::ReplayUnavailable, None),
+                Err(e) => {
+                    warn!(room = %code, error = %e, "a replay could not be read from storage");
+                    ServerMessage::error(ErrorCode::Storage, None)
+                }
+            };
+            // The room may have closed meanwhile: then nobody is left to answer.
+            let _ = answer.send((conn, Box::new(message)));
+        });
+        Ok(())
+    }
+
+    /// Deletes the room and its series from storage for good, tells everyone in it, and ends
+    /// the room's task. If storage fails, nothing is deleted and the room goes on.
+    pub(super) async fn delete(&mut self) -> Result<(), ErrorCode> {
+        let code = self.core.code().clone();
+        if let Err(e) = self.env.storage.delete_room(code.clone()).await {
+            warn!(room = %code, error = %e, "cannot delete the room");
+            return Err(ErrorCode::Storage);
+        }
+        info!(room = %code, "deleted by its players' agreement");
+        let message = ServerMessage::Deleted { room: code.to_string() };
+        let members: Vec<ConnId> = self.members.keys().copied().collect();
+        for conn in members {
+            self.send_to(conn, &message);
+        }
+        self.members.clear();
+        self.mark_deleted();
+        Ok(())
+    }
+}

@@ -1,0 +1,168 @@
+//! The records of a room's log: every input that changed the room, as stored. Replaying them in
+//! order rebuilds the room ([`super::core::Core::restore`]).
+
+use fipsen_bots::Level;
+use fipsen_protocol::ChatLine;
+use fipsen_rules::{GameAction, Seat};
+use serde::{Deserialize, Serialize};
+
+use crate::storage::{ROOM_RECORD_FORMAT, StoredRecord, StoredRoom};
+
+/// An input that changed the room, as stored. Replaying them in order rebuilds the room.
+///
+/// A game action is a [`GameAction`]; as read from storage it is JSON (`Record<Value>`) until
+/// [`Record::read_action`] reads it as an action of the room's game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "record", rename_all = "snake_case")]
+pub enum Record<A = GameAction> {
+    /// A player joined (and sat down, if a seat was free).
+    Joined {
+        /// His number.
+        participant: u32,
+        /// His name.
+        name: String,
+        /// SHA-256 of his seat token.
+        token_hash: String,
+        /// The seat he took.
+        seat: Option<Seat>,
+    },
+    /// A player took a seat (leaving his old one, or taking over an open seat).
+    Seated {
+        /// Who.
+        participant: u32,
+        /// Where.
+        seat: Seat,
+    },
+    /// A player left his seat before the start.
+    LeftSeat {
+        /// Who.
+        participant: u32,
+    },
+    /// The series started.
+    Started,
+    /// Listed in the lobby or not.
+    Public {
+        /// Listed.
+        public: bool,
+    },
+    /// A game action.
+    Act {
+        /// Who sent it.
+        participant: u32,
+        /// For which seat.
+        seat: Seat,
+        /// The client's id.
+        id: u64,
+        /// The action.
+        action: A,
+    },
+    /// The next deal was dealt.
+    NextDeal,
+    /// A chat line.
+    Chat {
+        /// The line.
+        line: ChatLine,
+    },
+    /// The host seated a bot (a participant of its own, without a token).
+    BotAdded {
+        /// The bot's participant number.
+        participant: u32,
+        /// Its seat.
+        seat: Seat,
+        /// Its level.
+        level: Level,
+        /// Its name.
+        name: String,
+    },
+    /// The host took the bot at this seat off it.
+    BotRemoved {
+        /// The seat.
+        seat: Seat,
+    },
+    /// The host was gone past his grace period: another player is host now.
+    HostChanged {
+        /// The new host.
+        participant: u32,
+    },
+    /// A seated player agreed (or no longer agrees) that the series be deleted.
+    DeleteVote {
+        /// Who.
+        participant: u32,
+        /// Agrees or not.
+        agree: bool,
+    },
+    /// A bot's game action, for a bot's seat or for an absent player's.
+    BotAct {
+        /// The seat it acted for.
+        seat: Seat,
+        /// The action.
+        action: A,
+    },
+}
+
+/// A stored record this build cannot read: of a format it does not know (written by a newer
+/// build) or not parseable. A room holding one is not restored: it would come back different.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("record {index} cannot be read: {reason}")]
+pub struct Unreadable {
+    /// The record's number in the room's log, from 0.
+    pub index: usize,
+    /// Why.
+    pub reason: String,
+}
+
+impl Record {
+    /// Reads stored record number `index` of a room of `game`.
+    ///
+    /// # Errors
+    /// The record is of a format other than [`ROOM_RECORD_FORMAT`], or does not parse.
+    pub fn read_stored(stored: &StoredRecord, index: usize, game: fipsen_rules::GameId) -> Result<Record, Unreadable> {
+        if stored.format != ROOM_RECORD_FORMAT {
+            return Err(Unreadable {
+                index,
+                reason: format!("format {} (this build reads format {ROOM_RECORD_FORMAT})", stored.format),
+            });
+        }
+        serde_json::from_str::<Record<serde_json::Value>>(&stored.json)
+            .and_then(|r| r.read_action(game))
+            .map_err(|e| Unreadable { index, reason: e.to_string() })
+    }
+
+    /// Every record of a stored room, read; the first that cannot be read stops the reading.
+    ///
+    /// # Errors
+    /// A record cannot be read (see [`Record::read_stored`]).
+    pub fn read_all(stored: &StoredRoom) -> Result<Vec<Record>, Unreadable> {
+        let game = stored.meta.rules.game();
+        stored.records.iter().enumerate().map(|(index, record)| Record::read_stored(record, index, game)).collect()
+    }
+}
+
+impl Record<serde_json::Value> {
+    /// The record with its action (if any) read as an action of `game`.
+    ///
+    /// # Errors
+    /// The stored action is not one of that game.
+    pub fn read_action(self, game: fipsen_rules::GameId) -> Result<Record, serde_json::Error> {
+        let action = |value| GameAction::from_json(game, value);
+        Ok(match self {
+            Record::Act { participant, seat, id, action: value } => {
+                Record::Act { participant, seat, id, action: action(value)? }
+            }
+            Record::BotAct { seat, action: value } => Record::BotAct { seat, action: action(value)? },
+            Record::Joined { participant, name, token_hash, seat } => {
+                Record::Joined { participant, name, token_hash, seat }
+            }
+            Record::Seated { participant, seat } => Record::Seated { participant, seat },
+            Record::LeftSeat { participant } => Record::LeftSeat { participant },
+            Record::Started => Record::Started,
+            Record::Public { public } => Record::Public { public },
+            Record::NextDeal => Record::NextDeal,
+            Record::Chat { line } => Record::Chat { line },
+            Record::BotAdded { participant, seat, level, name } => Record::BotAdded { participant, seat, level, name },
+            Record::BotRemoved { seat } => Record::BotRemoved { seat },
+            Record::HostChanged { participant } => Record::HostChanged { participant },
+            Record::DeleteVote { participant, agree } => Record::DeleteVote { participant, agree },
+        })
+    }
+}

@@ -1,0 +1,75 @@
+//! Frames to the room's viewers, each redacted for its viewer, and the room's lobby entry.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use fipsen_protocol::{CloseCode, SeqEvent, ServerMessage};
+use fipsen_rules::Seat;
+
+use super::link::{ConnId, Outgoing};
+use super::shell::Room;
+use crate::frames::UpdateFrames;
+use crate::metrics::inc;
+
+impl Room {
+    /// Sends one connection a message; a connection that does not read is dropped.
+    pub(super) fn send_to(&mut self, conn: ConnId, message: &ServerMessage) {
+        let frame: Arc<str> = Arc::from(message.to_json());
+        let alive = self.members.get(&conn).is_none_or(|m| m.link.send(frame, &self.env.metrics));
+        if alive {
+            inc(&self.env.metrics.messages_out);
+        } else {
+            self.leave(conn);
+        }
+    }
+
+    /// Closes a connection replaced by a newer one of the same player.
+    pub(super) fn replace(&mut self, conn: ConnId) {
+        if let Some(member) = self.members.remove(&conn) {
+            let _ = member.link.tx.try_send(Outgoing::Close(CloseCode::Replaced));
+            member.link.close_now(CloseCode::Replaced);
+        }
+    }
+
+    /// Sends every member (but `except`) an update with these events, redacted for each.
+    pub(super) fn broadcast(&mut self, events: &[SeqEvent], except: Option<ConnId>) {
+        if events.is_empty() {
+            return;
+        }
+        let room = self.core.state(Instant::now());
+        let stood_in = self.core.stood_in();
+        let mut frames =
+            UpdateFrames::new(self.core.seq(), events, &room, self.core.series()).without_prompt(&stood_in);
+        let mut dropped = Vec::new();
+        // The bases replaced, kept until every frame is built: frames are shared by base, told
+        // apart by address, and no new state may take the address of a base still compared.
+        let mut replaced = Vec::with_capacity(self.members.len());
+        let viewers: Vec<(ConnId, Option<Seat>)> = self
+            .members
+            .keys()
+            .filter(|conn| Some(**conn) != except)
+            .map(|conn| (*conn, self.core.seat_of_conn(*conn)))
+            .collect();
+        for (conn, viewer) in viewers {
+            let Some(member) = self.members.get_mut(&conn) else { continue };
+            let (frame, state) = frames.frame(viewer, &member.base);
+            replaced.push(std::mem::replace(&mut member.base, state));
+            if member.link.send(frame, &self.env.metrics) {
+                self.env.metrics.messages_out.fetch_add(1, Ordering::Relaxed);
+            } else {
+                dropped.push(conn);
+            }
+        }
+        drop(replaced);
+        for conn in dropped {
+            self.leave(conn);
+        }
+    }
+
+    /// Updates the room's lobby entry (none unless the room is public), if it changed.
+    pub(super) fn publish_lobby(&self) {
+        let entry = self.core.options().public.then(|| self.core.info());
+        self.lobby_entry(entry);
+    }
+}

@@ -1,0 +1,506 @@
+//! The room's task: a thin shell around the [`Core`]. It receives a command, has the core
+//! decide it, stores each record the decision makes, applies the changes, carries out the
+//! effects, sends every viewer his frame, and sleeps until the next deadline or input.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use fipsen_protocol::{ErrorCode, LobbyRoom, ServerMessage};
+use fipsen_rules::{GameAction, Seat};
+use tokio::sync::{Semaphore, mpsc, watch};
+use tokio::task::JoinHandle;
+use tracing::{debug, info, warn};
+
+use super::command::{JoinKind, JoinRefusal, RoomCommand, RoomRequest};
+use super::core::{At, Change, Command, Core, Decision, Effect};
+use super::link::{ConnId, ConnLink};
+use super::record::{Record, Unreadable};
+use super::{Member, TableSeat};
+use crate::frames::Base;
+use crate::metrics::{Metrics, inc};
+use crate::registry::Registry;
+use crate::secrets;
+use crate::storage::{ROOM_RECORD_FORMAT, RoomMeta, Storage, StoredRecord, StoredRoom};
+
+/// Settings every room shares.
+#[derive(Debug, Clone)]
+pub struct RoomEnv {
+    /// Storage.
+    pub storage: Storage,
+    /// Metrics.
+    pub metrics: Arc<Metrics>,
+    /// The registry, to leave it when closing.
+    pub registry: Arc<Registry>,
+    /// How long a room with nobody connected stays in memory.
+    pub idle: Duration,
+    /// Permits to compute a bidding review or a replay (shared by every room).
+    pub reviews: Arc<Semaphore>,
+}
+
+/// A bot's next move: when it is due, and for which state of the game.
+#[derive(Debug)]
+struct BotTurn {
+    seat: Seat,
+    /// The game state it was planned at: a later game event makes it stale.
+    game_seq: u64,
+    /// When it starts thinking.
+    at: Instant,
+    /// The decision, once it is being computed on a blocking thread.
+    thinking: Option<JoinHandle<Option<GameAction>>>,
+}
+
+/// A room, owned by its task.
+#[derive(Debug)]
+pub struct Room {
+    pub(super) core: Core,
+    instance: u64,
+    pub(super) members: HashMap<ConnId, Member>,
+    bot_turn: Option<BotTurn>,
+    /// Storing failed: what is due waits until then (a second later), so that a failing disk
+    /// does not spin the task.
+    retry_at: Option<Instant>,
+    /// Reviews and replays computed off the room's task come back here, so that a connection
+    /// gets its answer only while it is still in the room (never after its `left`). Boxed: the
+    /// channel reserves a block of 32 entries when it is made, and a message is over 1 KiB.
+    answers_tx: mpsc::UnboundedSender<(ConnId, Box<ServerMessage>)>,
+    answers_rx: mpsc::UnboundedReceiver<(ConnId, Box<ServerMessage>)>,
+    lobby: watch::Sender<Option<LobbyRoom>>,
+    pub(super) env: RoomEnv,
+    /// Every seated person agreed: the room is deleted and its task ends.
+    deleted: bool,
+}
+
+/// The time now, for the core.
+fn at_now() -> At {
+    let unix_ms =
+        SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+    At { now: Instant::now(), unix_ms }
+}
+
+impl Room {
+    fn with_core(core: Core, instance: u64, lobby: watch::Sender<Option<LobbyRoom>>, env: RoomEnv) -> Room {
+        let (answers_tx, answers_rx) = mpsc::unbounded_channel();
+        Room {
+            core,
+            instance,
+            members: HashMap::new(),
+            bot_turn: None,
+            retry_at: None,
+            answers_tx,
+            answers_rx,
+            lobby,
+            env,
+            deleted: false,
+        }
+    }
+
+    /// A new, empty room (already stored by the caller).
+    pub fn new(meta: RoomMeta, instance: u64, lobby: watch::Sender<Option<LobbyRoom>>, env: RoomEnv) -> Room {
+        let core = Core::new(meta, env.idle, Instant::now());
+        Room::with_core(core, instance, lobby, env)
+    }
+
+    /// Seats a new tournament table and starts its series: the records a new room of the
+    /// tournament is stored with (each with the sequence number before it). Every person's seat
+    /// is then held for him for the grace period, as after a restart, so that a bot stands in
+    /// for an entrant who never comes.
+    pub fn seat_table(&mut self, seats: &[TableSeat]) -> Vec<StoredRecord> {
+        let now = Instant::now();
+        let mut stored = Vec::new();
+        for record in TableSeat::records(seats) {
+            let seq_before = self.core.seq();
+            // Serialising a record cannot fail: every map key is a string.
+            let json = serde_json::to_string(&record).unwrap_or_default();
+            self.core.apply(&Change::Record(record), now);
+            stored.push(StoredRecord { seq_before, json, format: ROOM_RECORD_FORMAT });
+        }
+        self.core.hold_absent_seats(now);
+        stored
+    }
+
+    /// Rebuilds a room from storage by replaying its records. Nobody is connected afterwards:
+    /// every seat is held for its player for the grace period, and a deal that was over waits
+    /// for its pause again.
+    ///
+    /// # Errors
+    /// A record cannot be read: the room is not rebuilt at all (it would come back different).
+    pub fn restore(
+        stored: StoredRoom,
+        instance: u64,
+        lobby: watch::Sender<Option<LobbyRoom>>,
+        env: RoomEnv,
+    ) -> Result<Room, Unreadable> {
+        let records = Record::read_all(&stored)?;
+        let records: Vec<(Record, u64)> =
+            records.into_iter().zip(stored.records.iter().map(|r| r.seq_before)).collect();
+        let core = Core::restore(stored.meta, env.idle, &records, Instant::now());
+        Ok(Room::with_core(core, instance, lobby, env))
+    }
+
+    /// The invite code.
+    pub fn code(&self) -> &Arc<str> {
+        self.core.code()
+    }
+
+    /// Runs the room until it has been empty for the idle time, or every sender is gone. The
+    /// room comes boxed, so that the task that runs it holds it once.
+    pub async fn run(mut self: Box<Self>, mut rx: mpsc::Receiver<RoomCommand>) {
+        // A table restored after a crash may hold deals its tournament never stored.
+        self.report();
+        // The handlers' futures are boxed while they run: held inline, the largest of them
+        // would make every room's task several KiB larger for its whole life, idle or not.
+        loop {
+            Box::pin(self.settle()).await;
+            if self.deleted || self.core.idle_expired(Instant::now()) {
+                break;
+            }
+            self.plan_bots();
+            self.start_thinking(Instant::now());
+            self.publish_lobby();
+            let wake = self.next_wake();
+            tokio::select! {
+                command = rx.recv() => match command {
+                    Some(command) => Box::pin(self.handle(command)).await,
+                    None => break,
+                },
+                () = sleep_until(wake) => {}
+                decision = bot_decision(&mut self.bot_turn) => Box::pin(self.on_bot_decision(decision)).await,
+                Some((conn, answer)) = self.answers_rx.recv() => {
+                    if self.members.contains_key(&conn) {
+                        self.send_to(conn, &answer);
+                    }
+                }
+            }
+        }
+        if let Some(thinking) = self.bot_turn.take().and_then(|turn| turn.thinking) {
+            thinking.abort();
+        }
+        Box::pin(self.close(&mut rx)).await;
+    }
+
+    async fn close(&mut self, rx: &mut mpsc::Receiver<RoomCommand>) {
+        let code = self.core.code().clone();
+        if !self.deleted {
+            info!(room = %code, "closing the room in memory (kept in storage)");
+            if let Err(e) = self.env.storage.set_active(code.clone(), false).await {
+                warn!(room = %code, error = %e, "cannot mark the room closed");
+            }
+        }
+        self.env.registry.forget(&code, self.instance);
+        rx.close();
+        // Whoever reached the room before it left the registry opens it again.
+        while let Some(command) = rx.recv().await {
+            match command {
+                RoomCommand::Join { reply, .. } => {
+                    let _ = reply.send(Err(JoinRefusal::Closed));
+                }
+                RoomCommand::Summary { participant, reply } => {
+                    let _ = reply.send(self.core.summary(participant).filter(|_| !self.deleted));
+                }
+                RoomCommand::Peek { reply } => {
+                    let _ = reply.send(self.core.info());
+                }
+                RoomCommand::Leave { reply, .. } => {
+                    if let Some(reply) = reply {
+                        let _ = reply.send(());
+                    }
+                }
+                RoomCommand::Request { .. } => {}
+            }
+        }
+        self.lobby.send_replace(None);
+    }
+
+    async fn handle(&mut self, command: RoomCommand) {
+        match command {
+            RoomCommand::Join { link, kind, reply } => {
+                let result = self.join(link, kind).await.map_err(JoinRefusal::Refused);
+                let _ = reply.send(result);
+            }
+            RoomCommand::Request { conn, request, received } => {
+                let id = match &request {
+                    RoomRequest::Act { id, .. } => Some(*id),
+                    _ => None,
+                };
+                match self.execute(Command::Request { conn, request }, None).await {
+                    Err(code) => {
+                        self.env.metrics.error(code.code());
+                        self.send_to(conn, &ServerMessage::error(code, id));
+                    }
+                    Ok(()) if id.is_some() => self.env.metrics.action_latency.observe(received.elapsed()),
+                    Ok(()) => {}
+                }
+            }
+            RoomCommand::Leave { conn, reply } => {
+                self.leave(conn);
+                if let Some(reply) = reply {
+                    let _ = reply.send(());
+                }
+            }
+            RoomCommand::Summary { participant, reply } => {
+                let _ = reply.send(self.core.summary(participant));
+            }
+            RoomCommand::Peek { reply } => {
+                let _ = reply.send(self.core.info());
+            }
+        }
+    }
+
+    /// A connection enters: refused, or admitted with its snapshot while the room hears of it.
+    async fn join(&mut self, link: ConnLink, kind: JoinKind) -> Result<(), ErrorCode> {
+        let conn = link.id;
+        let fresh_token = secrets::seat_token();
+        let decision = self.core.decide(Command::Join { conn, kind, fresh_token }, at_now())?;
+        self.members.insert(conn, Member { link, base: Arc::new(Base::empty()) });
+        let result = self.carry_out(decision, Some(conn)).await;
+        if result.is_err() {
+            self.members.remove(&conn);
+        }
+        result
+    }
+
+    /// A connection leaves the room (closed, dropped, or `leave_room`); the room hears of it.
+    pub(super) fn leave(&mut self, conn: ConnId) {
+        self.members.remove(&conn);
+        let Ok(decision) = self.core.decide(Command::Leave { conn }, at_now()) else { return };
+        let now = Instant::now();
+        let events: Vec<_> = decision.changes.iter().flat_map(|change| self.core.apply(change, now)).collect();
+        self.broadcast(&events, None);
+    }
+
+    /// Decides `command` and carries the decision out.
+    async fn execute(&mut self, command: Command, origin: Option<ConnId>) -> Result<(), ErrorCode> {
+        let decision = self.core.decide(command, at_now())?;
+        self.carry_out(decision, origin).await
+    }
+
+    /// Stores each record of a decision and applies each change, then carries out its effects
+    /// and broadcasts the events (to everyone but `joining`, who got the snapshot). If storing
+    /// fails, that change and those after it are not made.
+    async fn carry_out(&mut self, decision: Decision, joining: Option<ConnId>) -> Result<(), ErrorCode> {
+        let mut events = Vec::new();
+        let mut result = Ok(());
+        for change in &decision.changes {
+            if let Change::Record(record) = change
+                && let Err(code) = self.store(record).await
+            {
+                result = Err(code);
+                break;
+            }
+            let counted = self.core.counted_deals();
+            events.extend(self.core.apply(change, Instant::now()));
+            if self.core.counted_deals() > counted {
+                self.report();
+            }
+        }
+        if result.is_ok() {
+            for effect in decision.effects {
+                if let Err(code) = self.effect(effect).await {
+                    result = Err(code);
+                    break;
+                }
+            }
+        }
+        self.broadcast(&events, joining);
+        result
+    }
+
+    /// Stores a record before it is applied.
+    async fn store(&mut self, record: &Record) -> Result<(), ErrorCode> {
+        let code = self.core.code().clone();
+        let json = serde_json::to_string(record).map_err(|_| ErrorCode::Storage)?;
+        let token = match record {
+            Record::Joined { participant, token_hash, .. } => Some((token_hash.clone(), *participant)),
+            _ => None,
+        };
+        if let Err(e) = self.env.storage.append(code.clone(), self.core.records(), self.core.seq(), json, token).await {
+            warn!(room = %code, error = %e, "storing a record failed");
+            return Err(ErrorCode::Storage);
+        }
+        match record {
+            Record::Act { seat, action, .. } | Record::BotAct { seat, action } => {
+                inc(&self.env.metrics.actions);
+                debug!(room = %code, seat = seat.0, kind = action.kind(), "action accepted");
+            }
+            Record::Joined { participant, seat, .. } => {
+                info!(room = %code, participant, seat = ?seat.map(|s| s.0), "player joined");
+            }
+            Record::Started => info!(room = %code, "series started"),
+            Record::BotAdded { seat, level, .. } => {
+                info!(room = %code, seat = seat.0, level = level.name(), "bot added")
+            }
+            Record::BotRemoved { seat } => info!(room = %code, seat = seat.0, "bot removed"),
+            Record::HostChanged { participant } => {
+                info!(room = %code, participant, "the host is gone; another player is host now");
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Carries out one effect of a decision.
+    async fn effect(&mut self, effect: Effect) -> Result<(), ErrorCode> {
+        match effect {
+            Effect::Ack { conn, id } => {
+                let seq = self.core.seq();
+                self.send_to(conn, &ServerMessage::Ack { id, seq });
+            }
+            Effect::Send { conn, message } => self.send_to(conn, &message),
+            Effect::Refuse { conn, code, id, message } => {
+                self.env.metrics.error(code.code());
+                self.send_to(conn, &ServerMessage::error_with(code, id, message));
+            }
+            Effect::Close { conn } => self.replace(conn),
+            Effect::Admit { conn, token, last_seq } => self.admit(conn, token, last_seq),
+            Effect::Review { conn, seat, deal, at_hand, seed } => self.review(conn, seat, deal, at_hand, seed)?,
+            Effect::Replay { conn, seat, deal } => self.replay(conn, seat, deal)?,
+            Effect::Delete => self.delete().await?,
+        }
+        Ok(())
+    }
+
+    /// Whatever is due now: see [`Command::Tick`]. A tick's changes may make more due (a seat
+    /// opened past its grace period passes the host's part on), so it ticks until nothing is.
+    async fn settle(&mut self) {
+        let now = Instant::now();
+        if self.retry_at.is_some_and(|at| at > now) {
+            return;
+        }
+        self.retry_at = None;
+        for _ in 0..4 {
+            let Ok(decision) = self.core.decide(Command::Tick, at_now()) else { return };
+            if decision.changes.is_empty() {
+                return;
+            }
+            if self.carry_out(decision, None).await.is_err() {
+                warn!(room = %self.core.code(), "cannot store what is due; retrying in a second");
+                self.retry_at = Some(now + Duration::from_secs(1));
+                return;
+            }
+        }
+    }
+
+    /// Where reviews and replays computed off the task send their answers.
+    pub(super) fn answers_tx(&self) -> mpsc::UnboundedSender<(ConnId, Box<ServerMessage>)> {
+        self.answers_tx.clone()
+    }
+
+    /// The series was deleted: the task ends after this command.
+    pub(super) fn mark_deleted(&mut self) {
+        self.deleted = true;
+    }
+
+    /// Sets the room's lobby entry, if it changed.
+    pub(super) fn lobby_entry(&self, entry: Option<LobbyRoom>) {
+        self.lobby.send_if_modified(|current| {
+            if *current == entry {
+                false
+            } else {
+                *current = entry.clone();
+                true
+            }
+        });
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        let due = self.core.next_deadline().map(|at| self.retry_at.map_or(at, |retry| at.max(retry)));
+        let bot = self.bot_turn.as_ref().filter(|turn| turn.thinking.is_none()).map(|turn| turn.at);
+        [due, bot].into_iter().flatten().min()
+    }
+
+    /// Tells a tournament table's tournament every deal that counted so far.
+    fn report(&self) {
+        if let Some(report) = self.core.table_report() {
+            self.env.registry.report_table(report);
+        }
+    }
+
+    // ----- bots -----
+
+    /// Forgets the planned bot move (tests plan it again).
+    #[cfg(test)]
+    pub(super) fn forget_bot_turn(&mut self) {
+        self.bot_turn = None;
+    }
+
+    /// When the planned bot move is due.
+    #[cfg(test)]
+    pub(super) fn bot_turn_at(&self) -> Option<Instant> {
+        self.bot_turn.as_ref().map(|turn| turn.at)
+    }
+
+    /// Plans the next bot move the core calls for, keeping a plan that still stands.
+    pub(super) fn plan_bots(&mut self) {
+        let call = self.core.bot_call();
+        let stands = self.bot_turn.as_ref().is_some_and(|turn| self.core.bot_call_stands(turn.seat, turn.game_seq));
+        if stands && call.is_some() {
+            // The plan stands (or is being retried after storing failed).
+            return;
+        }
+        // The game moved on (or the seat changed hands, or nobody is here): that plan is void.
+        if let Some(thinking) = self.bot_turn.take().and_then(|turn| turn.thinking) {
+            thinking.abort();
+        }
+        if let Some(call) = call {
+            let at = self.paced(Instant::now() + call.pause);
+            self.bot_turn = Some(BotTurn { seat: call.seat, game_seq: call.game_seq, at, thinking: None });
+        }
+    }
+
+    /// When a bot move planned for `at` may be made. A practice table (a person seated and
+    /// connected) plays at the room's own pace. A table whose bots play only for those watching
+    /// plays fast, but never as fast as the server can: it takes its turn in the pace of the
+    /// address watching it longest, shared by every such room watched from there
+    /// ([`Registry::unattended_bot_move`]). A tournament table is left at its pace: it plays as
+    /// many deals as its round has.
+    fn paced(&self, at: Instant) -> Instant {
+        if self.core.is_tournament_table() || self.core.person_at_table() {
+            return at;
+        }
+        match self.members.iter().min_by_key(|(conn, _)| **conn) {
+            Some((_, watcher)) => self.env.registry.unattended_bot_move(watcher.link.addr, at),
+            None => at,
+        }
+    }
+
+    /// Once a planned bot move is due, computes it on a blocking thread from that seat's view.
+    fn start_thinking(&mut self, now: Instant) {
+        let Some(turn) = &self.bot_turn else { return };
+        if turn.thinking.is_some() || turn.at > now {
+            return;
+        }
+        let Some((level, seed, view)) = self.core.bot_job(turn.seat) else { return };
+        let handle = tokio::task::spawn_blocking(move || fipsen_bots::games::choose(level, seed, &view));
+        if let Some(turn) = &mut self.bot_turn {
+            turn.thinking = Some(handle);
+        }
+    }
+
+    /// A bot's decision is ready: the core checks it like a person's action.
+    async fn on_bot_decision(&mut self, decision: Result<Option<GameAction>, tokio::task::JoinError>) {
+        let Some(turn) = self.bot_turn.take() else { return };
+        let action = decision.ok().flatten();
+        let command = Command::Bot { seat: turn.seat, game_seq: turn.game_seq, action };
+        if let Err(code) = self.execute(command, None).await {
+            warn!(room = %self.core.code(), code = code.code(), "cannot store a bot action; retrying in a second");
+            let at = Instant::now() + Duration::from_secs(1);
+            self.bot_turn = Some(BotTurn { seat: turn.seat, game_seq: turn.game_seq, at, thinking: None });
+        }
+    }
+}
+
+/// The decision of the bot thinking now; never ready while none is.
+async fn bot_decision(turn: &mut Option<BotTurn>) -> Result<Option<GameAction>, tokio::task::JoinError> {
+    match turn.as_mut().and_then(|turn| turn.thinking.as_mut()) {
+        Some(thinking) => thinking.await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn sleep_until(wake: Option<Instant>) {
+    match wake {
+        Some(t) => tokio::time::sleep_until(t.into()).await,
+        None => std::future::pending().await,
+    }
+}
