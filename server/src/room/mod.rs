@@ -10,8 +10,8 @@
 //!
 //! The parts: [`link`] (a connection's queue and kill switch), [`command`] (what the task is
 //! told), [`record`] (the stored log), [`core`] (the state and its rules, no I/O), [`shell`]
-//! (the task: decide, store, apply, send, sleep), [`snapshot`] (what a joining connection is
-//! sent), [`send`] (frames to viewers and the lobby) and [`offload`] (reviews, replays and
+//! (the task: decide, store, apply, send, sleep), `snapshot` (what a joining connection is
+//! sent), `send` (frames to viewers and the lobby) and `offload` (reviews, replays and
 //! deletion, done off the room's task or in storage).
 
 pub mod command;

@@ -11,14 +11,15 @@
 //! The core never reads a clock, never draws a random number and never waits: the time and any
 //! fresh token come in with the command.
 //!
-//! Its parts, each a file: [`seating`] (joining, seats, bots, the host), [`pause`] (the time
-//! between deals: asking for the next deal, reading, nudges), [`timers`] (deadlines: grace
-//! periods, the move clock, the next deal), [`bots`] (which bot acts and when), [`apply`] (the
-//! one place the state changes), [`views`] (the room as its frames, the lobby and `my_rooms`
-//! show it) and [`tournament`] (a tournament table's results).
+//! Its parts, each a file: `seating` (joining, seats, bots, the host), `pause` (the time
+//! between deals: asking for the next deal, reading, nudges), `timers` (deadlines: grace
+//! periods, the move clock, the next deal), `bots` (which bot acts and when), `apply` (the
+//! one place the state changes), `views` (the room as its frames, the lobby and `my_rooms`
+//! show it) and `tournament` (a tournament table's results).
 
 mod apply;
 mod bots;
+mod decision;
 mod pause;
 mod play;
 mod requests;
@@ -36,13 +37,13 @@ use std::time::{Duration, Instant};
 
 use fipsen_bots::Level;
 use fipsen_bots::games::FinishedDeal;
-use fipsen_protocol::{ChatLine, ErrorCode, RoomOptions, SeqEvent, ServerMessage};
-use fipsen_rules::{AnyGame, GameAction, GameRules, Seat};
+use fipsen_protocol::{ChatLine, ErrorCode, RoomOptions, SeqEvent};
+use fipsen_rules::{AnyGame, GameRules, Seat};
 use tracing::warn;
 
 pub use bots::BotCall;
+pub use decision::{At, Change, Command, Decision, Effect, Passing};
 
-use super::command::{JoinKind, RoomRequest};
 use super::link::ConnId;
 use super::record::Record;
 use crate::storage::RoomMeta;
@@ -54,244 +55,6 @@ pub const HISTORY: usize = 512;
 const CHAT_LINES: usize = 50;
 /// Recent action ids remembered per player, to acknowledge a resent action again.
 const ACKED_IDS: usize = 32;
-
-/// The time a command is decided at: the monotonic clock for deadlines, and the wall clock in
-/// milliseconds since 1970 for what is shown to people (a chat line's time).
-#[derive(Debug, Clone, Copy)]
-pub struct At {
-    /// The monotonic time.
-    pub now: Instant,
-    /// The wall clock, in milliseconds since the Unix epoch.
-    pub unix_ms: u64,
-}
-
-/// What the room core is asked to decide.
-#[derive(Debug)]
-pub enum Command {
-    /// A connection enters the room.
-    Join {
-        /// The connection.
-        conn: ConnId,
-        /// How it enters.
-        kind: JoinKind,
-        /// A fresh seat token, given to the player if he joins as a new participant.
-        fresh_token: String,
-    },
-    /// A connection leaves (closed, dropped, or `leave_room`).
-    Leave {
-        /// The connection.
-        conn: ConnId,
-    },
-    /// A request of a connection in the room.
-    Request {
-        /// The connection.
-        conn: ConnId,
-        /// What it asks.
-        request: RoomRequest,
-    },
-    /// Time passes: whatever is due happens (a grace period ends, the move clock runs out, the
-    /// next deal is dealt, the host's part passes on, a returned player takes his seat back).
-    /// Always safe to send: nothing happens before it is due.
-    Tick,
-    /// A bot's decision for `seat`, asked when the game's events were numbered up to `game_seq`.
-    Bot {
-        /// The seat it acts for.
-        seat: Seat,
-        /// The game state it decided for.
-        game_seq: u64,
-        /// What it chose (`None`: nothing, which out of turn is a choice).
-        action: Option<GameAction>,
-    },
-}
-
-/// What a decided command changes and what the shell does for it.
-#[derive(Debug, Default)]
-pub struct Decision {
-    /// The changes, to be applied in order; each [`Change::Record`] is stored first.
-    pub changes: Vec<Change>,
-    /// What the shell does once the changes are applied, in order, before it broadcasts their
-    /// events.
-    pub effects: Vec<Effect>,
-}
-
-impl Decision {
-    fn change(change: Change) -> Decision {
-        Decision { changes: vec![change], effects: Vec::new() }
-    }
-
-    fn record(record: Record) -> Decision {
-        Decision::change(Change::Record(record))
-    }
-
-    fn passing(passing: Passing) -> Decision {
-        Decision::change(Change::Passing(passing))
-    }
-
-    fn effect(effect: Effect) -> Decision {
-        Decision { changes: Vec::new(), effects: vec![effect] }
-    }
-
-    fn with(mut self, effect: Effect) -> Decision {
-        self.effects.push(effect);
-        self
-    }
-}
-
-/// One change of the room's state.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Change {
-    /// A durable change: stored, then applied.
-    Record(Record),
-    /// A change that is not stored: gone when the room is rebuilt.
-    Passing(Passing),
-}
-
-/// A change of the room that is not stored.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Passing {
-    /// A connection came in: a participant's (seated or not) or a spectator's.
-    Connected {
-        /// The connection.
-        conn: ConnId,
-        /// The participant it belongs to; `None` for a spectator.
-        participant: Option<u32>,
-        /// The name it goes by here.
-        name: String,
-        /// Whether the room is told (a seated player's return, a spectator's count); a new
-        /// player's own joining is told by his record's events.
-        announce: bool,
-    },
-    /// A connection of the same participant was replaced by a newer one.
-    Replaced {
-        /// The older connection.
-        conn: ConnId,
-    },
-    /// A connection left.
-    Disconnected {
-        /// The connection.
-        conn: ConnId,
-    },
-    /// A connection spent one of its chat allowance (refilled from now on at
-    /// [`requests::CHAT_BURST`] lines per [`requests::CHAT_WINDOW`]).
-    ChatSpent {
-        /// The connection.
-        conn: ConnId,
-        /// Its allowance after the line.
-        tokens: f64,
-    },
-    /// A seat asked for the next deal.
-    NextDealAsked {
-        /// The seat.
-        seat: Seat,
-    },
-    /// A seat started or stopped reading between deals.
-    Reading {
-        /// The seat.
-        seat: Seat,
-        /// Reading or not.
-        reading: bool,
-    },
-    /// A seated player reminded these seats.
-    Nudged {
-        /// Who reminded.
-        by: Seat,
-        /// Whom.
-        seats: Vec<Seat>,
-    },
-    /// An absent player's grace period ended: his seat is open, and a bot may stand in.
-    GraceOver {
-        /// The seat.
-        seat: Seat,
-        /// The bot that now stands in (`None`: none, or one already did).
-        stand_in: Option<Level>,
-    },
-    /// The move clock of this seat ran out: a bot of this level makes the move.
-    ClockRanOut {
-        /// The seat.
-        seat: Seat,
-        /// The bot's level.
-        level: Level,
-    },
-    /// A returned player takes his seat back from the bot standing in.
-    StandInEnded {
-        /// The seat.
-        seat: Seat,
-    },
-    /// A bot chose to do nothing out of turn at the current game state.
-    PassedOutOfTurn {
-        /// The seat.
-        seat: Seat,
-    },
-}
-
-/// What the shell does for a decided command, after its changes are applied.
-#[derive(Debug)]
-pub enum Effect {
-    /// Acknowledge the player's action `id` with the sequence number now.
-    Ack {
-        /// The connection.
-        conn: ConnId,
-        /// The client's action id.
-        id: u64,
-    },
-    /// Send a message to one connection.
-    Send {
-        /// The connection.
-        conn: ConnId,
-        /// The message.
-        message: Box<ServerMessage>,
-    },
-    /// Refuse a request with a sentence saying what was wrong.
-    Refuse {
-        /// The connection.
-        conn: ConnId,
-        /// The code.
-        code: ErrorCode,
-        /// The client's action id, for an action.
-        id: Option<u64>,
-        /// The sentence.
-        message: String,
-    },
-    /// Close a connection (replaced by a newer one of the same player).
-    Close {
-        /// The connection.
-        conn: ConnId,
-    },
-    /// Send the newly entered connection its snapshot (`joined`).
-    Admit {
-        /// The connection.
-        conn: ConnId,
-        /// The seat token, for a new player.
-        token: Option<String>,
-        /// The last sequence number the client saw, for a resume.
-        last_seq: Option<u64>,
-    },
-    /// Compute the review of `seat`'s hand in deal `deal` off the room's task (`at_hand`, if
-    /// that deal is still in memory; otherwise it is rebuilt from storage).
-    Review {
-        /// The connection to answer.
-        conn: ConnId,
-        /// The seat.
-        seat: Seat,
-        /// The deal's number.
-        deal: u32,
-        /// The deal, if it is at hand.
-        at_hand: Option<Box<FinishedDeal>>,
-        /// The bots' seed for it.
-        seed: u64,
-    },
-    /// Rebuild the replay of `deal` from storage off the room's task.
-    Replay {
-        /// The connection to answer.
-        conn: ConnId,
-        /// Seen from this seat (`None`: as a spectator).
-        seat: Option<Seat>,
-        /// The deal's number.
-        deal: u32,
-    },
-    /// Every seated person agreed: delete the series from storage, tell everyone, end the room.
-    Delete,
-}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Participant {
