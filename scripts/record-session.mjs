@@ -16,18 +16,18 @@ if (!addr) {
   process.exit(2);
 }
 
-const VOLATILE = new Set(['waited_ms', 'left_ms', 'next_deal_in_ms', 'at', 'token', 'key', 'room', 'code']);
+const VOLATILE = new Set(['waited_ms', 'left_ms', 'next_deal_in_ms', 'at', 'token', 'key', 'room']);
 
 /** The frame with clock- and chance-dependent values replaced. */
 function normalise(value) {
-  if (Array.isArray(value)) return value.map(normalise);
+  // A patch operation on a volatile field is there or not as the clock has it: left out.
+  const volatileOp = (v) => v && Array.isArray(v.path) && VOLATILE.has(v.path.at(-1));
+  if (Array.isArray(value)) return value.filter((v) => !volatileOp(v)).map(normalise);
   if (value && typeof value === 'object') {
     const out = {};
     for (const [k, v] of Object.entries(value)) {
       out[k] = VOLATILE.has(k) && (typeof v !== 'object' || v === null) ? '~' : normalise(v);
     }
-    // A patch operation on a volatile field.
-    if (typeof out.path === 'string' && VOLATILE.has(out.path.split('/').pop())) out.value = '~';
     return out;
   }
   return value;
@@ -84,7 +84,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const host = new Client('host');
 await host.open();
-const options = { next_deal_seconds: 0, bot_delay_ms: 0, grace_seconds: 600, title: 'Recorded' };
+const options = { next_deal_seconds: 0, bot_delay_ms: 0, grace_seconds: 600, public_replays: true, title: 'Recorded' };
 const joined = await host.ask({ type: 'create_room', name: 'Host', rules: { game: 'prisdorf' }, options }, 'joined');
 const room = joined.room.room;
 await host.ask({ type: 'leave_seat' }, 'update');
@@ -96,35 +96,46 @@ await watcher.open();
 await watcher.ask({ type: 'join_room', room, name: 'Oma', role: 'spectator' }, 'joined');
 const guest = new Client('guest');
 await guest.open();
-await guest.ask({ type: 'join_room', room, name: 'Gast', role: 'player' }, 'joined', 'error');
-await guest.ask({ type: 'take_seat', seat: 9 }, 'error');
+// A spectator who chats and may not take a seat.
+await guest.ask({ type: 'join_room', room, name: 'Gast', role: 'spectator' }, 'joined', 'error');
+await guest.ask({ type: 'take_seat', seat: 1 }, 'error');
 await guest.ask({ type: 'chat', text: 'Moin!' }, 'update');
 await host.ask({ type: 'start' }, 'update');
-// The bots play; wait for the end of the first deal.
-while (!watcher.frames.some((f) => JSON.stringify(f).includes('"deal_over"') || JSON.stringify(f).includes('"deal_ended"'))) {
-  await sleep(50);
-  if (log.length > 2000) break;
-}
-await sleep(500);
-const lastSeq = Math.max(...watcher.frames.map((f) => f.seq ?? 0));
+// Too late for a seat.
+const late = new Client('late');
+await late.open();
+await late.ask({ type: 'join_room', room, name: 'Spät', role: 'player' }, 'joined', 'error');
+// The bots play the first deal and more.
+while (watcher.frames.length < 80) await sleep(20);
 await watcher.ask({ type: 'replay', deal: 1 }, 'replay', 'error');
 await host.ask({ type: 'share_link' }, 'share_link', 'error');
 await host.ask({ type: 'nudge' }, 'error', 'update');
 watcher.close();
 await sleep(300);
-const back = new Client('watcher');
+const back = new Client('back');
 await back.open();
 await back.ask({ type: 'join_room', room, name: 'Oma', role: 'spectator' }, 'joined');
 guest.close();
+late.close();
 await sleep(1500);
 host.close();
 back.close();
-console.log(`last seq seen by the watcher before leaving: ${lastSeq >= 0 ? 'some' : 'none'}`);
-// Only the frames up to a fixed count per client: the bots go on playing meanwhile.
-const perClient = new Map();
-for (const line of log) {
-  const name = line.split(' ')[0];
-  const n = (perClient.get(name) ?? 0) + 1;
-  perClient.set(name, n);
-  if (n <= 150) console.log(line);
+// Per client, its first updates (the bots go on playing meanwhile, so only as many as every
+// run sees), then its other frames in order (where an answer falls among the updates depends
+// on the clock).
+const UPDATES = 60;
+for (const name of ['host', 'watcher', 'guest']) {
+  const lines = log.filter((l) => l.startsWith(`${name} `));
+  const updates = lines.filter((l) => l.startsWith(`${name} {"type":"update"`));
+  if (updates.length < UPDATES) console.error(`${name}: only ${updates.length} updates`);
+  for (const line of updates.slice(0, UPDATES)) console.log(line);
+  for (const line of lines.filter((l) => !l.startsWith(`${name} {"type":"update"`))) console.log(line);
+}
+// Those who came in while the bots played see a state that depends on the moment: their
+// frames' types and error codes only.
+for (const name of ['late', 'back']) {
+  for (const line of log.filter((l) => l.startsWith(`${name} `))) {
+    const frame = JSON.parse(line.slice(name.length + 1));
+    if (frame.type !== 'update') console.log(`${name} ${frame.type} ${frame.code ?? ''}`);
+  }
 }
