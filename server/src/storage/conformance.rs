@@ -97,6 +97,13 @@ pub(crate) async fn fill(storage: &Storage, code: &str, created_at: u64, records
     }
 }
 
+/// Rooms AAAA, BBBB and CCCC, created in this order, with 5, 3 and no records.
+async fn three_rooms(storage: &Storage) {
+    fill(storage, "AAAA", 1, 5).await;
+    fill(storage, "BBBB", 2, 3).await;
+    fill(storage, "CCCC", 3, 0).await;
+}
+
 /// A room's records as (`seq_before`, JSON).
 pub(crate) fn records(room: &StoredRoom) -> Vec<(u64, String)> {
     room.records.iter().map(|r| (r.seq_before, r.json.clone())).collect()
@@ -116,9 +123,7 @@ async fn stored(storage: &Storage, code: &str) -> Vec<(u64, String)> {
 pub(crate) async fn appends_come_back_in_order<H: Harness>() {
     let harness = H::create();
     let (storage, thread) = harness.open();
-    fill(&storage, "AAAA", 1, 5).await;
-    fill(&storage, "BBBB", 2, 3).await;
-    fill(&storage, "CCCC", 3, 0).await;
+    three_rooms(&storage).await;
     // Appended between the others' records: each room keeps its own order.
     storage.append(Arc::from("AAAA"), 5, 40, record("AAAA", 5), None).await.expect("append");
     let mut a = filled("AAAA", 5);
@@ -219,9 +224,7 @@ pub(crate) async fn tokens_are_found_by_hash<H: Harness>() {
 pub(crate) async fn active_flags_decide_what_is_restored<H: Harness>() {
     let harness = H::create();
     let (storage, thread) = harness.open();
-    fill(&storage, "CCCC", 3, 0).await;
-    fill(&storage, "AAAA", 1, 5).await;
-    fill(&storage, "BBBB", 2, 3).await;
+    three_rooms(&storage).await;
     storage.set_active(Arc::from("BBBB"), false).await.expect("close");
     let (storage, thread) = reopen(&harness, (storage, thread)).await;
     assert_eq!(storage.active_rooms().await.expect("active"), ["AAAA", "CCCC"]);

@@ -23,14 +23,14 @@
 //!    [`Storage::open_with`] does for SQLite. Its driver's errors get a variant of
 //!    [`StorageError`] beside [`StorageError::Sqlite`].
 //! 2. Its schema ladder in `server/migrations/<engine>/` (the files directly in
-//!    `server/migrations/` are SQLite's, kept there so that files written by earlier builds,
-//!    the golden databases among them, keep their recorded migrations).
+//!    `server/migrations/` are SQLite's, where earlier builds had them; see the README there).
 //! 3. A flag in `config.rs` that selects it (e.g. `--database-url postgres://…`, its own options
 //!    beside it, as the SQLite options are), and the choice in `lib.rs::run` where
 //!    [`Storage::open_with`] is called today.
-//! 4. One line running the engine test suite for it (`engine_suite!` in `conformance.rs`, as
-//!    `sqlite/tests.rs` does): ordering, the group commit, refused writes, tokens, flags,
-//!    retention, tournaments, deletion, formats, shutdown, durability across SIGKILL.
+//! 4. Its tests: a `conformance::Harness` (a new empty store, opened again) and one line,
+//!    `engine_suite!(TheHarness);`, as `sqlite/tests.rs` has, run the engine test suite on it:
+//!    ordering, the group commit, refused writes, tokens, flags, retention, tournaments,
+//!    deletion, formats, shutdown, durability across SIGKILL.
 //!
 //! The store holds master seeds and token hashes: it must stay private to the server.
 
@@ -133,6 +133,21 @@ pub struct StoredTournament {
     pub formats: Vec<u32>,
 }
 
+/// A record a room appends ([`Storage::append`]).
+#[derive(Debug, Clone)]
+pub struct NewRecord {
+    /// The room's invite code.
+    pub room: Arc<str>,
+    /// The record's number in the room, from 0.
+    pub index: u64,
+    /// The room's sequence number before the record was applied.
+    pub seq_before: u64,
+    /// The record as JSON (stored in [`ROOM_RECORD_FORMAT`]).
+    pub json: String,
+    /// The seat token hash the record introduces, and its participant.
+    pub token: Option<(String, u32)>,
+}
+
 /// A room as stored: its creation and its records in order.
 #[derive(Debug, Clone)]
 pub struct StoredRoom {
@@ -157,14 +172,7 @@ pub trait StorageEngine: Send + Sync + std::fmt::Debug {
     /// [`Storage::create_room_with`].
     fn create_room(&self, meta: RoomMeta, records: Vec<StoredRecord>) -> Pending<'_, ()>;
     /// [`Storage::append`].
-    fn append(
-        &self,
-        room: Arc<str>,
-        index: u64,
-        seq_before: u64,
-        json: String,
-        token: Option<(String, u32)>,
-    ) -> Pending<'_, ()>;
+    fn append(&self, record: NewRecord) -> Pending<'_, ()>;
     /// [`Storage::set_active`].
     fn set_active(&self, room: Arc<str>, active: bool) -> Pending<'_, ()>;
     /// [`Storage::load`].
@@ -280,7 +288,7 @@ impl Storage {
         json: String,
         token: Option<(String, u32)>,
     ) -> Result<(), StorageError> {
-        self.engine.append(room, index, seq_before, json, token).await
+        self.engine.append(NewRecord { room, index, seq_before, json, token }).await
     }
 
     /// Marks a room open in memory (restored at start) or closed (loaded on demand).
@@ -353,9 +361,10 @@ impl Storage {
         self.engine.probe().await
     }
 
-    /// Stops the engine for every handle: the operations handed over before are finished (the
-    /// writes committed), later ones fail with [`StorageError::Closed`], and the engine's thread
-    /// ends once its store is closed. Resolves when the store is closed.
+    /// Stops the engine for every handle: the operations handed over before this one are
+    /// finished (the writes committed), the store is closed and the engine's thread ends; once
+    /// this has resolved, every operation fails with [`StorageError::Closed`]. Dropping every
+    /// handle stops the engine the same way, without waiting.
     ///
     /// # Errors
     /// The engine was already stopped.

@@ -11,7 +11,7 @@
 //! whenever the log has grown past [`StorageOptions::wal_limit_frames`]; that last step only copies what was
 //! appended during the checkpoint before it.
 //!
-//! The schema's migration ladder is `server/migrations/V<n>__<name>.sql` ([`schema`]).
+//! The schema's migration ladder is `server/migrations/V<n>__<name>.sql`, up to [`SCHEMA_VERSION`].
 //!
 //! The file holds master seeds and token hashes: it must stay private to the server.
 
@@ -31,7 +31,9 @@ use rusqlite::Connection;
 use tokio::sync::{mpsc, oneshot};
 
 pub use self::schema::SCHEMA_VERSION;
-use super::{Pending, RoomMeta, Storage, StorageEngine, StorageError, StoredRecord, StoredRoom, StoredTournament};
+use super::{
+    NewRecord, Pending, RoomMeta, Storage, StorageEngine, StorageError, StoredRecord, StoredRoom, StoredTournament,
+};
 use crate::config::SyncMode;
 use crate::metrics::Metrics;
 
@@ -110,14 +112,7 @@ impl StorageEngine for Sqlite {
         self.call(|reply| Op::CreateRoom { meta, records, reply })
     }
 
-    fn append(
-        &self,
-        room: Arc<str>,
-        index: u64,
-        seq_before: u64,
-        json: String,
-        token: Option<(String, u32)>,
-    ) -> Pending<'_, ()> {
+    fn append(&self, NewRecord { room, index, seq_before, json, token }: NewRecord) -> Pending<'_, ()> {
         self.call(|reply| Op::Append { room, index, seq_before, json, token, reply })
     }
 
