@@ -1,0 +1,374 @@
+//! Durable storage: the interface the rooms, the tournaments and retention use, and its engines.
+//!
+//! A room is stored as its creation row (rules, options, the secret master seed) and the list of
+//! every input it accepted (a [`Record`](crate::room::Record) as JSON, with the sequence number
+//! the room stood at before it). Replaying the records through the rules crate rebuilds the room
+//! exactly, so a record is written — and committed — **before** the action it holds is
+//! acknowledged or broadcast. A tournament is stored the same way, as its list of records.
+//!
+//! [`Storage`] is the handle everyone holds (cheap to clone, async methods). It hands each
+//! operation to an engine, a [`StorageEngine`] behind an `Arc<dyn _>`: a trait object rather than
+//! an enum of engines, so that an engine is a module of its own that no other file matches on,
+//! and the engine test suite takes any of them. The boxed future each call costs is small beside
+//! the commit it waits for.
+//!
+//! Engines:
+//! * [`sqlite`] — one SQLite file, written by one thread with group commit (the only engine
+//!   today; `--db`, `--sync`, `--checkpoint-ms` and `--wal-limit-pages` are its options).
+//!
+//! # Adding an engine
+//! 1. One module beside [`sqlite`] (`storage/postgres.rs`, or a folder when it has several
+//!    concerns) with a type implementing [`StorageEngine`] and an `open` that returns
+//!    `(Storage, std::thread::JoinHandle<()>)` through [`Storage::from_engine`], as
+//!    [`Storage::open_with`] does for SQLite. Its driver's errors get a variant of
+//!    [`StorageError`] beside [`StorageError::Sqlite`].
+//! 2. Its schema ladder in `server/migrations/<engine>/` (the files directly in
+//!    `server/migrations/` are SQLite's, where earlier builds had them; see the README there).
+//! 3. A flag in `config.rs` that selects it (e.g. `--database-url postgres://…`, its own options
+//!    beside it, as the SQLite options are), and the choice in `lib.rs::run` where
+//!    [`Storage::open_with`] is called today.
+//! 4. Its tests: a `conformance::Harness` (a new empty store, opened again) and one line,
+//!    `engine_suite!(TheHarness);`, as `sqlite/tests.rs` has, run the engine test suite on it:
+//!    ordering, the group commit, refused writes, tokens, flags, retention, tournaments,
+//!    deletion, formats, shutdown, durability across SIGKILL.
+//!
+//! The store holds master seeds and token hashes: it must stay private to the server.
+
+use std::sync::Arc;
+
+use fipsen_protocol::RoomOptions;
+use fipsen_rules::{GameRules, Seed};
+use futures_util::future::BoxFuture;
+
+#[cfg(test)]
+#[macro_use]
+pub(crate) mod conformance;
+pub mod sqlite;
+
+pub use sqlite::{SCHEMA_VERSION, StorageOptions};
+
+/// Why storage failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    /// SQLite refused.
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A stored value could not be read back.
+    #[error("stored data unreadable: {0}")]
+    Corrupt(String),
+    /// The engine is stopped (the server is stopping).
+    #[error("storage is closed")]
+    Closed,
+    /// The database file cannot be created or kept private.
+    #[error("database file: {0}")]
+    File(String),
+    /// The schema could not be brought to this build's version.
+    #[error("schema migration: {0}")]
+    Migration(String),
+    /// The store was written by a newer build: its schema is past the last migration this build
+    /// knows. The server does not open it (run the newer build, or restore a backup).
+    #[error(
+        "the database is at schema version {found}, newer than this build's {known}: \
+         it was written by a newer build; run that build or restore a backup taken before the upgrade"
+    )]
+    TooNew {
+        /// The store's schema version.
+        found: i64,
+        /// The last version this build knows.
+        known: i64,
+    },
+}
+
+/// The format of the room records this build writes ([`StoredRecord::format`]). A change to the
+/// stored form of [`crate::room::Record`] that an older build could not read raises it (and
+/// adds a migration when the schema changes too).
+pub const ROOM_RECORD_FORMAT: u32 = 1;
+
+/// The format of the tournament records this build writes.
+pub const TOURNAMENT_RECORD_FORMAT: u32 = 1;
+
+/// What a room is created with.
+#[derive(Debug, Clone)]
+pub struct RoomMeta {
+    /// The invite code.
+    pub code: String,
+    /// Milliseconds since 1970.
+    pub created_at: u64,
+    /// The room's title.
+    pub title: String,
+    /// The table's rules.
+    pub rules: GameRules,
+    /// The room's options as created (later changes are records).
+    pub options: RoomOptions,
+    /// The series' master seed. Secret: never logged, never sent.
+    pub master: Seed,
+    /// The tournament this room is a table of, as JSON ([`crate::tournaments::TableLink`]);
+    /// `None` for an ordinary room.
+    pub tournament: Option<String>,
+}
+
+/// One stored record of a room.
+#[derive(Debug, Clone)]
+pub struct StoredRecord {
+    /// The room's sequence number before the record was applied.
+    pub seq_before: u64,
+    /// The record as JSON.
+    pub json: String,
+    /// The format it was written in ([`ROOM_RECORD_FORMAT`] when this build wrote it).
+    pub format: u32,
+}
+
+/// A tournament as stored: its records in order, as JSON
+/// ([`crate::tournaments`] reads them).
+#[derive(Debug, Clone)]
+pub struct StoredTournament {
+    /// The link code.
+    pub id: String,
+    /// Milliseconds since 1970.
+    pub created_at: u64,
+    /// Every record, oldest first.
+    pub records: Vec<String>,
+    /// The format each record was written in ([`TOURNAMENT_RECORD_FORMAT`] when this build
+    /// wrote it), in the order of `records`.
+    pub formats: Vec<u32>,
+}
+
+/// A record a room appends ([`Storage::append`]).
+#[derive(Debug, Clone)]
+pub struct NewRecord {
+    /// The room's invite code.
+    pub room: Arc<str>,
+    /// The record's number in the room, from 0.
+    pub index: u64,
+    /// The room's sequence number before the record was applied.
+    pub seq_before: u64,
+    /// The record as JSON (stored in [`ROOM_RECORD_FORMAT`]).
+    pub json: String,
+    /// The seat token hash the record introduces, and its participant.
+    pub token: Option<(String, u32)>,
+}
+
+/// A room as stored: its creation and its records in order.
+#[derive(Debug, Clone)]
+pub struct StoredRoom {
+    /// The creation row.
+    pub meta: RoomMeta,
+    /// Every record, oldest first.
+    pub records: Vec<StoredRecord>,
+}
+
+/// An operation under way in an engine: resolves once it is done (a write: committed, or
+/// failed with nothing of it stored).
+pub type Pending<'a, T> = BoxFuture<'a, Result<T, StorageError>>;
+
+/// What an engine does: every operation of [`Storage`], with the same meaning (each
+/// [`Storage`] method says it). The engine test suite (`conformance.rs`) holds an engine to
+/// it.
+///
+/// A write resolves only once it is durable (as far as the engine's sync setting goes), and a
+/// write that fails stores nothing of itself. Writes to one room or tournament are stored in
+/// the order they were handed over; reads see every write acknowledged before them.
+pub trait StorageEngine: Send + Sync + std::fmt::Debug {
+    /// [`Storage::create_room_with`].
+    fn create_room(&self, meta: RoomMeta, records: Vec<StoredRecord>) -> Pending<'_, ()>;
+    /// [`Storage::append`].
+    fn append(&self, record: NewRecord) -> Pending<'_, ()>;
+    /// [`Storage::set_active`].
+    fn set_active(&self, room: Arc<str>, active: bool) -> Pending<'_, ()>;
+    /// [`Storage::load`].
+    fn load(&self, room: String) -> Pending<'_, Option<StoredRoom>>;
+    /// [`Storage::active_rooms`].
+    fn active_rooms(&self) -> Pending<'_, Vec<String>>;
+    /// [`Storage::find_tokens`].
+    fn find_tokens(&self, hashes: Vec<String>) -> Pending<'_, Vec<(String, u32)>>;
+    /// [`Storage::delete_room`].
+    fn delete_room(&self, room: Arc<str>) -> Pending<'_, ()>;
+    /// [`Storage::delete_closed_room`].
+    fn delete_closed_room(&self, room: Arc<str>) -> Pending<'_, ()>;
+    /// [`Storage::closed_before`].
+    fn closed_before(&self, before_ms: u64) -> Pending<'_, Vec<String>>;
+    /// [`Storage::create_tournament`].
+    fn create_tournament(&self, id: String, created_at: u64, records: Vec<String>) -> Pending<'_, ()>;
+    /// [`Storage::append_tournament`].
+    fn append_tournament(&self, id: String, index: u64, records: Vec<String>, finished: bool) -> Pending<'_, ()>;
+    /// [`Storage::load_tournament`].
+    fn load_tournament(&self, id: String) -> Pending<'_, Option<StoredTournament>>;
+    /// [`Storage::active_tournaments`].
+    fn active_tournaments(&self) -> Pending<'_, Vec<String>>;
+    /// [`Storage::probe`].
+    fn probe(&self) -> Pending<'_, ()>;
+    /// [`Storage::shutdown`].
+    fn shutdown(&self) -> Pending<'_, ()>;
+}
+
+/// A handle on the storage engine. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Storage {
+    engine: Arc<dyn StorageEngine>,
+}
+
+impl Storage {
+    /// A handle on this engine (an engine's `open` ends with it).
+    pub fn from_engine(engine: Arc<dyn StorageEngine>) -> Storage {
+        Storage { engine }
+    }
+
+    /// Stores a new room.
+    ///
+    /// # Errors
+    /// The write failed; the room does not exist.
+    pub async fn create_room(&self, meta: RoomMeta) -> Result<(), StorageError> {
+        self.create_room_with(meta, Vec::new()).await
+    }
+
+    /// Stores a new room with its first records (numbered from 0), in one transaction: a
+    /// tournament table, seated and started (its token hashes are the entrants', kept by the
+    /// tournament, so none is added to the room tokens).
+    ///
+    /// # Errors
+    /// The write failed; the room does not exist.
+    pub async fn create_room_with(&self, meta: RoomMeta, records: Vec<StoredRecord>) -> Result<(), StorageError> {
+        self.engine.create_room(meta, records).await
+    }
+
+    /// Stores a new tournament with its first records.
+    ///
+    /// # Errors
+    /// The write failed; the tournament does not exist.
+    pub async fn create_tournament(
+        &self,
+        id: String,
+        created_at: u64,
+        records: Vec<String>,
+    ) -> Result<(), StorageError> {
+        self.engine.create_tournament(id, created_at, records).await
+    }
+
+    /// Appends a tournament's records from number `index` on, in one transaction, and marks it
+    /// finished if `finished`. Returns once they are committed.
+    ///
+    /// # Errors
+    /// The write failed; none of the records is stored.
+    pub async fn append_tournament(
+        &self,
+        id: String,
+        index: u64,
+        records: Vec<String>,
+        finished: bool,
+    ) -> Result<(), StorageError> {
+        self.engine.append_tournament(id, index, records, finished).await
+    }
+
+    /// Reads a tournament's records.
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn load_tournament(&self, id: &str) -> Result<Option<StoredTournament>, StorageError> {
+        self.engine.load_tournament(id.to_string()).await
+    }
+
+    /// The ids of the tournaments not yet finished, oldest first.
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn active_tournaments(&self) -> Result<Vec<String>, StorageError> {
+        self.engine.active_tournaments().await
+    }
+
+    /// Appends a room's record number `index`, with the seat token hash it introduces, if any.
+    /// Returns once it is committed.
+    ///
+    /// # Errors
+    /// The write failed; the record is not stored.
+    pub async fn append(
+        &self,
+        room: Arc<str>,
+        index: u64,
+        seq_before: u64,
+        json: String,
+        token: Option<(String, u32)>,
+    ) -> Result<(), StorageError> {
+        self.engine.append(NewRecord { room, index, seq_before, json, token }).await
+    }
+
+    /// Marks a room open in memory (restored at start) or closed (loaded on demand).
+    ///
+    /// # Errors
+    /// The write failed.
+    pub async fn set_active(&self, room: Arc<str>, active: bool) -> Result<(), StorageError> {
+        self.engine.set_active(room, active).await
+    }
+
+    /// Reads a room and its records.
+    ///
+    /// # Errors
+    /// The read failed or the row is unreadable.
+    pub async fn load(&self, room: &str) -> Result<Option<StoredRoom>, StorageError> {
+        self.engine.load(room.to_string()).await
+    }
+
+    /// The codes of the rooms that were open when the server stopped, oldest first.
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn active_rooms(&self) -> Result<Vec<String>, StorageError> {
+        self.engine.active_rooms().await
+    }
+
+    /// The rooms and participants these token hashes belong to, in the order of the hashes
+    /// (an unknown hash is left out).
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn find_tokens(&self, hashes: Vec<String>) -> Result<Vec<(String, u32)>, StorageError> {
+        self.engine.find_tokens(hashes).await
+    }
+
+    /// Deletes a room, its records and its seat tokens for good.
+    ///
+    /// # Errors
+    /// The write failed; nothing was deleted.
+    pub async fn delete_room(&self, room: Arc<str>) -> Result<(), StorageError> {
+        self.engine.delete_room(room).await
+    }
+
+    /// Deletes a room as [`Storage::delete_room`] does, but only if it is closed in memory
+    /// (not marked active): a room someone opened meanwhile stays.
+    ///
+    /// # Errors
+    /// The write failed; nothing was deleted.
+    pub async fn delete_closed_room(&self, room: Arc<str>) -> Result<(), StorageError> {
+        self.engine.delete_closed_room(room).await
+    }
+
+    /// The rooms closed in memory (not active) since before `before_ms` (milliseconds since
+    /// 1970; a room closed before closing times were kept counts from its creation), except
+    /// the tables of tournaments not yet finished (a restart opens the tables of the round
+    /// being played again), by code.
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn closed_before(&self, before_ms: u64) -> Result<Vec<String>, StorageError> {
+        self.engine.closed_before(before_ms).await
+    }
+
+    /// Writes one tiny row (the time of the check), committed like any record: succeeds only if
+    /// storage can write.
+    ///
+    /// # Errors
+    /// The write failed.
+    pub async fn probe(&self) -> Result<(), StorageError> {
+        self.engine.probe().await
+    }
+
+    /// Stops the engine for every handle: the operations handed over before this one are
+    /// finished (the writes committed), the store is closed and the engine's thread ends; once
+    /// this has resolved, every operation fails with [`StorageError::Closed`]. Dropping every
+    /// handle stops the engine the same way, without waiting.
+    ///
+    /// # Errors
+    /// The engine was already stopped.
+    pub async fn shutdown(&self) -> Result<(), StorageError> {
+        self.engine.shutdown().await
+    }
+}

@@ -1,0 +1,72 @@
+//! The checkpoint thread: copies the write-ahead log into the database file beside the writer,
+//! and holds the writer for a moment when the log must start over.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use rusqlite::Connection;
+
+use super::StorageOptions;
+use crate::metrics::Metrics;
+
+/// What the writer and the checkpoint thread share.
+#[derive(Debug, Default)]
+pub(super) struct Shared {
+    /// Held by the writer for each batch, and by the checkpoint thread to finish a checkpoint
+    /// with no commit running.
+    pub(super) gate: Mutex<()>,
+    /// Write transactions committed so far.
+    pub(super) commits: AtomicU64,
+}
+
+/// One `PASSIVE` checkpoint: (frames in the log, frames copied to the database file).
+fn passive_checkpoint(conn: &Connection) -> Result<(i64, i64), rusqlite::Error> {
+    conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| Ok((row.get::<_, i64>(1)?, row.get::<_, i64>(2)?)))
+}
+
+/// The checkpoint thread: a `PASSIVE` checkpoint every `checkpoint_interval` if something was
+/// committed, beside the writer; when the log has grown past `wal_limit_frames`, one more with
+/// the writer held, so that the next commit starts the log over. Ends when the writer ends.
+pub(super) fn run(
+    conn: &Connection,
+    options: StorageOptions,
+    shared: &Shared,
+    metrics: &Metrics,
+    stopped: &std::sync::mpsc::Receiver<()>,
+) {
+    let mut seen = 0;
+    loop {
+        match stopped.recv_timeout(options.checkpoint_interval) {
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Ok(()) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
+        }
+        let commits = shared.commits.load(Ordering::Relaxed);
+        if commits == seen {
+            continue;
+        }
+        seen = commits;
+        let started = Instant::now();
+        let (log, copied) = match passive_checkpoint(conn) {
+            Ok(frames) => frames,
+            Err(e) => {
+                tracing::warn!(error = %e, "checkpoint failed");
+                continue;
+            }
+        };
+        metrics.observe_checkpoint(started.elapsed(), false);
+        metrics.wal_frames.store(u64::try_from(log).unwrap_or(0), Ordering::Relaxed);
+        metrics.wal_copied.store(u64::try_from(copied).unwrap_or(0), Ordering::Relaxed);
+        // The log only starts over after a checkpoint that copied all of it with no commit
+        // appending meanwhile; while commits keep coming, it grows (the figures a checkpoint
+        // reports are those of the log as it found it, so they look complete).
+        if log >= options.wal_limit_frames {
+            let _gate = shared.gate.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let started = Instant::now();
+            if let Err(e) = passive_checkpoint(conn) {
+                tracing::warn!(error = %e, "checkpoint failed");
+            }
+            metrics.observe_checkpoint(started.elapsed(), true);
+        }
+    }
+}

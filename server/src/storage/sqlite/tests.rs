@@ -1,0 +1,283 @@
+//! The SQLite engine: the engine test suite, and what is SQLite's own (the checkpoints, the
+//! group commit's batches, the migration ladder, the format columns).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use futures_util::future::join_all;
+use rusqlite::{Connection, params};
+
+use super::{SCHEMA_VERSION, StorageOptions};
+use crate::config::SyncMode;
+use crate::metrics::Metrics;
+use crate::storage::conformance::{Harness, fill, meta, records};
+use crate::storage::{ROOM_RECORD_FORMAT, Storage, StorageError, StoredRecord, TOURNAMENT_RECORD_FORMAT};
+
+/// A SQLite file in a directory of its own, opened with the default options (`synchronous=FULL`).
+struct SqliteFile {
+    /// The directory, removed with the harness (`None` in the child process: the parent's).
+    _dir: Option<tempfile::TempDir>,
+    path: PathBuf,
+}
+
+impl Harness for SqliteFile {
+    fn create() -> SqliteFile {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("suite.sqlite3");
+        SqliteFile { _dir: Some(dir), path }
+    }
+
+    fn address(&self) -> String {
+        self.path.to_str().expect("a path in UTF-8").to_string()
+    }
+
+    fn at(address: &str) -> SqliteFile {
+        SqliteFile { _dir: None, path: PathBuf::from(address) }
+    }
+
+    fn open(&self) -> (Storage, JoinHandle<()>) {
+        Storage::open(&self.path, Arc::new(Metrics::default())).expect("open")
+    }
+}
+
+engine_suite!(SqliteFile);
+
+/// Appends handed over while a commit runs share the next one: many rooms appending at once
+/// take a few transactions, not one each.
+#[tokio::test]
+async fn appends_of_many_rooms_share_commits() {
+    const ROOMS: u64 = 200;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let metrics = Arc::new(Metrics::default());
+    let (storage, _writer) = Storage::open(&dir.path().join("t.sqlite3"), metrics.clone()).expect("open");
+    let codes: Vec<String> = (0..ROOMS).map(|i| format!("R{i:03}")).collect();
+    for (i, code) in codes.iter().enumerate() {
+        fill(&storage, code, i as u64, 0).await;
+    }
+    let counts =
+        || (metrics.committed_writes.load(std::sync::atomic::Ordering::Relaxed), metrics.commit_latency.count());
+    // A read answered after the last commit: its figures are counted (after its answers).
+    storage.load("R000").await.expect("load");
+    let (writes_before, commits_before) = counts();
+    let appends = codes.iter().map(|code| storage.append(Arc::from(code.as_str()), 0, 0, "{}".into(), None));
+    assert!(join_all(appends).await.iter().all(Result::is_ok));
+    storage.load("R000").await.expect("load");
+    let (writes, commits) = counts();
+    assert_eq!(writes - writes_before, ROOMS);
+    assert!(commits - commits_before <= ROOMS / 10, "{} commits for {ROOMS} appends", commits - commits_before);
+}
+
+/// The checkpoint settings take effect: a commit that writes more pages than the log limit
+/// makes the next checkpoint hold the writer so that the log starts over; with a limit the
+/// log never reaches, checkpoints only run beside the writer.
+#[tokio::test]
+async fn the_log_limit_decides_when_a_checkpoint_holds_the_writer() {
+    for (limit, held) in [(256, true), (i64::MAX, false)] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let metrics = Arc::new(Metrics::default());
+        let options = StorageOptions {
+            sync: SyncMode::Normal,
+            checkpoint_interval: Duration::from_millis(10),
+            wal_limit_frames: limit,
+        };
+        let (storage, _writer) =
+            Storage::open_with(&dir.path().join("t.sqlite3"), metrics.clone(), options).expect("open");
+        storage.create_room(meta("ROOM", 1)).await.expect("create");
+        // About 2 MiB in one commit: some 500 pages of 4 KiB.
+        let big = format!("{{\"r\":\"{}\"}}", "x".repeat(2 << 20));
+        storage.append(Arc::from("ROOM"), 0, 0, big, None).await.expect("append");
+        let seen = |m: &Metrics| if held { m.checkpoint_held_latency.count() } else { m.checkpoint_latency.count() };
+        for _ in 0..500 {
+            if seen(&metrics) > 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(metrics.checkpoint_latency.count() > 0, "a checkpoint ran");
+        assert_eq!(metrics.checkpoint_held_latency.count() > 0, held, "limit {limit}");
+    }
+}
+/// The schema as builds before the migration ladder created it, before tournaments and
+/// closing times were kept (the oldest shape such a file has).
+const UNVERSIONED_SCHEMA: &str = "CREATE TABLE rooms (code TEXT PRIMARY KEY, created_at INTEGER NOT NULL,
+        title TEXT NOT NULL, rules TEXT NOT NULL, options TEXT NOT NULL, master_seed TEXT NOT NULL,
+        active INTEGER NOT NULL DEFAULT 1);
+     CREATE TABLE records (room TEXT NOT NULL REFERENCES rooms(code), idx INTEGER NOT NULL,
+        seq_before INTEGER NOT NULL, record TEXT NOT NULL, PRIMARY KEY (room, idx)) WITHOUT ROWID;
+     CREATE TABLE tokens (hash TEXT PRIMARY KEY, room TEXT NOT NULL REFERENCES rooms(code),
+        participant INTEGER NOT NULL) WITHOUT ROWID;
+     CREATE TABLE health (id INTEGER PRIMARY KEY, checked_at INTEGER NOT NULL);";
+
+/// Every table's columns (name, type, not null, default, key position), by table.
+/// A column as `pragma_table_info` lists it: name, type, not null, default, key position.
+type Column = (String, String, bool, Option<String>, i64);
+
+fn columns(path: &Path) -> Vec<(String, Vec<Column>)> {
+    let conn = Connection::open(path).expect("open");
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .expect("tables")
+        .query_map([], |row| row.get(0))
+        .expect("tables")
+        .collect::<Result<_, _>>()
+        .expect("tables");
+    tables
+        .into_iter()
+        .filter(|t| t != "refinery_schema_history")
+        .map(|table| {
+            let columns = conn
+                .prepare("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?1)")
+                .expect("columns")
+                .query_map([&table], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?)))
+                .expect("columns")
+                .collect::<Result<_, _>>()
+                .expect("columns");
+            (table, columns)
+        })
+        .collect()
+}
+
+fn applied(path: &Path) -> Vec<i64> {
+    let conn = Connection::open(path).expect("open");
+    conn.prepare("SELECT version FROM refinery_schema_history ORDER BY version")
+        .expect("history")
+        .query_map([], |row| row.get(0))
+        .expect("history")
+        .collect::<Result<_, _>>()
+        .expect("history")
+}
+
+/// A file written before the ladder (without the later columns, or with them) is adopted:
+/// its rooms load as they were, their records are of the first format, it ends with the
+/// schema a new file gets, and every migration is recorded as applied.
+#[tokio::test]
+async fn a_file_written_before_the_migration_ladder_is_adopted() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fresh = dir.path().join("fresh.sqlite3");
+    drop(Storage::open(&fresh, Arc::new(Metrics::default())).expect("open a new file"));
+    for with_later_columns in [false, true] {
+        let path = dir.path().join(format!("old-{with_later_columns}.sqlite3"));
+        {
+            let conn = Connection::open(&path).expect("create");
+            conn.execute_batch(UNVERSIONED_SCHEMA).expect("old schema");
+            if with_later_columns {
+                conn.execute_batch(
+                    "ALTER TABLE rooms ADD COLUMN tournament TEXT; ALTER TABLE rooms ADD COLUMN closed_at INTEGER;
+                     CREATE TABLE tournaments (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL,
+                        finished INTEGER NOT NULL DEFAULT 0);
+                     CREATE TABLE tournament_records (tournament TEXT NOT NULL REFERENCES tournaments(id),
+                        idx INTEGER NOT NULL, record TEXT NOT NULL, PRIMARY KEY (tournament, idx)) WITHOUT ROWID;
+                     INSERT INTO tournaments VALUES ('TTTT', 5, 0);
+                     INSERT INTO tournament_records VALUES ('TTTT', 0, '{}');",
+                )
+                .expect("later columns");
+            }
+            let m = meta("OLDR", 7);
+            conn.execute(
+                "INSERT INTO rooms (code, created_at, title, rules, options, master_seed) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    m.code,
+                    7,
+                    m.title,
+                    serde_json::to_string(&m.rules).expect("rules"),
+                    serde_json::to_string(&m.options).expect("options"),
+                    m.master.to_hex()
+                ],
+            )
+            .expect("room");
+            conn.execute_batch(
+                "INSERT INTO records VALUES ('OLDR', 0, 0, '{\"r\":0}'), ('OLDR', 1, 3, '{\"r\":1}');
+                 INSERT INTO tokens VALUES ('hash-OLDR', 'OLDR', 0);",
+            )
+            .expect("records");
+        }
+        let (storage, _writer) = Storage::open(&path, Arc::new(Metrics::default())).expect("adopt");
+        let room = storage.load("OLDR").await.expect("load").expect("stored");
+        assert_eq!(room.meta.title, "Room OLDR");
+        assert_eq!(records(&room), vec![(0, "{\"r\":0}".to_string()), (3, "{\"r\":1}".to_string())]);
+        assert!(room.records.iter().all(|r| r.format == 1));
+        assert_eq!(storage.active_rooms().await.expect("active"), vec!["OLDR".to_string()]);
+        assert_eq!(storage.find_tokens(vec!["hash-OLDR".into()]).await.expect("tokens"), vec![("OLDR".into(), 0)]);
+        if with_later_columns {
+            let t = storage.load_tournament("TTTT").await.expect("load").expect("tournament");
+            assert_eq!((t.records, t.formats), (vec!["{}".to_string()], vec![1]));
+        }
+        // Written on after adoption, closed and counted for retention like any room.
+        storage.append(Arc::from("OLDR"), 2, 4, "{}".into(), None).await.expect("append");
+        storage.set_active(Arc::from("OLDR"), false).await.expect("close");
+        assert_eq!(storage.closed_before(u64::MAX / 2).await.expect("closed"), vec!["OLDR".to_string()]);
+        drop(storage);
+        assert_eq!(columns(&path), columns(&fresh), "adopted with later columns: {with_later_columns}");
+        assert_eq!(applied(&path), (1..=SCHEMA_VERSION).collect::<Vec<_>>());
+    }
+    assert_eq!(applied(&fresh), (1..=SCHEMA_VERSION).collect::<Vec<_>>());
+}
+
+/// A file a newer build migrated past this build's last migration is refused with a clear
+/// error, and left as it was.
+#[test]
+fn a_file_from_a_newer_build_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("t.sqlite3");
+    drop(Storage::open(&path, Arc::new(Metrics::default())).expect("open"));
+    let newer = SCHEMA_VERSION + 1;
+    Connection::open(&path)
+        .expect("open")
+        .execute_batch(&format!(
+            "CREATE TABLE later (x INTEGER);
+             INSERT INTO refinery_schema_history (version, name, applied_on, checksum)
+             VALUES ({newer}, 'later', '2030-01-01T00:00:00Z', '1')"
+        ))
+        .expect("a later migration");
+    let before = columns(&path);
+    let error = Storage::open(&path, Arc::new(Metrics::default())).expect_err("a newer file is refused");
+    assert!(matches!(error, StorageError::TooNew { found, known } if found == newer && known == SCHEMA_VERSION));
+    let message = error.to_string();
+    assert!(message.contains(&format!("schema version {newer}")) && message.contains("newer build"), "{message}");
+    assert_eq!(columns(&path), before);
+    assert_eq!(applied(&path), (1..=newer).collect::<Vec<_>>());
+}
+
+/// Every record is stored with the format this build writes, and read back with the format
+/// it was stored with.
+#[tokio::test]
+async fn records_name_their_format() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("t.sqlite3");
+    let (storage, _writer) = Storage::open(&path, Arc::new(Metrics::default())).expect("open");
+    fill(&storage, "AAAA", 1, 2).await;
+    storage
+        .create_room_with(
+            meta("BBBB", 2),
+            vec![StoredRecord { seq_before: 0, json: "{}".into(), format: ROOM_RECORD_FORMAT }],
+        )
+        .await
+        .expect("create");
+    storage.create_tournament("TTTT".into(), 1, vec!["{}".into()]).await.expect("tournament");
+    storage.append_tournament("TTTT".into(), 1, vec!["{}".into()], false).await.expect("append");
+    drop(storage);
+    let conn = Connection::open(&path).expect("open");
+    let formats = |sql: &str| -> Vec<u32> {
+        conn.prepare(sql)
+            .expect("formats")
+            .query_map([], |row| row.get(0))
+            .expect("formats")
+            .collect::<Result<_, _>>()
+            .expect("formats")
+    };
+    assert_eq!(formats("SELECT format FROM records ORDER BY room, idx"), vec![ROOM_RECORD_FORMAT; 3]);
+    assert_eq!(formats("SELECT format FROM tournament_records ORDER BY idx"), vec![TOURNAMENT_RECORD_FORMAT; 2]);
+    conn.execute_batch(
+        "UPDATE records SET format = 7 WHERE room = 'AAAA' AND idx = 1;
+         UPDATE tournament_records SET format = 9 WHERE idx = 0;",
+    )
+    .expect("a newer format");
+    drop(conn);
+    let (storage, _writer) = Storage::open(&path, Arc::new(Metrics::default())).expect("reopen");
+    let a = storage.load("AAAA").await.expect("load").expect("stored");
+    assert_eq!(a.records.iter().map(|r| r.format).collect::<Vec<_>>(), vec![ROOM_RECORD_FORMAT, 7]);
+    let t = storage.load_tournament("TTTT").await.expect("load").expect("stored");
+    assert_eq!(t.formats, vec![9, TOURNAMENT_RECORD_FORMAT]);
+}
