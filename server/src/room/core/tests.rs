@@ -326,6 +326,16 @@ fn a_room_rebuilt_from_its_records_equals_the_live_room_in_every_game() {
 }
 
 impl Driver {
+    /// Easy bots at seats `from`..4, then the start.
+    fn seat_bots_and_start(&mut self, from: u8) {
+        for seat in from..4u8 {
+            let name = format!("Bot {seat}");
+            let level = Level::Easy;
+            self.run_record(Record::BotAdded { participant: u32::from(seat), seat: Seat(seat), level, name });
+        }
+        self.run_record(Record::Started);
+    }
+
     fn run_record(&mut self, record: Record) {
         let json = serde_json::to_string(&record).unwrap();
         self.stored.push(StoredRecord { seq_before: self.core.seq(), json, format: ROOM_RECORD_FORMAT });
@@ -337,16 +347,7 @@ impl Driver {
 fn room_of_bots(master: u8, bot_delay_ms: u32) -> Driver {
     let options = RoomOptions { bot_delay_ms, ..RoomOptions::default() };
     let mut driver = Driver::new(meta(GameRules::default(), options, master, None));
-    for seat in 0..4u8 {
-        let name = format!("Bot {seat}");
-        driver.run_record(Record::BotAdded {
-            participant: u32::from(seat),
-            seat: Seat(seat),
-            level: Level::Easy,
-            name,
-        });
-    }
-    driver.run_record(Record::Started);
+    driver.seat_bots_and_start(0);
     driver.run(Command::Join { conn: 1, kind: JoinKind::Spectator { name: "Oma".into() }, fresh_token: String::new() });
     driver
 }
@@ -413,16 +414,7 @@ fn pause_while_switching(on: Duration, off: Duration) -> Option<Duration> {
     let mut driver = Driver::new(meta(GameRules::default(), RoomOptions::default(), 5, None));
     let token_hash = crate::secrets::token_hash("antje");
     driver.run_record(Record::Joined { participant: 0, name: "Antje".into(), token_hash, seat: Some(Seat(0)) });
-    for seat in 1..4u8 {
-        let name = format!("Bot {seat}");
-        driver.run_record(Record::BotAdded {
-            participant: u32::from(seat),
-            seat: Seat(seat),
-            level: Level::Easy,
-            name,
-        });
-    }
-    driver.run_record(Record::Started);
+    driver.seat_bots_and_start(1);
     let conn = 2;
     let resume = JoinKind::Resume { token: "antje".into(), last_seq: None };
     driver.run(Command::Join { conn, kind: resume, fresh_token: String::new() }).expect("she comes back");
