@@ -56,6 +56,7 @@ pub async fn run(
 ) -> Result<(), Box<dyn std::error::Error>> {
     let metrics = Arc::new(Metrics::default());
     let (storage, writer) = Storage::open_with(&config.db, metrics.clone(), config.storage())?;
+    let closing = storage.clone();
     if config.insecure_fixed_seed.is_some() {
         warn!("--insecure-fixed-seed is set: every new room's deals are known in advance; for tests only");
     }
@@ -115,7 +116,15 @@ pub async fn run(
     if drained.is_err() {
         warn!("some connections did not close in time");
     }
-    drop(writer);
+    // What rooms and tournaments handed over is written; the store is closed (its log folded
+    // into the database file), and the writer's thread has ended.
+    if let Err(e) = closing.shutdown().await {
+        warn!(error = %e, "storage did not close cleanly");
+    }
+    if tokio::time::timeout(Duration::from_secs(10), tokio::task::spawn_blocking(move || writer.join())).await.is_err()
+    {
+        warn!("the storage writer did not stop in time");
+    }
     info!("stopped");
     Ok(())
 }

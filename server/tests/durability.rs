@@ -142,3 +142,17 @@ async fn sigterm_closes_sockets_with_1012_and_the_room_comes_back() {
     assert!(status.contains("200"), "{status}");
     assert!(body.contains("fipsen_rooms 1"), "the room was restored at start:\n{body}");
 }
+
+/// A graceful exit closes the store: its write-ahead log is folded into the database file and
+/// removed, whether or not rooms were open (an operator copying the file then has all of it).
+#[tokio::test]
+async fn sigterm_closes_the_store_and_leaves_no_write_ahead_log() {
+    let (_dir, db) = temp_db();
+    let wal = db.with_extension("sqlite3-wal");
+    let mut server = Server::start(&db, &[]);
+    let (status, _) = server.get("/healthz").await;
+    assert!(status.contains("200"), "{status}");
+    assert!(wal.exists(), "the store runs with a write-ahead log");
+    assert!(server.terminate(), "graceful exit");
+    assert!(!wal.exists(), "{} is left after a graceful exit", wal.display());
+}
