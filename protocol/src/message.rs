@@ -1,7 +1,7 @@
 //! The two message types: what a client sends, and what the server sends.
 
-use fipsen_bots::Level;
-use fipsen_bots::review::Review;
+use fipsen_rules::Level;
+use fipsen_rules::review::Review;
 use fipsen_rules::{Card, GameAction, GameRules, GameView, Seat, wippen};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
