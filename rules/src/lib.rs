@@ -61,8 +61,8 @@ pub use deal::{Action, Contract, Deal, Game, Outcome, Phase, Play, Seat, trick_w
 pub use engine::GameEngine;
 pub use error::RuleError;
 pub use event::{Event, Reveal};
-pub use level::Level;
 pub use games::{AnyGame, GameAction, GameActions, GameEvent, GameEvents, GameEventsIter, GameId, GameRules, GameView};
+pub use level::Level;
 pub use ruleset::{FirstLead, KiekerShow, Players, RuleSet, RuleSetError};
 pub use seed::{DealSeeds, Seed};
 pub use series::{ScoreRow, Series, SeriesView};
