@@ -9,47 +9,9 @@ fn act(action: Action) -> Value {
     serde_json::to_value(action).unwrap()
 }
 
-#[test]
-fn parse_tells_malformed_from_unknown() {
-    assert_eq!(ClientMessage::parse("{nope").unwrap_err().0, ErrorCode::Malformed);
-    assert_eq!(ClientMessage::parse("[1,2]").unwrap_err().0, ErrorCode::Malformed);
-    assert_eq!(ClientMessage::parse(r#"{"type":5}"#).unwrap_err().0, ErrorCode::Malformed);
-    assert_eq!(ClientMessage::parse(r#"{"type":"dance"}"#).unwrap_err().0, ErrorCode::UnknownType);
-    assert_eq!(ClientMessage::parse(r#"{"type":"take_seat","seat":"x"}"#).unwrap_err().0, ErrorCode::Malformed);
-    assert_eq!(ClientMessage::parse(r#"{"type":"ping"}"#), Ok(ConnectionMessage::Ping.into()));
-    assert_eq!(ClientMessage::parse(r#"{"type":"leave_seat"}"#), Ok(RoomMessage::LeaveSeat.into()));
-    // Fields added later are optional: the older forms still read.
-    assert_eq!(ClientMessage::parse(r#"{"type":"lobby"}"#), Ok(ConnectionMessage::Lobby { offset: 0 }.into()));
-    let join = ClientMessage::parse(r#"{"type":"join_room","room":"r","name":"A"}"#);
-    assert_eq!(
-        join,
-        Ok(ConnectionMessage::JoinRoom { room: "r".into(), name: "A".into(), role: Role::Player, token: None }.into())
-    );
-}
-
-#[test]
-fn rules_a_game_does_not_have_are_a_rules_error() {
-    for rules in [
-        r#"{"game": "duttfips", "players": 4}"#,
-        r#"{"game": "anseggerfips", "players": 3}"#,
-        r#"{"game": "chess"}"#,
-        r#"{"game": "prisdorf", "players": "four"}"#,
-        "7",
-    ] {
-        let text = format!(r#"{{"type": "create_room", "name": "A", "rules": {rules}}}"#);
-        let (code, sentence) = ClientMessage::parse(&text).unwrap_err();
-        assert_eq!(code, ErrorCode::RulesInvalid, "{rules}: {sentence}");
-    }
-    // Rules that a game has are read; a mistake elsewhere in the message stays malformed.
-    let ok = ClientMessage::parse(r#"{"type": "create_room", "name": "A", "rules": {"game": "duttfips"}}"#);
-    assert!(ok.is_ok(), "{ok:?}");
-    let bad = ClientMessage::parse(r#"{"type": "create_room", "name": 5, "rules": {"game": "duttfips"}}"#);
-    assert_eq!(bad.unwrap_err().0, ErrorCode::Malformed);
-}
-
-#[test]
-fn every_type_is_listed_and_round_trips() {
-    let examples: Vec<ClientMessage> = vec![
+/// One message of every type, in the order of `ClientMessage::TYPES`.
+fn examples() -> Vec<ClientMessage> {
+    vec![
         ConnectionMessage::Hello { protocol: 1, client: None }.into(),
         ConnectionMessage::CreateRoom {
             name: "A".into(),
@@ -98,7 +60,50 @@ fn every_type_is_listed_and_round_trips() {
         SeriesMessage::SeriesReplay { room: "r".into(), key: "k".into(), deal: 2 }.into(),
         RoomMessage::ShareLink.into(),
         RoomMessage::DeleteSeries { agree: true }.into(),
-    ];
+    ]
+}
+
+#[test]
+fn parse_tells_malformed_from_unknown() {
+    assert_eq!(ClientMessage::parse("{nope").unwrap_err().0, ErrorCode::Malformed);
+    assert_eq!(ClientMessage::parse("[1,2]").unwrap_err().0, ErrorCode::Malformed);
+    assert_eq!(ClientMessage::parse(r#"{"type":5}"#).unwrap_err().0, ErrorCode::Malformed);
+    assert_eq!(ClientMessage::parse(r#"{"type":"dance"}"#).unwrap_err().0, ErrorCode::UnknownType);
+    assert_eq!(ClientMessage::parse(r#"{"type":"take_seat","seat":"x"}"#).unwrap_err().0, ErrorCode::Malformed);
+    assert_eq!(ClientMessage::parse(r#"{"type":"ping"}"#), Ok(ConnectionMessage::Ping.into()));
+    assert_eq!(ClientMessage::parse(r#"{"type":"leave_seat"}"#), Ok(RoomMessage::LeaveSeat.into()));
+    // Fields added later are optional: the older forms still read.
+    assert_eq!(ClientMessage::parse(r#"{"type":"lobby"}"#), Ok(ConnectionMessage::Lobby { offset: 0 }.into()));
+    let join = ClientMessage::parse(r#"{"type":"join_room","room":"r","name":"A"}"#);
+    assert_eq!(
+        join,
+        Ok(ConnectionMessage::JoinRoom { room: "r".into(), name: "A".into(), role: Role::Player, token: None }.into())
+    );
+}
+
+#[test]
+fn rules_a_game_does_not_have_are_a_rules_error() {
+    for rules in [
+        r#"{"game": "duttfips", "players": 4}"#,
+        r#"{"game": "anseggerfips", "players": 3}"#,
+        r#"{"game": "chess"}"#,
+        r#"{"game": "prisdorf", "players": "four"}"#,
+        "7",
+    ] {
+        let text = format!(r#"{{"type": "create_room", "name": "A", "rules": {rules}}}"#);
+        let (code, sentence) = ClientMessage::parse(&text).unwrap_err();
+        assert_eq!(code, ErrorCode::RulesInvalid, "{rules}: {sentence}");
+    }
+    // Rules that a game has are read; a mistake elsewhere in the message stays malformed.
+    let ok = ClientMessage::parse(r#"{"type": "create_room", "name": "A", "rules": {"game": "duttfips"}}"#);
+    assert!(ok.is_ok(), "{ok:?}");
+    let bad = ClientMessage::parse(r#"{"type": "create_room", "name": 5, "rules": {"game": "duttfips"}}"#);
+    assert_eq!(bad.unwrap_err().0, ErrorCode::Malformed);
+}
+
+#[test]
+fn every_type_is_listed_and_round_trips() {
+    let examples = examples();
     assert_eq!(examples.len(), ClientMessage::TYPES.len());
     for (message, kind) in examples.iter().zip(ClientMessage::TYPES) {
         let json = serde_json::to_value(message).unwrap();
@@ -191,4 +196,57 @@ fn deserialize_reads_as_parse_does() {
     assert!(untyped.to_string().contains("missing field `type`"), "{untyped}");
     let wrong = serde_json::from_str::<ClientMessage>(r#"{"type":"chat","text":5}"#).unwrap_err();
     assert!(wrong.to_string().contains("invalid type"), "{wrong}");
+}
+
+#[test]
+fn every_message_writes_the_flat_form_of_the_protocol() {
+    // Families do not show on the wire: each message is one flat object, `type` first, then its
+    // fields in the documented order (the two messages carrying whole rules and table options
+    // are left to the round trip above).
+    let wire = [
+        Some(r#"{"type":"hello","protocol":1,"client":null}"#),
+        None,
+        Some(r#"{"type":"join_room","room":"r","name":"B","role":"spectator"}"#),
+        Some(r#"{"type":"resume","room":"r","token":"t","last_seq":3}"#),
+        Some(r#"{"type":"take_seat","seat":2}"#),
+        Some(r#"{"type":"leave_seat"}"#),
+        Some(r#"{"type":"start"}"#),
+        Some(r#"{"type":"set_public","public":true}"#),
+        Some(r#"{"type":"act","id":1,"seq":2,"action":{"action":"play","card":"D7"}}"#),
+        Some(r#"{"type":"next_deal"}"#),
+        Some(r#"{"type":"chat","text":"hi"}"#),
+        Some(r#"{"type":"leave_room"}"#),
+        Some(r#"{"type":"lobby","offset":50}"#),
+        Some(r#"{"type":"peek","room":"r"}"#),
+        Some(r#"{"type":"my_rooms","tokens":["t"]}"#),
+        Some(r#"{"type":"ping"}"#),
+        Some(r#"{"type":"add_bot","seat":3,"level":"strong"}"#),
+        Some(r#"{"type":"remove_bot","seat":3}"#),
+        Some(r#"{"type":"review"}"#),
+        Some(r#"{"type":"nudge"}"#),
+        Some(r#"{"type":"reading","reading":true}"#),
+        Some(r#"{"type":"replay","deal":3}"#),
+        Some(r#"{"type":"options","card":"H10","piles":[]}"#),
+        None,
+        Some(r#"{"type":"peek_tournament","tournament":"t"}"#),
+        Some(r#"{"type":"watch_tournament","tournament":"t","token":"k"}"#),
+        Some(r#"{"type":"unwatch_tournament"}"#),
+        Some(r#"{"type":"register","tournament":"t","name":"A"}"#),
+        Some(r#"{"type":"remove_entrant","tournament":"t","token":"k","entrant":2}"#),
+        Some(r#"{"type":"close_registration","tournament":"t","token":"k"}"#),
+        Some(r#"{"type":"start_tournament","tournament":"t","token":"k","fill_with_bots":true}"#),
+        Some(r#"{"type":"next_round","tournament":"t","token":"k"}"#),
+        Some(r#"{"type":"tournament_results","tournament":"t","round":2}"#),
+        Some(r#"{"type":"tournaments","offset":0}"#),
+        Some(r#"{"type":"series","room":"r","key":"k"}"#),
+        Some(r#"{"type":"series_replay","room":"r","key":"k","deal":2}"#),
+        Some(r#"{"type":"share_link"}"#),
+        Some(r#"{"type":"delete_series","agree":true}"#),
+    ];
+    for (message, text) in examples().iter().zip(wire) {
+        if let Some(text) = text {
+            assert_eq!(serde_json::to_string(message).unwrap(), text);
+        }
+    }
+    assert_eq!(examples().len(), wire.len());
 }
