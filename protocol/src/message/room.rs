@@ -1,5 +1,5 @@
-//! The room family: what a connection in a room asks of it. The connection hands these to the
-//! room as they are.
+//! The room family: what a connection in a room asks of it. A server passes one to the room as
+//! one value, without looking inside.
 
 use fipsen_rules::{Card, GameAction, Level, Seat, wippen};
 use schemars::JsonSchema;
