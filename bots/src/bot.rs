@@ -13,32 +13,7 @@ use crate::rng::{Hasher, Rng};
 use crate::solver::{MAX_PLAYERS, Solver};
 use crate::table::{base_position, first_leader, stakes};
 
-/// How well a bot plays.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Level {
-    /// Rules of thumb only: counts its tricks to bid, plays high to win and low to lose.
-    Easy,
-    /// Estimates by sampling and exact solving, with few samples.
-    Normal,
-    /// More samples, every layout once few remain, and discards searched more widely.
-    Strong,
-}
-
-impl Level {
-    /// Every level, weakest first.
-    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Strong];
-
-    /// The level's name in lower case.
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::Easy => "easy",
-            Level::Normal => "normal",
-            Level::Strong => "strong",
-        }
-    }
-}
+pub use fipsen_rules::Level;
 
 /// The numbers behind a level.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -2,7 +2,6 @@
 //! worth from one seat's knowledge.
 
 use fipsen_rules::{Bid, Players};
-use serde::{Deserialize, Serialize};
 
 use crate::cards::{COURT, SUIT_MASKS};
 use crate::heuristic::{best_keep, best_natural};
@@ -10,21 +9,7 @@ use crate::knowledge::{Knowledge, Layout, Sampler};
 use crate::rng::Rng;
 use crate::solver::{MAX_PLAYERS, Position, Solver, Stakes};
 
-/// A game the bidder could play, with its estimated chance of winning and expected score.
-///
-/// ```json
-/// {"game": {"kind": "tricks", "tricks": 3, "hand": true, "ruten": false}, "win": 0.62, "score": 1.4}
-/// ```
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Estimate {
-    /// The game: tricks with its doubles (Hand, Ruten), or a Kieker.
-    pub game: Bid,
-    /// The chance of winning it (a Kieker given up counts as not won).
-    pub win: f64,
-    /// The expected score for the bidder (a Kieker given up scores −5).
-    pub score: f64,
-}
+pub use fipsen_rules::review::Estimate;
 
 /// A Kieker's kept hand must look at least this strong (see [`crate::heuristic::strength`])
 /// for the estimate to play it rather than give it up.

@@ -12,7 +12,7 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use fipsen_protocol::{ClientMessage, Role};
+use fipsen_protocol::{ClientMessage, ConnectionMessage, Role, RoomMessage};
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
@@ -134,23 +134,23 @@ impl Conn {
             return self.error(None, "proto/malformed");
         };
         match message {
-            ClientMessage::Hello { protocol, .. } => self.reply(format!(
+            ClientMessage::Connection(ConnectionMessage::Hello { protocol, .. }) => self.reply(format!(
                 r#"{{"type":"welcome","protocol":{protocol},"server":"baseline","max_message_bytes":16384}}"#
             )),
-            ClientMessage::Ping => self.reply(r#"{"type":"pong"}"#.into()),
-            ClientMessage::CreateRoom { .. } => {
+            ClientMessage::Connection(ConnectionMessage::Ping) => self.reply(r#"{"type":"pong"}"#.into()),
+            ClientMessage::Connection(ConnectionMessage::CreateRoom { .. }) => {
                 let code = format!("b{}", self.rooms.next.fetch_add(1, Ordering::Relaxed));
                 let room = Arc::new(Mutex::new(Room::default()));
                 self.rooms.rooms.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(code.clone(), room);
                 self.join(&code, Role::Player);
             }
-            ClientMessage::JoinRoom { room, role, .. } => self.join(&room, role),
-            ClientMessage::LeaveRoom => {
+            ClientMessage::Connection(ConnectionMessage::JoinRoom { room, role, .. }) => self.join(&room, role),
+            ClientMessage::Connection(ConnectionMessage::LeaveRoom) => {
                 self.leave();
                 self.reply(r#"{"type":"left"}"#.into());
             }
-            ClientMessage::Start => self.broadcast(None, &["started", "game"], true),
-            ClientMessage::Act { id, .. } => self.broadcast(Some(id), &["game"], false),
+            ClientMessage::Room(RoomMessage::Start) => self.broadcast(None, &["started", "game"], true),
+            ClientMessage::Room(RoomMessage::Act { id, .. }) => self.broadcast(Some(id), &["game"], false),
             _ => self.error(None, "proto/unknown_type"),
         }
     }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use fipsen_protocol::ClientMessage;
+use fipsen_protocol::{ClientMessage, ConnectionMessage};
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
 use tokio_tungstenite::tungstenite::Message;
@@ -200,7 +200,7 @@ async fn resume_rooms(mut ws: Ws, saved: &[SavedRoom], next: &AtomicUsize, t0: f
     };
     if let Err(e) = exchange(
         &mut ws,
-        &ClientMessage::Hello { protocol: fipsen_protocol::PROTOCOL_VERSION, client: None },
+        &ConnectionMessage::Hello { protocol: fipsen_protocol::PROTOCOL_VERSION, client: None }.into(),
         "welcome",
     )
     .await
@@ -215,7 +215,11 @@ async fn resume_rooms(mut ws: Ws, saved: &[SavedRoom], next: &AtomicUsize, t0: f
             fail(&mut outcome, format!("room {}: no token saved", room.room));
             continue;
         };
-        let resume = ClientMessage::Resume { room: room.room.clone(), token: token.clone(), last_seq: Some(room.seq) };
+        let resume = ClientMessage::from(ConnectionMessage::Resume {
+            room: room.room.clone(),
+            token: token.clone(),
+            last_seq: Some(room.seq),
+        });
         let sent = Instant::now();
         match exchange(&mut ws, &resume, "joined").await {
             Ok(joined) => {
@@ -236,7 +240,7 @@ async fn resume_rooms(mut ws: Ws, saved: &[SavedRoom], next: &AtomicUsize, t0: f
                 continue;
             }
         }
-        if let Err(e) = exchange(&mut ws, &ClientMessage::LeaveRoom, "left").await {
+        if let Err(e) = exchange(&mut ws, &ConnectionMessage::LeaveRoom.into(), "left").await {
             fail(&mut outcome, e);
             break;
         }

@@ -12,7 +12,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use fipsen_protocol::{ClientMessage, Role, RoomOptions, ServerMessage};
+use fipsen_protocol::{ClientMessage, ConnectionMessage, Role, RoomMessage, RoomOptions, ServerMessage};
 use fipsen_rules::{GameId, GameRules, Seat};
 use futures_util::stream::{SelectAll, SplitSink};
 use futures_util::{SinkExt, Stream, StreamExt};
@@ -201,7 +201,9 @@ impl Table {
             broken: false,
         };
         for i in 0..n {
-            table.send(i, &ClientMessage::Hello { protocol: fipsen_protocol::PROTOCOL_VERSION, client: None }).await?;
+            table
+                .send(i, &ConnectionMessage::Hello { protocol: fipsen_protocol::PROTOCOL_VERSION, client: None }.into())
+                .await?;
         }
         table.wait_until("welcome", |t| t.conns.iter().all(|c| c.greeted)).await?;
         if !table.config.hello_only {
@@ -221,19 +223,20 @@ impl Table {
         }
         let options = RoomOptions { next_deal_seconds: Some(0), ..RoomOptions::default() };
         let name = format!("t{}p0", self.index);
-        self.send(0, &ClientMessage::CreateRoom { name, rules, options }).await?;
+        self.send(0, &ConnectionMessage::CreateRoom { name, rules, options }.into()).await?;
         self.wait_until("the new room", |t| t.conns[0].joined).await?;
         for i in 1..self.conns.len() {
             let role = if self.conns[i].player { Role::Player } else { Role::Spectator };
             let name = format!("t{}{}{i}", self.index, if role == Role::Player { "p" } else { "s" });
-            self.send(i, &ClientMessage::JoinRoom { room: self.room.clone(), name, role, token: None }).await?;
+            self.send(i, &ConnectionMessage::JoinRoom { room: self.room.clone(), name, role, token: None }.into())
+                .await?;
         }
         self.wait_until("every join", |t| t.conns.iter().all(|c| c.joined)).await?;
         let seats: Vec<Option<Seat>> = self.conns.iter().filter(|c| c.player).map(|c| c.seat).collect();
         if seats.iter().any(Option::is_none) {
             return Err(format!("a player got no seat: {seats:?}"));
         }
-        self.send(0, &ClientMessage::Start).await?;
+        self.send(0, &RoomMessage::Start.into()).await?;
         self.wait_until("the series to start", |t| t.conns.iter().all(|c| c.status == "playing" && c.game.is_some()))
             .await
     }
@@ -245,7 +248,7 @@ impl Table {
     pub async fn new_room(&mut self) -> Result<(), String> {
         for i in 0..self.conns.len() {
             self.conns[i].left = false;
-            self.send(i, &ClientMessage::LeaveRoom).await?;
+            self.send(i, &ConnectionMessage::LeaveRoom.into()).await?;
         }
         self.wait_until("leaving the room", |t| t.conns.iter().all(|c| c.left)).await?;
         for conn in &mut self.conns {
@@ -501,7 +504,7 @@ impl Table {
             stats.sent += 1;
             stats.lateness.record(sent.saturating_duration_since(ready));
         }
-        self.send(actor, &ClientMessage::Act { id, seq, action }).await
+        self.send(actor, &RoomMessage::Act { id, seq, action }.into()).await
     }
 
     /// Plays `moves` moves one after the other (closed loop), each measured in `phase`.

@@ -1,18 +1,21 @@
 //! The versioned JSON protocol between the Fipsen server and its clients.
 //!
-//! * A client opens a WebSocket on `/ws` and sends [`ClientMessage::Hello`] with
+//! * A client opens a WebSocket on `/ws` and sends [`ConnectionMessage::Hello`] with
 //!   [`PROTOCOL_VERSION`]; the server answers [`ServerMessage::Welcome`] or refuses with the
 //!   error `proto/version` and closes with [`CloseCode::UnsupportedVersion`].
 //! * Every frame is one JSON object with a `type` field, at most [`MAX_MESSAGE_BYTES`] bytes.
+//!   A client's messages come in families ([`ConnectionMessage`], [`RoomMessage`],
+//!   [`TournamentMessage`], [`SeriesMessage`]) that do not show on the wire; a server hands a
+//!   [`RoomMessage`] to its room as it is.
 //! * Refusals carry a stable [`ErrorCode`] string and a sentence; the rules crate's codes
 //!   (`turn/not_yours`, `play/must_follow_suit`, …) pass through unchanged.
 //! * A client holds one state, `{"room": …, "game": …}`: `joined` gives it whole, each `update`
 //!   carries the new events and the [`patch::Patch`]es that bring the state up to date.
 //! * Every room event has a sequence number ([`SeqEvent`]); a client that reconnects with
-//!   [`ClientMessage::Resume`] and the last number it saw gets what it missed.
+//!   [`ConnectionMessage::Resume`] and the last number it saw gets what it missed.
 //!
-//! * Tournaments ([`ClientMessage::CreateTournament`] and after) are watched by link code; each
-//!   table is an ordinary room, its state naming the tournament ([`TableOfTournament`]).
+//! * Tournaments ([`TournamentMessage::CreateTournament`] and after) are watched by link code;
+//!   each table is an ordinary room, its state naming the tournament ([`TableOfTournament`]).
 //!
 //! `docs/PROTOCOL.md` walks through a session with an example of every message;
 //! [`schema::protocol_schema`] generates the JSON Schema committed in `protocol/schema/`.
@@ -30,7 +33,7 @@ mod tournament;
 pub use action::read_action;
 pub use close::CloseCode;
 pub use error::{ErrorCode, every_rule_error};
-pub use message::{ClientMessage, ServerMessage};
+pub use message::{ClientMessage, ConnectionMessage, RoomMessage, SeriesMessage, ServerMessage, TournamentMessage};
 pub use patch::{Patch, PatchError, Step};
 pub use replay::{DealReplay, FinishedDeal, REPLAY_FORMAT, ReplayStep, SERIES_FORMAT, SeatAction, SeriesRecord};
 pub use room::{

@@ -1,7 +1,6 @@
 //! What a room is made of, as clients see it: its options, its state, and its numbered events.
 
-use fipsen_bots::Level;
-use fipsen_rules::{GameEvent, GameId, GameRules, Seat};
+use fipsen_rules::{GameEvent, GameId, GameRules, Level, Seat};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

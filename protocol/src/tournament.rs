@@ -259,7 +259,7 @@ mod tests {
     };
 
     use super::*;
-    use crate::message::{ClientMessage, ServerMessage};
+    use crate::message::{ClientMessage, ServerMessage, TournamentMessage};
 
     /// The server's default reply limit (`--max-reply-bytes`).
     const REPLY_LIMIT: usize = 256 * 1024;
@@ -276,7 +276,7 @@ mod tests {
     #[test]
     fn tables_without_spectators_allowed_follow_the_tournament() {
         let parse = |json: &str| match ClientMessage::parse(json) {
-            Ok(ClientMessage::CreateTournament { tables, .. }) => tables,
+            Ok(ClientMessage::Tournament(TournamentMessage::CreateTournament { tables, .. })) => tables,
             other => panic!("{other:?}"),
         };
         let create = r#"{"type":"create_tournament","name":"O","settings":{"name":"T","game":"prisdorf","tables":[{"seats":4,"deals":1,"rules":{"game":"prisdorf","players":4,"deals":1}}],"max_short_tables":0,"rounds":1,"reseating":"random","duplicate":true,"listed":false,"organiser_plays":false}"#;

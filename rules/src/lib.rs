@@ -25,6 +25,9 @@
 //! * [`wippen`] is Wippen: a fishing game for 2 to 4 players with the 52-card pack, captures and
 //!   builds by arithmetic expressions, games, sets and a match.
 //!
+//! * [`Level`] is how well a computer player plays (a table option), and [`review`] holds the
+//!   review of a seat's finished deal as data; the bots crate plays and computes reviews.
+//!
 //! Nothing here does I/O, reads a clock or draws randomness: a deal is shuffled from a [`Seed`]
 //! the caller provides, so the same seed, rules and actions always give the same events.
 
@@ -39,7 +42,9 @@ mod event;
 mod games;
 pub mod grossenaspe;
 mod holstein;
+mod level;
 pub mod mecklenburg;
+pub mod review;
 mod ruleset;
 mod seed;
 mod series;
@@ -57,6 +62,7 @@ pub use engine::GameEngine;
 pub use error::RuleError;
 pub use event::{Event, Reveal};
 pub use games::{AnyGame, GameAction, GameActions, GameEvent, GameEvents, GameEventsIter, GameId, GameRules, GameView};
+pub use level::Level;
 pub use ruleset::{FirstLead, KiekerShow, Players, RuleSet, RuleSetError};
 pub use seed::{DealSeeds, Seed};
 pub use series::{ScoreRow, Series, SeriesView};

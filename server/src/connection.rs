@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use fipsen_protocol::{
-    ClientMessage, CloseCode, ErrorCode, MAX_MESSAGE_BYTES, MAX_TOKENS_PER_QUERY, PROTOCOL_VERSION, Role,
-    SUPPORTED_VERSIONS, ServerMessage,
+    ClientMessage, CloseCode, ConnectionMessage, ErrorCode, MAX_MESSAGE_BYTES, MAX_TOKENS_PER_QUERY, PROTOCOL_VERSION,
+    Role, RoomMessage, SUPPORTED_VERSIONS, SeriesMessage, ServerMessage, TournamentMessage,
 };
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
@@ -346,7 +346,7 @@ impl Reader {
             }
             match ClientMessage::parse(text.as_str()) {
                 Ok(message) => {
-                    if !matches!(message, ClientMessage::Ping) {
+                    if !matches!(message, ClientMessage::Connection(ConnectionMessage::Ping)) {
                         liveness.active();
                     }
                     // Boxed: handling a message (joining a room, reading storage) needs a large
@@ -406,7 +406,9 @@ impl Reader {
     async fn handle(&mut self, message: ClientMessage) -> Flow {
         if !self.greeted {
             return match message {
-                ClientMessage::Hello { protocol, .. } if SUPPORTED_VERSIONS.contains(&protocol) => {
+                ClientMessage::Connection(ConnectionMessage::Hello { protocol, .. })
+                    if SUPPORTED_VERSIONS.contains(&protocol) =>
+                {
                     self.greeted = true;
                     self.send(&ServerMessage::Welcome {
                         protocol,
@@ -415,7 +417,7 @@ impl Reader {
                     });
                     Flow::Continue
                 }
-                ClientMessage::Hello { protocol, .. } => {
+                ClientMessage::Connection(ConnectionMessage::Hello { protocol, .. }) => {
                     let sentence =
                         format!("this server speaks protocol version {PROTOCOL_VERSION}, not version {protocol}");
                     self.refuse(ErrorCode::Version, sentence);
@@ -427,31 +429,41 @@ impl Reader {
                 }
             };
         }
-        let request = match message {
-            ClientMessage::Hello { .. } => return self.fail(ErrorCode::AlreadyGreeted),
-            ClientMessage::Ping => {
+        match message {
+            ClientMessage::Connection(message) => self.on_connection(message).await,
+            ClientMessage::Room(message) => self.on_room(message).await,
+            ClientMessage::Tournament(message) => self.on_tournament(message).await,
+            ClientMessage::Series(message) => self.on_series(message).await,
+        }
+    }
+
+    /// A message of the connection family: answered here.
+    async fn on_connection(&mut self, message: ConnectionMessage) -> Flow {
+        match message {
+            ConnectionMessage::Hello { .. } => self.fail(ErrorCode::AlreadyGreeted),
+            ConnectionMessage::Ping => {
                 self.send(&ServerMessage::Pong);
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::Lobby { offset } => {
+            ConnectionMessage::Lobby { offset } => {
                 let (total, rooms) = self.state.registry.lobby(offset);
                 self.send(&ServerMessage::Lobby { total, offset, rooms });
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::Peek { room } => {
+            ConnectionMessage::Peek { room } => {
                 match self.state.registry.peek(&room).await {
                     Ok(room) => self.send(&ServerMessage::RoomInfo { room }),
                     Err(code) => self.refuse(code, code.to_string()),
                 }
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::MyRooms { tokens } => {
+            ConnectionMessage::MyRooms { tokens } => {
                 let tokens: Vec<String> = tokens.into_iter().take(MAX_TOKENS_PER_QUERY).collect();
                 let rooms = self.state.registry.my_rooms(&tokens).await;
                 self.send(&ServerMessage::MyRooms { rooms });
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::CreateRoom { name, rules, options } => {
+            ConnectionMessage::CreateRoom { name, rules, options } => {
                 let name = match self.newcomer(&name) {
                     Ok(name) => name,
                     Err(code) => return self.fail(code),
@@ -474,9 +486,9 @@ impl Reader {
                     }
                     Err((code, sentence)) => self.refuse(code, sentence),
                 }
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::JoinRoom { room, name, role, token } => {
+            ConnectionMessage::JoinRoom { room, name, role, token } => {
                 let name = match self.newcomer(&name) {
                     Ok(name) => name,
                     Err(code) => return self.fail(code),
@@ -486,24 +498,30 @@ impl Reader {
                     Role::Spectator => JoinKind::Spectator { name },
                 };
                 self.enter(None, room, kind).await;
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::Resume { room, token, last_seq } => {
+            ConnectionMessage::Resume { room, token, last_seq } => {
                 if self.room.is_some() {
                     return self.fail(ErrorCode::AlreadyInRoom);
                 }
                 self.enter(None, room, JoinKind::Resume { token, last_seq }).await;
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::LeaveRoom => {
+            ConnectionMessage::LeaveRoom => {
                 if self.room.is_none() {
                     return self.fail(ErrorCode::NotInRoom);
                 }
                 self.leave_room().await;
                 self.send(&ServerMessage::Left);
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::CreateTournament { name, settings, tables } => {
+        }
+    }
+
+    /// A message of the tournament family: passed to the tournament's task.
+    async fn on_tournament(&mut self, message: TournamentMessage) -> Flow {
+        match message {
+            TournamentMessage::CreateTournament { name, settings, tables } => {
                 // A refused tournament costs nothing of the allowance: only tournaments that can be
                 // made count.
                 let new = match self.state.tournaments.check(&name, settings, tables) {
@@ -531,26 +549,26 @@ impl Reader {
                         self.send(&refusal.message());
                     }
                 }
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::PeekTournament { tournament } => {
+            TournamentMessage::PeekTournament { tournament } => {
                 if let Some(handle) = self.tournament(&tournament).await {
                     self.tell(&handle, TournamentCommand::Peek { link: self.link.clone() }).await;
                 }
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::WatchTournament { tournament, token } => {
+            TournamentMessage::WatchTournament { tournament, token } => {
                 if let Some(handle) = self.tournament(&tournament).await {
                     self.watch(handle, token).await;
                 }
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::UnwatchTournament => {
+            TournamentMessage::UnwatchTournament => {
                 self.unwatch().await;
                 self.send(&ServerMessage::Unwatched);
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::Register { tournament, name } => {
+            TournamentMessage::Register { tournament, name } => {
                 if let Some(handle) = self.tournament(&tournament).await {
                     if self.watching.as_ref().is_some_and(|w| w.id != handle.id) {
                         self.unwatch().await;
@@ -561,70 +579,62 @@ impl Reader {
                         self.watching = Some(handle);
                     }
                 }
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::RemoveEntrant { tournament, token, entrant } => {
+            TournamentMessage::RemoveEntrant { tournament, token, entrant } => {
                 self.organise(&tournament, token, OrganiserAction::Remove(entrant)).await;
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::CloseRegistration { tournament, token } => {
+            TournamentMessage::CloseRegistration { tournament, token } => {
                 self.organise(&tournament, token, OrganiserAction::Close).await;
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::StartTournament { tournament, token, fill_with_bots } => {
+            TournamentMessage::StartTournament { tournament, token, fill_with_bots } => {
                 self.organise(&tournament, token, OrganiserAction::Start { fill_with_bots }).await;
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::NextRound { tournament, token } => {
+            TournamentMessage::NextRound { tournament, token } => {
                 self.organise(&tournament, token, OrganiserAction::NextRound).await;
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::TournamentResults { tournament, round } => {
+            TournamentMessage::TournamentResults { tournament, round } => {
                 if let Some(handle) = self.tournament(&tournament).await {
                     self.tell(&handle, TournamentCommand::Results { link: self.link.clone(), round }).await;
                 }
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::Tournaments { offset } => {
+            TournamentMessage::Tournaments { offset } => {
                 let (total, tournaments) = self.state.tournaments.list(offset);
                 self.send(&ServerMessage::Tournaments { total, offset, tournaments });
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::TakeSeat { seat } => RoomRequest::TakeSeat(seat),
-            ClientMessage::LeaveSeat => RoomRequest::LeaveSeat,
-            ClientMessage::Start => RoomRequest::Start,
-            ClientMessage::SetPublic { public } => RoomRequest::SetPublic(public),
-            ClientMessage::Act { id, seq, action } => RoomRequest::Act { id, seq, action },
-            ClientMessage::NextDeal => RoomRequest::NextDeal,
-            ClientMessage::Chat { text } => RoomRequest::Chat(text),
-            ClientMessage::AddBot { seat, level } => RoomRequest::AddBot { seat, level },
-            ClientMessage::RemoveBot { seat } => RoomRequest::RemoveBot(seat),
-            ClientMessage::Review { deal } => RoomRequest::Review(deal),
-            ClientMessage::Nudge => RoomRequest::Nudge,
-            ClientMessage::Reading { reading } => RoomRequest::Reading(reading),
-            ClientMessage::Replay { deal } => RoomRequest::Replay(deal),
-            ClientMessage::Options { card, piles } => RoomRequest::Options { card, piles },
-            ClientMessage::ShareLink => RoomRequest::ShareLink,
-            ClientMessage::DeleteSeries { agree } => RoomRequest::DeleteSeries(agree),
-            ClientMessage::Series { room, key } => {
+        }
+    }
+
+    /// A message of the series family: answered from storage, in or out of a room.
+    async fn on_series(&self, message: SeriesMessage) -> Flow {
+        match message {
+            SeriesMessage::Series { room, key } => {
                 match self.state.registry.series(&room, &key).await {
                     Ok((series, share_key)) => self.send(&ServerMessage::Series { series, share_key }),
                     Err(code) => self.refuse(code, code.to_string()),
                 }
-                return Flow::Continue;
+                Flow::Continue
             }
-            ClientMessage::SeriesReplay { room, key, deal } => {
+            SeriesMessage::SeriesReplay { room, key, deal } => {
                 match self.state.registry.series_replay(&room, &key, deal).await {
                     Ok(replay) => self.send(&ServerMessage::Replay { replay }),
                     Err(code) => self.refuse(code, code.to_string()),
                 }
-                return Flow::Continue;
+                Flow::Continue
             }
-        };
-        let id = match &request {
-            RoomRequest::Act { id, .. } => Some(*id),
-            _ => None,
-        };
+        }
+    }
+
+    /// A message of the room family: passed to the connection's room.
+    async fn on_room(&mut self, message: RoomMessage) -> Flow {
+        let id = message.id();
+        let request = room_request(message);
         let Some(room) = &self.room else {
             self.state.metrics.error(ErrorCode::NotInRoom.code());
             self.send(&ServerMessage::error(ErrorCode::NotInRoom, id));
@@ -744,5 +754,28 @@ impl Reader {
                 let _ = done.await;
             }
         }
+    }
+}
+
+/// The room's own request for a message of the room family.
+// TODO(lead): hand over unchanged
+fn room_request(message: RoomMessage) -> RoomRequest {
+    match message {
+        RoomMessage::TakeSeat { seat } => RoomRequest::TakeSeat(seat),
+        RoomMessage::LeaveSeat => RoomRequest::LeaveSeat,
+        RoomMessage::Start => RoomRequest::Start,
+        RoomMessage::SetPublic { public } => RoomRequest::SetPublic(public),
+        RoomMessage::Act { id, seq, action } => RoomRequest::Act { id, seq, action },
+        RoomMessage::NextDeal => RoomRequest::NextDeal,
+        RoomMessage::Chat { text } => RoomRequest::Chat(text),
+        RoomMessage::AddBot { seat, level } => RoomRequest::AddBot { seat, level },
+        RoomMessage::RemoveBot { seat } => RoomRequest::RemoveBot(seat),
+        RoomMessage::Review { deal } => RoomRequest::Review(deal),
+        RoomMessage::Nudge => RoomRequest::Nudge,
+        RoomMessage::Reading { reading } => RoomRequest::Reading(reading),
+        RoomMessage::Replay { deal } => RoomRequest::Replay(deal),
+        RoomMessage::Options { card, piles } => RoomRequest::Options { card, piles },
+        RoomMessage::ShareLink => RoomRequest::ShareLink,
+        RoomMessage::DeleteSeries { agree } => RoomRequest::DeleteSeries(agree),
     }
 }

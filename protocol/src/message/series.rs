@@ -1,0 +1,45 @@
+//! The series family: a series' page and replays by its key, in or out of any room.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A message of the series family. Its JSON form is that of [`super::ClientMessage`]: one
+/// object with a `type` field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SeriesMessage {
+    /// Asks for a series as far as its deals are over (the series page, and the file to keep),
+    /// in or out of any room. `key` is a seat token of the room (the asker's seat is then the
+    /// perspective) or the room's share key (from `share_link`). Answered with `series`, or
+    /// `series/not_found` for a wrong room or key alike.
+    ///
+    /// ```json
+    /// {"type": "series", "room": "k3JX9a2LqP0vWm4Z", "key": "Vq3m2b7YxkR0aL9cTdPz1w"}
+    /// ```
+    Series {
+        /// The room's invite code.
+        room: String,
+        /// A seat token of the room or its share key.
+        key: String,
+    },
+    /// Asks for the replay of a finished deal of a series by its key, as `series` does
+    /// (in or out of any room). Answered with `replay`; a deal still being played is
+    /// `replay/unavailable`.
+    ///
+    /// ```json
+    /// {"type": "series_replay", "room": "k3JX9a2LqP0vWm4Z", "key": "Vq3m2b7YxkR0aL9cTdPz1w", "deal": 2}
+    /// ```
+    SeriesReplay {
+        /// The room's invite code.
+        room: String,
+        /// A seat token of the room or its share key.
+        key: String,
+        /// The deal's number in the series.
+        deal: u32,
+    },
+}
+
+impl SeriesMessage {
+    /// Every `type` of this family.
+    pub const TYPES: [&'static str; 2] = ["series", "series_replay"];
+}
