@@ -25,7 +25,7 @@ use crate::config::Config;
 use crate::listener::AppState;
 use crate::metrics::{dec, inc};
 use crate::registry::{Bucket, ROOMS_PER_CONNECTION_BURST, RoomHandle, clean_name};
-use crate::room::{ConnLink, JoinKind, JoinRefusal, Kick, Outgoing, RoomCommand, RoomRequest};
+use crate::room::{ConnLink, JoinKind, JoinRefusal, Kick, Outgoing, RoomCommand};
 use crate::tournaments::{Command as TournamentCommand, OrganiserAction, TournamentHandle};
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
@@ -634,13 +634,12 @@ impl Reader {
     /// A message of the room family: passed to the connection's room.
     async fn on_room(&mut self, message: RoomMessage) -> Flow {
         let id = message.id();
-        let request = room_request(message);
         let Some(room) = &self.room else {
             self.state.metrics.error(ErrorCode::NotInRoom.code());
             self.send(&ServerMessage::error(ErrorCode::NotInRoom, id));
             return Flow::Continue;
         };
-        let command = RoomCommand::Request { conn: self.link.id, request, received: Instant::now() };
+        let command = RoomCommand::Request { conn: self.link.id, request: message, received: Instant::now() };
         if room.tx.send(command).await.is_err() {
             // The room task is gone (it never is while someone is in it, short of a bug).
             self.state.registry.forget_handle(room);
@@ -754,28 +753,5 @@ impl Reader {
                 let _ = done.await;
             }
         }
-    }
-}
-
-/// The room's own request for a message of the room family.
-// TODO(lead): hand over unchanged
-fn room_request(message: RoomMessage) -> RoomRequest {
-    match message {
-        RoomMessage::TakeSeat { seat } => RoomRequest::TakeSeat(seat),
-        RoomMessage::LeaveSeat => RoomRequest::LeaveSeat,
-        RoomMessage::Start => RoomRequest::Start,
-        RoomMessage::SetPublic { public } => RoomRequest::SetPublic(public),
-        RoomMessage::Act { id, seq, action } => RoomRequest::Act { id, seq, action },
-        RoomMessage::NextDeal => RoomRequest::NextDeal,
-        RoomMessage::Chat { text } => RoomRequest::Chat(text),
-        RoomMessage::AddBot { seat, level } => RoomRequest::AddBot { seat, level },
-        RoomMessage::RemoveBot { seat } => RoomRequest::RemoveBot(seat),
-        RoomMessage::Review { deal } => RoomRequest::Review(deal),
-        RoomMessage::Nudge => RoomRequest::Nudge,
-        RoomMessage::Reading { reading } => RoomRequest::Reading(reading),
-        RoomMessage::Replay { deal } => RoomRequest::Replay(deal),
-        RoomMessage::Options { card, piles } => RoomRequest::Options { card, piles },
-        RoomMessage::ShareLink => RoomRequest::ShareLink,
-        RoomMessage::DeleteSeries { agree } => RoomRequest::DeleteSeries(agree),
     }
 }

@@ -3,9 +3,7 @@
 
 use std::time::Instant;
 
-use fipsen_bots::Level;
-use fipsen_protocol::{ErrorCode, LobbyRoom, MyRoom};
-use fipsen_rules::Seat;
+use fipsen_protocol::{ErrorCode, LobbyRoom, MyRoom, RoomMessage};
 use tokio::sync::oneshot;
 
 use super::link::{ConnId, ConnLink};
@@ -43,60 +41,6 @@ pub enum JoinRefusal {
     Closed,
 }
 
-/// A message for a room from a connection in it.
-#[derive(Debug)]
-pub enum RoomRequest {
-    /// `take_seat`.
-    TakeSeat(Seat),
-    /// `leave_seat`.
-    LeaveSeat,
-    /// `start`.
-    Start,
-    /// `set_public`.
-    SetPublic(bool),
-    /// `act`.
-    Act {
-        /// The client's id.
-        id: u64,
-        /// The last sequence number the client saw.
-        seq: u64,
-        /// The action, as JSON: read as an action of the room's game.
-        action: serde_json::Value,
-    },
-    /// `next_deal`.
-    NextDeal,
-    /// `chat`.
-    Chat(String),
-    /// `add_bot`.
-    AddBot {
-        /// The seat.
-        seat: Seat,
-        /// Its level.
-        level: Level,
-    },
-    /// `remove_bot`.
-    RemoveBot(Seat),
-    /// `review`: of the deal just ended, or of a finished deal by its number.
-    Review(Option<u32>),
-    /// `nudge`.
-    Nudge,
-    /// `reading`.
-    Reading(bool),
-    /// `replay`: the replay of a finished deal.
-    Replay(u32),
-    /// `options`: Wippen's moves with a hand card and a choice of table piles.
-    Options {
-        /// The hand card.
-        card: fipsen_rules::Card,
-        /// The piles.
-        piles: Vec<fipsen_rules::wippen::PileRef>,
-    },
-    /// `share_link`: the key of the series page.
-    ShareLink,
-    /// `delete_series`: a seated player's agreement to delete the series, or its withdrawal.
-    DeleteSeries(bool),
-}
-
 /// What a room task is told.
 #[derive(Debug)]
 pub enum RoomCommand {
@@ -114,7 +58,7 @@ pub enum RoomCommand {
         /// The connection.
         conn: ConnId,
         /// What it asks.
-        request: RoomRequest,
+        request: RoomMessage,
         /// When the server read it (for the latency metric).
         received: Instant,
     },

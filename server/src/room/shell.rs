@@ -12,7 +12,7 @@ use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::JoinHandle;
 use tracing::{debug, info, warn};
 
-use super::command::{JoinKind, JoinRefusal, RoomCommand, RoomRequest};
+use super::command::{JoinKind, JoinRefusal, RoomCommand};
 use super::core::{At, Change, Command, Core, Decision, Effect};
 use super::link::{ConnId, ConnLink};
 use super::record::{Record, Unreadable};
@@ -219,10 +219,7 @@ impl Room {
                 let _ = reply.send(result);
             }
             RoomCommand::Request { conn, request, received } => {
-                let id = match &request {
-                    RoomRequest::Act { id, .. } => Some(*id),
-                    _ => None,
-                };
+                let id = request.id();
                 match self.execute(Command::Request { conn, request }, None).await {
                     Err(code) => {
                         self.env.metrics.error(code.code());

@@ -8,7 +8,9 @@ use fipsen_bots::games::FinishedDeal;
 use fipsen_protocol::{ErrorCode, ServerMessage};
 use fipsen_rules::{GameAction, Seat};
 
-use crate::room::command::{JoinKind, RoomRequest};
+use fipsen_protocol::RoomMessage;
+
+use crate::room::command::JoinKind;
 use crate::room::link::ConnId;
 use crate::room::record::Record;
 
@@ -44,7 +46,7 @@ pub enum Command {
         /// The connection.
         conn: ConnId,
         /// What it asks.
-        request: RoomRequest,
+        request: RoomMessage,
     },
     /// Time passes: whatever is due happens (a grace period ends, the move clock runs out, the
     /// next deal is dealt, the host's part passes on, a returned player takes his seat back).

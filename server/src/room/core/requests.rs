@@ -3,11 +3,10 @@
 
 use std::time::Duration;
 
-use fipsen_protocol::{ChatLine, ErrorCode, MAX_CHAT_CHARS, Role, ServerMessage};
+use fipsen_protocol::{ChatLine, ErrorCode, MAX_CHAT_CHARS, Role, RoomMessage, ServerMessage};
 
 use super::{At, Change, Core, Decision, Effect, Passing};
 use crate::registry::clean_text;
-use crate::room::command::RoomRequest;
 use crate::room::link::ConnId;
 use crate::room::record::Record;
 use crate::secrets;
@@ -18,46 +17,46 @@ pub const CHAT_BURST: f64 = 5.0;
 pub const CHAT_WINDOW: Duration = Duration::from_secs(10);
 
 impl Core {
-    pub(super) fn decide_request(&self, conn: ConnId, request: RoomRequest, at: At) -> Result<Decision, ErrorCode> {
+    pub(super) fn decide_request(&self, conn: ConnId, request: RoomMessage, at: At) -> Result<Decision, ErrorCode> {
         let Some(viewer) = self.viewers.get(&conn) else { return Err(ErrorCode::NotInRoom) };
         let participant = viewer.participant;
         let seat = participant.and_then(|p| self.seat_of(p));
         let reseats = matches!(
             request,
-            RoomRequest::TakeSeat(_)
-                | RoomRequest::LeaveSeat
-                | RoomRequest::Start
-                | RoomRequest::SetPublic(_)
-                | RoomRequest::AddBot { .. }
-                | RoomRequest::RemoveBot(_)
-                | RoomRequest::DeleteSeries(_)
+            RoomMessage::TakeSeat { .. }
+                | RoomMessage::LeaveSeat
+                | RoomMessage::Start
+                | RoomMessage::SetPublic { .. }
+                | RoomMessage::AddBot { .. }
+                | RoomMessage::RemoveBot { .. }
+                | RoomMessage::DeleteSeries { .. }
         );
         if reseats && self.tournament.is_some() {
             return Err(ErrorCode::TournamentTable);
         }
         match request {
-            RoomRequest::TakeSeat(target) => self.decide_take_seat(participant, seat, target),
-            RoomRequest::LeaveSeat => self.decide_leave_seat(participant, seat),
-            RoomRequest::Start => self.decide_start(participant),
-            RoomRequest::SetPublic(public) => {
+            RoomMessage::TakeSeat { seat: target } => self.decide_take_seat(participant, seat, target),
+            RoomMessage::LeaveSeat => self.decide_leave_seat(participant, seat),
+            RoomMessage::Start => self.decide_start(participant),
+            RoomMessage::SetPublic { public } => {
                 if participant != Some(self.host) {
                     return Err(ErrorCode::NotHost);
                 }
                 Ok(Decision::record(Record::Public { public }))
             }
-            RoomRequest::Act { id, seq, action } => {
+            RoomMessage::Act { id, seq, action } => {
                 let (Some(p), Some(seat)) = (participant, seat) else { return Err(ErrorCode::NotSeated) };
                 self.decide_act(conn, p, seat, id, seq, action)
             }
-            RoomRequest::NextDeal => self.decide_next_deal(seat),
-            RoomRequest::Chat(text) => self.decide_chat(conn, participant, seat, &text, at),
-            RoomRequest::AddBot { seat: target, level } => self.decide_add_bot(participant, target, level),
-            RoomRequest::RemoveBot(target) => self.decide_remove_bot(participant, target),
-            RoomRequest::Review(deal) => self.decide_review(conn, seat, deal),
-            RoomRequest::Nudge => self.decide_nudge(seat, at.now),
-            RoomRequest::Reading(reading) => self.decide_reading(seat, reading),
-            RoomRequest::Replay(deal) => self.decide_replay(conn, seat, deal),
-            RoomRequest::ShareLink => {
+            RoomMessage::NextDeal => self.decide_next_deal(seat),
+            RoomMessage::Chat { text } => self.decide_chat(conn, participant, seat, &text, at),
+            RoomMessage::AddBot { seat: target, level } => self.decide_add_bot(participant, target, level),
+            RoomMessage::RemoveBot { seat: target } => self.decide_remove_bot(participant, target),
+            RoomMessage::Review { deal } => self.decide_review(conn, seat, deal),
+            RoomMessage::Nudge => self.decide_nudge(seat, at.now),
+            RoomMessage::Reading { reading } => self.decide_reading(seat, reading),
+            RoomMessage::Replay { deal } => self.decide_replay(conn, seat, deal),
+            RoomMessage::ShareLink => {
                 if seat.is_none() && !self.options.public_replays {
                     return Err(ErrorCode::ReplayUnavailable);
                 }
@@ -65,7 +64,7 @@ impl Core {
                 let message = ServerMessage::ShareLink { room: self.code.to_string(), key };
                 Ok(Decision::effect(Effect::Send { conn, message: Box::new(message) }))
             }
-            RoomRequest::DeleteSeries(agree) => {
+            RoomMessage::DeleteSeries { agree } => {
                 let (Some(p), Some(_)) = (participant, seat) else { return Err(ErrorCode::NotSeated) };
                 let mut decision = Decision::default();
                 if self.delete_votes.contains(&p) != agree {
@@ -77,7 +76,7 @@ impl Core {
                 }
                 Ok(decision)
             }
-            RoomRequest::Options { card, piles } => {
+            RoomMessage::Options { card, piles } => {
                 let seat = seat.ok_or(ErrorCode::NotSeated)?;
                 let series = self.series.as_ref().ok_or(ErrorCode::RoomNotStarted)?;
                 let moves = series.wippen_options(seat, card, &piles).map_err(ErrorCode::Rule)?;

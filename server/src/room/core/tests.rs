@@ -12,7 +12,9 @@ use fipsen_rules::{GameId, GameRules, Seat, Seed};
 use super::bots::{bot_pause, splitmix};
 use super::{At, Change, Command, Core, Decision, Effect};
 use crate::room::TableSeat;
-use crate::room::command::{JoinKind, RoomRequest};
+use fipsen_protocol::RoomMessage;
+
+use crate::room::command::JoinKind;
 use crate::room::record::Record;
 use crate::storage::{ROOM_RECORD_FORMAT, RoomMeta, StoredRecord};
 use crate::tournaments::TableLink;
@@ -199,7 +201,7 @@ impl Driver {
         let id = if rng.chance(5) { next.saturating_sub(1) } else { *next };
         *next += 1;
         let seq = if rng.chance(5) { self.core.last_game_seq.saturating_sub(1) } else { self.core.seq() };
-        self.run(Command::Request { conn, request: RoomRequest::Act { id, seq, action } });
+        self.run(Command::Request { conn, request: RoomMessage::Act { id, seq, action } });
     }
 
     fn request(&mut self, rng: &mut Rng) {
@@ -208,21 +210,23 @@ impl Driver {
         let seat = Seat(rng.below(seats + 1) as u8);
         let levels = [Level::Easy, Level::Normal, Level::Strong];
         let request = match rng.below(15) {
-            0 => RoomRequest::TakeSeat(seat),
-            1 => RoomRequest::LeaveSeat,
-            2 => RoomRequest::Start,
-            3 => RoomRequest::SetPublic(rng.chance(50)),
-            4 => RoomRequest::NextDeal,
-            5 => RoomRequest::Chat(if rng.chance(10) { " ".into() } else { format!("Moin {}", rng.below(100)) }),
-            6 => RoomRequest::AddBot { seat, level: levels[rng.below(3)] },
-            7 => RoomRequest::RemoveBot(seat),
-            8 => RoomRequest::Review(None),
-            9 => RoomRequest::Nudge,
-            10 => RoomRequest::Reading(rng.chance(60)),
-            11 => RoomRequest::Replay(rng.below(3) as u32),
-            12 => RoomRequest::ShareLink,
-            13 => RoomRequest::DeleteSeries(rng.chance(30)),
-            _ => RoomRequest::LeaveSeat,
+            0 => RoomMessage::TakeSeat { seat },
+            1 => RoomMessage::LeaveSeat,
+            2 => RoomMessage::Start,
+            3 => RoomMessage::SetPublic { public: rng.chance(50) },
+            4 => RoomMessage::NextDeal,
+            5 => {
+                RoomMessage::Chat { text: if rng.chance(10) { " ".into() } else { format!("Moin {}", rng.below(100)) } }
+            }
+            6 => RoomMessage::AddBot { seat, level: levels[rng.below(3)] },
+            7 => RoomMessage::RemoveBot { seat },
+            8 => RoomMessage::Review { deal: None },
+            9 => RoomMessage::Nudge,
+            10 => RoomMessage::Reading { reading: rng.chance(60) },
+            11 => RoomMessage::Replay { deal: rng.below(3) as u32 },
+            12 => RoomMessage::ShareLink,
+            13 => RoomMessage::DeleteSeries { agree: rng.chance(30) },
+            _ => RoomMessage::LeaveSeat,
         };
         self.run(Command::Request { conn, request });
     }
@@ -432,7 +436,9 @@ fn pause_while_switching(on: Duration, off: Duration) -> Option<Duration> {
         }
         if driver.now >= switch_at {
             reading = !reading;
-            driver.run(Command::Request { conn, request: RoomRequest::Reading(reading) }).expect("reading is accepted");
+            driver
+                .run(Command::Request { conn, request: RoomMessage::Reading { reading } })
+                .expect("reading is accepted");
             switch_at = driver.now + if reading { on } else { off };
         }
         driver.now += tick;
