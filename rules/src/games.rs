@@ -9,13 +9,15 @@
 //!   An action is read knowing the room's game ([`GameAction::from_json`]); events serialise
 //!   as the game's own event (the room's rules say which game it is); views carry the game's
 //!   name first.
-//! * [`AnyGame`] is a table's series of whichever game, with every method of [`GameEngine`].
+//! * [`AnyGame`] is a table's series of whichever game, with every method of [`GameEngine`];
+//!   [`GameQuery`] and [`GameAnswer`] hold a game's read-only question about a player's moves
+//!   and its answer, [`GameRules::prepare`] what a room of some rules needs computed first.
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::deal::Seat;
-use crate::engine::GameEngine;
+use crate::engine::{GameEngine, Prepared};
 use crate::error::RuleError;
 use crate::ruleset::RuleSetError;
 use crate::seed::Seed;
@@ -98,6 +100,12 @@ macro_rules! registry {
             pub fn deals(&self) -> Option<u32> {
                 match self { $( GameRules::$variant(rules) => <$series as GameEngine>::deals_of(rules), )+ }
             }
+
+            /// What a room of these rules needs computed before it opens (see
+            /// [`GameEngine::prepare`]); costly for some rules, so called off any event loop.
+            pub fn prepare(&self) -> Prepared {
+                match self { $( GameRules::$variant(rules) => <$series as GameEngine>::prepare(rules), )+ }
+            }
         }
 
         impl Serialize for GameRules {
@@ -151,6 +159,32 @@ macro_rules! registry {
             pub fn kind(&self) -> &'static str {
                 match self { $( GameAction::$variant(action) => <$series as GameEngine>::action_kind(action), )+ }
             }
+        }
+
+        /// A read-only question of one game's player about his moves ([`GameEngine::query`]).
+        ///
+        /// In JSON the game's own question; it is read knowing the game ([`GameQuery::from_json`]).
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+        #[serde(untagged)]
+        pub enum GameQuery {
+            $( $(#[$doc])* $variant(<$series as GameEngine>::Query), )+
+        }
+
+        impl GameQuery {
+            /// Reads a question of `game` from JSON.
+            ///
+            /// # Errors
+            /// The JSON is not a question of that game (always, for a game that takes none).
+            pub fn from_json(game: GameId, value: serde_json::Value) -> Result<GameQuery, serde_json::Error> {
+                Ok(match game { $( GameId::$variant => GameQuery::$variant(serde_json::from_value(value)?), )+ })
+            }
+        }
+
+        /// The answer to a [`GameQuery`], in JSON the game's own answer.
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+        #[serde(untagged)]
+        pub enum GameAnswer {
+            $( $(#[$doc])* $variant(<$series as GameEngine>::Answer), )+
         }
 
         /// One game's event.
@@ -363,6 +397,20 @@ macro_rules! registry {
                 }
             }
 
+            /// Answers a read-only question `seat` asks about his moves (see
+            /// [`GameEngine::query`]); nothing changes.
+            ///
+            /// # Errors
+            /// The rules refuse the question, the game takes none, or it is another game's
+            /// ([`RuleError::WrongGame`]).
+            pub fn query(&self, seat: Seat, query: &GameQuery) -> Result<GameAnswer, RuleError> {
+                match (self, query) {
+                    $( (AnyGame::$variant(g), GameQuery::$variant(query)) => Ok(GameAnswer::$variant(g.query(seat, query)?)), )+
+                    #[allow(unreachable_patterns)]
+                    _ => Err(RuleError::WrongGame),
+                }
+            }
+
             /// Deals the next deal once the current one is over.
             ///
             /// # Errors
@@ -505,8 +553,8 @@ fn rules_schema<R: schemars::JsonSchema>(generator: &mut schemars::SchemaGenerat
 
 impl AnyGame {
     /// Wippen: every legal move of `seat` with `card` that uses exactly the table piles `piles`,
-    /// each with one witness grouping (VARIANTS.md §E9, selections), for a client that offers
-    /// the moves of a selection.
+    /// each with one witness grouping (VARIANTS.md §E9, selections): [`AnyGame::query`] with a
+    /// [`crate::wippen::Selection`], kept for the room until it asks through the query itself.
     ///
     /// # Errors
     /// The table plays another game ([`RuleError::WrongGame`]), or the rules refuse the question:
@@ -517,8 +565,9 @@ impl AnyGame {
         card: crate::card::Card,
         piles: &[crate::wippen::PileRef],
     ) -> Result<Vec<crate::wippen::Move>, RuleError> {
-        match self {
-            AnyGame::Wippen(series) => series.options(seat, card, piles),
+        let query = GameQuery::Wippen(crate::wippen::Selection { card, piles: piles.to_vec() });
+        match self.query(seat, &query)? {
+            GameAnswer::Wippen(options) => Ok(options.moves),
             _ => Err(RuleError::WrongGame),
         }
     }

@@ -25,6 +25,9 @@
 //! * [`wippen`] is Wippen: a fishing game for 2 to 4 players with the 52-card pack, captures and
 //!   builds by arithmetic expressions, games, sets and a match.
 //!
+//! * [`prompt`] is the prompt vocabulary: what each key of a view's prompt offers, in every
+//!   game, so that a client holding only its view lists what it may send.
+//!
 //! Nothing here does I/O, reads a clock or draws randomness: a deal is shuffled from a [`Seed`]
 //! the caller provides, so the same seed, rules and actions always give the same events.
 
@@ -40,6 +43,7 @@ mod games;
 pub mod grossenaspe;
 mod holstein;
 pub mod mecklenburg;
+pub mod prompt;
 mod ruleset;
 mod seed;
 mod series;
@@ -53,10 +57,13 @@ pub use auction::Auction;
 pub use bid::{Bid, Call};
 pub use card::{Card, CardIter, CardSet, Pack, ParseCardError, Rank, Suit};
 pub use deal::{Action, Contract, Deal, Game, Outcome, Phase, Play, Seat, trick_winner};
-pub use engine::GameEngine;
+pub use engine::{GameEngine, NoQuery, Prepared};
 pub use error::RuleError;
 pub use event::{Event, Reveal};
-pub use games::{AnyGame, GameAction, GameActions, GameEvent, GameEvents, GameEventsIter, GameId, GameRules, GameView};
+pub use games::{
+    AnyGame, GameAction, GameActions, GameAnswer, GameEvent, GameEvents, GameEventsIter, GameId, GameQuery, GameRules,
+    GameView,
+};
 pub use ruleset::{FirstLead, KiekerShow, Players, RuleSet, RuleSetError};
 pub use seed::{DealSeeds, Seed};
 pub use series::{ScoreRow, Series, SeriesView};
