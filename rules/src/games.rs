@@ -622,4 +622,39 @@ mod tests {
         assert!(game.apply(seat, &prisdorf).is_err());
         assert_eq!(game.legal_actions(seat), legal, "a refused action changes nothing");
     }
+
+    #[test]
+    fn only_wippen_prepares_and_takes_questions_through_the_hooks() {
+        for &id in GameId::ALL {
+            let rules = GameRules::default_for(id);
+            let prepared = rules.prepare();
+            assert_eq!(prepared.is_nothing(), id != GameId::Wippen, "{id:?}: {prepared:?}");
+            let (game, _) = AnyGame::start(&rules, Seed([5; 32])).unwrap();
+            let seat = game.turn().unwrap_or(Seat(0));
+            let selection = serde_json::json!({"card": "H10", "piles": []});
+            let query = GameQuery::from_json(id, selection.clone());
+            if id == GameId::Wippen {
+                assert!(prepared.get::<crate::wippen::ReachTable>().is_some_and(|t| t.bytes() > 0));
+                let query = query.unwrap();
+                // Every hand card's discard question is answered as the series itself answers.
+                let view = serde_json::to_value(game.view(Some(seat))).unwrap();
+                for card in view["deal"]["hand"].as_array().unwrap() {
+                    let card: crate::card::Card = serde_json::from_value(card.clone()).unwrap();
+                    let query = GameQuery::Wippen(crate::wippen::Selection { card, piles: Vec::new() });
+                    let GameAnswer::Wippen(answer) = game.query(seat, &query).unwrap() else { panic!("Wippen's answer") };
+                    assert_eq!(answer.moves, game.wippen_options(seat, card, &[]).unwrap());
+                    assert_eq!(answer.card, card);
+                }
+                let other = Seat((seat.0 + 1) % game.seats() as u8);
+                assert_eq!(game.query(other, &query), Err(RuleError::NotYourTurn));
+            } else {
+                assert!(query.is_err(), "{id:?} takes no questions, so none reads");
+                assert_eq!(game.wippen_options(seat, "H10".parse().unwrap(), &[]), Err(RuleError::WrongGame));
+            }
+        }
+        // A question of another game is refused.
+        let (prisdorf, _) = AnyGame::start(&GameRules::default(), Seed([5; 32])).unwrap();
+        let wippen = GameQuery::Wippen(crate::wippen::Selection { card: "H10".parse().unwrap(), piles: Vec::new() });
+        assert_eq!(prisdorf.query(Seat(0), &wippen), Err(RuleError::WrongGame));
+    }
 }
