@@ -66,8 +66,8 @@ pub fn choose(offer: &Offer, hand: Option<CardSet>, rng: &mut Rng) -> Option<Val
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
     use fipsen_rules::{AnyGame, GameId, GameRules, Seat, Seed};
+    use serde_json::json;
 
     /// The offer in a view of any game, as the generator reads it from a frame.
     fn offer_of(game: &AnyGame, seat: Seat) -> (Offer, Option<CardSet>) {

@@ -17,9 +17,15 @@ fn every_prompt_key_of_every_game_is_in_the_vocabulary() {
     let defs = schema["$defs"].as_object().expect("definitions");
     // A game's prompt is named after it (`Prompt` is Prisdorf's); Wippen's entries per hand card
     // and per build value are read by the vocabulary's `moves` and checked below.
-    let prompts: Vec<&String> =
-        defs.keys().filter(|n| n.ends_with("Prompt") && !["WippenCardPrompt", "WippenBuildPrompt"].contains(&n.as_str())).collect();
-    assert_eq!(prompts.len(), fipsen_rules::GameId::ALL.len() - 1, "one prompt per game (Mecklenburg's two share one): {prompts:?}");
+    let prompts: Vec<&String> = defs
+        .keys()
+        .filter(|n| n.ends_with("Prompt") && !["WippenCardPrompt", "WippenBuildPrompt"].contains(&n.as_str()))
+        .collect();
+    assert_eq!(
+        prompts.len(),
+        fipsen_rules::GameId::ALL.len() - 1,
+        "one prompt per game (Mecklenburg's two share one): {prompts:?}"
+    );
     let mut used = BTreeSet::new();
     for name in prompts {
         let keys = properties(&schema, name);

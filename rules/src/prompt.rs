@@ -289,7 +289,8 @@ mod tests {
 
     #[test]
     fn each_kind_of_key_offers_its_actions() {
-        let prompt = json!({"pass": true, "hold": false, "bids": [{"kind": "tricks", "tricks": 2}], "cards": ["CA", "S7"]});
+        let prompt =
+            json!({"pass": true, "hold": false, "bids": [{"kind": "tricks", "tricks": 2}], "cards": ["CA", "S7"]});
         let got = offered(&prompt, None).unwrap();
         let keys: Vec<&str> = got.iter().map(|g| g.key).collect();
         assert_eq!(keys, ["bids", "pass", "cards"], "table order, `hold: false` offers nothing");

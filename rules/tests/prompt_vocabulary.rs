@@ -16,7 +16,9 @@ use serde_json::{Value, json};
 /// shoving, knocking, sniffing, robbing and the exchange).
 fn rule_sets() -> Vec<GameRules> {
     let mut out: Vec<GameRules> = GameId::ALL.iter().map(|&g| GameRules::default_for(g)).collect();
-    let mut candidates = vec![json!({"game": "prisdorf", "kontra": true}), json!({"game": "prisdorf", "players": 3}),
+    let mut candidates = vec![
+        json!({"game": "prisdorf", "kontra": true}),
+        json!({"game": "prisdorf", "players": 3}),
         // Five hands of six cards: often one without a court card, and so a Kieker to fold.
         json!({"game": "grossenaspe", "players": 5}),
     ];
@@ -106,7 +108,11 @@ fn every_offered_action_is_legal_and_every_legal_action_is_offered_in_every_game
                             _ => true,
                         };
                         if must_be_offered {
-                            assert!(offered.contains(&action), "{id:?} seat {}: {prompt_json} lacks legal {action:?}", seat.0);
+                            assert!(
+                                offered.contains(&action),
+                                "{id:?} seat {}: {prompt_json} lacks legal {action:?}",
+                                seat.0
+                            );
                         }
                     }
                     if id == GameId::Wippen && !legal.is_empty() {
