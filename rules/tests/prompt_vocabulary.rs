@@ -3,6 +3,7 @@
 //! discard, and the captures and builds its prompt writes out whole); every key of the
 //! vocabulary is met. Also keeps the browser tests' copy of the vocabulary and their recorded
 //! prompts up to date (`UPDATE_PROMPT_KEYS=1` writes them).
+#![allow(clippy::unwrap_used)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
