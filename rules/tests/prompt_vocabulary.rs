@@ -158,7 +158,9 @@ fn every_offered_action_is_legal_and_every_legal_action_is_offered_in_every_game
     for key in KEYS {
         assert!(keys_met.contains_key(key.key), "no prompt offered `{}`: {keys_met:?}", key.key);
     }
-    check_or_write("prompt-fixtures.json", &(serde_json::to_string_pretty(&recorded.fixtures).unwrap() + "\n"));
+    // One recorded prompt a line.
+    let lines: Vec<String> = recorded.fixtures.iter().map(Value::to_string).collect();
+    check_or_write("prompt-fixtures.json", &format!("[\n{}\n]\n", lines.join(",\n")));
 }
 
 #[test]
