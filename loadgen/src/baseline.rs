@@ -264,6 +264,6 @@ mod tests {
         assert_eq!(state.room().unwrap().status, "playing");
         let deal = state.game().unwrap().deal;
         assert_eq!(deal.turn, Some(fipsen_rules::Seat(2)));
-        assert_eq!(deal.prompt.flags["pass"], serde_json::Value::Bool(true));
+        assert_eq!(deal.prompt.get("pass"), &serde_json::Value::Bool(true));
     }
 }

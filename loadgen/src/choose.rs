@@ -2,13 +2,11 @@
 //! and his own hand, in any game of the platform. The generator never sees a card the player
 //! may not see.
 
-use std::collections::BTreeMap;
-
-use fipsen_rules::{CardSet, Suit};
+use fipsen_rules::{CardSet, prompt};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng as _, SeedableRng};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// Each table's own deterministic random numbers (ChaCha8): a run with the same seed chooses the
 /// same kinds of moves.
@@ -27,104 +25,29 @@ impl Rng {
     }
 }
 
-/// What a player may do now, read from his view's `prompt` without knowing the game: every
-/// game's prompt follows one convention. `bids` lists the bids on offer (each becomes
-/// `{"action": "bid", "bid": …}`), `cards` the cards he may play, `trumps` the suits he may name,
-/// `discard` how many cards he must lay away, `exchange` how many cards at most he may exchange
-/// (Tippen's talon), and every other field that is `true` offers the action of that name
-/// (`"pass": true` offers `{"action": "pass"}`).
+/// What a player may do now: the `prompt` of his view, read by the rules crate's prompt
+/// vocabulary ([`fipsen_rules::prompt`]), the same in every game, without knowing the game.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-pub struct Offer {
-    /// The bids on offer, in the game's own form.
-    #[serde(default)]
-    pub bids: Vec<Value>,
-    /// The cards he may play.
-    #[serde(default)]
-    pub cards: CardSet,
-    /// The suits he may name as trumps.
-    #[serde(default)]
-    pub trumps: Vec<Suit>,
-    /// How many cards he must lay away.
-    #[serde(default)]
-    pub discard: Option<u8>,
-    /// How many cards at most he may exchange.
-    #[serde(default)]
-    pub exchange: Option<u8>,
-    /// Every other field: `true` offers the action of that name.
-    #[serde(flatten)]
-    pub flags: BTreeMap<String, Value>,
-}
+#[serde(transparent)]
+pub struct Offer(pub Value);
 
 impl Offer {
     /// Whether the prompt offers nothing.
     pub fn is_empty(&self) -> bool {
-        self.bids.is_empty()
-            && self.cards.is_empty()
-            && self.trumps.is_empty()
-            && self.discard.is_none()
-            && self.exchange.is_none()
-            && !self.flags.values().any(|v| *v == Value::Bool(true))
-            && self.flags.get("moves").is_none_or(|m| m.as_array().is_none_or(|a| a.is_empty()))
+        prompt::offers_nothing(&self.0)
+    }
+
+    /// The value of the prompt's key `key` (`Null` if it has none).
+    pub fn get(&self, key: &str) -> &Value {
+        &self.0[key]
     }
 }
 
-/// Every move the prompt offers, grouped by kind (bids, cards, trumps and single actions).
-/// A discard lays away the lowest cards of the hand: any choice of that many cards is legal; an
-/// exchange offers to lay away the lowest one, two, … up to the most allowed.
+/// Every move the prompt offers, grouped by kind (the prompt's keys: bids, cards, trumps, each
+/// single action, every set of cards to lay away or exchange, Wippen's whole moves), as the
+/// vocabulary lists them. A prompt the vocabulary cannot read offers nothing.
 pub fn offered(offer: &Offer, hand: Option<CardSet>) -> Vec<Vec<Value>> {
-    let mut groups: Vec<Vec<Value>> = Vec::new();
-    if !offer.bids.is_empty() {
-        groups.push(offer.bids.iter().map(|bid| json!({"action": "bid", "bid": bid})).collect());
-    }
-    if !offer.cards.is_empty() {
-        groups.push(offer.cards.iter().map(|card| json!({"action": "play", "card": card})).collect());
-    }
-    if !offer.trumps.is_empty() {
-        groups.push(offer.trumps.iter().map(|suit| json!({"action": "name_trumps", "suit": suit})).collect());
-    }
-    if let (Some(count), Some(hand)) = (offer.discard, hand) {
-        let cards: CardSet = hand.iter().take(usize::from(count)).collect();
-        if cards.len() == usize::from(count) {
-            groups.push(vec![json!({"action": "discard", "cards": cards})]);
-        }
-    }
-    if let (Some(most), Some(hand)) = (offer.exchange, hand) {
-        let exchanges: Vec<Value> = (1..=usize::from(most).min(hand.len()))
-            .map(|n| json!({"action": "exchange", "cards": hand.iter().take(n).collect::<CardSet>()}))
-            .collect();
-        if !exchanges.is_empty() {
-            groups.push(exchanges);
-        }
-    }
-    // Wippen: per hand card a discard, or the capture of the buildings a kept promise requires
-    // (each alone a group worth the card), which is always legal.
-    if let Some(Value::Array(moves)) = offer.flags.get("moves") {
-        let simple: Vec<Value> = moves
-            .iter()
-            .map(|entry| {
-                if entry["discard"] == true {
-                    json!({"kind": "discard", "card": entry["card"]})
-                } else {
-                    let groups: Vec<Value> = entry["must_include"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .map(|id| json!({"building": id}))
-                        .collect();
-                    json!({"kind": "capture", "card": entry["card"], "groups": groups})
-                }
-            })
-            .collect();
-        if !simple.is_empty() {
-            groups.push(simple);
-        }
-    }
-    for (name, value) in &offer.flags {
-        if *value == Value::Bool(true) {
-            groups.push(vec![json!({ "action": name })]);
-        }
-    }
-    groups
+    prompt::offered(&offer.0, hand).map(|groups| groups.into_iter().map(|g| g.actions).collect()).unwrap_or_default()
 }
 
 /// A random move among those offered: first a kind, then one of that kind. `None` if nothing
@@ -144,6 +67,7 @@ pub fn choose(offer: &Offer, hand: Option<CardSet>, rng: &mut Rng) -> Option<Val
 mod tests {
     use super::*;
     use fipsen_rules::{AnyGame, GameId, GameRules, Seat, Seed};
+    use serde_json::json;
 
     /// The offer in a view of any game, as the generator reads it from a frame.
     fn offer_of(game: &AnyGame, seat: Seat) -> (Offer, Option<CardSet>) {

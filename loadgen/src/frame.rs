@@ -205,8 +205,8 @@ mod tests {
         assert!(!game.over);
         assert_eq!(game.deal.turn, Some(Seat(1)));
         assert_eq!(game.deal.hand.unwrap().len(), 5);
-        assert_eq!(game.deal.prompt.flags["pass"], Value::Bool(true));
-        assert_eq!(game.deal.prompt.bids.len(), 1);
+        assert_eq!(game.deal.prompt.get("pass"), &Value::Bool(true));
+        assert_eq!(game.deal.prompt.get("bids").as_array().map(Vec::len), Some(1));
         // A patch that does not fit is refused.
         let stray = Frame::parse(
             r#"{"type":"update","seq":7,"events":[],"patches":[{"op":"append","path":["room"],"values":[1]}]}"#,

@@ -9,7 +9,7 @@
 //! * `wippen_listing/legal_actions`: [`Deal::legal_actions`], the simple moves (each with a
 //!   witness), which `Series::legal_actions` and `AnyGame::legal_actions` return;
 //! * `wippen_options`: [`Deal::options`], every legal move with one hand card and exactly the
-//!   selected piles, which `Series::options` and `AnyGame::wippen_options` answer.
+//!   selected piles, which `Series::options` and `AnyGame::query` answer.
 //!
 //! The full table: two players, nobody has captured, the dealer's first move of the sixth
 //! deal — 45 loose cards, four in his hand, three in the other. Of the positions searched it

@@ -10,10 +10,12 @@
 //!
 //! [`crate::games`] registers every implementation: one line per game.
 
-use std::fmt::Debug;
+use std::any::Any;
+use std::fmt::{self, Debug};
+use std::sync::Arc;
 
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 use crate::games::GameId;
 
@@ -35,6 +37,45 @@ fn json<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| String::from("null"))
 }
 
+/// What a room of some rules needs computed before it opens (see [`GameEngine::prepare`]), as an
+/// opaque shared value: whoever runs the room holds it while the room runs and drops it after.
+/// Cloning shares the value; nothing (the default) is the answer of most games.
+#[derive(Clone, Default)]
+pub struct Prepared(Option<Arc<dyn Any + Send + Sync>>);
+
+impl Prepared {
+    /// Nothing prepared.
+    pub const fn nothing() -> Prepared {
+        Prepared(None)
+    }
+
+    /// A prepared value.
+    pub fn new<T: Any + Send + Sync>(value: T) -> Prepared {
+        Prepared(Some(Arc::new(value)))
+    }
+
+    /// Whether nothing was prepared.
+    pub fn is_nothing(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// The value, if one of type `T` was prepared: the engine that prepared it gets it back.
+    pub fn get<T: Any>(&self) -> Option<&T> {
+        self.0.as_deref().and_then(|value| (value as &dyn Any).downcast_ref())
+    }
+}
+
+impl Debug for Prepared {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.is_nothing() { "Prepared(nothing)" } else { "Prepared(..)" })
+    }
+}
+
+/// The question and the answer of a game that takes no questions ([`GameEngine::query`]): no
+/// value of it exists, so no JSON reads as one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NoQuery {}
+
 /// A game's series as a pure state machine: what the server, the storage and the bots' plumbing
 /// need of every game.
 ///
@@ -51,6 +92,11 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
     type Event: Clone + Debug + PartialEq + Eq + Serialize + DeserializeOwned + Send + Sync;
     /// What one viewer may see of the series, with the prompt of what he may do now.
     type View: Clone + Debug + PartialEq + Eq + Serialize + DeserializeOwned + Send + Sync;
+    /// A read-only question a player may ask about his moves ([`GameEngine::query`]);
+    /// [`NoQuery`] for a game that takes none.
+    type Query: Clone + Debug + PartialEq + Eq + Serialize + DeserializeOwned + Send + Sync;
+    /// The answer to a [`GameEngine::Query`].
+    type Answer: Clone + Debug + PartialEq + Eq + Serialize + DeserializeOwned + Send + Sync;
 
     /// The game.
     const ID: GameId;
@@ -60,6 +106,25 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
     /// # Errors
     /// An option is out of range.
     fn start(rules: Self::Rules, master: Seed) -> Result<(Self, Vec<Self::Event>), RuleSetError>;
+
+    /// What a room of these rules needs computed before it opens, costly enough to be done off
+    /// the room's task (a table shared by every room of the same rules while any holds it). By
+    /// default nothing.
+    fn prepare(rules: &Self::Rules) -> Prepared {
+        let _ = rules;
+        Prepared::nothing()
+    }
+
+    /// Answers a read-only question `seat` asks about his moves (Wippen: the moves with one hand
+    /// card and a choice of table piles); nothing changes.
+    ///
+    /// # Errors
+    /// The rules refuse the question; by default no question is taken:
+    /// [`RuleError::WrongGame`], as for a question of another game.
+    fn query(&self, seat: Seat, query: &Self::Query) -> Result<Self::Answer, RuleError> {
+        let _ = (seat, query);
+        Err(RuleError::WrongGame)
+    }
 
     /// The number of seats at the table.
     fn seats(&self) -> usize {
@@ -192,6 +257,8 @@ impl GameEngine for Series {
     type Action = Action;
     type Event = Event;
     type View = SeriesView;
+    type Query = NoQuery;
+    type Answer = NoQuery;
 
     const ID: GameId = GameId::Prisdorf;
 
@@ -330,6 +397,8 @@ macro_rules! holstein_engine {
             type Action = $game::Action;
             type Event = $game::Event;
             type View = $game::SeriesView;
+            type Query = NoQuery;
+            type Answer = NoQuery;
 
             const ID: GameId = $id;
 
@@ -474,8 +543,24 @@ impl GameEngine for wippen::Series {
     type Action = wippen::Move;
     type Event = wippen::Event;
     type View = wippen::SeriesView;
+    type Query = wippen::Selection;
+    type Answer = wippen::Options;
 
     const ID: GameId = GameId::Wippen;
+
+    /// The reach table of the rules' operators and group limit (under a second of CPU and about
+    /// 11 MiB for groups of six piles; BENCHMARKS.md), which every listing of moves would
+    /// otherwise wait for: held, it is shared by every room of those rules, and its memory given
+    /// back after the last one.
+    fn prepare(rules: &wippen::Rules) -> Prepared {
+        Prepared::new(wippen::prepare(rules))
+    }
+
+    /// The moves with one hand card and exactly the chosen table piles (§E9, selections).
+    fn query(&self, seat: Seat, query: &wippen::Selection) -> Result<wippen::Options, RuleError> {
+        let moves = self.options(seat, query.card, &query.piles)?;
+        Ok(wippen::Options { card: query.card, piles: query.piles.clone(), moves })
+    }
 
     fn start(rules: wippen::Rules, master: Seed) -> Result<(Self, Vec<wippen::Event>), RuleSetError> {
         wippen::Series::new(rules, master)

@@ -9,13 +9,15 @@
 //!   An action is read knowing the room's game ([`GameAction::from_json`]); events serialise
 //!   as the game's own event (the room's rules say which game it is); views carry the game's
 //!   name first.
-//! * [`AnyGame`] is a table's series of whichever game, with every method of [`GameEngine`].
+//! * [`AnyGame`] is a table's series of whichever game, with every method of [`GameEngine`];
+//!   [`GameQuery`] and [`GameAnswer`] hold a game's read-only question about a player's moves
+//!   and its answer, [`GameRules::prepare`] what a room of some rules needs computed first.
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::deal::Seat;
-use crate::engine::GameEngine;
+use crate::engine::{GameEngine, Prepared};
 use crate::error::RuleError;
 use crate::ruleset::RuleSetError;
 use crate::seed::Seed;
@@ -98,6 +100,12 @@ macro_rules! registry {
             pub fn deals(&self) -> Option<u32> {
                 match self { $( GameRules::$variant(rules) => <$series as GameEngine>::deals_of(rules), )+ }
             }
+
+            /// What a room of these rules needs computed before it opens (see
+            /// [`GameEngine::prepare`]); costly for some rules, so called off any event loop.
+            pub fn prepare(&self) -> Prepared {
+                match self { $( GameRules::$variant(rules) => <$series as GameEngine>::prepare(rules), )+ }
+            }
         }
 
         impl Serialize for GameRules {
@@ -151,6 +159,32 @@ macro_rules! registry {
             pub fn kind(&self) -> &'static str {
                 match self { $( GameAction::$variant(action) => <$series as GameEngine>::action_kind(action), )+ }
             }
+        }
+
+        /// A read-only question of one game's player about his moves ([`GameEngine::query`]).
+        ///
+        /// In JSON the game's own question; it is read knowing the game ([`GameQuery::from_json`]).
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+        #[serde(untagged)]
+        pub enum GameQuery {
+            $( $(#[$doc])* $variant(<$series as GameEngine>::Query), )+
+        }
+
+        impl GameQuery {
+            /// Reads a question of `game` from JSON.
+            ///
+            /// # Errors
+            /// The JSON is not a question of that game (always, for a game that takes none).
+            pub fn from_json(game: GameId, value: serde_json::Value) -> Result<GameQuery, serde_json::Error> {
+                Ok(match game { $( GameId::$variant => GameQuery::$variant(serde_json::from_value(value)?), )+ })
+            }
+        }
+
+        /// The answer to a [`GameQuery`], in JSON the game's own answer.
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+        #[serde(untagged)]
+        pub enum GameAnswer {
+            $( $(#[$doc])* $variant(<$series as GameEngine>::Answer), )+
         }
 
         /// One game's event.
@@ -363,6 +397,20 @@ macro_rules! registry {
                 }
             }
 
+            /// Answers a read-only question `seat` asks about his moves (see
+            /// [`GameEngine::query`]); nothing changes.
+            ///
+            /// # Errors
+            /// The rules refuse the question, the game takes none, or it is another game's
+            /// ([`RuleError::WrongGame`]).
+            pub fn query(&self, seat: Seat, query: &GameQuery) -> Result<GameAnswer, RuleError> {
+                match (self, query) {
+                    $( (AnyGame::$variant(g), GameQuery::$variant(query)) => Ok(GameAnswer::$variant(g.query(seat, query)?)), )+
+                    #[allow(unreachable_patterns)]
+                    _ => Err(RuleError::WrongGame),
+                }
+            }
+
             /// Deals the next deal once the current one is over.
             ///
             /// # Errors
@@ -503,26 +551,7 @@ fn rules_schema<R: schemars::JsonSchema>(generator: &mut schemars::SchemaGenerat
     schema
 }
 
-impl AnyGame {
-    /// Wippen: every legal move of `seat` with `card` that uses exactly the table piles `piles`,
-    /// each with one witness grouping (VARIANTS.md §E9, selections), for a client that offers
-    /// the moves of a selection.
-    ///
-    /// # Errors
-    /// The table plays another game ([`RuleError::WrongGame`]), or the rules refuse the question:
-    /// not the seat's turn, the game over, the card not in the hand, a pile unknown or named twice.
-    pub fn wippen_options(
-        &self,
-        seat: Seat,
-        card: crate::card::Card,
-        piles: &[crate::wippen::PileRef],
-    ) -> Result<Vec<crate::wippen::Move>, RuleError> {
-        match self {
-            AnyGame::Wippen(series) => series.options(seat, card, piles),
-            _ => Err(RuleError::WrongGame),
-        }
-    }
-}
+impl AnyGame {}
 
 #[cfg(test)]
 mod tests {
@@ -572,5 +601,41 @@ mod tests {
         assert_eq!(game.check(seat, &prisdorf), Err(RuleError::WrongGame));
         assert!(game.apply(seat, &prisdorf).is_err());
         assert_eq!(game.legal_actions(seat), legal, "a refused action changes nothing");
+    }
+
+    #[test]
+    fn only_wippen_prepares_and_takes_questions_through_the_hooks() {
+        for &id in GameId::ALL {
+            let rules = GameRules::default_for(id);
+            let prepared = rules.prepare();
+            assert_eq!(prepared.is_nothing(), id != GameId::Wippen, "{id:?}: {prepared:?}");
+            let (game, _) = AnyGame::start(&rules, Seed([5; 32])).unwrap();
+            let seat = game.turn().unwrap_or(Seat(0));
+            let selection = serde_json::json!({"card": "H10", "piles": []});
+            let query = GameQuery::from_json(id, selection.clone());
+            if id == GameId::Wippen {
+                assert!(prepared.get::<crate::wippen::ReachTable>().is_some_and(|t| t.bytes() > 0));
+                let query = query.unwrap();
+                // Every hand card's discard question is answered as the series itself answers.
+                let view = serde_json::to_value(game.view(Some(seat))).unwrap();
+                for card in view["deal"]["hand"].as_array().unwrap() {
+                    let card: crate::card::Card = serde_json::from_value(card.clone()).unwrap();
+                    let query = GameQuery::Wippen(crate::wippen::Selection { card, piles: Vec::new() });
+                    // The other games' answers have no values: Wippen's is the only one there is.
+                    let GameAnswer::Wippen(answer) = game.query(seat, &query).unwrap();
+                    let AnyGame::Wippen(series) = &game else { unreachable!("a Wippen table") };
+                    assert_eq!(answer.moves, series.options(seat, card, &[]).unwrap());
+                    assert_eq!(answer.card, card);
+                }
+                let other = Seat((seat.0 + 1) % game.seats() as u8);
+                assert_eq!(game.query(other, &query), Err(RuleError::NotYourTurn));
+            } else {
+                assert!(query.is_err(), "{id:?} takes no questions, so none reads");
+            }
+        }
+        // A question of another game is refused.
+        let (prisdorf, _) = AnyGame::start(&GameRules::default(), Seed([5; 32])).unwrap();
+        let wippen = GameQuery::Wippen(crate::wippen::Selection { card: "H10".parse().unwrap(), piles: Vec::new() });
+        assert_eq!(prisdorf.query(Seat(0), &wippen), Err(RuleError::WrongGame));
     }
 }

@@ -27,6 +27,8 @@
 //!
 //! * [`Level`] is how well a computer player plays (a table option), and [`review`] holds the
 //!   review of a seat's finished deal as data; the bots crate plays and computes reviews.
+//! * [`prompt`] is the prompt vocabulary: what each key of a view's prompt offers, in every
+//!   game, so that a client holding only its view lists what it may send.
 //!
 //! Nothing here does I/O, reads a clock or draws randomness: a deal is shuffled from a [`Seed`]
 //! the caller provides, so the same seed, rules and actions always give the same events.
@@ -44,6 +46,7 @@ pub mod grossenaspe;
 mod holstein;
 mod level;
 pub mod mecklenburg;
+pub mod prompt;
 pub mod review;
 mod ruleset;
 mod seed;
@@ -58,10 +61,13 @@ pub use auction::Auction;
 pub use bid::{Bid, Call};
 pub use card::{Card, CardIter, CardSet, Pack, ParseCardError, Rank, Suit};
 pub use deal::{Action, Contract, Deal, Game, Outcome, Phase, Play, Seat, trick_winner};
-pub use engine::GameEngine;
+pub use engine::{GameEngine, NoQuery, Prepared};
 pub use error::RuleError;
 pub use event::{Event, Reveal};
-pub use games::{AnyGame, GameAction, GameActions, GameEvent, GameEvents, GameEventsIter, GameId, GameRules, GameView};
+pub use games::{
+    AnyGame, GameAction, GameActions, GameAnswer, GameEvent, GameEvents, GameEventsIter, GameId, GameQuery, GameRules,
+    GameView,
+};
 pub use level::Level;
 pub use ruleset::{FirstLead, KiekerShow, Players, RuleSet, RuleSetError};
 pub use seed::{DealSeeds, Seed};

@@ -11,7 +11,7 @@ use dashmap::mapref::entry::Entry;
 use fipsen_protocol::{
     DealReplay, ErrorCode, LOBBY_PAGE, LobbyRoom, MAX_NAME_CHARS, MyRoom, RoomOptions, SeriesRecord,
 };
-use fipsen_rules::{GameRules, Seat, Seed};
+use fipsen_rules::{GameRules, Prepared, Seat, Seed};
 use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{error, info, warn};
 
@@ -178,19 +178,19 @@ pub fn is_invisible(c: char) -> bool {
     )
 }
 
-/// Computes, off the event loop, what a game's rules need before a table of them plays:
-/// Wippen's reach table (under a second of CPU and about 11 MiB, for groups of six
-/// piles; BENCHMARKS.md), which every listing of moves would otherwise wait for on the room's
-/// task. The room's task keeps the answer while it runs, so that the table is shared by every
-/// room of those rules and its memory given back after the last one.
-async fn prepare(rules: &GameRules) -> Option<fipsen_rules::wippen::ReachTable> {
-    let GameRules::Wippen(rules) = rules else { return None };
-    let rules = *rules;
-    match tokio::task::spawn_blocking(move || fipsen_rules::wippen::prepare(&rules)).await {
-        Ok(table) => Some(table),
+/// Computes, off the event loop, what a room of these rules needs before it opens (the game's
+/// preparation hook, [`GameRules::prepare`]: for some rules a table costing up to a second of
+/// CPU and some MiB, BENCHMARKS.md), which every listing of moves would otherwise wait for on
+/// the room's task. The room's task keeps the answer while it runs, so that it is shared by
+/// every room of those rules and its memory given back after the last one.
+async fn prepare(rules: &GameRules) -> Prepared {
+    let rules = rules.clone();
+    let game = rules.game().code();
+    match tokio::task::spawn_blocking(move || rules.prepare()).await {
+        Ok(prepared) => prepared,
         Err(e) => {
-            warn!(error = %e, "cannot prepare the reach table of a Wippen table");
-            None
+            warn!(error = %e, game, "cannot prepare what a room of these rules needs");
+            Prepared::nothing()
         }
     }
 }
@@ -367,7 +367,7 @@ impl Registry {
         room: Room,
         instance: u64,
         lobby: watch::Receiver<Option<LobbyRoom>>,
-        keep: Option<fipsen_rules::wippen::ReachTable>,
+        keep: Prepared,
     ) -> RoomHandle {
         let (tx, rx) = mpsc::channel(ROOM_QUEUE);
         let handle = RoomHandle { instance, code: room.code().clone(), tx, lobby };

@@ -23,6 +23,7 @@ import {
   openClient,
   playCard,
   playIfAsked,
+  promptActions,
   screenshot,
   screenshotFull,
   settle,
@@ -53,11 +54,7 @@ const FIVE = {
 
 /** The actions a prompt lists, as the client should offer them (cards and discards aside). */
 function expectedActions(prompt) {
-  const out = [];
-  for (const bid of prompt.bids ?? []) out.push({ action: 'bid', bid });
-  for (const name of ['hold', 'pass', 'fold', 'stop', 'go_on']) if (prompt[name]) out.push({ action: name });
-  for (const suit of prompt.trumps ?? []) out.push({ action: 'name_trumps', suit });
-  return out.map((a) => JSON.stringify(a)).sort();
+  return promptActions(prompt, null, { except: ['cards', 'discard'] }).map((a) => JSON.stringify(a)).sort();
 }
 
 /** Checks that the page's panel offers exactly what its prompt lists. */

@@ -2,7 +2,7 @@
 // WebSocket frames, and steps that drive the client through its user interface only.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -540,4 +540,106 @@ export async function resultShown(page) {
       els.map((li) => ({ total: li.querySelector('.total')?.textContent, points: li.querySelector('.points')?.textContent ?? '' })),
     ),
   };
+}
+
+/**
+ * The prompt vocabulary of the rules crate (`fipsen_rules::prompt::KEYS`): for every key of
+ * every game's prompt, what it offers. Written by the rules crate's test
+ * (`UPDATE_PROMPT_KEYS=1 cargo test -p fipsen-rules --test prompt_vocabulary`).
+ * @type {Array<{key: string, offers: string, action?: string, field?: string}>}
+ */
+export const PROMPT_KEYS = JSON.parse(readFileSync(join(here, 'prompt-keys.json'), 'utf8'));
+
+/**
+ * JSON with every object's keys sorted: equal for equal values whatever their keys' order.
+ * @param {any} value
+ * @returns {string}
+ */
+export function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Every set of `min` to `max` cards of `hand`, each in the hand's order. */
+function cardSets(hand, min, max) {
+  const out = [];
+  const go = (start, chosen) => {
+    if (chosen.length >= min) out.push([...chosen]);
+    if (chosen.length === max) return;
+    for (let i = start; i < hand.length; i++) go(i + 1, [...chosen, hand[i]]);
+  };
+  if (hand && max >= min && max <= hand.length) go(0, []);
+  return out;
+}
+
+/**
+ * Every action a prompt (`game.deal.prompt` of a frame) offers, grouped by key in the order of
+ * the vocabulary, read as the rules crate reads it (`fipsen_rules::prompt::offered`): a flag
+ * offers the action of its name, each item of a list an action, a number of cards every such
+ * set of `hand` (`game.deal.hand`; none without it), Wippen's hand cards their discard, the
+ * capture of the buildings they must take and their ready moves. Throws on a key the
+ * vocabulary does not know.
+ * @param {any} prompt
+ * @param {string[] | null} [hand]
+ * @returns {Array<{key: string, actions: any[]}>}
+ */
+export function promptGroups(prompt, hand = null) {
+  for (const key of Object.keys(prompt ?? {})) {
+    if (!PROMPT_KEYS.some((k) => k.key === key)) throw new Error(`the prompt key ${key} is not in the vocabulary`);
+  }
+  const out = [];
+  for (const entry of PROMPT_KEYS) {
+    const value = prompt?.[entry.key];
+    if (value === undefined || value === null) continue;
+    /** @type {any[]} */
+    let actions = [];
+    switch (entry.offers) {
+      case 'flag':
+        if (value === true) actions = [{ action: entry.action }];
+        break;
+      case 'each':
+        actions = value.map((/** @type {any} */ item) => ({ action: entry.action, [String(entry.field)]: item }));
+        break;
+      case 'cards':
+        actions = cardSets(hand, value, value).map((cards) => ({ action: entry.action, cards }));
+        break;
+      case 'up_to_cards':
+        actions = cardSets(hand, 1, Math.min(value, hand?.length ?? 0)).map((cards) => ({ action: entry.action, cards }));
+        break;
+      case 'hand_cards': {
+        const push = (/** @type {any} */ mv) => {
+          if (!actions.some((a) => canonicalJson(a) === canonicalJson(mv))) actions.push(mv);
+        };
+        for (const c of value) {
+          if (c.discard) push({ kind: 'discard', card: c.card });
+          if (c.must_include.length) push({ kind: 'capture', card: c.card, groups: c.must_include.map((/** @type {number} */ id) => ({ building: id })) });
+          for (const mv of c.ready ?? []) push(mv);
+        }
+        break;
+      }
+      default:
+        throw new Error(`the vocabulary's kind ${entry.offers} is unknown here`);
+    }
+    if (actions.length) out.push({ key: entry.key, actions });
+  }
+  return out;
+}
+
+/**
+ * The actions of {@link promptGroups} in one list, without the keys in `except` (a panel's
+ * buttons leave out `cards` and `discard`, which are chosen on the hand).
+ * @param {any} prompt
+ * @param {string[] | null} [hand]
+ * @param {{except?: string[]}} [options]
+ */
+export function promptActions(prompt, hand = null, { except = [] } = {}) {
+  return promptGroups(prompt, hand)
+    .filter((g) => !except.includes(g.key))
+    .flatMap((g) => g.actions);
 }

@@ -23,6 +23,7 @@ import {
   launch,
   openClient,
   playIfAsked,
+  promptActions,
   screenshot,
   screenshotFull,
   settle,
@@ -32,11 +33,7 @@ const SEEDED = process.env.FIPSEN_SEEDED_URL;
 
 /** The actions a prompt lists, as the client should offer them (cards and discards aside). */
 function expectedActions(prompt) {
-  const out = [];
-  for (const bid of prompt.bids ?? []) out.push({ action: 'bid', bid });
-  for (const name of ['hold', 'pass', 'stop', 'go_on']) if (prompt[name]) out.push({ action: name });
-  for (const suit of prompt.trumps ?? []) out.push({ action: 'name_trumps', suit });
-  return out.map((a) => JSON.stringify(a)).sort();
+  return promptActions(prompt, null, { except: ['cards', 'discard'] }).map((a) => JSON.stringify(a)).sort();
 }
 
 /** Checks that the page's panel offers exactly what its prompt lists; returns the prompt and the deal. */

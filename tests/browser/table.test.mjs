@@ -18,6 +18,7 @@ import {
   launch,
   openClient,
   playDeal,
+  promptActions,
   screenshot,
   screenshotFull,
   settle,
@@ -25,13 +26,7 @@ import {
 
 /** The actions a prompt lists, as the client should offer them (cards and discards aside). */
 function expectedActions(prompt) {
-  const out = [];
-  for (const bid of prompt.bids ?? []) out.push({ action: 'bid', bid });
-  for (const name of ['hold', 'pass', 'take_skat', 'play_hand', 'kontra', 'rekontra', 'stop', 'go_on', 'give_up', 'siebener_fips']) {
-    if (prompt[name]) out.push({ action: name });
-  }
-  for (const suit of prompt.trumps ?? []) out.push({ action: 'name_trumps', suit });
-  return out.map((a) => JSON.stringify(a)).sort();
+  return promptActions(prompt, null, { except: ['cards', 'discard'] }).map((a) => JSON.stringify(a)).sort();
 }
 
 /** The actions the page's panel offers now. */

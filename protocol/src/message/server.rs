@@ -349,3 +349,12 @@ impl ServerMessage {
         })
     }
 }
+
+impl From<fipsen_rules::GameAnswer> for ServerMessage {
+    /// A game's answer to a player's question, as the frame that carries it (`options`: the only
+    /// game that answers questions is Wippen).
+    fn from(answer: fipsen_rules::GameAnswer) -> ServerMessage {
+        let fipsen_rules::GameAnswer::Wippen(options) = answer;
+        ServerMessage::Options { card: options.card, piles: options.piles, moves: options.moves }
+    }
+}

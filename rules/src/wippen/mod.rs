@@ -11,7 +11,7 @@
 //!   discard, capture groups with `must_include`, build cores and extras per value, each with a
 //!   witness tree), from a reach table computed once per set of operators;
 //!   [`Deal::options`] answers a selection: every legal move with one card and exactly those
-//!   piles.
+//!   piles; [`Selection`] asks the same through the engine's query and [`Options`] answers it.
 //! * [`Series`] is a match: games (one pass through the pack with one dealer — a "deal" of the
 //!   engine), sets of one game per player, and the scoresheet. [`Deal::view`] /
 //!   [`Series::view`] build what one viewer may see; [`Event::for_viewer`] empties the other
@@ -34,7 +34,7 @@ pub use listing::{BuildListing, CardListing, Group, Listing, Position, RawBuild,
 pub use reach::{ReachTable, prepare};
 pub use rules::{Operators, Rules};
 pub use series::{ScoreRow, Series, SeriesView};
-pub use table::{Building, Pile, PileRef};
+pub use table::{Building, Options, Pile, PileRef, Selection};
 pub use view::{
     BuildPrompt, CardPrompt, DealView, PROMPT_PILE_SETS, PROMPT_READY_PER_CARD, PROMPT_SETS_PER_CARD, Prompt, Reveal,
 };

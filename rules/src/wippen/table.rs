@@ -134,3 +134,29 @@ impl schemars::JsonSchema for PileRef {
         })
     }
 }
+
+/// A player's question about his moves: which moves hand card `card` makes with exactly the
+/// table piles `piles` (§E9, selections; the engine's query). Nothing changes.
+///
+/// ```json
+/// {"card": "H10", "piles": [{"card": "S3"}, {"card": "D2"}, {"card": "C4"}]}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Selection {
+    /// The hand card.
+    pub card: Card,
+    /// The table piles chosen.
+    pub piles: Vec<PileRef>,
+}
+
+/// The answer to a [`Selection`]: the question with every legal move that uses exactly those
+/// piles, each with one grouping that shows its arithmetic (the discard when `piles` is empty).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Options {
+    /// The hand card asked about.
+    pub card: Card,
+    /// The piles asked about.
+    pub piles: Vec<PileRef>,
+    /// Every legal move with exactly them (none: no such move).
+    pub moves: Vec<super::expr::Move>,
+}

@@ -11,7 +11,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use fipsen_rules::{
-    Card, CardSet, GameId, GameRules, Seat, Seed, grossenaspe, mecklenburg, thedinghausen, tippen, wippen,
+    Card, CardSet, GameId, GameRules, Seat, Seed, grossenaspe, mecklenburg, prompt, thedinghausen, tippen, wippen,
 };
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -401,92 +401,58 @@ impl Rng {
     }
 }
 
+/// Every action a seat's prompt (`game.deal.prompt`) offers, grouped by its key, as the prompt
+/// vocabulary of the rules crate lists them (the hand is `game.deal.hand`).
+pub fn offered(deal: &Value) -> Vec<prompt::Offered> {
+    let hand: Option<CardSet> = serde_json::from_value(deal["hand"].clone()).unwrap_or(None);
+    prompt::offered(&deal["prompt"], hand).unwrap_or_else(|e| panic!("{e}: {}", deal["prompt"]))
+}
+
 /// A random legal action from a seat's prompt (`game.deal.prompt`), or `None` if it has none.
 /// Passing is preferred in the auction so that deals get played. A prompt that offers only what
 /// may be done out of turn (a Siebener Fips, a Kieker's give-up) gets one of those: whoever
 /// calls this for a seat whose prompt is not empty always gets a move.
 pub fn random_action(deal: &Value, rng: &mut Rng) -> Option<Value> {
-    let prompt = &deal["prompt"];
-    let mut options: Vec<Value> = Vec::new();
-    if prompt["siebener_fips"] == true && rng.chance(70) {
+    let groups = offered(deal);
+    let has = |key: &str| groups.iter().any(|g| g.key == key);
+    if has("siebener_fips") && rng.chance(70) {
         return Some(json!({"action": "siebener_fips"}));
     }
-    if prompt["pass"] == true && deal["phase"] == "auction" && rng.chance(45) {
+    if has("pass") && deal["phase"] == "auction" && rng.chance(45) {
         return Some(json!({"action": "pass"}));
     }
-    for bid in prompt["bids"].as_array().into_iter().flatten() {
-        options.push(json!({"action": "bid", "bid": bid}));
-    }
-    // Every other choice the prompt offers by a `true` flag is the action of that name (hold,
-    // take_skat, kontra, stop, fipsen, Tippen's deal, shove, knock, join, rob, keep, …); the
-    // moves that may be made out of turn are rolled for above and below.
-    for (flag, offered) in prompt.as_object().into_iter().flatten() {
-        if *offered == true && !["siebener_fips", "give_up", "fold"].contains(&flag.as_str()) {
-            options.push(json!({"action": flag}));
+    let mut options: Vec<Value> = Vec::new();
+    for group in &groups {
+        match group.key {
+            // Rolled for above and below: the moves that may be made out of turn.
+            "siebener_fips" => {}
+            "give_up" if !rng.chance(20) => {}
+            "fold" if !rng.chance(30) => {}
+            // One set of cards to lay away or exchange is one choice among the others.
+            "discard" | "exchange" => options.push(group.actions[rng.below(group.actions.len())].clone()),
+            _ => options.extend(group.actions.iter().cloned()),
         }
-    }
-    if prompt["give_up"] == true && rng.chance(20) {
-        options.push(json!({"action": "give_up"}));
-    }
-    if prompt["fold"] == true && rng.chance(30) {
-        options.push(json!({"action": "fold"}));
-    }
-    if let Some(n) = prompt["discard"].as_u64() {
-        let mut hand: Vec<Value> = deal["hand"].as_array().cloned().unwrap_or_default();
-        let mut cards = Vec::new();
-        for _ in 0..n {
-            let i = rng.below(hand.len());
-            cards.push(hand.remove(i));
-        }
-        options.push(json!({"action": "discard", "cards": cards}));
-    }
-    if let Some(most) = prompt["exchange"].as_u64() {
-        // Tippen: exchange 1 to `most` cards of the hand with the talon.
-        let mut hand: Vec<Value> = deal["hand"].as_array().cloned().unwrap_or_default();
-        let n = 1 + rng.below(most as usize);
-        let cards: Vec<Value> = (0..n.min(hand.len())).map(|_| hand.remove(rng.below(hand.len()))).collect();
-        options.push(json!({"action": "exchange", "cards": cards}));
-    }
-    for suit in prompt["trumps"].as_array().into_iter().flatten() {
-        options.push(json!({"action": "name_trumps", "suit": suit}));
-    }
-    for card in prompt["cards"].as_array().into_iter().flatten() {
-        options.push(json!({"action": "play", "card": card}));
-    }
-    // Wippen: a discard, or a capture of the buildings a kept promise requires.
-    for entry in prompt["moves"].as_array().into_iter().flatten() {
-        options.push(wippen_simple_move(entry));
     }
     if options.is_empty() {
         // Nothing but out-of-turn moves on offer (or the rolls above said no to them).
-        return out_of_turn_moves(prompt).into_iter().next();
+        return out_of_turn_moves(&deal["prompt"]).into_iter().next();
     }
     let i = rng.below(options.len());
     Some(options.swap_remove(i))
 }
 
 /// Wippen: the discard of a prompt's hand card, or where that is not allowed the capture of the
-/// buildings it must take, each a group of its own (always legal).
+/// buildings it must take, each a group of its own (always legal): the first move the
+/// vocabulary lists for the entry.
 pub fn wippen_simple_move(entry: &Value) -> Value {
-    if entry["discard"] == true {
-        json!({"kind": "discard", "card": entry["card"]})
-    } else {
-        let groups: Vec<Value> =
-            entry["must_include"].as_array().into_iter().flatten().map(|id| json!({"building": id})).collect();
-        json!({"kind": "capture", "card": entry["card"], "groups": groups})
-    }
+    let groups = prompt::offered(&json!({ "moves": [entry] }), None).unwrap_or_else(|e| panic!("{e}: {entry}"));
+    groups.into_iter().flat_map(|g| g.actions).next().unwrap_or_else(|| panic!("no move in {entry}"))
 }
 
 /// The moves a prompt offers that may be made out of turn.
 fn out_of_turn_moves(prompt: &Value) -> Vec<Value> {
-    let mut moves = Vec::new();
-    if prompt["siebener_fips"] == true {
-        moves.push(json!({"action": "siebener_fips"}));
-    }
-    if prompt["give_up"] == true {
-        moves.push(json!({"action": "give_up"}));
-    }
-    moves
+    let groups = prompt::offered(prompt, None).unwrap_or_else(|e| panic!("{e}: {prompt}"));
+    groups.into_iter().filter(|g| ["siebener_fips", "give_up"].contains(&g.key)).flat_map(|g| g.actions).collect()
 }
 
 /// A table: one client per seat and some spectators, all in one room, started.

@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use fipsen_rules::{GameQuery, RuleError};
+
 use fipsen_protocol::{ChatLine, ErrorCode, MAX_CHAT_CHARS, Role, RoomMessage, ServerMessage};
 
 use super::{At, Change, Core, Decision, Effect, Passing};
@@ -79,9 +81,11 @@ impl Core {
             RoomMessage::Options { card, piles } => {
                 let seat = seat.ok_or(ErrorCode::NotSeated)?;
                 let series = self.series.as_ref().ok_or(ErrorCode::RoomNotStarted)?;
-                let moves = series.wippen_options(seat, card, &piles).map_err(ErrorCode::Rule)?;
-                let message = ServerMessage::Options { card, piles, moves };
-                Ok(Decision::effect(Effect::Send { conn, message: Box::new(message) }))
+                // A question is the game's own; a game that takes none reads none.
+                let question = serde_json::json!({ "card": card, "piles": piles });
+                let query = GameQuery::from_json(series.game(), question).map_err(|_| RuleError::WrongGame)?;
+                let answer = series.query(seat, &query).map_err(ErrorCode::Rule)?;
+                Ok(Decision::effect(Effect::Send { conn, message: Box::new(answer.into()) }))
             }
         }
     }
