@@ -10,6 +10,11 @@
 //! series (each deal finished is replayed through the rules crate from its revealed seed and
 //! every action, the stored ones included).
 //!
+//! `tests/golden/v2.sqlite3` (same formats, written by the build whose room is a core inside a
+//! shell) holds the same and more: the tournament started, its table in play; a series deleted
+//! by its players (it must stay deleted); and a finished series whose host offered to play
+//! again (the offer and the new room's seats must come back).
+//!
 //! The golden file is never rewritten to follow a format change: a change to the stored form
 //! (a table, a column, a record) adds a migration in `server/migrations/` (and raises the record
 //! format, teaching the reader the old one) so that this file still loads. A new golden file for
@@ -85,23 +90,71 @@ async fn resume(server: &Server, room: &str, tokens: &[String]) -> (Vec<Client>,
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_golden_database_loads_and_plays_on() {
+    load_and_play_on("v1").await;
+}
+
+/// Written by the build that split the room into a core and a shell (record format 1, schema
+/// version 2, as v1), with more in it: a tournament in play, a deleted series and a finished
+/// series whose host offered to play again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_second_golden_database_loads_and_plays_on() {
+    load_and_play_on("v2").await;
+}
+
+async fn load_and_play_on(name: &str) {
     let (_dir, db) = temp_db();
-    std::fs::copy(golden("v1.sqlite3"), &db).unwrap();
-    let expected: Value = serde_json::from_str(&std::fs::read_to_string(golden("v1.json")).unwrap()).unwrap();
+    std::fs::copy(golden(&format!("{name}.sqlite3")), &db).unwrap();
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(golden(&format!("{name}.json"))).unwrap()).unwrap();
     let tables = expected["tables"].as_array().unwrap();
     let games: std::collections::BTreeSet<&str> =
         tables.iter().map(|t| t["rules"]["game"].as_str().unwrap_or_default()).collect();
     assert!(games.len() >= 2 && tables.len() >= 4, "the golden file holds several games");
     let server = Server::start(&db, &[]);
-    // The tournament comes back as it was, and starts.
+    // The tournament comes back as it was, and starts (or, stored in play, plays on to its end:
+    // its entrants never come back, so bots stand in for them).
     let tournament = &expected["tournament"];
     let mut organiser = Client::greeted(&server).await;
     let (code, token) = (&tournament["code"], &tournament["token"]);
     organiser.send(json!({"type": "watch_tournament", "tournament": code, "token": token})).await;
     let state = organiser.tournament_until(|_| true).await;
     assert_eq!(state["view"], tournament["view"], "the tournament restored as it was stored");
-    organiser.send(json!({"type": "start_tournament", "tournament": code, "token": token})).await;
-    organiser.tournament_until(|t| t["view"]["phase"]["phase"] == "playing").await;
+    if tournament["view"]["phase"]["phase"] == "playing" {
+        organiser.tournament_until(|t| t["view"]["phase"]["phase"] == "finished").await;
+    } else {
+        organiser.send(json!({"type": "start_tournament", "tournament": code, "token": token})).await;
+        organiser.tournament_until(|t| t["view"]["phase"]["phase"] == "playing").await;
+    }
+    // A deleted series stays deleted: neither its seats nor its page come back.
+    if let Some(deleted) = expected.get("deleted") {
+        let room = deleted["room"].as_str().unwrap();
+        for token in deleted["tokens"].as_array().unwrap() {
+            let mut c = Client::greeted(&server).await;
+            c.send(json!({"type": "resume", "room": room, "token": token})).await;
+            let refused = c.recv_type_or_error("joined").await;
+            assert_eq!(refused["code"], "room/not_found", "{refused}");
+            c.send(json!({"type": "series", "room": room, "key": token})).await;
+            let refused = c.recv_type_or_error("series").await;
+            assert_eq!(refused["code"], "series/not_found", "{refused}");
+        }
+    }
+    // A series whose host offered to play again still names the new room, where each player's
+    // old token holds his seat.
+    if let Some(rematch) = expected.get("rematch") {
+        let (old, new) = (rematch["room"].as_str().unwrap(), rematch["new"].as_str().unwrap());
+        for (seat, token) in rematch["tokens"].as_array().unwrap().iter().enumerate() {
+            let mut c = Client::greeted(&server).await;
+            c.send(json!({"type": "resume", "room": old, "token": token})).await;
+            let joined = c.recv_type_or_error("joined").await;
+            assert_eq!(joined["room"]["rematch"], json!(new), "{joined}");
+            c.send(json!({"type": "leave_room"})).await;
+            c.recv_type_or_error("left").await;
+            c.send(json!({"type": "join_room", "room": new, "name": "x", "role": "player", "token": token})).await;
+            let joined = c.recv_type_or_error("joined").await;
+            assert_eq!(joined["you"]["seat"], json!(seat), "{joined}");
+            assert_eq!(joined["room"]["status"], "waiting", "{joined}");
+        }
+    }
     let mut rng = Rng(25);
     for table in tables {
         let room = table["room"].as_str().unwrap();
@@ -159,14 +212,43 @@ async fn write_golden_database() {
             }));
         }
     }
-    let tournament = write_tournament(&server).await;
+    // A series deleted by its players' agreement.
+    let mut doomed = Table::open(&server, short_rules(GameId::Prisdorf, 3), json!({}), 0).await;
+    assert!(doomed.step(&mut rng).await);
+    for seat in &mut doomed.seats {
+        seat.send(json!({"type": "delete_series", "agree": true})).await;
+    }
+    doomed.seats[0].recv_type_or_error("deleted").await;
+    let deleted = json!({"room": doomed.room, "tokens": doomed.seats.iter().map(Client::token).collect::<Vec<_>>()});
+    // A finished series whose host offered to play again.
+    let mut again = Table::open(&server, short_rules(GameId::Prisdorf, 1), json!({}), 0).await;
+    again.play_series(&mut rng, true).await;
+    again.seats[0].send(json!({"type": "rematch"})).await;
+    let new = loop {
+        let frame = again.seats[0].recv_type_or_error("update").await;
+        if let Some(new) = frame["room"]["rematch"].as_str() {
+            break new.to_string();
+        }
+    };
+    let rematch =
+        json!({"room": again.room, "new": new, "tokens": again.seats.iter().map(Client::token).collect::<Vec<_>>()});
+    // The tournament, started: its table in play (its entrants never come).
+    let mut tournament = write_tournament(&server).await;
+    let mut organiser = Client::greeted(&server).await;
+    let (code, token) = (tournament["code"].clone(), tournament["token"].clone());
+    organiser.send(json!({"type": "watch_tournament", "tournament": code, "token": token})).await;
+    organiser.send(json!({"type": "start_tournament", "tournament": code, "token": token})).await;
+    let state = organiser.tournament_until(|t| t["view"]["phase"]["phase"] == "playing").await;
+    tournament["view"] = state["view"].clone();
     assert!(server.terminate());
     let target = golden(&format!("{name}.sqlite3"));
     let _ = std::fs::remove_file(&target);
     rusqlite::Connection::open(&db).unwrap().execute("VACUUM INTO ?1", [target.to_str().unwrap()]).unwrap();
     // One table a line.
     let lines: Vec<String> = tables.iter().map(Value::to_string).collect();
-    let json =
-        format!("{{\"seed\": \"{SEED}\", \"tournament\": {tournament},\n\"tables\": [\n{}\n]}}\n", lines.join(",\n"));
+    let json = format!(
+        "{{\"seed\": \"{SEED}\", \"tournament\": {tournament},\n\"deleted\": {deleted},\n\"rematch\": {rematch},\n\"tables\": [\n{}\n]}}\n",
+        lines.join(",\n")
+    );
     std::fs::write(golden(&format!("{name}.json")), json).unwrap();
 }
