@@ -175,14 +175,16 @@ impl Driver {
     }
 
     fn random_conn(&self, rng: &mut Rng) -> Option<u64> {
-        let conns: Vec<u64> = self.core.viewers.keys().copied().collect();
+        let mut conns: Vec<u64> = self.core.viewers.keys().copied().collect();
+        // In order, so that a seed always plays the same stream.
+        conns.sort_unstable();
         (!conns.is_empty()).then(|| conns[rng.below(conns.len())])
     }
 
     /// The connection of the person whose turn it is, if he is here.
     fn conn_to_move(&self) -> Option<(u64, Seat)> {
         let seat = self.core.series.as_ref()?.turn()?;
-        let conn = self.core.viewers.keys().copied().find(|&c| self.core.seat_of_conn(c) == Some(seat))?;
+        let conn = self.core.viewers.keys().copied().filter(|&c| self.core.seat_of_conn(c) == Some(seat)).min()?;
         Some((conn, seat))
     }
 
