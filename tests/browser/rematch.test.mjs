@@ -1,12 +1,13 @@
-// "Play again" (rematch): a series of one Prisdorf deal played by three people and two bots, a
-// fourth person watching. On the result of its last deal the host alone has "Play again"; he
+// "Play again" (rematch): a series of one Prisdorf deal played by two people and two bots, a
+// third person watching. On the result of its last deal the host alone has "Play again"; he
 // offers and is at once in a new room with another code and invitation link — the same seats,
 // the same bots, nothing dealt, waiting for his start. The others are offered the new series on
 // the result screen and in the live region (a guest in German, whose words exist in Japanese too):
 // the guest accepts with the keyboard and sits at his old seat with his old token stored for the
-// new room; a third player leaves and is on the home page; the watcher watches the next series.
-// The host starts it: a series of its own, its scoresheet empty, its share link another than the
-// old one's. Screenshots go to artifacts/.
+// new room; the watcher watches the next series. The host starts it: a series of its own, its
+// scoresheet empty, its share link another than the old one's. At a table of three a player who
+// leaves instead is on the home page; his seat in the new room is held, then opens for a bot.
+// Screenshots go to artifacts/.
 
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -75,27 +76,25 @@ async function tabTo(page, key, limit = 80) {
   throw new Error(`Tab never reached ${key}`);
 }
 
-test('after a series the host offers to play again: a player follows to his seat, one leaves, a watcher follows; the new series is its own', async () => {
+test('after a series the host offers to play again: a player follows to his seat, a watcher follows; the new series is its own', async () => {
   const host = await openClient(chrome, 'rematch-host', DESKTOP, 'en');
   await host.context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const { code: old, link } = await createRoom(host, 'Antje', { title: 'Rematch table', players: 5, deals: 1, botDelay: 0, grace: 3 });
+  const { code: old, link } = await createRoom(host, 'Antje', { title: 'Rematch table', deals: 1, botDelay: 0 });
   const guest = await openClient(chrome, 'rematch-guest', { ...PHONE, bypassCSP: true }, 'de');
   await guest.context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await joinByLink(guest, link, 'Hinnerk');
-  const third = await openClient(chrome, 'rematch-third', PHONE, 'en');
-  await joinByLink(third, link, 'Fiete');
   const watcher = await openClient(chrome, 'rematch-watcher', DESKTOP, 'ja');
   await joinByLink(watcher, link, 'Oma Grete', 'spectator');
+  await addBot(host, 2);
   await addBot(host, 3);
-  await addBot(host, 4);
-  const players = [host, guest, third];
+  const players = [host, guest];
   const everyone = [...players, watcher];
-  for (const c of everyone) await c.page.locator('.seat-row:not(.free)').nth(4).waitFor();
-  const seatsBefore = await seatsOf(host);
+  for (const c of everyone) await c.page.locator('.seat-row:not(.free)').nth(3).waitFor();
+  const seatsBefore = await seatsOf(host.page);
   const mySeats = await Promise.all(players.map((c) => state(c.page, 'S.you.seat')));
-  assert.deepEqual(mySeats, [0, 1, 2], 'the three people at the first three seats');
-  assert.deepEqual(seatsBefore.slice(0, 3), ['Antje', 'Hinnerk', 'Fiete']);
-  assert.ok(seatsBefore.slice(3).every((s) => s?.endsWith('(normal)')), `two normal bots: ${seatsBefore}`);
+  assert.deepEqual(mySeats, [0, 1], 'the two people at the first two seats');
+  assert.deepEqual(seatsBefore.slice(0, 2), ['Antje', 'Hinnerk']);
+  assert.ok(seatsBefore.slice(2).every((s) => s?.endsWith('(normal)')), `two normal bots: ${seatsBefore}`);
 
   // One deal, and the series is over.
   await host.page.locator('[data-key="start"]').click();
@@ -110,13 +109,14 @@ test('after a series the host offers to play again: a player follows to his seat
   // Only the host may offer; nobody is offered anything yet.
   await host.page.locator('[data-key="rematch-offer"]').waitFor();
   assert.equal(await host.page.locator('[data-key="rematch-offer"]').textContent(), 'Play again');
-  for (const c of [guest, third, watcher]) {
+  for (const c of [guest, watcher]) {
     assert.equal(await c.page.locator('[data-testid="rematch"], [data-testid="rematch-offer"]').count(), 0, `${c.label} has nothing to answer before the host offers`);
   }
   await screenshot(host, 'desktop-rematch-offer-button');
 
-  // The finished series' share link, taken before playing again.
+  // The finished series' share link, taken before playing again (its scoresheet has the deal).
   await host.page.locator('[data-key="result-sheet"]').click();
+  assert.equal(await host.page.locator('[data-testid="scoresheet"] tbody tr').count(), 1, 'the old series has its deal');
   const oldShare = await shareLink(host);
   assert.ok(oldShare.includes(`#/series/${old}/`), `the old series' link: ${oldShare}`);
   const oldSeats = await heldSeats(guest.page);
@@ -191,22 +191,13 @@ test('after a series the host offers to play again: a player follows to his seat
   assert.equal(await state(watcher.page, 'S.you.seat') ?? null, null);
   await watcher.page.locator('.room .watching-banner').waitFor();
 
-  // The third player leaves: home.
-  await third.page.locator('[data-testid="rematch-offer"] p', { hasText: 'Antje offers to play again with the same seats:' }).waitFor();
-  await third.page.locator('[data-key="rematch-leave"]').click();
-  await third.page.locator('main .home').waitFor();
-  assert.ok(['', '#/'].includes(new URL(third.page.url()).hash), `the home page: ${third.page.url()}`);
-  assert.equal(await state(third.page, 'S.room'), null);
-
   // The same seats and bots in the new room, on every page in it.
   for (const c of [host, guest, watcher]) {
     assert.deepEqual(await seatsOf(c.page), seatsBefore, `${c.label}: the same people and bots at the same seats`);
   }
 
   // The host starts the new series: a history of its own, and its own share link.
-  const start = host.page.locator('[data-key="start"]');
-  await host.page.waitForFunction(() => !document.querySelector('[data-key="start"]')?.hasAttribute('disabled'));
-  await start.click();
+  await host.page.locator('[data-key="start"]').click();
   for (const c of [host, guest, watcher]) await c.page.locator('.table-screen').waitFor();
   assert.equal(await state(host.page, 'S.game.number'), 1, 'the first deal of the new series');
   await guest.page.locator('[data-key="open-sheet"]').click();
@@ -217,4 +208,40 @@ test('after a series the host offers to play again: a player follows to his seat
 
   assertNoConsoleErrors(everyone);
   for (const c of everyone) await c.context.close();
+});
+
+test('a player who does not play again leaves for the home page; his seat in the new room is held, then opens for a bot', async () => {
+  const host = await openClient(chrome, 'rematch-three-host', PHONE, 'en');
+  const { code: old, link } = await createRoom(host, 'Bente', { players: 3, deals: 1, botDelay: 0, grace: 3 });
+  const leaver = await openClient(chrome, 'rematch-leaver', DESKTOP, 'en');
+  await joinByLink(leaver, link, 'Fiete');
+  await addBot(host, 2);
+  await host.page.locator('[data-key="start"]').click();
+  for (const c of [host, leaver]) await c.page.locator('.table-screen').waitFor();
+  await playDeal([host, leaver]);
+  await host.page.locator('[data-key="rematch-offer"]').click();
+  await host.page.waitForFunction((o) => (/** @type {any} */ (window).fipsenDebug.S.room?.code ?? o) !== o, old);
+  const fresh = await state(host.page, 'S.room.code');
+
+  // Offered on his result screen, he leaves: the home page, out of any room.
+  const offer = leaver.page.locator('[data-testid="rematch-offer"]');
+  await offer.locator('p', { hasText: 'Bente offers to play again with the same seats:' }).waitFor();
+  assert.equal(await leaver.page.locator('[data-key="rematch-accept"]').textContent(), 'Play again');
+  await screenshot(leaver, 'desktop-rematch-offer');
+  await leaver.page.locator('[data-key="rematch-leave"]').click();
+  await leaver.page.locator('main .home').waitFor();
+  assert.ok(['', '#/'].includes(new URL(leaver.page.url()).hash), `the home page: ${leaver.page.url()}`);
+  assert.equal(await state(leaver.page, 'S.room'), null);
+  assert.equal((await heldSeats(leaver.page))[fresh], undefined, 'no seat of the new room kept in his browser');
+
+  // In the new room his seat is his for the grace period (3 s), then open: the host seats a bot
+  // there and starts.
+  assert.equal(await host.page.locator('.seat-row[data-seat="1"] .seat-name strong').textContent(), 'Fiete');
+  await host.page.locator('[data-key="add-bot-1"]').waitFor({ timeout: 20_000 });
+  await addBot(host, 1);
+  await host.page.locator('[data-key="start"]').click();
+  await host.page.locator('.table-screen').waitFor();
+  assert.equal(await state(host.page, 'S.game.number'), 1);
+  assertNoConsoleErrors([host, leaver]);
+  for (const c of [host, leaver]) await c.context.close();
 });
