@@ -114,13 +114,16 @@ pub enum ErrorCode {
     /// No series with that room and key: the room does not exist, or the key is neither one
     /// of its seat tokens nor its share key.
     SeriesNotFound,
+    /// Playing again is offered by the host, once, when the series is over (never at a
+    /// tournament table).
+    RematchUnavailable,
     /// The rules refuse the action; the code is the rules crate's own.
     Rule(RuleError),
 }
 
 impl ErrorCode {
     /// Every code that is not a rules code, in documentation order.
-    pub const SERVER: [ErrorCode; 48] = [
+    pub const SERVER: [ErrorCode; 49] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::Version,
@@ -169,6 +172,7 @@ impl ErrorCode {
         ErrorCode::TooManyTournaments,
         ErrorCode::TooManyRegistrations,
         ErrorCode::SeriesNotFound,
+        ErrorCode::RematchUnavailable,
     ];
 
     /// The stable code, e.g. `room/not_found` or (from the rules) `turn/not_yours`.
@@ -222,6 +226,7 @@ impl ErrorCode {
             ErrorCode::TooManyTournaments => "tournament/too_many",
             ErrorCode::TooManyRegistrations => "tournament/too_many_registrations",
             ErrorCode::SeriesNotFound => "series/not_found",
+            ErrorCode::RematchUnavailable => "rematch/unavailable",
             ErrorCode::Rule(rule) => rule.code(),
         }
     }
@@ -301,6 +306,7 @@ impl fmt::Display for ErrorCode {
                 "too many players were registered for this tournament from here just now: try again in a minute"
             }
             ErrorCode::SeriesNotFound => "no series with that room and key",
+            ErrorCode::RematchUnavailable => "the host may offer to play again once, when the series is over",
             ErrorCode::Rule(rule) => return fmt::Display::fmt(rule, f),
         };
         f.write_str(sentence)

@@ -191,6 +191,9 @@ pub struct RoomState {
     /// The seats whose players agree that the series be deleted (see `delete_series`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub delete_votes: Vec<Seat>,
+    /// Once the series is over and the host offered to play again: the new room's invite code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<String>,
 }
 
 /// Whose turn it is, how long it has lasted and how long the move clock leaves, in
@@ -354,6 +357,12 @@ pub enum RoomEvent {
         seat: Seat,
         /// Agrees now or not.
         agree: bool,
+    },
+    /// The host offered to play again: a new room with the same rules and seats is open, and
+    /// each player of this one accepts by entering it with his seat token (or leaves).
+    Rematch {
+        /// The new room's invite code.
+        room: String,
     },
 }
 

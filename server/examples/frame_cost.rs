@@ -118,5 +118,6 @@ fn room() -> RoomState {
         reading: vec![],
         tournament: None,
         delete_votes: vec![],
+        rematch: None,
     }
 }

@@ -272,6 +272,7 @@ mod tests {
             reading: vec![],
             tournament: None,
             delete_votes: vec![],
+            rematch: None,
         }
     }
 

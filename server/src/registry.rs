@@ -257,17 +257,48 @@ impl Registry {
     /// # Errors
     /// `server/storage`.
     pub async fn create_table(self: &Arc<Self>, meta: RoomMeta, seats: &[TableSeat]) -> Result<RoomHandle, ErrorCode> {
+        let code = meta.code.clone();
+        let handle = self.create_seated(meta, TableSeat::records(seats)).await?;
+        info!(room = %code, "tournament table opened");
+        Ok(handle)
+    }
+
+    /// Creates, stores and opens a room to play again in: `template`'s rules, options and
+    /// title, a new code and master seed, seated by `records` (not started). The players
+    /// then join it with their seat tokens.
+    ///
+    /// # Errors
+    /// `server/storage`.
+    pub async fn create_rematch(
+        self: &Arc<Self>,
+        template: RoomMeta,
+        records: Vec<Record>,
+    ) -> Result<RoomHandle, ErrorCode> {
+        let meta = RoomMeta {
+            code: secrets::invite_code(),
+            created_at: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(0)),
+            master: self.fixed_master.unwrap_or_else(|| Seed(secrets::random_bytes::<32>())),
+            tournament: None,
+            ..template
+        };
+        self.create_seated(meta, records).await
+    }
+
+    /// Creates, stores and opens a room seated by its first records. If a room with that code
+    /// is open already, that one is returned.
+    async fn create_seated(self: &Arc<Self>, meta: RoomMeta, records: Vec<Record>) -> Result<RoomHandle, ErrorCode> {
         let keep = prepare(&meta.rules).await;
         let instance = self.instances.fetch_add(1, Ordering::Relaxed);
         let (lobby_tx, lobby_rx) = watch::channel(None);
         let mut room = Room::new(meta.clone(), instance, lobby_tx, self.env());
-        let records = room.seat_table(seats);
+        let records = room.seat(records);
         let code = meta.code.clone();
         self.storage.create_room_with(meta, records).await.map_err(|e| {
-            warn!(room = %code, error = %e, "cannot store a tournament table");
+            warn!(room = %code, error = %e, "cannot store a new seated room");
             ErrorCode::Storage
         })?;
-        info!(room = %code, "tournament table opened");
         match self.rooms.entry(room.code().clone()) {
             Entry::Occupied(existing) => Ok(existing.get().clone()),
             Entry::Vacant(vacant) => {

@@ -96,7 +96,7 @@ impl Family {
 
 impl ClientMessage {
     /// Every `type` a client may send, in the order the schema lists them.
-    pub const TYPES: [&'static str; 38] = [
+    pub const TYPES: [&'static str; 39] = [
         "hello",
         "create_room",
         "join_room",
@@ -135,6 +135,7 @@ impl ClientMessage {
         "series_replay",
         "share_link",
         "delete_series",
+        "rematch",
     ];
 
     /// Reads one frame's text, telling apart a frame that is not a JSON object with a string

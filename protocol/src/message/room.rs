@@ -172,11 +172,21 @@ pub enum RoomMessage {
         /// Agrees or takes the agreement back.
         agree: bool,
     },
+    /// In a room whose series is over: the host offers to play again. The server opens a new
+    /// room with the same rules, options and seats (the same people, who keep their seat
+    /// tokens, and the same bots) and the same host, not yet started; this room's state then
+    /// names it (`room.rematch`), with a `rematch` event. Each player accepts by entering the new
+    /// room with `join_room` and the seat token he holds for this one, or leaves.
+    ///
+    /// ```json
+    /// {"type": "rematch"}
+    /// ```
+    Rematch,
 }
 
 impl RoomMessage {
     /// Every `type` of this family.
-    pub const TYPES: [&'static str; 16] = [
+    pub const TYPES: [&'static str; 17] = [
         "take_seat",
         "leave_seat",
         "start",
@@ -193,6 +203,7 @@ impl RoomMessage {
         "options",
         "share_link",
         "delete_series",
+        "rematch",
     ];
 
     /// The client's id of the request, for the refusal that names it: an `act`'s id, or none.

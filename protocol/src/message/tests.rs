@@ -60,6 +60,7 @@ fn examples() -> Vec<ClientMessage> {
         SeriesMessage::SeriesReplay { room: "r".into(), key: "k".into(), deal: 2 }.into(),
         RoomMessage::ShareLink.into(),
         RoomMessage::DeleteSeries { agree: true }.into(),
+        RoomMessage::Rematch.into(),
     ]
 }
 
@@ -242,6 +243,7 @@ fn every_message_writes_the_flat_form_of_the_protocol() {
         Some(r#"{"type":"series_replay","room":"r","key":"k","deal":2}"#),
         Some(r#"{"type":"share_link"}"#),
         Some(r#"{"type":"delete_series","agree":true}"#),
+        Some(r#"{"type":"rematch"}"#),
     ];
     for (message, text) in examples().iter().zip(wire) {
         if let Some(text) = text {

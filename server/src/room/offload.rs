@@ -7,8 +7,11 @@ use fipsen_protocol::{ErrorCode, ServerMessage};
 use fipsen_rules::Seat;
 use tracing::{info, warn};
 
+use super::core::Command;
 use super::link::ConnId;
+use super::record::Record;
 use super::shell::Room;
+use crate::storage::RoomMeta;
 
 impl Room {
     /// Starts computing the review of `seat`'s hand in finished deal `deal`; the answer goes
@@ -76,6 +79,23 @@ impl Room {
             let _ = answer.send((conn, Box::new(message)));
         });
         Ok(())
+    }
+
+    /// Opens the room to play again in, seated by `records`, and tells the core its code.
+    pub(super) async fn open_rematch(&mut self, records: Vec<Record>) -> Result<(), ErrorCode> {
+        let code = self.core.code().clone();
+        let template = RoomMeta {
+            code: String::new(),
+            created_at: 0,
+            title: self.core.title().to_string(),
+            rules: self.core.rules().clone(),
+            options: self.core.options().clone(),
+            master: fipsen_rules::Seed([0; 32]),
+            tournament: None,
+        };
+        let handle = self.env.registry.create_rematch(template, records).await?;
+        info!(room = %code, rematch = %handle.code, "the host offered to play again");
+        Box::pin(self.execute(Command::Rematched { room: handle.code.to_string() }, None)).await
     }
 
     /// Deletes the room and its series from storage for good, tells everyone in it, and ends

@@ -91,6 +91,11 @@ pub enum Record<A = GameAction> {
         /// Agrees or not.
         agree: bool,
     },
+    /// The host offered to play again: this new room holds the same rules and seats.
+    Rematch {
+        /// The new room's invite code.
+        room: String,
+    },
     /// A bot's game action, for a bot's seat or for an absent player's.
     BotAct {
         /// The seat it acted for.
@@ -163,6 +168,7 @@ impl Record<serde_json::Value> {
             Record::BotRemoved { seat } => Record::BotRemoved { seat },
             Record::HostChanged { participant } => Record::HostChanged { participant },
             Record::DeleteVote { participant, agree } => Record::DeleteVote { participant, agree },
+            Record::Rematch { room } => Record::Rematch { room },
         })
     }
 }

@@ -12,11 +12,11 @@ use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::JoinHandle;
 use tracing::{debug, info, warn};
 
+use super::Member;
 use super::command::{JoinKind, JoinRefusal, RoomCommand};
 use super::core::{At, Change, Command, Core, Decision, Effect};
 use super::link::{ConnId, ConnLink};
 use super::record::{Record, Unreadable};
-use super::{Member, TableSeat};
 use crate::frames::Base;
 use crate::metrics::{Metrics, inc};
 use crate::registry::Registry;
@@ -101,14 +101,14 @@ impl Room {
         Room::with_core(core, instance, lobby, env)
     }
 
-    /// Seats a new tournament table and starts its series: the records a new room of the
-    /// tournament is stored with (each with the sequence number before it). Every person's seat
-    /// is then held for him for the grace period, as after a restart, so that a bot stands in
-    /// for an entrant who never comes.
-    pub fn seat_table(&mut self, seats: &[TableSeat]) -> Vec<StoredRecord> {
+    /// Seats a new room by its first records (a tournament table's seats and start, or the
+    /// seats of a room to play again in): the records the room is stored with, each with the
+    /// sequence number before it. Every person's seat is then held for him for the grace period,
+    /// as after a restart, so that it opens (and a bot may stand in) if he never comes.
+    pub fn seat(&mut self, records: Vec<Record>) -> Vec<StoredRecord> {
         let now = Instant::now();
         let mut stored = Vec::new();
-        for record in TableSeat::records(seats) {
+        for record in records {
             let seq_before = self.core.seq();
             // Serialising a record cannot fail: every map key is a string.
             let json = serde_json::to_string(&record).unwrap_or_default();
@@ -267,7 +267,7 @@ impl Room {
     }
 
     /// Decides `command` and carries the decision out.
-    async fn execute(&mut self, command: Command, origin: Option<ConnId>) -> Result<(), ErrorCode> {
+    pub(super) async fn execute(&mut self, command: Command, origin: Option<ConnId>) -> Result<(), ErrorCode> {
         let decision = self.core.decide(command, at_now())?;
         self.carry_out(decision, origin).await
     }
@@ -353,6 +353,7 @@ impl Room {
             Effect::Review { conn, seat, deal, at_hand, seed } => self.review(conn, seat, deal, at_hand, seed)?,
             Effect::Replay { conn, seat, deal } => self.replay(conn, seat, deal)?,
             Effect::Delete => self.delete().await?,
+            Effect::OpenRematch { records } => self.open_rematch(records).await?,
         }
         Ok(())
     }

@@ -131,6 +131,10 @@ impl Core {
                 self.next_deal_asked.clear();
                 self.next_deal_at = None;
             }
+            Record::Rematch { room } => {
+                self.rematch = Some(room.clone());
+                events.push(RoomEvent::Rematch { room: room.clone() });
+            }
             Record::Chat { line } => {
                 if self.chat.len() == CHAT_LINES {
                     self.chat.pop_front();

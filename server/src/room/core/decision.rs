@@ -52,6 +52,11 @@ pub enum Command {
     /// next deal is dealt, the host's part passes on, a returned player takes his seat back).
     /// Always safe to send: nothing happens before it is due.
     Tick,
+    /// The room to play again in is open (the shell opened it for [`Effect::OpenRematch`]).
+    Rematched {
+        /// Its invite code.
+        room: String,
+    },
     /// A bot's decision for `seat`, asked when the game's events were numbered up to `game_seq`.
     Bot {
         /// The seat it acts for.
@@ -247,6 +252,12 @@ pub enum Effect {
         seat: Option<Seat>,
         /// The deal's number.
         deal: u32,
+    },
+    /// Open a new room to play again, seated by these records (the same people with their seat
+    /// tokens, the same bots, the same host), then tell the core with [`Command::Rematched`].
+    OpenRematch {
+        /// The new room's first records.
+        records: Vec<Record>,
     },
     /// Every seated person agreed: delete the series from storage, tell everyone, end the room.
     Delete,

@@ -22,6 +22,7 @@ mod bots;
 mod decision;
 mod pause;
 mod play;
+mod rematch;
 mod requests;
 mod seating;
 mod timers;
@@ -130,6 +131,8 @@ pub struct Core {
     noted_deal: u32,
     /// The participants who agree that the series be deleted.
     delete_votes: BTreeSet<u32>,
+    /// The room the host opened to play again, once he did.
+    rematch: Option<String>,
 
     // ----- passing: who is here, and the timers -----
     viewers: BTreeMap<ConnId, Viewer>,
@@ -192,6 +195,7 @@ impl Core {
             thrown_in: 0,
             noted_deal: 0,
             delete_votes: BTreeSet::new(),
+            rematch: None,
             viewers: BTreeMap::new(),
             holds: vec![SeatHold::default(); n],
             next_deal_asked: BTreeSet::new(),
@@ -236,6 +240,7 @@ impl Core {
             Command::Request { conn, request } => self.decide_request(conn, request, at),
             Command::Tick => Ok(self.decide_tick(at.now)),
             Command::Bot { seat, game_seq, action } => Ok(self.decide_bot(seat, game_seq, action)),
+            Command::Rematched { room } => Ok(self.decide_rematched(room)),
         }
     }
 
@@ -308,6 +313,16 @@ impl Core {
     /// The last action id a participant's action was accepted with.
     pub fn last_act_id(&self, participant: u32) -> Option<u64> {
         self.participants.get(participant as usize).and_then(|p| p.last_act_id)
+    }
+
+    /// The room's rules.
+    pub fn rules(&self) -> &GameRules {
+        &self.rules
+    }
+
+    /// The room's title.
+    pub fn title(&self) -> &str {
+        &self.title
     }
 
     /// The host's participant number.

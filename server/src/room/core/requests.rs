@@ -32,6 +32,7 @@ impl Core {
                 | RoomMessage::AddBot { .. }
                 | RoomMessage::RemoveBot { .. }
                 | RoomMessage::DeleteSeries { .. }
+                | RoomMessage::Rematch
         );
         if reseats && self.tournament.is_some() {
             return Err(ErrorCode::TournamentTable);
@@ -78,6 +79,7 @@ impl Core {
                 }
                 Ok(decision)
             }
+            RoomMessage::Rematch => self.decide_rematch(participant),
             RoomMessage::Options { card, piles } => {
                 let seat = seat.ok_or(ErrorCode::NotSeated)?;
                 let series = self.series.as_ref().ok_or(ErrorCode::RoomNotStarted)?;

@@ -131,6 +131,10 @@ impl Driver {
         if decision.effects.iter().any(|e| matches!(e, Effect::Delete)) {
             self.deleted = true;
         }
+        if decision.effects.iter().any(|e| matches!(e, Effect::OpenRematch { .. })) {
+            // As the shell does once the new room is open.
+            self.run(Command::Rematched { room: format!("again{}", self.stored.len()) });
+        }
         Some(decision)
     }
 
@@ -226,7 +230,7 @@ impl Driver {
             11 => RoomMessage::Replay { deal: rng.below(3) as u32 },
             12 => RoomMessage::ShareLink,
             13 => RoomMessage::DeleteSeries { agree: rng.chance(30) },
-            _ => RoomMessage::LeaveSeat,
+            _ => RoomMessage::Rematch,
         };
         self.run(Command::Request { conn, request });
     }
@@ -473,4 +477,93 @@ fn a_bots_pause_varies_like_a_persons_and_depends_on_public_facts_only() {
         let ratio = bot_pause(1000, seed, true).as_secs_f64() / bot_pause(1000, seed, false).as_secs_f64();
         assert!((ratio - 1.3).abs() < 1e-9);
     }
+}
+
+/// The room to play again in is seated as this one: the same people (with their token hashes,
+/// so that their tokens hold the new seats), the same bots at their levels, and the same host
+/// (without a seat if he had none); offered once, by the host, when the series is over, never at
+/// a tournament table.
+#[test]
+fn playing_again_keeps_the_seats_the_bots_and_the_host() {
+    let rules: GameRules = serde_json::from_value(serde_json::json!({"game": "prisdorf", "deals": 1})).unwrap();
+    let mut driver = Driver::new(meta(rules, RoomOptions::default(), 9, None));
+    // The host (participant 0) leaves his seat to a bot; a guest sits at seat 2.
+    let host_hash = crate::secrets::token_hash("host");
+    driver.run_record(Record::Joined {
+        participant: 0,
+        name: "Antje".into(),
+        token_hash: host_hash.clone(),
+        seat: None,
+    });
+    let guest_hash = crate::secrets::token_hash("guest");
+    driver.run_record(Record::Joined {
+        participant: 1,
+        name: "Hinnerk".into(),
+        token_hash: guest_hash.clone(),
+        seat: Some(Seat(2)),
+    });
+    for (participant, seat, level) in [(2, 0, Level::Easy), (3, 1, Level::Strong), (4, 3, Level::Normal)] {
+        let name = format!("Bot {}", seat + 1);
+        driver.run_record(Record::BotAdded { participant, seat: Seat(seat), level, name });
+    }
+    driver.run_record(Record::Started);
+    for (conn, token) in [(1, "host"), (2, "guest")] {
+        let resume = JoinKind::Resume { token: token.into(), last_seq: None };
+        driver.run(Command::Join { conn, kind: resume, fresh_token: String::new() }).expect("back");
+    }
+    let offer = |driver: &Driver, conn| {
+        driver.core.decide(Command::Request { conn, request: RoomMessage::Rematch }, driver.at())
+    };
+    assert_eq!(offer(&driver, 1).err(), Some(fipsen_protocol::ErrorCode::RematchUnavailable), "the series is not over");
+    finish_deal(&mut driver);
+    assert!(driver.core.series.as_ref().is_some_and(|s| s.series_over()));
+    assert_eq!(offer(&driver, 2).err(), Some(fipsen_protocol::ErrorCode::NotHost));
+    let Ok(decision) = offer(&driver, 1) else { panic!("the host may offer") };
+    assert!(decision.changes.is_empty(), "nothing changes here until the new room is open");
+    let [Effect::OpenRematch { records }] = decision.effects.as_slice() else { panic!("{:?}", decision.effects) };
+    let expected = vec![
+        Record::BotAdded { participant: 0, seat: Seat(0), level: Level::Easy, name: "Bot 1".into() },
+        Record::BotAdded { participant: 1, seat: Seat(1), level: Level::Strong, name: "Bot 2".into() },
+        Record::Joined { participant: 2, name: "Hinnerk".into(), token_hash: guest_hash, seat: Some(Seat(2)) },
+        Record::BotAdded { participant: 3, seat: Seat(3), level: Level::Normal, name: "Bot 4".into() },
+        Record::Joined { participant: 4, name: "Antje".into(), token_hash: host_hash, seat: None },
+        Record::HostChanged { participant: 4 },
+    ];
+    assert_eq!(records, &expected);
+    // The new room seated by them has the host and the seats as here, and nothing started.
+    let mut new = Driver::new(meta(driver.meta.rules.clone(), RoomOptions::default(), 10, None));
+    for record in records.clone() {
+        new.run_record(record);
+    }
+    assert_eq!(new.core.host, 4);
+    assert!(new.core.series.is_none());
+    assert_eq!(new.core.players(), driver.core.players());
+    // Once open, the room names it, and it is not offered again.
+    driver.run(Command::Rematched { room: "NEWROOM".into() }).expect("told");
+    assert_eq!(driver.core.rematch.as_deref(), Some("NEWROOM"));
+    assert_eq!(offer(&driver, 1).err(), Some(fipsen_protocol::ErrorCode::RematchUnavailable));
+    assert_eq!(driver.restored().rematch.as_deref(), Some("NEWROOM"), "it is stored");
+    // A tournament table is seated by its tournament.
+    let link = TableLink {
+        tournament: "t".into(),
+        name: "Cup".into(),
+        table: fipsen_tournament::TableId { round: 1, table: 1 },
+        rounds: 1,
+        deals: 1,
+        duplicate: false,
+    };
+    let mut cup = Driver::new(meta(GameRules::default(), RoomOptions::default(), 11, Some(&link)));
+    let seats: Vec<TableSeat> = (0..4)
+        .map(|i| TableSeat::Person { name: format!("P{i}"), token_hash: crate::secrets::token_hash(&format!("t{i}")) })
+        .collect();
+    for record in TableSeat::records(&seats) {
+        cup.run_record(record);
+    }
+    cup.run(Command::Join {
+        conn: 1,
+        kind: JoinKind::Resume { token: "t0".into(), last_seq: None },
+        fresh_token: String::new(),
+    });
+    let refused = cup.core.decide(Command::Request { conn: 1, request: RoomMessage::Rematch }, cup.at()).err();
+    assert_eq!(refused, Some(fipsen_protocol::ErrorCode::TournamentTable));
 }

@@ -59,6 +59,7 @@ impl Core {
             reading: self.reading.keys().copied().collect(),
             tournament: self.table_of_tournament(),
             delete_votes: self.delete_votes.iter().filter_map(|&p| self.seat_of(p)).collect(),
+            rematch: self.rematch.clone(),
         }
     }
 
