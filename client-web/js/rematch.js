@@ -85,7 +85,7 @@ export function noteRematch() {
   // The offer in view once it is there (on a phone the result may be scrolled away from it).
   if (room?.rematch && shownIn !== room.code) {
     shownIn = room.code;
-    queueMicrotask(() => document.querySelector('.rematch.offer')?.scrollIntoView({ block: 'nearest' }));
+    queueMicrotask(() => document.querySelector('.rematch.offer')?.scrollIntoView({ block: 'center' }));
   }
 }
 /** The room whose offer was last brought into view. */

@@ -51,19 +51,30 @@ async function shareLink(client) {
   const { page } = client;
   await page.evaluate(() => navigator.clipboard.writeText(''));
   await page.locator('[data-key="share-series"]').click();
-  await page.waitForFunction(() => navigator.clipboard.readText().then((text) => text.includes('#/series/')));
-  const link = await page.evaluate(() => navigator.clipboard.readText());
+  // The server's `share_link` answer is copied when it comes.
+  let link = '';
+  for (let i = 0; i < 100 && !link.includes('#/series/'); i++) {
+    await page.waitForTimeout(100);
+    link = await page.evaluate(() => navigator.clipboard.readText());
+  }
   await page.keyboard.press('Escape');
   await page.locator('dialog[open]').waitFor({ state: 'detached' });
   return link;
 }
 
-/** The serious and critical violations axe-core finds on the page (its CSP bypassed). */
+/**
+ * The serious and critical violations axe-core finds on the page (its CSP bypassed), with the
+ * one exception a11y.test.mjs documents: a card's name against the indices drawn on it.
+ */
 async function axeViolations(page) {
   await page.addScriptTag({ path: AXE });
   return page.evaluate(async () => {
-    const result = await /** @type {any} */ (window).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    const axe = /** @type {any} */ (window).axe;
+    const all = await axe.run(document, { resultTypes: ['violations'], rules: { 'label-content-name-mismatch': { enabled: false } } });
+    const named = await axe.run({ exclude: [['.hand-card']] }, { resultTypes: ['violations'], runOnly: ['label-content-name-mismatch'] });
+    return [...all.violations, ...named.violations]
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
 }
 
