@@ -14,7 +14,7 @@ import { askSeries, seriesArrived, seriesRefused, seriesView, shareArrived } fro
 import { NUDGE_AFTER_MS, S, amHost, api, botStandsInForMe, deckInUse, forgetSeat, loadLog, mySeat, saveLog, saveSeat, seatFor } from './store.js';
 import { homeView, inviteTitle, joinView } from './home.js';
 import { roomView } from './room.js';
-import { followDone, followingInto, noteRematch, rematchRefused } from './rematch.js';
+import { followDone, followingInto, noteRematch, offerLost, rematchRefused } from './rematch.js';
 import { tableView } from './table.js';
 import { headerView } from './header.js';
 import { askTourneysForHome, createTourneyView, enterTourney, leaveTourney, resultsView, tourney, tourneyMessage, tourneyRefused, tourneyView } from './tournament.js';
@@ -136,6 +136,7 @@ function onReady() {
   if (S.review.status === 'loading') S.review = { status: 'failed', deal: S.review.deal, code: '' };
   // The new connection is in no room yet: whether we read is told again once back in it.
   sentReading = false;
+  offerLost();
   if (S.route.name === 'room') enterRoom();
   else if (S.route.name === 'series') {
     // A series asked for on a connection that broke is asked for again.

@@ -1364,7 +1364,7 @@ const STRINGS = {
     'result.dealt': '配られた手札',
     'result.series_over': 'シリーズ終了。最終得点：',
     'rematch.offer_button': 'もう一度遊ぶ',
-    'rematch.offer_hint': '新しいテーブルで新しいシリーズを始めます。席・ルール・ボットはそのままです。このシリーズの得点表とリプレイは残ります。',
+    'rematch.offer_hint': '新しいテーブルで新しいシリーズを始めます。席・ルール・ボットはそのままです。このシリーズの得点表と再生は残ります。',
     'rematch.offer': '{name} が同じ席でもう一度遊ぼうと誘っています：',
     'rematch.offer_mine': '同じ席でもう一度遊ぼうと誘いました：',
     'rematch.accept': 'もう一度遊ぶ',

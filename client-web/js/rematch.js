@@ -92,6 +92,14 @@ export function noteRematch() {
 let shownIn = /** @type {string|null} */ (null);
 
 /**
+ * A new connection: an offer sent on the old one is answered no more (if the server had opened
+ * the new room, the old one names it and the host is offered it like the others).
+ */
+export function offerLost() {
+  offeredIn = null;
+}
+
+/**
  * The server refused a request: a pending offer is over (the button comes back).
  * @param {string} code the error's code
  * @returns {boolean} whether it was the answer to an offer
