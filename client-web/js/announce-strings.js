@@ -8,6 +8,7 @@ export const strings = {
     'sr.you_played': 'You play {card}.',
     'sr.your_turn': 'Your turn.',
     'sr.turn': '{name}’s turn.',
+    'sr.rematch': '{name} offers to play again with the same seats.',
   },
   de: {
     'sr.region': 'Das Spiel am Tisch',
@@ -15,6 +16,7 @@ export const strings = {
     'sr.you_played': 'Sie spielen {card}.',
     'sr.your_turn': 'Sie sind dran.',
     'sr.turn': '{name} ist dran.',
+    'sr.rematch': '{name} möchte mit denselben Plätzen nochmal spielen.',
   },
   ja: {
     'sr.region': 'テーブルの進行',
@@ -22,5 +24,6 @@ export const strings = {
     'sr.you_played': 'あなたは {card} を出しました。',
     'sr.your_turn': 'あなたの番です。',
     'sr.turn': '{name} の番です。',
+    'sr.rematch': '{name} が同じ席でもう一度遊ぼうと誘っています。',
   },
 };

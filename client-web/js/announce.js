@@ -49,12 +49,18 @@ function say(text) {
 
 /**
  * A room event as it arrives: a card played is read out, and so is any other move a player
- * makes (a call, trumps named, a Wippen move) in the words of the table log. After a move the
- * turn is read out again, even where it stays with the same player.
+ * makes (a call, trumps named, a Wippen move) in the words of the table log, and the host's offer
+ * to play again. After a move the turn is read out again, even where it stays with the same
+ * player.
  * @param {any} ev a SeqEvent
  * @param {number|null} me the viewer's seat
  */
 export function announceEvent(ev, me) {
+  // The host offers to play again: the offer to answer is on the result panel.
+  if (ev?.kind === 'rematch') {
+    say(t('sr.rematch', { name: S.room?.host ?? '' }));
+    return;
+  }
   if (ev?.kind !== 'game') return;
   const e = ev.event;
   const game = gameOf(S.game?.game ?? S.room?.rules?.game);

@@ -14,6 +14,7 @@ import { askSeries, seriesArrived, seriesRefused, seriesView, shareArrived } fro
 import { NUDGE_AFTER_MS, S, amHost, api, botStandsInForMe, deckInUse, forgetSeat, loadLog, mySeat, saveLog, saveSeat, seatFor } from './store.js';
 import { homeView, inviteTitle, joinView } from './home.js';
 import { roomView } from './room.js';
+import { followDone, followingInto, noteRematch, offerLost, rematchRefused } from './rematch.js';
 import { tableView } from './table.js';
 import { headerView } from './header.js';
 import { askTourneysForHome, createTourneyView, enterTourney, leaveTourney, resultsView, tourney, tourneyMessage, tourneyRefused, tourneyView } from './tournament.js';
@@ -135,6 +136,7 @@ function onReady() {
   if (S.review.status === 'loading') S.review = { status: 'failed', deal: S.review.deal, code: '' };
   // The new connection is in no room yet: whether we read is told again once back in it.
   sentReading = false;
+  offerLost();
   if (S.route.name === 'room') enterRoom();
   else if (S.route.name === 'series') {
     // A series asked for on a connection that broke is asked for again.
@@ -169,7 +171,12 @@ function enterRoom() {
   if (S.route.name !== 'room') return;
   const code = S.route.code;
   const held = seatFor(code);
-  if (held?.token) {
+  // A player of a finished series following its host into the new room: his old seat token.
+  const rejoin = followingInto(code);
+  if (rejoin) {
+    S.waiting = true;
+    conn.send(rejoin);
+  } else if (held?.token) {
     S.waiting = true;
     // From where this tab's log ends (a reload), or from the last event this browser saw at the
     // seat (a return): the server sends what happened since in `missed`.
@@ -260,6 +267,7 @@ function onMessage(msg) {
       S.game = msg.game ?? null;
       S.peek = null;
       const code = S.room.code;
+      followDone(code);
       const missed = msg.missed ?? [];
       if (fresh) {
         // A reload: this tab's log goes on where it ended. Elsewhere: the room's last chat lines.
@@ -294,6 +302,7 @@ function onMessage(msg) {
       if (fresh) queueMicrotask(() => window.scrollTo({ top: 0 }));
       afterChange(wasTurn);
       practiceStep();
+      noteRematch();
       break;
     }
     case 'update': {
@@ -336,6 +345,7 @@ function onMessage(msg) {
       }
       afterChange(wasTurn);
       practiceStep();
+      noteRematch();
       break;
     }
     case 'review':
@@ -437,10 +447,14 @@ function onError(msg) {
   if (code.startsWith('review/') && S.review.status === 'loading') {
     S.review = { status: 'failed', deal: S.review.deal, code };
   }
+  // An offer to play again that was refused: the host may offer again; following one that
+  // cannot be: the new room's invitation page instead (below).
+  rematchRefused(code);
+  const followed = S.route.name === 'room' && !S.room && followDone(S.route.code);
   // A practice table that cannot be set up is left as it is: the host sees the room.
   if (S.practice && S.room) S.practice = null;
   const watching = S.route.name === 'room' && seatFor(S.route.code)?.watching;
-  if ((code === 'token/invalid' || code === 'room/not_found' || watching) && S.route.name === 'room' && !S.room) {
+  if ((code === 'token/invalid' || code === 'room/not_found' || watching || followed) && S.route.name === 'room' && !S.room) {
     forgetSeat(S.route.code);
     S.room = null;
     S.you = null;

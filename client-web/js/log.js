@@ -42,6 +42,8 @@ export function eventLines(ev, after) {
       return line(t('log.clock_ran_out', { name: seatName(ev.seat), level: t(`bot.level.${ev.level}`) }));
     case 'host_changed':
       return line(t('log.host_changed', { name: ev.name ?? seatName(ev.seat) }));
+    case 'rematch':
+      return line(t('log.rematch', { name: S.room?.host ?? '' }));
     case 'game':
       return gameLines(ev.event, after);
     default:

@@ -14,6 +14,7 @@ import { botLabel, seatList } from './room.js';
 import { reviewButton, reviewDialog } from './review.js';
 import { mayReplay, replayButton, replayDialog, replayList } from './replay.js';
 import { seriesTools } from './series.js';
+import { rematchPanel } from './rematch.js';
 import { tourneyBar } from './tournament.js';
 
 /**
@@ -750,6 +751,7 @@ function resultPanel(game, deal, me) {
       ),
     ),
     game.over ? h('p', { class: 'series-over' }, t('result.series_over')) : null,
+    game.over ? rematchPanel(S.room) : null,
     game.over ? null : nextDealPanel(me),
     h(
       'div',

@@ -104,9 +104,10 @@ export async function setName(page, name) {
  * Creates a room through the home screen and returns its invite code.
  * @param {any} client
  * @param {{game?: 'prisdorf'|'grossenaspe'|'anseggerfips'|'duttfips', players?: 3|4|5, cents?: boolean, nextDeal?: 'auto'|'slow'|'ask', title?: string, public?: boolean, kontra?: boolean, grace?: number,
- *   botTakeover?: 'off'|'easy'|'normal'|'strong', botDelay?: 0|400|900|1600, move?: 20|30|60|120, screenshot?: string, options?: string[]}} opts
+ *   botTakeover?: 'off'|'easy'|'normal'|'strong', botDelay?: 0|400|900|1600, move?: 20|30|60|120, deals?: number, screenshot?: string, options?: string[]}} opts
  *   (`screenshot`: a full-page screenshot of the filled-in form under this name; `options`: the
- *   data-keys of further options of the game's own to check, e.g. "opt-dutt-exchange")
+ *   data-keys of further options of the game's own to check, e.g. "opt-dutt-exchange"; `deals`:
+ *   the length of the series)
  */
 export async function createRoom(client, name, opts = {}) {
   const { page } = client;
@@ -114,10 +115,11 @@ export async function createRoom(client, name, opts = {}) {
   if (opts.title) await page.locator('#opt-title').fill(opts.title);
   if (opts.game) await page.locator(`[data-key="opt-game-${opts.game}"]`).check();
   if (opts.players === 3 || opts.players === 5) await page.locator(`[data-key="opt-players-${opts.players}"]`).check();
-  const more = opts.nextDeal || opts.public || opts.kontra || opts.grace !== undefined || opts.botTakeover || opts.botDelay !== undefined || opts.move || opts.cents || opts.options?.length;
+  const more = opts.nextDeal || opts.public || opts.kontra || opts.grace !== undefined || opts.botTakeover || opts.botDelay !== undefined || opts.move || opts.cents || opts.options?.length || opts.deals;
   if (more) await page.locator('.more-rules > summary').click();
   for (const key of opts.options ?? []) await page.locator(`[data-key="${key}"]`).check();
   if (opts.cents) await page.locator('[data-key="opt-cents"]').check();
+  if (opts.deals) await page.locator('[data-key="opt-deals"]').fill(String(opts.deals));
   if (opts.move) await page.locator(`[data-key="opt-move-${opts.move}"]`).check();
   if (opts.botTakeover) await page.locator(`[data-key="opt-bot_takeover-${opts.botTakeover}"]`).check();
   if (opts.botDelay !== undefined) await page.locator(`[data-key="opt-bot_delay-${opts.botDelay}"]`).check();
