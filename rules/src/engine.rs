@@ -115,6 +115,10 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
         Prepared::nothing()
     }
 
+    /// Whether [`GameEngine::prepare`] prepares anything at all: a server need not set work
+    /// aside (a blocking thread) for a game that prepares nothing.
+    const PREPARES: bool = false;
+
     /// Answers a read-only question `seat` asks about his moves (Wippen: the moves with one hand
     /// card and a choice of table piles); nothing changes.
     ///
@@ -552,6 +556,8 @@ impl GameEngine for wippen::Series {
     /// 11 MiB for groups of six piles; BENCHMARKS.md), which every listing of moves would
     /// otherwise wait for: held, it is shared by every room of those rules, and its memory given
     /// back after the last one.
+    const PREPARES: bool = true;
+
     fn prepare(rules: &wippen::Rules) -> Prepared {
         Prepared::new(wippen::prepare(rules))
     }

@@ -106,6 +106,11 @@ macro_rules! registry {
             pub fn prepare(&self) -> Prepared {
                 match self { $( GameRules::$variant(rules) => <$series as GameEngine>::prepare(rules), )+ }
             }
+
+            /// Whether a room of these rules has anything prepared ([`GameEngine::PREPARES`]).
+            pub fn prepares(&self) -> bool {
+                match self { $( GameRules::$variant(_) => <$series as GameEngine>::PREPARES, )+ }
+            }
         }
 
         impl Serialize for GameRules {
@@ -609,6 +614,7 @@ mod tests {
             let rules = GameRules::default_for(id);
             let prepared = rules.prepare();
             assert_eq!(prepared.is_nothing(), id != GameId::Wippen, "{id:?}: {prepared:?}");
+            assert_eq!(rules.prepares(), !prepared.is_nothing(), "{id:?}: says whether it prepares");
             let (game, _) = AnyGame::start(&rules, Seed([5; 32])).unwrap();
             let seat = game.turn().unwrap_or(Seat(0));
             let selection = serde_json::json!({"card": "H10", "piles": []});

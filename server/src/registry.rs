@@ -184,6 +184,11 @@ pub fn is_invisible(c: char) -> bool {
 /// the room's task. The room's task keeps the answer while it runs, so that it is shared by
 /// every room of those rules and its memory given back after the last one.
 async fn prepare(rules: &GameRules) -> Prepared {
+    if !rules.prepares() {
+        // Most games prepare nothing: no blocking thread is set aside (opening many rooms at
+        // once would otherwise grow the blocking pool, each thread with its stack).
+        return Prepared::nothing();
+    }
     let rules = rules.clone();
     let game = rules.game().code();
     match tokio::task::spawn_blocking(move || rules.prepare()).await {
