@@ -25,7 +25,7 @@ use crate::config::Config;
 use crate::listener::AppState;
 use crate::metrics::{dec, inc};
 use crate::registry::{Bucket, ROOMS_PER_CONNECTION_BURST, RoomHandle, clean_name};
-use crate::room::{ConnLink, JoinKind, JoinRefusal, Kick, Outgoing, RoomCommand};
+use crate::room::{ConnLink, Join, JoinKind, JoinRefusal, Kick, Outgoing, RoomCommand};
 use crate::tournaments::{Command as TournamentCommand, OrganiserAction, TournamentHandle};
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
@@ -639,7 +639,7 @@ impl Reader {
             self.send(&ServerMessage::error(ErrorCode::NotInRoom, id));
             return Flow::Continue;
         };
-        let command = RoomCommand::Request { conn: self.link.id, request: message, received: Instant::now() };
+        let command = RoomCommand::Request { conn: self.link.id, request: Box::new(message), received: Instant::now() };
         if room.tx.send(command).await.is_err() {
             // The room task is gone (it never is while someone is in it, short of a bug).
             self.state.registry.forget_handle(room);
@@ -722,10 +722,10 @@ impl Reader {
             };
             let Some(join) = kind.take() else { return };
             let (reply, answer) = oneshot::channel();
-            let command = RoomCommand::Join { link: self.link.clone(), kind: join, reply };
-            if let Err(mpsc::error::SendError(RoomCommand::Join { kind: join, .. })) = room.tx.send(command).await {
+            let command = RoomCommand::Join(Box::new(Join { link: self.link.clone(), kind: join, reply }));
+            if let Err(mpsc::error::SendError(RoomCommand::Join(join))) = room.tx.send(command).await {
                 self.state.registry.forget_handle(&room);
-                kind = Some(join);
+                kind = Some(join.kind);
                 continue;
             }
             match answer.await {

@@ -41,24 +41,29 @@ pub enum JoinRefusal {
     Closed,
 }
 
-/// What a room task is told.
+/// A connection entering a room ([`RoomCommand::Join`]).
+#[derive(Debug)]
+pub struct Join {
+    /// The connection.
+    pub link: ConnLink,
+    /// How.
+    pub kind: JoinKind,
+    /// Answered once the `joined` frame is queued (or with the refusal).
+    pub reply: oneshot::Sender<Result<(), JoinRefusal>>,
+}
+
+/// What a room task is told. Kept small (40 bytes): a room's queue holds its commands in
+/// blocks of 32 slots of this size, kept for the room's whole life.
 #[derive(Debug)]
 pub enum RoomCommand {
-    /// A connection enters.
-    Join {
-        /// The connection.
-        link: ConnLink,
-        /// How.
-        kind: JoinKind,
-        /// Answered once the `joined` frame is queued (or with the refusal).
-        reply: oneshot::Sender<Result<(), JoinRefusal>>,
-    },
+    /// A connection enters (boxed: the queue of every room keeps slots of the largest command).
+    Join(Box<Join>),
     /// A request from a connection in the room.
     Request {
         /// The connection.
         conn: ConnId,
-        /// What it asks.
-        request: RoomMessage,
+        /// What it asks (boxed, to keep the command small).
+        request: Box<RoomMessage>,
         /// When the server read it (for the latency metric).
         received: Instant,
     },
@@ -82,3 +87,7 @@ pub enum RoomCommand {
         reply: oneshot::Sender<LobbyRoom>,
     },
 }
+
+// Every room keeps its queue's blocks (32 commands each) for its whole life: a larger command
+// would cost every room memory (a `Join` or a message inline took 104 bytes a slot).
+const _: () = assert!(size_of::<RoomCommand>() <= 40);

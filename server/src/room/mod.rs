@@ -31,7 +31,7 @@ use std::sync::Arc;
 use fipsen_bots::Level;
 use fipsen_rules::Seat;
 
-pub use command::{JoinKind, JoinRefusal, RoomCommand};
+pub use command::{Join, JoinKind, JoinRefusal, RoomCommand};
 pub use link::{ConnId, ConnLink, Kick, Outgoing};
 pub use record::{Record, Unreadable};
 pub use shell::{Room, RoomEnv};

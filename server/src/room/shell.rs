@@ -192,8 +192,8 @@ impl Room {
         // Whoever reached the room before it left the registry opens it again.
         while let Some(command) = rx.recv().await {
             match command {
-                RoomCommand::Join { reply, .. } => {
-                    let _ = reply.send(Err(JoinRefusal::Closed));
+                RoomCommand::Join(join) => {
+                    let _ = join.reply.send(Err(JoinRefusal::Closed));
                 }
                 RoomCommand::Summary { participant, reply } => {
                     let _ = reply.send(self.core.summary(participant).filter(|_| !self.deleted));
@@ -214,13 +214,14 @@ impl Room {
 
     async fn handle(&mut self, command: RoomCommand) {
         match command {
-            RoomCommand::Join { link, kind, reply } => {
+            RoomCommand::Join(join) => {
+                let super::command::Join { link, kind, reply } = *join;
                 let result = self.join(link, kind).await.map_err(JoinRefusal::Refused);
                 let _ = reply.send(result);
             }
             RoomCommand::Request { conn, request, received } => {
                 let id = request.id();
-                match self.execute(Command::Request { conn, request }, None).await {
+                match self.execute(Command::Request { conn, request: *request }, None).await {
                     Err(code) => {
                         self.env.metrics.error(code.code());
                         self.send_to(conn, &ServerMessage::error(code, id));
