@@ -10,11 +10,18 @@ use fipsen_rules::GameId;
 use serde_json::json;
 use tokio_tungstenite::tungstenite;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
 
 /// Opens `/ws` with this `X-Forwarded-For`; the HTTP status when the upgrade is refused.
 async fn connect_as(server: &Server, forwarded_for: &str) -> Result<Client, u16> {
+    connect_with(server, forwarded_for.parse().expect("a header value")).await
+}
+
+/// Opens `/ws` with this `X-Forwarded-For` value, which need not be text; the HTTP status when
+/// the upgrade is refused.
+async fn connect_with(server: &Server, forwarded_for: HeaderValue) -> Result<Client, u16> {
     let mut request = server.url().into_client_request().expect("a request");
-    request.headers_mut().insert("x-forwarded-for", forwarded_for.parse().expect("a header value"));
+    request.headers_mut().insert("x-forwarded-for", forwarded_for);
     match tokio::time::timeout(PATIENCE, tokio_tungstenite::connect_async(request)).await.expect("an answer in time") {
         Ok((ws, _)) => Ok(Client::over(ws)),
         Err(tungstenite::Error::Http(response)) => Err(response.status().as_u16()),
@@ -24,7 +31,11 @@ async fn connect_as(server: &Server, forwarded_for: &str) -> Result<Client, u16>
 }
 
 async fn greeted_as(server: &Server, forwarded_for: &str) -> Client {
-    let mut client = connect_as(server, forwarded_for).await.expect("connected");
+    greeted_with(server, forwarded_for.parse().expect("a header value")).await
+}
+
+async fn greeted_with(server: &Server, forwarded_for: HeaderValue) -> Client {
+    let mut client = connect_with(server, forwarded_for).await.expect("connected");
     client.send(json!({"type": "hello", "protocol": fipsen_protocol::PROTOCOL_VERSION})).await;
     assert_eq!(client.recv().await.expect("welcome")["type"], "welcome");
     client
@@ -128,4 +139,29 @@ async fn without_a_trusted_proxy_every_socket_counts_under_its_own_address() {
     let server = Server::start(&db, &["--max-per-address", "2"]);
     let _held = [greeted_as(&server, "198.51.100.1").await, greeted_as(&server, "198.51.100.2").await];
     assert!(connect_as(&server, "198.51.100.3").await.is_err(), "one address, whatever the header says");
+}
+
+/// A header from a trusted proxy that names no address (garbled, not text, or ending in
+/// something that is no address) is no error to the client: he is served, counted and logged
+/// under the proxy's own address, as if the header were missing.
+#[tokio::test]
+async fn a_malformed_forwarded_header_falls_back_to_the_proxys_address() {
+    let (_dir, db) = temp_db();
+    let flags = ["--max-per-address", "2", "--rooms-per-address", "1", "--trusted-proxy", "127.0.0.1", "--log", "info"];
+    let (server, log) = Server::start_logged(&db, &flags);
+
+    let mut garbled = greeted_as(&server, "not an address").await;
+    assert!(creates_room(&mut garbled).await, "the proxy's own address has its first room");
+    let mut binary = greeted_with(&server, HeaderValue::from_bytes(b"\xff\xfe198.51.100.1").expect("obs-text")).await;
+    assert!(!creates_room(&mut binary).await, "a header that is not text names the proxy as well");
+    let line = log.line_containing("room creation refused").await;
+    assert!(line.contains("127.0.0.1") && !line.contains("198.51.100"), "logged by the proxy's address: {line}");
+
+    assert_eq!(
+        connect_as(&server, "198.51.100.1, ???").await.err(),
+        Some(503),
+        "an entry that is no address stops the walk at the proxy, whose two places are taken"
+    );
+    let mut named = greeted_as(&server, "198.51.100.1").await;
+    assert!(creates_room(&mut named).await, "a well-formed header still names its client");
 }
