@@ -86,11 +86,35 @@ start_before() {
   wait_listening "$out"
 }
 
+# calibrate_update_bytes OUT_DIR: the baseline pads each `update` to the server's own mean update
+# frame, measured here in a short run of the same traffic (100 tables, 200 moves a second) against
+# the server under test, so that both send the same bytes per frame. UPDATE_BYTES=N given in the
+# environment skips the measurement. Sets and exports UPDATE_BYTES; notes it in OUT_DIR/machine.txt.
+calibrate_update_bytes() {
+  local dir="$1"
+  if [ -n "${UPDATE_BYTES:-}" ]; then
+    echo "baseline update bytes: $UPDATE_BYTES (given)" | tee -a "$dir/machine.txt" >&2
+    return 0
+  fi
+  start_server "$DB_DIR/calibration.sqlite3"
+  loadgen run --addr "127.0.0.1:$SERVER_PORT" --label calibration --server-pid "$PID" --quiet \
+    --tables 100 --spectators 2 --rates 200 --warmup 3 --seconds 10 >"$dir/calibration.txt"
+  stop
+  rm -f "$DB_DIR/calibration.sqlite3"*
+  UPDATE_BYTES="$(grep -o 'mean update frame [0-9]* bytes' "$dir/calibration.txt" | awk '{print $4}')"
+  if [ -z "$UPDATE_BYTES" ] || [ "$UPDATE_BYTES" -le 0 ]; then
+    echo "the calibration run measured no update frame (see $dir/calibration.txt)" >&2
+    return 1
+  fi
+  export UPDATE_BYTES
+  echo "baseline update bytes: $UPDATE_BYTES (the server's mean update frame, calibration.txt)" | tee -a "$dir/machine.txt" >&2
+}
+
 # start_baseline: starts the baseline on SERVER_CPU; sets PID.
 start_baseline() {
   local out="$DB_DIR/baseline.out"
   "${PRIO[@]}" taskset -c "$SERVER_CPU" "$BIN/baseline" --addr "127.0.0.1:$BASELINE_PORT" \
-    --update-bytes "${UPDATE_BYTES:-2400}" --read-buffer-bytes "$BASELINE_READ_BUFFER" \
+    --update-bytes "$UPDATE_BYTES" --read-buffer-bytes "$BASELINE_READ_BUFFER" \
     >"$out" 2>"$DB_DIR/baseline.err" &
   PID=$!
   wait_listening "$out"
