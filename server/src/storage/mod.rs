@@ -13,8 +13,10 @@
 //! the commit it waits for.
 //!
 //! Engines:
-//! * [`sqlite`] — one SQLite file, written by one thread with group commit (the only engine
-//!   today; `--db`, `--sync`, `--checkpoint-ms` and `--wal-limit-pages` are its options).
+//! * [`sqlite`] — one SQLite file, written by one thread with group commit (the default; `--db`
+//!   names the file, and `--sync`, `--checkpoint-ms` and `--wal-limit-pages` are its options).
+//! * [`postgres`] — a PostgreSQL database, written by one task with group commit and read through
+//!   a pool of connections beside it, on a thread of its own (`--db postgres://…`).
 //!
 //! # Adding an engine
 //! 1. One module beside [`sqlite`] (`storage/postgres.rs`, or a folder when it has several
@@ -43,6 +45,7 @@ use futures_util::future::BoxFuture;
 #[cfg(test)]
 #[macro_use]
 pub(crate) mod conformance;
+pub mod postgres;
 pub mod sqlite;
 
 pub use sqlite::{SCHEMA_VERSION, StorageOptions};
@@ -53,6 +56,10 @@ pub enum StorageError {
     /// SQLite refused.
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL refused, or could not be reached: the driver's or the connection pool's
+    /// message, with its causes.
+    #[error("PostgreSQL: {0}")]
+    Postgres(String),
     /// A stored value could not be read back.
     #[error("stored data unreadable: {0}")]
     Corrupt(String),
