@@ -66,18 +66,20 @@ pub struct Config {
     pub db: PathBuf,
 
     /// How commits reach the disk: `full` (fsync before every acknowledgement) or `normal`
-    /// (survives a crash of the server, not a power cut or an operating-system crash).
+    /// (survives a crash of the server, not a power cut or an operating-system crash). SQLite
+    /// only: ignored, with a warning, with PostgreSQL.
     #[arg(long, env = "FIPSEN_SYNC", value_enum, default_value = "full")]
     pub sync: SyncMode,
 
     /// Milliseconds between the checkpoints that copy the write-ahead log into the database file
     /// (taken beside the writer, never inside a commit; only when something was committed).
+    /// SQLite only.
     #[arg(long = "checkpoint-ms", env = "FIPSEN_CHECKPOINT_MS", default_value_t = 200,
           value_parser = clap::value_parser!(u64).range(10..=60_000))]
     pub checkpoint_ms: u64,
 
     /// Pages (4 KiB) the write-ahead log may grow to before a checkpoint holds the writer for a
-    /// moment so that the log starts over (16,384: 64 MiB).
+    /// moment so that the log starts over (16,384: 64 MiB). SQLite only.
     #[arg(long = "wal-limit-pages", env = "FIPSEN_WAL_LIMIT_PAGES", default_value_t = 16_384,
           value_parser = clap::value_parser!(u64).range(256..=4_194_304))]
     pub wal_limit_pages: u64,

@@ -29,16 +29,21 @@ pub(super) async fn run(pool: Pool, mut rx: mpsc::Receiver<Write>, metrics: Arc<
         }
         let started = Instant::now();
         let count = batch.len();
-        commit(&pool, batch).await;
+        let answers = commit(&pool, batch).await;
+        // Counted before the answers: whoever waited for a write sees it counted.
         metrics.observe_commit(started.elapsed(), count);
+        for (op, result) in answers {
+            let _ = op.into_reply().send(result);
+        }
     }
 }
 
-/// Commits the writes in one transaction, then answers each. Every write runs inside the
-/// savepoint `write`, rolled back if the write fails, so that it leaves nothing behind while the
-/// others are committed. A failure of the transaction itself (the connection lost, the commit
-/// refused) fails every write of the batch.
-async fn commit(pool: &Pool, writes: Vec<Write>) {
+/// Commits the writes in one transaction, and returns each with its answer. When there are several, every
+/// write runs inside the savepoint `write`, rolled back if the write fails, so that it leaves
+/// nothing behind while the others are committed; a write alone is its transaction, rolled back
+/// if it fails. A failure of the transaction itself (the connection lost, the commit refused)
+/// fails every write of the batch.
+async fn commit(pool: &Pool, writes: Vec<Write>) -> Vec<(Write, Result<(), StorageError>)> {
     let mut client = match pool.get().await {
         Ok(client) => client,
         Err(e) => return fail_all(writes, &StorageError::from(e)),
@@ -47,42 +52,49 @@ async fn commit(pool: &Pool, writes: Vec<Write>) {
         Ok(tx) => tx,
         Err(e) => return fail_all(writes, &StorageError::from(e)),
     };
-    if let Err(e) = tx.batch_execute("SAVEPOINT write").await {
+    let savepoints = writes.len() > 1;
+    if savepoints && let Err(e) = tx.batch_execute("SAVEPOINT write").await {
         return fail_all(writes, &StorageError::from(e));
     }
     let mut done = Vec::with_capacity(writes.len());
     let mut writes = writes.into_iter();
     while let Some(op) = writes.next() {
         let result = write(&tx, &op).await;
-        // After a rollback the savepoint is still there for the next write.
-        let next =
-            if result.is_ok() { "RELEASE SAVEPOINT write; SAVEPOINT write" } else { "ROLLBACK TO SAVEPOINT write" };
+        // After a rollback the savepoint is still there for the next write; the last write's,
+        // if it succeeded, is released by the commit.
+        let next = match (&result, writes.len()) {
+            _ if !savepoints => None,
+            (Ok(()), 0) => None,
+            (Ok(()), _) => Some("RELEASE SAVEPOINT write; SAVEPOINT write"),
+            (Err(_), _) => Some("ROLLBACK TO SAVEPOINT write"),
+        };
         done.push((op, result));
-        if let Err(e) = tx.batch_execute(next).await {
+        if let Some(next) = next
+            && let Err(e) = tx.batch_execute(next).await
+        {
             let error = StorageError::from(e);
             tracing::error!(error = %error, "a transaction failed: none of its writes is stored");
             return fail_all(done.into_iter().map(|(op, _)| op).chain(writes), &error);
         }
     }
+    if !savepoints && done.iter().any(|(_, result)| result.is_err()) {
+        // The one write failed: nothing to commit.
+        let _ = tx.rollback().await;
+        return done;
+    }
     match tx.commit().await {
-        Ok(()) => {
-            for (op, result) in done {
-                let _ = op.into_reply().send(result);
-            }
-        }
+        Ok(()) => done,
         Err(e) => {
             let error = StorageError::from(e);
             tracing::error!(error = %error, "commit failed");
-            fail_all(done.into_iter().map(|(op, _)| op), &error);
+            fail_all(done.into_iter().map(|(op, _)| op), &error)
         }
     }
 }
 
-/// Answers every write with the error that stopped the transaction.
-fn fail_all(writes: impl IntoIterator<Item = Write>, error: &StorageError) {
-    for op in writes {
-        let _ = op.into_reply().send(Err(StorageError::Postgres(format!("not committed: {error}"))));
-    }
+/// Every write, failed with the error that stopped the transaction.
+fn fail_all(writes: impl IntoIterator<Item = Write>, error: &StorageError) -> Vec<(Write, Result<(), StorageError>)> {
+    writes.into_iter().map(|op| (op, Err(StorageError::Postgres(format!("not committed: {error}"))))).collect()
 }
 
 /// A number as PostgreSQL's `BIGINT` holds it.
