@@ -4,12 +4,17 @@
 //! The engine runs on a thread of its own with its own single-threaded runtime, so that it works
 //! the same whether the caller is the server's runtime or a test's. Every operation goes through
 //! one queue, in the order it was handed over: the writes to the writer task, which takes every
-//! write waiting into one transaction (each write in a savepoint of its own, so that one that
-//! fails leaves nothing behind while the others are committed) and answers them once it is
-//! committed; the reads each to a task of their own with a pooled connection, answered as soon
+//! write waiting into one transaction (each write in a savepoint of its own when there are
+//! several, so that one that fails leaves nothing behind while the others are committed) and
+//! answers them once it is committed; the reads each to a task of their own with a pooled connection, answered as soon
 //! as they are read. One writer keeps the writes to a room or a tournament in the order they were
 //! handed over; a read sees every write acknowledged before it was handed over, since a write is
 //! only acknowledged once committed. The engine keeps no copy of what is stored.
+//!
+//! A commit whose answer is lost with the connection (the database or the network failed at that
+//! moment) is reported as failed, though PostgreSQL may have stored it; no engine over a network
+//! can tell. The room then holds a record number the store already has, and its next append
+//! fails until it is opened again from what is stored.
 //!
 //! The connection is plain (no TLS): the database belongs on a private network, on the same
 //! machine, or behind a unix socket (`postgres://user@%2Frun%2Fpostgresql/fipsen` or

@@ -38,11 +38,11 @@ pub(super) async fn run(pool: Pool, mut rx: mpsc::Receiver<Write>, metrics: Arc<
     }
 }
 
-/// Commits the writes in one transaction, and returns each with its answer. When there are several, every
-/// write runs inside the savepoint `write`, rolled back if the write fails, so that it leaves
-/// nothing behind while the others are committed; a write alone is its transaction, rolled back
-/// if it fails. A failure of the transaction itself (the connection lost, the commit refused)
-/// fails every write of the batch.
+/// Commits the writes in one transaction, and returns each with its answer. When there are
+/// several, every write runs inside the savepoint `write`, rolled back if the write fails, so
+/// that it leaves nothing behind while the others are committed; a write alone is its
+/// transaction, rolled back if it fails. A failure of the transaction itself (the connection
+/// lost, the commit refused) fails every write of the batch.
 async fn commit(pool: &Pool, writes: Vec<Write>) -> Vec<(Write, Result<(), StorageError>)> {
     let mut client = match pool.get().await {
         Ok(client) => client,
