@@ -1,7 +1,7 @@
 //! The server's configuration: every setting is a flag and an environment variable.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -29,6 +29,15 @@ pub enum SyncMode {
     Normal,
 }
 
+/// Where the rooms are stored, as `--db` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Database<'a> {
+    /// A SQLite file.
+    Sqlite(&'a Path),
+    /// A PostgreSQL database, by its URL (`postgres://…` or `postgresql://…`).
+    Postgres(&'a str),
+}
+
 /// What the binary does besides serving.
 #[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
 pub enum Command {
@@ -43,7 +52,7 @@ pub enum Command {
 }
 
 /// The authoritative Fipsen server: serves the web client, `/healthz`, `/metrics` and the
-/// WebSocket `/ws` on one port, and keeps every room in a SQLite file.
+/// WebSocket `/ws` on one port, and keeps every room in a SQLite file (or a PostgreSQL database).
 #[derive(Debug, Clone, Parser)]
 #[command(name = "fipsen-server", version, about, args_override_self = true)]
 pub struct Config {
@@ -51,23 +60,26 @@ pub struct Config {
     #[arg(long, env = "FIPSEN_ADDR", default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
 
-    /// The SQLite database file (created if missing).
+    /// The SQLite database file (created if missing), or a PostgreSQL database's URL
+    /// (`postgres://user:password@host:port/name` or `postgresql://…`; plain, without TLS).
     #[arg(long, env = "FIPSEN_DB", default_value = "fipsen.sqlite3")]
     pub db: PathBuf,
 
     /// How commits reach the disk: `full` (fsync before every acknowledgement) or `normal`
-    /// (survives a crash of the server, not a power cut or an operating-system crash).
+    /// (survives a crash of the server, not a power cut or an operating-system crash). SQLite
+    /// only: ignored, with a warning, with PostgreSQL.
     #[arg(long, env = "FIPSEN_SYNC", value_enum, default_value = "full")]
     pub sync: SyncMode,
 
     /// Milliseconds between the checkpoints that copy the write-ahead log into the database file
     /// (taken beside the writer, never inside a commit; only when something was committed).
+    /// SQLite only.
     #[arg(long = "checkpoint-ms", env = "FIPSEN_CHECKPOINT_MS", default_value_t = 200,
           value_parser = clap::value_parser!(u64).range(10..=60_000))]
     pub checkpoint_ms: u64,
 
     /// Pages (4 KiB) the write-ahead log may grow to before a checkpoint holds the writer for a
-    /// moment so that the log starts over (16,384: 64 MiB).
+    /// moment so that the log starts over (16,384: 64 MiB). SQLite only.
     #[arg(long = "wal-limit-pages", env = "FIPSEN_WAL_LIMIT_PAGES", default_value_t = 16_384,
           value_parser = clap::value_parser!(u64).range(256..=4_194_304))]
     pub wal_limit_pages: u64,
@@ -202,6 +214,14 @@ impl Config {
         }
     }
 
+    /// The database `--db` names: a PostgreSQL URL, or else a SQLite file.
+    pub fn database(&self) -> Database<'_> {
+        match self.db.to_str() {
+            Some(url) if crate::storage::postgres::is_url(url) => Database::Postgres(url),
+            _ => Database::Sqlite(&self.db),
+        }
+    }
+
     /// The handshake timeout.
     pub fn handshake_timeout(&self) -> Duration {
         Duration::from_secs(self.handshake_timeout_secs)
@@ -269,6 +289,19 @@ mod tests {
         );
         let refused = Config::try_parse_from(["fipsen-server", "--checkpoint-ms", "0"]).expect_err("out of range");
         assert!(refused.to_string().contains("--checkpoint-ms"), "{refused}");
+    }
+
+    /// `--db` (or `FIPSEN_DB`) names a SQLite file, or a PostgreSQL database by its URL.
+    #[test]
+    fn the_database_is_a_file_or_a_postgres_url() {
+        let config = Config::try_parse_from(["fipsen-server"]).expect("defaults");
+        assert_eq!(config.database(), Database::Sqlite(Path::new("fipsen.sqlite3")));
+        for url in ["postgres://fipsen@db:5432/fipsen", "postgresql://fipsen@%2Frun%2Fpostgresql/fipsen"] {
+            let config = Config::try_parse_from(["fipsen-server", "--db", url]).expect("a URL");
+            assert_eq!(config.database(), Database::Postgres(url));
+        }
+        let config = Config::try_parse_from(["fipsen-server", "--db", "/data/rooms.sqlite3"]).expect("a file");
+        assert_eq!(config.database(), Database::Sqlite(Path::new("/data/rooms.sqlite3")));
     }
 
     /// A server takes at most as many entrants in a tournament as a tournament can have.

@@ -11,7 +11,7 @@
 //! * [`tournaments`] — one task per tournament: registration, rounds, its tables as rooms,
 //!   the live standings.
 //! * [`replay`] — finished deals rebuilt from storage, step by step with every hand open.
-//! * [`storage`] — SQLite, one writer thread with group commit; persist before acknowledging.
+//! * [`storage`] — SQLite or PostgreSQL, one writer with group commit; persist before acknowledging.
 //! * [`proxy`] — the client's address behind a trusted reverse proxy (`X-Forwarded-For`).
 //! * [`metrics`], [`config`], [`secrets`] — counters, settings, invite codes and tokens.
 
@@ -38,11 +38,11 @@ use tokio::sync::{Semaphore, watch};
 use tracing::{info, warn};
 
 use crate::accept::Acceptor;
-use crate::config::Config;
+use crate::config::{Config, Database};
 use crate::listener::AppState;
 use crate::metrics::Metrics;
 use crate::registry::Registry;
-use crate::storage::Storage;
+use crate::storage::{Storage, StorageOptions};
 use crate::tournaments::Tournaments;
 
 /// Runs the server until `stop` resolves, then shuts down gracefully: stops accepting, lets
@@ -55,7 +55,22 @@ pub async fn run(
     stop: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let metrics = Arc::new(Metrics::default());
-    let (storage, writer) = Storage::open_with(&config.db, metrics.clone(), config.storage())?;
+    let (storage, writer) = match config.database() {
+        Database::Sqlite(path) => Storage::open_with(path, metrics.clone(), config.storage())?,
+        Database::Postgres(url) => {
+            if config.storage() != StorageOptions::default() {
+                warn!(
+                    "--sync, --checkpoint-ms and --wal-limit-pages are SQLite's: ignored with PostgreSQL \
+                     (its own settings, such as synchronous_commit, decide how commits reach the disk)"
+                );
+            }
+            Storage::open_postgres(url, metrics.clone())?
+        }
+    };
+    let db = match config.database() {
+        Database::Sqlite(path) => path.display().to_string(),
+        Database::Postgres(url) => storage::postgres::display_url(url),
+    };
     let closing = storage.clone();
     if config.insecure_fixed_seed.is_some() {
         warn!("--insecure-fixed-seed is set: every new room's deals are known in advance; for tests only");
@@ -100,7 +115,7 @@ pub async fn run(
         storage,
         health: health::Health::default(),
     });
-    info!(%addr, db = %config.db.display(), restored, restored_tournaments, client_files = static_files::count(), max_sockets, "listening");
+    info!(%addr, %db, restored, restored_tournaments, client_files = static_files::count(), max_sockets, "listening");
     // The one line tests and operators look for.
     println!("Fipsen server listening on http://{addr}");
     let acceptor = Acceptor::new(listener, listener::router(state.clone()), state, sockets.clone());

@@ -13,20 +13,21 @@
 //! the commit it waits for.
 //!
 //! Engines:
-//! * [`sqlite`] — one SQLite file, written by one thread with group commit (the only engine
-//!   today; `--db`, `--sync`, `--checkpoint-ms` and `--wal-limit-pages` are its options).
+//! * [`sqlite`] — one SQLite file, written by one thread with group commit (the default; `--db`
+//!   names the file, and `--sync`, `--checkpoint-ms` and `--wal-limit-pages` are its options).
+//! * [`postgres`] — a PostgreSQL database, written by one task with group commit and read through
+//!   a pool of connections beside it, on a thread of its own (`--db postgres://…`).
 //!
 //! # Adding an engine
-//! 1. One module beside [`sqlite`] (`storage/postgres.rs`, or a folder when it has several
+//! 1. One module beside [`sqlite`] and [`postgres`] (a file, or a folder when it has several
 //!    concerns) with a type implementing [`StorageEngine`] and an `open` that returns
 //!    `(Storage, std::thread::JoinHandle<()>)` through [`Storage::from_engine`], as
-//!    [`Storage::open_with`] does for SQLite. Its driver's errors get a variant of
-//!    [`StorageError`] beside [`StorageError::Sqlite`].
+//!    [`Storage::open_with`] does for SQLite and [`Storage::open_postgres`] for PostgreSQL. Its
+//!    driver's errors get a variant of [`StorageError`] beside [`StorageError::Sqlite`].
 //! 2. Its schema ladder in `server/migrations/<engine>/` (the files directly in
 //!    `server/migrations/` are SQLite's, where earlier builds had them; see the README there).
-//! 3. A flag in `config.rs` that selects it (e.g. `--database-url postgres://…`, its own options
-//!    beside it, as the SQLite options are), and the choice in `lib.rs::run` where
-//!    [`Storage::open_with`] is called today.
+//! 3. How `--db` names it (`config.rs`, [`crate::config::Database`]: a PostgreSQL URL, or else a
+//!    SQLite file), its own options beside it, and the choice in `lib.rs::run`.
 //! 4. Its tests: a `conformance::Harness` (a new empty store, opened again) and one line,
 //!    `engine_suite!(TheHarness);`, as `sqlite/tests.rs` has, run the engine test suite on it:
 //!    ordering, the group commit, refused writes, tokens, flags, retention, tournaments,
@@ -43,6 +44,7 @@ use futures_util::future::BoxFuture;
 #[cfg(test)]
 #[macro_use]
 pub(crate) mod conformance;
+pub mod postgres;
 pub mod sqlite;
 
 pub use sqlite::{SCHEMA_VERSION, StorageOptions};
@@ -53,6 +55,10 @@ pub enum StorageError {
     /// SQLite refused.
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL refused, or could not be reached: the driver's or the connection pool's
+    /// message, with its causes.
+    #[error("PostgreSQL: {0}")]
+    Postgres(String),
     /// A stored value could not be read back.
     #[error("stored data unreadable: {0}")]
     Corrupt(String),

@@ -1,0 +1,321 @@
+//! The PostgreSQL engine: the engine test suite, and what is PostgreSQL's own (the migration
+//! ladder, the format columns, the group commit's batches, the URL kept out of the logs).
+//!
+//! Each test makes a database of its own on the server that `FIPSEN_TEST_POSTGRES` names (a URL
+//! whose user may create databases; `scripts/postgres-temp` starts one) and drops it at the end.
+//! Without that variable the tests say they were skipped and pass, except under CI (`CI` set),
+//! where they fail: a check skipped there would be one that cannot fail.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread::JoinHandle;
+
+use futures_util::future::join_all;
+use tokio_postgres::NoTls;
+
+use super::{SCHEMA_VERSION, display_url, is_url};
+use crate::metrics::Metrics;
+use crate::storage::conformance::{Harness, fill, meta};
+use crate::storage::{ROOM_RECORD_FORMAT, Storage, StorageError, StoredRecord, TOURNAMENT_RECORD_FORMAT};
+
+/// The variable naming the PostgreSQL server the tests use.
+const SERVER: &str = "FIPSEN_TEST_POSTGRES";
+
+/// The server's URL; `None` (having said so) when the tests are to be skipped.
+///
+/// # Panics
+/// The variable is unset under CI.
+fn test_server() -> Option<String> {
+    match std::env::var(SERVER) {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ if std::env::var_os("CI").is_some() => panic!(
+            "{SERVER} is not set, and CI is: the PostgreSQL engine's tests need a server \
+             (scripts/test starts one with scripts/postgres-temp)"
+        ),
+        _ => {
+            println!("skipped: {SERVER} is not set (scripts/postgres-temp starts a server to test against)");
+            None
+        }
+    }
+}
+
+/// `url` with its database replaced by `name` (its query, the unix socket's folder for one,
+/// kept).
+fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = url.split_once('?').map_or((url, None), |(base, query)| (base, Some(query)));
+    let authority = base.find("://").map_or(0, |i| i + 3);
+    let end = base[authority..].find('/').map_or(base.len(), |i| authority + i);
+    let mut out = format!("{}/{name}", &base[..end]);
+    if let Some(query) = query {
+        out.push('?');
+        out.push_str(query);
+    }
+    out
+}
+
+/// Runs `sql` on the database at `url`, on a runtime of its own (the caller may be on one).
+fn execute(url: &str, sql: String) {
+    let url = url.to_string();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+        runtime.block_on(async {
+            let (client, connection) = tokio_postgres::connect(&url, NoTls).await.expect("connect to the test server");
+            let connection = tokio::spawn(connection);
+            client.batch_execute(&sql).await.unwrap_or_else(|e| panic!("{sql}: {e:?}"));
+            drop(client);
+            let _ = connection.await;
+        });
+    })
+    .join()
+    .expect("the statement ran");
+}
+
+/// Runs `sql` on the database at `url` and returns the first column of each row, as text.
+fn query(url: &str, sql: &str) -> Vec<String> {
+    let (url, sql) = (url.to_string(), sql.to_string());
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+        runtime.block_on(async {
+            let (client, connection) = tokio_postgres::connect(&url, NoTls).await.expect("connect to the test server");
+            tokio::spawn(connection);
+            let rows = client.simple_query(&sql).await.unwrap_or_else(|e| panic!("{sql}: {e:?}"));
+            rows.iter()
+                .filter_map(|message| match message {
+                    tokio_postgres::SimpleQueryMessage::Row(row) => Some(row.get(0).unwrap_or("NULL").to_string()),
+                    _ => None,
+                })
+                .collect()
+        })
+    })
+    .join()
+    .expect("the query ran")
+}
+
+/// A database of its own on the test server, dropped with the harness (not in the child
+/// process of the SIGKILL test: the parent's).
+struct PgDatabase {
+    url: String,
+    /// The server and the database's name, to drop it; `None` in the child process.
+    owned: Option<(String, String)>,
+}
+
+impl PgDatabase {
+    fn open_with(&self, metrics: Arc<Metrics>) -> (Storage, JoinHandle<()>) {
+        Storage::open_postgres(&self.url, metrics).expect("open")
+    }
+}
+
+impl Harness for PgDatabase {
+    fn create() -> PgDatabase {
+        static MADE: AtomicU64 = AtomicU64::new(0);
+        let server = test_server().expect("a test server (checked before by `available`)");
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos();
+        let name = format!(
+            "fipsen_test_{}_{}_{}",
+            std::process::id(),
+            MADE.fetch_add(1, Ordering::Relaxed),
+            nanos % 1_000_000_000
+        );
+        execute(&server, format!("CREATE DATABASE {name}"));
+        PgDatabase { url: with_database(&server, &name), owned: Some((server, name)) }
+    }
+
+    fn address(&self) -> String {
+        self.url.clone()
+    }
+
+    fn at(address: &str) -> PgDatabase {
+        PgDatabase { url: address.to_string(), owned: None }
+    }
+
+    fn open(&self) -> (Storage, JoinHandle<()>) {
+        self.open_with(Arc::new(Metrics::default()))
+    }
+
+    fn available() -> bool {
+        test_server().is_some()
+    }
+}
+
+impl Drop for PgDatabase {
+    fn drop(&mut self) {
+        if let Some((server, name)) = self.owned.take() {
+            // An engine still open (a test that failed) is disconnected.
+            execute(&server, format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+        }
+    }
+}
+
+engine_suite!(PgDatabase);
+
+/// A new database, or `None` when the tests are skipped.
+fn database() -> Option<PgDatabase> {
+    PgDatabase::available().then(PgDatabase::create)
+}
+
+/// Appends handed over while a commit runs share the next one: many rooms appending at once
+/// take a few transactions, not one each.
+#[tokio::test]
+async fn appends_of_many_rooms_share_commits() {
+    const ROOMS: u64 = 200;
+    let Some(db) = database() else { return };
+    let metrics = Arc::new(Metrics::default());
+    let (storage, _thread) = db.open_with(metrics.clone());
+    let codes: Vec<String> = (0..ROOMS).map(|i| format!("R{i:03}")).collect();
+    for (i, code) in codes.iter().enumerate() {
+        fill(&storage, code, i as u64, 0).await;
+    }
+    let counts = || (metrics.committed_writes.load(Ordering::Relaxed), metrics.commit_latency.count());
+    let (writes_before, commits_before) = counts();
+    let appends = codes.iter().map(|code| storage.append(Arc::from(code.as_str()), 0, 0, "{}".into(), None));
+    assert!(join_all(appends).await.iter().all(Result::is_ok));
+    // The writer counts a batch once it has answered it: a probe after the appends is answered
+    // after their counts.
+    storage.probe().await.expect("probe");
+    let (writes, commits) = counts();
+    assert_eq!(writes - writes_before, ROOMS + 1);
+    assert!(commits - commits_before <= ROOMS / 10, "{} commits for {ROOMS} appends", commits - commits_before);
+}
+
+/// A new database gets every migration of the ladder, recorded as applied; opening it again
+/// applies nothing more. Servers starting together on a new database all open it.
+#[tokio::test]
+async fn the_ladder_is_applied_once_even_by_servers_starting_together() {
+    let Some(db) = database() else { return };
+    let opened: Vec<_> = (0..3)
+        .map(|_| {
+            let url = db.url.clone();
+            std::thread::spawn(move || Storage::open_postgres(&url, Arc::new(Metrics::default())))
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|thread| thread.join().expect("opened").expect("every server opens the new database"))
+        .collect();
+    let versions = || query(&db.url, "SELECT version FROM refinery_schema_history ORDER BY version");
+    let all: Vec<String> = (1..=SCHEMA_VERSION).map(|v| v.to_string()).collect();
+    assert_eq!(versions(), all);
+    for (storage, _thread) in &opened {
+        storage.probe().await.expect("each writes");
+    }
+    drop(opened);
+    let (storage, _thread) = db.open();
+    fill(&storage, "AAAA", 1, 1).await;
+    assert_eq!(versions(), all);
+}
+
+/// A database a newer build migrated past this build's last migration is refused with a clear
+/// error, and left as it was.
+#[tokio::test]
+async fn a_database_from_a_newer_build_is_refused() {
+    let Some(db) = database() else { return };
+    drop(db.open());
+    let newer = SCHEMA_VERSION + 1;
+    execute(
+        &db.url,
+        format!(
+            "CREATE TABLE later (x INTEGER);
+             INSERT INTO refinery_schema_history (version, name, applied_on, checksum)
+             VALUES ({newer}, 'later', '2030-01-01T00:00:00Z', '1')"
+        ),
+    );
+    let tables =
+        || query(&db.url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1");
+    let before = tables();
+    let error = Storage::open_postgres(&db.url, Arc::new(Metrics::default())).expect_err("a newer database is refused");
+    assert!(matches!(error, StorageError::TooNew { found, known } if found == newer && known == SCHEMA_VERSION));
+    let message = error.to_string();
+    assert!(message.contains(&format!("schema version {newer}")) && message.contains("newer build"), "{message}");
+    assert_eq!(tables(), before);
+    let versions = query(&db.url, "SELECT version FROM refinery_schema_history ORDER BY version");
+    assert_eq!(versions, (1..=newer).map(|v| v.to_string()).collect::<Vec<_>>());
+}
+
+/// Every record is stored with the format this build writes, and read back with the format
+/// it was stored with.
+#[tokio::test]
+async fn records_name_their_format() {
+    let Some(db) = database() else { return };
+    let (storage, thread) = db.open();
+    fill(&storage, "AAAA", 1, 2).await;
+    let first = vec![StoredRecord { seq_before: 0, json: "{}".into(), format: ROOM_RECORD_FORMAT }];
+    storage.create_room_with(meta("BBBB", 2), first).await.expect("create");
+    storage.create_tournament("TTTT".into(), 1, vec!["{}".into()]).await.expect("tournament");
+    storage.append_tournament("TTTT".into(), 1, vec!["{}".into()], false).await.expect("append");
+    storage.shutdown().await.expect("shutdown");
+    thread.join().expect("the engine's thread ends");
+    let room = ROOM_RECORD_FORMAT.to_string();
+    let tournament = TOURNAMENT_RECORD_FORMAT.to_string();
+    assert_eq!(query(&db.url, "SELECT format FROM records ORDER BY room, idx"), vec![room.clone(); 3]);
+    assert_eq!(query(&db.url, "SELECT format FROM tournament_records ORDER BY idx"), vec![tournament.clone(); 2]);
+    execute(
+        &db.url,
+        "UPDATE records SET format = 7 WHERE room = 'AAAA' AND idx = 1;
+         UPDATE tournament_records SET format = 9 WHERE idx = 0;"
+            .into(),
+    );
+    let (storage, _thread) = db.open();
+    let a = storage.load("AAAA").await.expect("load").expect("stored");
+    assert_eq!(a.records.iter().map(|r| r.format).collect::<Vec<_>>(), vec![ROOM_RECORD_FORMAT, 7]);
+    let t = storage.load_tournament("TTTT").await.expect("load").expect("stored");
+    assert_eq!(t.formats, vec![9, TOURNAMENT_RECORD_FORMAT]);
+}
+
+/// The engine opens new connections once its own were closed from outside (the database
+/// restarted, an administrator ended them), and an append it acknowledged is stored, one it
+/// refused is not.
+#[tokio::test]
+async fn the_engine_reconnects_after_its_connections_were_closed() {
+    let Some(db) = database() else { return };
+    let (storage, _thread) = db.open();
+    fill(&storage, "AAAA", 1, 1).await;
+    assert!(storage.load("AAAA").await.expect("load").is_some());
+    let name = db.owned.as_ref().map(|(_, name)| name.clone()).expect("owned");
+    let ended = query(
+        &db.url,
+        &format!(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+             WHERE datname = '{name}' AND application_name = 'fipsen-server'"
+        ),
+    );
+    assert_ne!(ended, ["0"], "the engine's connections were ended");
+    // The engine's connections read the server's notice that they were ended.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let mut appended = 1;
+    for _ in 0..3 {
+        if storage.append(Arc::from("AAAA"), appended, appended, format!("{{\"r\":{appended}}}"), None).await.is_ok() {
+            appended += 1;
+        }
+    }
+    assert!(appended >= 3, "the engine writes again after its connections were closed ({appended})");
+    let room = storage.load("AAAA").await.expect("load").expect("stored");
+    assert_eq!(room.records.len() as u64, appended, "every acknowledged append, and nothing else");
+}
+
+/// Only URLs of the two PostgreSQL schemes select the engine; a URL is logged without its
+/// password or parameters.
+#[test]
+fn urls_select_the_engine_and_are_logged_without_secrets() {
+    assert!(is_url("postgres://fipsen@db/fipsen") && is_url("postgresql://db/fipsen"));
+    assert!(!is_url("fipsen.sqlite3") && !is_url("/data/postgres://x") && !is_url("mysql://db/x"));
+    let shown = display_url("postgres://fipsen:s3cret@db.internal:5433/rooms?application_name=x&password=other");
+    assert_eq!(shown, "postgres://fipsen@db.internal:5433/rooms");
+    assert!(display_url("postgres://u:pw@%2Frun%2Fpostgresql/f").ends_with("@/run/postgresql:5432/f"));
+    assert!(!display_url("postgres://[broken").contains("broken"));
+    assert_eq!(with_database("postgres://u@h:1/old?host=/tmp", "new"), "postgres://u@h:1/new?host=/tmp");
+    assert_eq!(with_database("postgresql://u@h", "new"), "postgresql://u@h/new");
+}
+
+/// A database that cannot be reached fails the opening with an error that names it, without
+/// its password.
+#[test]
+fn an_unreachable_database_is_an_error_without_the_password() {
+    // Port 1 on the loopback address: nothing listens there.
+    let url = "postgres://fipsen:s3cret@127.0.0.1:1/fipsen?connect_timeout=5";
+    let error = Storage::open_postgres(url, Arc::new(Metrics::default())).expect_err("nothing listens");
+    let message = error.to_string();
+    assert!(matches!(error, StorageError::Postgres(_)), "{error:?}");
+    assert!(message.contains("connect") && !message.contains("s3cret"), "{message}");
+    let error = Storage::open_postgres("postgres://u:s3cret@h:notaport/x", Arc::new(Metrics::default()))
+        .expect_err("not a URL");
+    assert!(!error.to_string().contains("s3cret"), "{error}");
+}

@@ -1,0 +1,151 @@
+//! The real binary on a PostgreSQL database (`--db postgres://…`): killed with SIGKILL mid-deal
+//! and restarted on the same database, it loses nothing it acknowledged; its log names the
+//! database without the password.
+//!
+//! The database is made on the server that `FIPSEN_TEST_POSTGRES` names (`scripts/postgres-temp`
+//! starts one). Without that variable the test says it was skipped and passes, except under CI
+//! (`CI` set), where it fails.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::Path;
+
+use common::{Client, Rng, Server, Table};
+use serde_json::{Value, json};
+use tokio_postgres::NoTls;
+
+/// The test server's URL, or `None` (said) when the test is skipped.
+fn test_server() -> Option<String> {
+    match std::env::var("FIPSEN_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ if std::env::var_os("CI").is_some() => {
+            panic!("FIPSEN_TEST_POSTGRES is not set, and CI is: this test needs a PostgreSQL server")
+        }
+        _ => {
+            println!("skipped: FIPSEN_TEST_POSTGRES is not set (scripts/postgres-temp starts a server)");
+            None
+        }
+    }
+}
+
+/// A database of its own on the test server, dropped at the end.
+struct Database {
+    server: String,
+    name: String,
+}
+
+impl Database {
+    async fn create(server: String) -> Database {
+        let name = format!("fipsen_server_test_{}", std::process::id());
+        run(&server, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
+        run(&server, &format!("CREATE DATABASE {name}")).await;
+        Database { server, name }
+    }
+
+    /// Its URL, with a password the trusting test server does not ask for: the log must not
+    /// show it.
+    fn url(&self) -> String {
+        let base = self.server.split_once('?').map_or(self.server.as_str(), |(base, _)| base);
+        let (scheme, rest) = base.split_once("://").unwrap();
+        let authority = rest.split('/').next().unwrap();
+        let (user, host) = authority.rsplit_once('@').unwrap_or(("fipsen", authority));
+        let user = user.split(':').next().unwrap();
+        format!("{scheme}://{user}:not-shown@{host}/{}", self.name)
+    }
+}
+
+impl Drop for Database {
+    fn drop(&mut self) {
+        let (server, sql) = (self.server.clone(), format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name));
+        std::thread::spawn(move || {
+            tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(run(&server, &sql));
+        })
+        .join()
+        .unwrap();
+    }
+}
+
+async fn run(url: &str, sql: &str) {
+    let (client, connection) = tokio_postgres::connect(url, NoTls).await.expect("connect to FIPSEN_TEST_POSTGRES");
+    tokio::spawn(connection);
+    client.batch_execute(sql).await.unwrap_or_else(|e| panic!("{sql}: {e:?}"));
+}
+
+/// Every seat resumes on the restarted server; returns their views.
+async fn resume_all(server: &Server, table: &mut Table, tokens: &[String]) -> Vec<Value> {
+    let mut views = Vec::new();
+    for (seat, token) in tokens.iter().enumerate() {
+        let mut c = Client::greeted(server).await;
+        let last = table.seats[seat].seq;
+        c.send(json!({"type": "resume", "room": table.room, "token": token, "last_seq": last})).await;
+        let joined = c.recv_type_or_error("joined").await;
+        assert_eq!(joined["type"], "joined", "{joined}");
+        views.push(joined["game"].clone());
+        table.seats[seat] = c;
+    }
+    let seq = table.seats.iter().map(|c| c.seq).max().unwrap_or(0);
+    table.sync(seq).await;
+    views
+}
+
+/// A series played on PostgreSQL, the server killed right after an acknowledged action at
+/// several points and restarted on the same database: every seat resumes where it was, the
+/// acknowledged action included, and every deal replays against the rules.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_on_postgres_loses_nothing_acknowledged_across_sigkill() {
+    let Some(server_url) = test_server() else { return };
+    let database = Database::create(server_url).await;
+    let url = database.url();
+    let db = Path::new(&url);
+    // SQLite's options are ignored, with a warning; the database is logged without its password.
+    let (mut server, log) = Server::start_logged(db, &["--log", "info", "--sync", "normal"]);
+    let listening = log.line_containing("listening").await;
+    assert!(listening.contains(&format!("@{}", url.rsplit_once('@').unwrap().1)), "{listening}");
+    log.line_containing("ignored with PostgreSQL").await;
+    let mut table =
+        Table::open(&server, json!({"players": 4, "deals": 3}), json!({"next_deal_seconds": null}), 0).await;
+    let tokens: Vec<String> = table.seats.iter().map(Client::token).collect();
+    let mut rng = Rng(26);
+    let mut kills = 0;
+    let mut until_kill = 2;
+    while !table.series_over() {
+        if table.deal_over() {
+            table.ask_next_deal().await;
+            continue;
+        }
+        if until_kill > 0 {
+            assert!(table.step(&mut rng).await);
+            until_kill -= 1;
+            continue;
+        }
+        let turn = table.view()["turn"].as_u64().unwrap_or(0) as usize;
+        let Some(action) = common::random_action(table.seats[turn].deal(), &mut rng) else {
+            until_kill = 1;
+            continue;
+        };
+        let ack = table.seats[turn].act(&action).await;
+        assert_eq!(ack["type"], "ack", "{ack}");
+        server.kill();
+        kills += 1;
+        server = Server::start(db, &[]);
+        let views = resume_all(&server, &mut table, &tokens).await;
+        for (seat, view) in views.iter().enumerate() {
+            assert!(table.seats[seat].seq >= ack["seq"].as_u64().unwrap(), "acknowledged seq {} lost", ack["seq"]);
+            assert_eq!(*view, table.seats[seat].game, "seat {seat}");
+        }
+        table.actions.push((fipsen_rules::Seat(turn as u8), action));
+        if table.deal_over() {
+            table.replay_finished();
+        }
+        until_kill = 3;
+    }
+    assert!(kills >= 3, "only {kills} kills");
+    let sheet =
+        table.seats[0].game["scoresheet"].as_array().unwrap().iter().filter(|row| row["row"] != "round").count();
+    assert_eq!(table.deals_replayed, sheet, "every deal replayed, across {kills} restarts");
+    assert_eq!(log.count_containing("not-shown"), 0, "the password is never logged");
+    let (status, body) = server.get("/metrics").await;
+    assert!(status.contains("200") && body.contains("fipsen_rooms 1"), "{status}\n{body}");
+}
