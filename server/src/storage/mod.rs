@@ -36,6 +36,7 @@
 //! The store holds master seeds and token hashes: it must stay private to the server.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use fipsen_protocol::RoomOptions;
 use fipsen_rules::{GameRules, Seed};
@@ -71,6 +72,20 @@ pub enum StorageError {
     /// The schema could not be brought to this build's version.
     #[error("schema migration: {0}")]
     Migration(String),
+    /// A fenced write ([`Storage::append_fenced`]) carried a lease this server no longer holds:
+    /// another server took the room over (or the lease ran out). Nothing of it is stored; the
+    /// room must stop here.
+    #[error("room {room}: the lease of epoch {epoch} is no longer this server's; another server owns the room")]
+    Fenced {
+        /// The room.
+        room: String,
+        /// The epoch the write carried.
+        epoch: u64,
+    },
+    /// The engine serves one server alone and keeps no leases (SQLite): cluster mode needs an
+    /// engine that several servers share.
+    #[error("{0}: this storage engine serves one server; leases need PostgreSQL")]
+    SingleServer(&'static str),
     /// The store was written by a newer build: its schema is past the last migration this build
     /// knows. The server does not open it (run the newer build, or restore a backup).
     #[error(
@@ -152,6 +167,39 @@ pub struct NewRecord {
     pub json: String,
     /// The seat token hash the record introduces, and its participant.
     pub token: Option<(String, u32)>,
+    /// The lease the writing server holds on the room, in cluster mode: the record is stored
+    /// only if the lease is still this one (see [`Fence`]).
+    pub fence: Option<Fence>,
+}
+
+/// A server's lease on a room, in cluster mode: the room's owner and the fencing epoch every
+/// write of the room carries. Each lease granted gets a higher epoch than the room's last, and
+/// the store refuses a write whose epoch is not the room's live lease: a server that paused past
+/// its lease (or lost it any other way) can no longer write, whatever it believes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fence {
+    /// The server (its `--node-id`).
+    pub node: Arc<str>,
+    /// The lease's epoch, rising from 1.
+    pub epoch: u64,
+}
+
+/// What a claim on a room's lease found ([`Storage::claim`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claim {
+    /// The room is this server's, under this new lease.
+    Granted(Fence),
+    /// Another server holds a live lease on it.
+    Held(Fence),
+}
+
+/// A room's lease as stored ([`Storage::owner`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lease {
+    /// Who holds it, and its epoch.
+    pub fence: Fence,
+    /// It has not run out.
+    pub live: bool,
 }
 
 /// A room as stored: its creation and its records in order.
@@ -205,6 +253,35 @@ pub trait StorageEngine: Send + Sync + std::fmt::Debug {
     fn probe(&self) -> Pending<'_, ()>;
     /// [`Storage::shutdown`].
     fn shutdown(&self) -> Pending<'_, ()>;
+
+    // Leases, for cluster mode: an engine that serves one server alone keeps none (these
+    // defaults refuse with [`StorageError::SingleServer`]).
+
+    /// [`Storage::claim`].
+    fn claim(&self, _room: Arc<str>, _node: Arc<str>, _ttl: Duration) -> Pending<'_, Claim> {
+        single_server("claiming a room")
+    }
+    /// [`Storage::renew`].
+    fn renew(&self, _node: Arc<str>, _ttl: Duration) -> Pending<'_, Vec<(String, u64)>> {
+        single_server("renewing leases")
+    }
+    /// [`Storage::release`].
+    fn release(&self, _room: Arc<str>, _fence: Fence) -> Pending<'_, ()> {
+        single_server("releasing a room")
+    }
+    /// [`Storage::owner`].
+    fn owner(&self, _room: String) -> Pending<'_, Option<Lease>> {
+        single_server("finding a room's owner")
+    }
+    /// [`Storage::unowned`].
+    fn unowned(&self, _limit: u32) -> Pending<'_, Vec<String>> {
+        single_server("listing rooms without an owner")
+    }
+}
+
+/// The answer of an engine that keeps no leases.
+fn single_server<T: Send + 'static>(what: &'static str) -> Pending<'static, T> {
+    Box::pin(std::future::ready(Err(StorageError::SingleServer(what))))
 }
 
 /// A handle on the storage engine. Cheap to clone.
@@ -294,7 +371,65 @@ impl Storage {
         json: String,
         token: Option<(String, u32)>,
     ) -> Result<(), StorageError> {
-        self.engine.append(NewRecord { room, index, seq_before, json, token }).await
+        self.engine.append(NewRecord { room, index, seq_before, json, token, fence: None }).await
+    }
+
+    /// Appends a room's record as [`Storage::append`] does, in cluster mode: stored only if
+    /// `fence` is still the room's live lease, in the same transaction as the write, with its
+    /// epoch beside the record.
+    ///
+    /// # Errors
+    /// [`StorageError::Fenced`]: the lease is no longer this one (nothing is stored; the room
+    /// must stop); or the write failed; the record is not stored.
+    pub async fn append_fenced(&self, fence: Fence, record: NewRecord) -> Result<(), StorageError> {
+        self.engine.append(NewRecord { fence: Some(fence), ..record }).await
+    }
+
+    /// Claims the lease of `room` for the server `node`, for `ttl`: granted, with an epoch above
+    /// every earlier one of the room, when nobody holds a live lease on it or `node` itself does
+    /// (a server claiming again starts a new lease: writes under its older one are refused);
+    /// otherwise the live holder. The store's clock decides what is live, not the servers'.
+    ///
+    /// # Errors
+    /// The store failed, or keeps no leases ([`StorageError::SingleServer`]).
+    pub async fn claim(&self, room: Arc<str>, node: Arc<str>, ttl: Duration) -> Result<Claim, StorageError> {
+        self.engine.claim(room, node, ttl).await
+    }
+
+    /// Extends every live lease of `node` by `ttl` from now, and returns the rooms it still
+    /// holds with their epochs: a room missing from the answer was lost (its lease ran out) and
+    /// must stop at once.
+    ///
+    /// # Errors
+    /// The store failed (no lease was extended), or keeps no leases.
+    pub async fn renew(&self, node: Arc<str>, ttl: Duration) -> Result<Vec<(String, u64)>, StorageError> {
+        self.engine.renew(node, ttl).await
+    }
+
+    /// Ends the lease `fence` on `room` now, if it is still that one, so that another server may
+    /// claim the room at once (a graceful hand-over).
+    ///
+    /// # Errors
+    /// The store failed, or keeps no leases.
+    pub async fn release(&self, room: Arc<str>, fence: Fence) -> Result<(), StorageError> {
+        self.engine.release(room, fence).await
+    }
+
+    /// The lease of `room`, live or run out; `None` if it never had one.
+    ///
+    /// # Errors
+    /// The store failed, or keeps no leases.
+    pub async fn owner(&self, room: &str) -> Result<Option<Lease>, StorageError> {
+        self.engine.owner(room.to_string()).await
+    }
+
+    /// Up to `limit` rooms open in memory (marked active) that no server holds a live lease on,
+    /// oldest first: the rooms of a server that died, for the others to take over.
+    ///
+    /// # Errors
+    /// The store failed, or keeps no leases.
+    pub async fn unowned(&self, limit: u32) -> Result<Vec<String>, StorageError> {
+        self.engine.unowned(limit).await
     }
 
     /// Marks a room open in memory (restored at start) or closed (loaded on demand).

@@ -15,6 +15,9 @@ const POOL_SIZE: usize = 8;
 /// How long a new connection may take when the URL does not say (`connect_timeout`).
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long a transaction may wait idle for the server before the database ends it.
+const STALLED_TRANSACTION: Duration = Duration::from_secs(5);
+
 /// How long an operation waits for a connection of the pool before it fails.
 const WAIT_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -60,6 +63,16 @@ pub(super) fn config(url: &str) -> Result<tokio_postgres::Config, StorageError> 
     if config.get_application_name().is_none() {
         config.application_name("fipsen-server");
     }
+    // A server stalled inside a transaction (a pause, a lost network) would hold its room's lease
+    // row locked and keep the others from taking the room over: the database ends such a
+    // transaction after a while (nothing of it is stored; the stalled server's write fails). The
+    // URL's own `options` come after, and win.
+    let stall = format!("-c idle_in_transaction_session_timeout={}", STALLED_TRANSACTION.as_millis());
+    let options = match config.get_options() {
+        Some(given) => format!("{stall} {given}"),
+        None => stall,
+    };
+    config.options(&options);
     Ok(config)
 }
 

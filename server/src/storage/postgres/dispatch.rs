@@ -7,7 +7,7 @@ use deadpool_postgres::Pool;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use super::{Op, Reply, queries, writer};
+use super::{Op, Reply, leases, queries, writer};
 use crate::metrics::Metrics;
 
 /// Answers operations until every handle is dropped or one asks for a shutdown; then finishes
@@ -27,6 +27,9 @@ pub(super) async fn run(pool: Pool, mut rx: mpsc::Receiver<Op>, metrics: Arc<Met
             }
             Op::Read(read) => {
                 reads.spawn(queries::answer(pool.clone(), read));
+            }
+            Op::Lease(op) => {
+                reads.spawn(leases::answer(pool.clone(), op));
             }
             Op::Shutdown(reply) => {
                 // What is queued already is still answered; nothing more is taken.

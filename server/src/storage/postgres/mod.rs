@@ -25,18 +25,17 @@
 //! [`SCHEMA_VERSION`], applied at start with the database locked against another server doing
 //! the same; the records are stored in the same versioned formats as SQLite's.
 //!
-//! Cluster mode (several servers on one database) will give each room a lease: a
-//! `room_leases` table (room, holder, fencing epoch) in the next migration, the epoch carried
-//! by every room write ([`StorageEngine::append`], `set_active`, the deletions) and checked in
-//! the same savepoint as the write in `writer.rs` (`write`), so that a server whose lease was
-//! taken over can no longer write to that room. Every room write goes through that one function,
-//! every table is keyed by the room's code, and nothing is cached here, so nothing else has to
-//! change for it.
+//! Cluster mode (several servers on one database) gives each room a lease (`leases.rs`): the
+//! `room_leases` table holds each room's owner, its fencing epoch and until when (the database's
+//! clock), and a fenced append checks, in the same savepoint as its insert, that its lease is
+//! still the room's live one (`writer.rs`), storing the epoch beside the record. A server whose
+//! lease was taken over, or ran out while it was paused, can no longer write to that room.
 //!
 //! The database holds master seeds and token hashes: it must stay private to the server.
 
 mod connect;
 mod dispatch;
+mod leases;
 mod queries;
 mod schema;
 #[cfg(test)]
@@ -51,7 +50,8 @@ use tokio::sync::{mpsc, oneshot};
 pub use self::connect::{display_url, is_url};
 pub use self::schema::SCHEMA_VERSION;
 use super::{
-    NewRecord, Pending, RoomMeta, Storage, StorageEngine, StorageError, StoredRecord, StoredRoom, StoredTournament,
+    Claim, Fence, Lease, NewRecord, Pending, RoomMeta, Storage, StorageEngine, StorageError, StoredRecord, StoredRoom,
+    StoredTournament,
 };
 use crate::metrics::Metrics;
 
@@ -61,6 +61,7 @@ type Reply<T> = oneshot::Sender<Result<T, StorageError>>;
 enum Op {
     Write(Write),
     Read(Read),
+    Lease(leases::LeaseOp),
     Shutdown(Reply<()>),
 }
 
@@ -109,6 +110,10 @@ impl Postgres {
 
     fn read<T: Send + 'static>(&self, make: impl FnOnce(Reply<T>) -> Read) -> Pending<'_, T> {
         self.call(|reply| Op::Read(make(reply)))
+    }
+
+    fn lease<T: Send + 'static>(&self, make: impl FnOnce(Reply<T>) -> leases::LeaseOp) -> Pending<'_, T> {
+        self.call(|reply| Op::Lease(make(reply)))
     }
 }
 
@@ -171,6 +176,26 @@ impl StorageEngine for Postgres {
 
     fn shutdown(&self) -> Pending<'_, ()> {
         self.call(Op::Shutdown)
+    }
+
+    fn claim(&self, room: Arc<str>, node: Arc<str>, ttl: std::time::Duration) -> Pending<'_, Claim> {
+        self.lease(|reply| leases::LeaseOp::Claim { room, node, ttl, reply })
+    }
+
+    fn renew(&self, node: Arc<str>, ttl: std::time::Duration) -> Pending<'_, Vec<(String, u64)>> {
+        self.lease(|reply| leases::LeaseOp::Renew { node, ttl, reply })
+    }
+
+    fn release(&self, room: Arc<str>, fence: Fence) -> Pending<'_, ()> {
+        self.lease(|reply| leases::LeaseOp::Release { room, fence, reply })
+    }
+
+    fn owner(&self, room: String) -> Pending<'_, Option<Lease>> {
+        self.lease(|reply| leases::LeaseOp::Owner { room, reply })
+    }
+
+    fn unowned(&self, limit: u32) -> Pending<'_, Vec<String>> {
+        self.lease(|reply| leases::LeaseOp::Unowned { limit, reply })
     }
 }
 

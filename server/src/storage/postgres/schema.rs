@@ -6,7 +6,10 @@ use crate::storage::StorageError;
 
 /// The schema's migration ladder, oldest first: `server/migrations/postgres/V<n>__<name>.sql`.
 /// A migration, once released, is never edited: a change adds the next one.
-const MIGRATIONS: [(&str, &str); 1] = [("V1__initial", include_str!("../../../migrations/postgres/V1__initial.sql"))];
+const MIGRATIONS: [(&str, &str); 2] = [
+    ("V1__initial", include_str!("../../../migrations/postgres/V1__initial.sql")),
+    ("V2__room_leases", include_str!("../../../migrations/postgres/V2__room_leases.sql")),
+];
 
 /// The schema version this build brings a database to: the last migration's.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;

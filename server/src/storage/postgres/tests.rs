@@ -9,6 +9,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use futures_util::future::join_all;
 use tokio_postgres::NoTls;
@@ -16,7 +17,9 @@ use tokio_postgres::NoTls;
 use super::{SCHEMA_VERSION, display_url, is_url};
 use crate::metrics::Metrics;
 use crate::storage::conformance::{Harness, fill, meta};
-use crate::storage::{ROOM_RECORD_FORMAT, Storage, StorageError, StoredRecord, TOURNAMENT_RECORD_FORMAT};
+use crate::storage::{
+    Claim, Fence, Lease, NewRecord, ROOM_RECORD_FORMAT, Storage, StorageError, StoredRecord, TOURNAMENT_RECORD_FORMAT,
+};
 
 /// The variable naming the PostgreSQL server the tests use.
 const SERVER: &str = "FIPSEN_TEST_POSTGRES";
@@ -279,7 +282,7 @@ async fn the_engine_reconnects_after_its_connections_were_closed() {
     );
     assert_ne!(ended, ["0"], "the engine's connections were ended");
     // The engine's connections read the server's notice that they were ended.
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
     let mut appended = 1;
     for _ in 0..3 {
         if storage.append(Arc::from("AAAA"), appended, appended, format!("{{\"r\":{appended}}}"), None).await.is_ok() {
@@ -318,4 +321,81 @@ fn an_unreachable_database_is_an_error_without_the_password() {
     let error = Storage::open_postgres("postgres://u:s3cret@h:notaport/x", Arc::new(Metrics::default()))
         .expect_err("not a URL");
     assert!(!error.to_string().contains("s3cret"), "{error}");
+}
+
+/// A record `index` of `room` as a fenced append carries it.
+fn record(room: &str, index: u64) -> NewRecord {
+    NewRecord {
+        room: Arc::from(room),
+        index,
+        seq_before: index,
+        json: format!("{{\"n\":{index}}}"),
+        token: None,
+        fence: None,
+    }
+}
+
+/// Two servers on one database: a lease goes to one at a time with a rising epoch; once it ran
+/// out or was released, the other takes the room and the first one's writes are refused; every
+/// record keeps the epoch it was written under; a run-out lease is renewed no more.
+#[tokio::test]
+async fn a_lease_fences_the_writes_of_a_server_that_lost_it() {
+    let Some(db) = database() else { return };
+    let (a, _a_thread) = db.open();
+    let (b, _b_thread) = db.open();
+    let (node_a, node_b): (Arc<str>, Arc<str>) = (Arc::from("node-a"), Arc::from("node-b"));
+    let room: Arc<str> = Arc::from("R1");
+    fill(&a, "R1", 1, 0).await;
+    fill(&a, "R2", 2, 0).await;
+    let short = Duration::from_millis(300);
+
+    let Claim::Granted(a1) = a.claim(room.clone(), node_a.clone(), short).await.expect("claim") else {
+        panic!("a free room is granted")
+    };
+    assert_eq!(a1, Fence { node: node_a.clone(), epoch: 1 });
+    assert_eq!(b.claim(room.clone(), node_b.clone(), short).await.expect("claim"), Claim::Held(a1.clone()));
+    a.append_fenced(a1.clone(), record("R1", 0)).await.expect("the owner writes");
+    assert_eq!(b.unowned(10).await.expect("unowned"), vec!["R2".to_string()], "R1 is owned, R2 nobody's");
+
+    // A's lease runs out (a pause, a lost network): B takes the room over.
+    tokio::time::sleep(short + Duration::from_millis(100)).await;
+    assert_eq!(b.unowned(10).await.expect("unowned"), vec!["R1".to_string(), "R2".to_string()]);
+    let owner = b.owner("R1").await.expect("owner").expect("a lease");
+    assert_eq!(owner, Lease { fence: a1.clone(), live: false });
+    let Claim::Granted(b2) = b.claim(room.clone(), node_b.clone(), Duration::from_secs(30)).await.expect("claim")
+    else {
+        panic!("a run-out lease is granted to another")
+    };
+    assert_eq!(b2.epoch, 2);
+    let refused = a.append_fenced(a1.clone(), record("R1", 1)).await;
+    assert!(matches!(refused, Err(StorageError::Fenced { epoch: 1, .. })), "{refused:?}");
+    b.append_fenced(b2.clone(), record("R1", 1)).await.expect("the new owner writes");
+    assert!(a.renew(node_a.clone(), short).await.expect("renew").is_empty(), "A holds nothing any more");
+    assert_eq!(b.renew(node_b.clone(), Duration::from_secs(30)).await.expect("renew"), vec![("R1".to_string(), 2)]);
+    assert_eq!(a.claim(room.clone(), node_a.clone(), short).await.expect("claim"), Claim::Held(b2.clone()));
+
+    // A graceful hand-over: B releases, A claims at once with the next epoch, B's writes stop.
+    b.release(room.clone(), b2.clone()).await.expect("release");
+    let Claim::Granted(a3) = a.claim(room.clone(), node_a.clone(), Duration::from_secs(30)).await.expect("claim")
+    else {
+        panic!("a released lease is granted at once")
+    };
+    assert_eq!(a3.epoch, 3);
+    assert!(matches!(b.append_fenced(b2, record("R1", 2)).await, Err(StorageError::Fenced { epoch: 2, .. })));
+    a.append_fenced(a3.clone(), record("R1", 2)).await.expect("A writes again");
+    // A server claiming again starts a new lease: writes under its older one are refused.
+    let Claim::Granted(a4) = a.claim(room.clone(), node_a.clone(), Duration::from_secs(30)).await.expect("claim")
+    else {
+        panic!("the holder's own claim is granted")
+    };
+    assert_eq!(a4.epoch, 4);
+    assert!(matches!(a.append_fenced(a3, record("R1", 3)).await, Err(StorageError::Fenced { epoch: 3, .. })));
+
+    let epochs = query(&db.url, "SELECT epoch FROM records WHERE room = 'R1' ORDER BY idx");
+    assert_eq!(epochs, ["1", "2", "3"], "each record keeps the epoch it was written under");
+    let stored = a.load("R1").await.expect("load").expect("the room");
+    assert_eq!(stored.records.len(), 3, "nothing refused was stored");
+    // Deleting the room deletes its lease.
+    a.delete_room(room).await.expect("delete");
+    assert_eq!(a.owner("R1").await.expect("owner"), None);
 }

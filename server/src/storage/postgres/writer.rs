@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 
 use super::{Reply, Write};
 use crate::metrics::Metrics;
-use crate::storage::{ROOM_RECORD_FORMAT, StorageError, TOURNAMENT_RECORD_FORMAT};
+use crate::storage::{Fence, ROOM_RECORD_FORMAT, StorageError, TOURNAMENT_RECORD_FORMAT};
 
 /// The most writes one transaction takes. Each is a subtransaction (its savepoint), and
 /// PostgreSQL keeps 64 of them per transaction in shared memory before it spills them to disk,
@@ -108,8 +108,8 @@ fn now_ms() -> i64 {
     i64::try_from(now.as_millis()).unwrap_or(i64::MAX)
 }
 
-/// Runs one write's statements. Every room write passes here (where the lease check of cluster
-/// mode will go).
+/// Runs one write's statements. Every room write passes here; a fenced append checks its lease
+/// first ([`check_fence`]).
 async fn write(tx: &Transaction<'_>, op: &Write) -> Result<(), StorageError> {
     match op {
         Write::CreateRoom { meta, records, .. } => {
@@ -141,7 +141,18 @@ async fn write(tx: &Transaction<'_>, op: &Write) -> Result<(), StorageError> {
         }
         Write::Append { record, .. } => {
             let format = i64::from(ROOM_RECORD_FORMAT);
-            insert_record(tx, &record.room, record.index, record.seq_before, &record.json, format).await?;
+            let epoch = match &record.fence {
+                Some(fence) => Some(check_fence(tx, &record.room, fence).await?),
+                None => None,
+            };
+            let insert = tx
+                .prepare_cached(
+                    "INSERT INTO records (room, idx, seq_before, record, format, epoch) VALUES ($1, $2, $3, $4, $5, $6)",
+                )
+                .await?;
+            let values: [&(dyn tokio_postgres::types::ToSql + Sync); 6] =
+                [&record.room.as_ref(), &int(record.index), &int(record.seq_before), &record.json, &format, &epoch];
+            tx.execute(&insert, &values).await?;
             if let Some((hash, participant)) = &record.token {
                 let insert =
                     tx.prepare_cached("INSERT INTO tokens (hash, room, participant) VALUES ($1, $2, $3)").await?;
@@ -162,6 +173,7 @@ async fn write(tx: &Transaction<'_>, op: &Write) -> Result<(), StorageError> {
                 for sql in [
                     "DELETE FROM records WHERE room = $1",
                     "DELETE FROM tokens WHERE room = $1",
+                    "DELETE FROM room_leases WHERE room = $1",
                     "DELETE FROM rooms WHERE code = $1",
                 ] {
                     let delete = tx.prepare_cached(sql).await?;
@@ -193,6 +205,26 @@ async fn write(tx: &Transaction<'_>, op: &Write) -> Result<(), StorageError> {
         }
     }
     Ok(())
+}
+
+/// Checks, in the write's transaction, that `fence` is the live lease of `room`, and keeps the
+/// lease's row locked (shared) until the commit: a claim that would take the room over waits
+/// for this write, then finds the record in the log. Returns the epoch to store.
+///
+/// # Errors
+/// [`StorageError::Fenced`] when the lease is another's, a later one, or has run out.
+async fn check_fence(tx: &Transaction<'_>, room: &str, fence: &Fence) -> Result<i64, StorageError> {
+    let epoch = int(fence.epoch);
+    let select = tx
+        .prepare_cached(
+            "SELECT 1 FROM room_leases WHERE room = $1 AND holder = $2 AND epoch = $3 \
+             AND expires_at > clock_timestamp() FOR SHARE",
+        )
+        .await?;
+    match tx.query_opt(&select, &[&room, &fence.node.as_ref(), &epoch]).await? {
+        Some(_) => Ok(epoch),
+        None => Err(StorageError::Fenced { room: room.to_string(), epoch: fence.epoch }),
+    }
 }
 
 /// Inserts a room's record number `index`.

@@ -112,7 +112,11 @@ impl StorageEngine for Sqlite {
         self.call(|reply| Op::CreateRoom { meta, records, reply })
     }
 
-    fn append(&self, NewRecord { room, index, seq_before, json, token }: NewRecord) -> Pending<'_, ()> {
+    fn append(&self, NewRecord { room, index, seq_before, json, token, fence }: NewRecord) -> Pending<'_, ()> {
+        if fence.is_some() {
+            // One server alone writes an SQLite file: a fenced write is a mistake of the caller.
+            return Box::pin(std::future::ready(Err(StorageError::SingleServer("a fenced write"))));
+        }
         self.call(|reply| Op::Append { room, index, seq_before, json, token, reply })
     }
 

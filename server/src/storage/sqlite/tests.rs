@@ -281,3 +281,23 @@ async fn records_name_their_format() {
     let t = storage.load_tournament("TTTT").await.expect("load").expect("stored");
     assert_eq!(t.formats, vec![9, TOURNAMENT_RECORD_FORMAT]);
 }
+
+/// An SQLite file serves one server: it keeps no leases, and a fenced write (cluster mode's) is
+/// refused with a clear error and stores nothing.
+#[tokio::test]
+async fn leases_and_fenced_writes_are_refused() {
+    use crate::storage::{Fence, NewRecord};
+    let file = SqliteFile::create();
+    let (storage, _thread) = file.open();
+    fill(&storage, "R1", 1, 1).await;
+    let node: Arc<str> = Arc::from("node-a");
+    let refused = storage.claim(Arc::from("R1"), node.clone(), Duration::from_secs(10)).await;
+    assert!(matches!(refused, Err(StorageError::SingleServer(_))), "{refused:?}");
+    assert!(matches!(storage.renew(node.clone(), Duration::from_secs(10)).await, Err(StorageError::SingleServer(_))));
+    assert!(matches!(storage.unowned(10).await, Err(StorageError::SingleServer(_))));
+    let record =
+        NewRecord { room: Arc::from("R1"), index: 1, seq_before: 1, json: "{}".into(), token: None, fence: None };
+    let fenced = storage.append_fenced(Fence { node, epoch: 1 }, record).await;
+    assert!(matches!(fenced, Err(StorageError::SingleServer(_))), "{fenced:?}");
+    assert_eq!(records(&storage.load("R1").await.expect("load").expect("room")).len(), 1, "nothing was stored");
+}
