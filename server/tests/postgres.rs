@@ -12,8 +12,8 @@ mod common;
 
 use std::path::Path;
 
-use common::{Client, Rng, Server, Table};
-use serde_json::{Value, json};
+use common::{Rng, Server, Table, play_through_kills};
+use serde_json::json;
 use tokio_postgres::NoTls;
 
 /// The test server's URL, or `None` (said) when the test is skipped.
@@ -73,23 +73,6 @@ async fn run(url: &str, sql: &str) {
     client.batch_execute(sql).await.unwrap_or_else(|e| panic!("{sql}: {e:?}"));
 }
 
-/// Every seat resumes on the restarted server; returns their views.
-async fn resume_all(server: &Server, table: &mut Table, tokens: &[String]) -> Vec<Value> {
-    let mut views = Vec::new();
-    for (seat, token) in tokens.iter().enumerate() {
-        let mut c = Client::greeted(server).await;
-        let last = table.seats[seat].seq;
-        c.send(json!({"type": "resume", "room": table.room, "token": token, "last_seq": last})).await;
-        let joined = c.recv_type_or_error("joined").await;
-        assert_eq!(joined["type"], "joined", "{joined}");
-        views.push(joined["game"].clone());
-        table.seats[seat] = c;
-    }
-    let seq = table.seats.iter().map(|c| c.seq).max().unwrap_or(0);
-    table.sync(seq).await;
-    views
-}
-
 /// A series played on PostgreSQL, the server killed right after an acknowledged action at
 /// several points and restarted on the same database: every seat resumes where it was, the
 /// acknowledged action included, and every deal replays against the rules.
@@ -106,41 +89,9 @@ async fn a_server_on_postgres_loses_nothing_acknowledged_across_sigkill() {
     log.line_containing("ignored with PostgreSQL").await;
     let mut table =
         Table::open(&server, json!({"players": 4, "deals": 3}), json!({"next_deal_seconds": null}), 0).await;
-    let tokens: Vec<String> = table.seats.iter().map(Client::token).collect();
     let mut rng = Rng(26);
-    let mut kills = 0;
-    let mut until_kill = 2;
-    while !table.series_over() {
-        if table.deal_over() {
-            table.ask_next_deal().await;
-            continue;
-        }
-        if until_kill > 0 {
-            assert!(table.step(&mut rng).await);
-            until_kill -= 1;
-            continue;
-        }
-        let turn = table.view()["turn"].as_u64().unwrap_or(0) as usize;
-        let Some(action) = common::random_action(table.seats[turn].deal(), &mut rng) else {
-            until_kill = 1;
-            continue;
-        };
-        let ack = table.seats[turn].act(&action).await;
-        assert_eq!(ack["type"], "ack", "{ack}");
-        server.kill();
-        kills += 1;
-        server = Server::start(db, &[]);
-        let views = resume_all(&server, &mut table, &tokens).await;
-        for (seat, view) in views.iter().enumerate() {
-            assert!(table.seats[seat].seq >= ack["seq"].as_u64().unwrap(), "acknowledged seq {} lost", ack["seq"]);
-            assert_eq!(*view, table.seats[seat].game, "seat {seat}");
-        }
-        table.actions.push((fipsen_rules::Seat(turn as u8), action));
-        if table.deal_over() {
-            table.replay_finished();
-        }
-        until_kill = 3;
-    }
+    let kills =
+        play_through_kills(&mut server, db, &[], &mut table, &mut rng, |gap| if gap == 0 { 2 } else { 3 }).await;
     assert!(kills >= 3, "only {kills} kills");
     let sheet =
         table.seats[0].game["scoresheet"].as_array().unwrap().iter().filter(|row| row["row"] != "round").count();

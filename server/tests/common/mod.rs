@@ -1023,3 +1023,92 @@ fn may_see(truths: &Truths, number: u32, viewer: Option<u8>, seq: u64) -> CardSe
     assert!(!truth.dealt.is_empty(), "deal {number} did not end; cannot check");
     allowed(truth, viewer, seq)
 }
+
+/// Every seat and every spectator come back on a restarted server (the seats with their tokens
+/// and the last sequence number they saw); returns the seats' views.
+pub async fn resume_all(server: &Server, table: &mut Table, tokens: &[String]) -> Vec<Value> {
+    let mut views = Vec::new();
+    for (seat, token) in tokens.iter().enumerate() {
+        let mut c = Client::greeted(server).await;
+        let last = table.seats[seat].seq;
+        c.send(json!({"type": "resume", "room": table.room, "token": token, "last_seq": last})).await;
+        let joined = c.recv_type_or_error("joined").await;
+        assert_eq!(joined["type"], "joined", "{joined}");
+        assert_eq!(joined["you"]["seat"], json!(seat));
+        views.push(joined["game"].clone());
+        table.seats[seat] = c;
+    }
+    for (i, spectator) in table.spectators.iter_mut().enumerate() {
+        let mut c = Client::greeted(server).await;
+        let joined = c.join(&table.room, &format!("Watcher{i}"), "spectator").await;
+        assert_eq!(joined["type"], "joined");
+        *spectator = c;
+    }
+    let seq = table.seats.iter().map(|c| c.seq).max().unwrap_or(0);
+    table.sync(seq).await;
+    views
+}
+
+/// Plays `table`'s series to its end on the server started on `db` with `flags`, killing the
+/// server with SIGKILL right after an acknowledged action, every `next_gap(previous gap)`
+/// actions (starting with `next_gap(0)`), restarting it and resuming everyone each time. After
+/// each restart every seat's view is the one it had, the acknowledged action included (a
+/// resent id is acknowledged again), and every finished deal replays against the rules.
+/// Returns the number of kills; `server` is the one running at the end.
+pub async fn play_through_kills(
+    server: &mut Server,
+    db: &Path,
+    flags: &[&str],
+    table: &mut Table,
+    rng: &mut Rng,
+    mut next_gap: impl FnMut(u32) -> u32,
+) -> u32 {
+    let tokens: Vec<String> = table.seats.iter().map(Client::token).collect();
+    let mut kills = 0;
+    let mut gap = next_gap(0);
+    let mut until_kill = gap;
+    while !table.series_over() {
+        if table.deal_over() {
+            table.ask_next_deal().await;
+            continue;
+        }
+        if until_kill > 0 {
+            assert!(table.step(rng).await);
+            until_kill -= 1;
+            continue;
+        }
+        // The hardest moment: an action acknowledged to its sender, and at once SIGKILL.
+        let turn = table.view()["turn"].as_u64().unwrap_or(0) as usize;
+        let Some(action) = random_action(table.seats[turn].deal(), rng) else {
+            until_kill = 1;
+            continue;
+        };
+        let ack = table.seats[turn].act(&action).await;
+        assert_eq!(ack["type"], "ack", "{ack}");
+        server.kill();
+        kills += 1;
+
+        *server = Server::start(db, flags);
+        let views = resume_all(server, table, &tokens).await;
+        for (seat, view) in views.iter().enumerate() {
+            let seq = table.seats[seat].seq;
+            assert!(seq >= ack["seq"].as_u64().unwrap(), "acknowledged seq {} lost (now {seq})", ack["seq"]);
+            assert_eq!(*view, table.seats[seat].game, "seat {seat}");
+        }
+        // The acknowledged action is in the restored deal: resending its id is acknowledged
+        // again, not applied twice.
+        let id = table.seats[turn].next_id - 1;
+        let again = table.seats[turn].act_with(id, 0, &action).await;
+        assert_eq!(again["type"], "ack", "a resent id after the restart: {again}");
+        table.actions.push((Seat(turn as u8), action));
+        if table.deal_over() {
+            // Still replayed against the rules crate, restart included.
+            let before = table.deals_replayed;
+            table.replay_finished();
+            assert_eq!(table.deals_replayed, before + 1);
+        }
+        gap = next_gap(gap);
+        until_kill = gap;
+    }
+    kills
+}
