@@ -182,6 +182,18 @@ pub struct Config {
     #[arg(long = "watched-bots-rate", env = "FIPSEN_WATCHED_BOTS_RATE", default_value_t = 20)]
     pub watched_bots_rate: u32,
 
+    /// This server's name in a cluster (1 to 64 letters, digits, `-`, `_` or `.`): turns
+    /// cluster mode on, where several servers share one PostgreSQL `--db` and each room is
+    /// served by the one server holding its lease. Unset: the server is alone.
+    #[arg(long = "node-id", env = "FIPSEN_NODE_ID", value_parser = parse_node_id)]
+    pub node_id: Option<String>,
+
+    /// Milliseconds a room's lease lasts in cluster mode without being renewed (renewed every
+    /// third of it): a server that stops for longer loses its rooms to the others.
+    #[arg(long = "lease-ms", env = "FIPSEN_LEASE_MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(1_000..=600_000))]
+    pub lease_ms: u64,
+
     /// Log format.
     #[arg(long, env = "FIPSEN_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,
@@ -204,6 +216,12 @@ fn parse_seed(hex: &str) -> Result<fipsen_rules::Seed, String> {
     fipsen_rules::Seed::from_hex(hex).ok_or_else(|| "a seed is 64 hexadecimal digits".to_string())
 }
 
+fn parse_node_id(name: &str) -> Result<String, String> {
+    let fits = (1..=64).contains(&name.len())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if fits { Ok(name.to_string()) } else { Err("a node id is 1 to 64 letters, digits, '-', '_' or '.'".to_string()) }
+}
+
 impl Config {
     /// How the storage writes: the sync mode and the checkpoints.
     pub fn storage(&self) -> crate::storage::StorageOptions {
@@ -220,6 +238,12 @@ impl Config {
             Some(url) if crate::storage::postgres::is_url(url) => Database::Postgres(url),
             _ => Database::Sqlite(&self.db),
         }
+    }
+
+    /// Cluster mode's settings, if `--node-id` turns it on.
+    pub fn cluster(&self) -> Option<crate::cluster::Cluster> {
+        let node = self.node_id.as_deref()?;
+        Some(crate::cluster::Cluster::new(node, Duration::from_millis(self.lease_ms)))
     }
 
     /// The handshake timeout.
@@ -302,6 +326,27 @@ mod tests {
         }
         let config = Config::try_parse_from(["fipsen-server", "--db", "/data/rooms.sqlite3"]).expect("a file");
         assert_eq!(config.database(), Database::Sqlite(Path::new("/data/rooms.sqlite3")));
+    }
+
+    /// `--node-id` turns cluster mode on with `--lease-ms` (10 s unless set, at least 1 s);
+    /// a node id that is empty or holds other characters is refused with the flag's name.
+    #[test]
+    fn the_node_id_turns_cluster_mode_on() {
+        let config = Config::try_parse_from(["fipsen-server"]).expect("defaults");
+        assert!(config.cluster().is_none());
+        let config = Config::try_parse_from(["fipsen-server", "--node-id", "node-a.1"]).expect("a node id");
+        let cluster = config.cluster().expect("cluster mode");
+        assert_eq!(&*cluster.node, "node-a.1");
+        assert_eq!(cluster.lease, Duration::from_secs(10));
+        let config =
+            Config::try_parse_from(["fipsen-server", "--node-id", "b", "--lease-ms", "1500"]).expect("a lease");
+        assert_eq!(config.cluster().expect("cluster mode").lease, Duration::from_millis(1500));
+        for bad in [&["--node-id", ""][..], &["--node-id", "a b"], &["--node-id", "a/b"]] {
+            let refused = Config::try_parse_from(["fipsen-server"].iter().chain(bad)).expect_err("refused");
+            assert!(refused.to_string().contains("--node-id"), "{refused}");
+        }
+        let refused = Config::try_parse_from(["fipsen-server", "--lease-ms", "999"]).expect_err("too short");
+        assert!(refused.to_string().contains("--lease-ms"), "{refused}");
     }
 
     /// A server takes at most as many entrants in a tournament as a tournament can have.

@@ -7,6 +7,7 @@
 //!   security headers.
 //! * [`connection`] — one WebSocket: handshake, rate limit, frames in and out.
 //! * [`registry`] — the rooms in memory (handles only), opened from storage on demand.
+//! * [`cluster`] — cluster mode (`--node-id`): room leases, their renewal, takeover, hand-over.
 //! * [`room`] — one task per room: seats, spectators, chat, the series, reconnection.
 //! * [`tournaments`] — one task per tournament: registration, rounds, its tables as rooms,
 //!   the live standings.
@@ -16,6 +17,7 @@
 //! * [`metrics`], [`config`], [`secrets`] — counters, settings, invite codes and tokens.
 
 pub mod accept;
+pub mod cluster;
 pub mod config;
 pub mod connection;
 pub mod frames;
@@ -54,6 +56,17 @@ pub async fn run(
     config: Config,
     stop: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), Box<dyn std::error::Error>> {
+    let cluster = config.cluster();
+    if let Some(cluster) = &cluster
+        && !matches!(config.database(), Database::Postgres(_))
+    {
+        return Err(format!(
+            "--node-id {} turns cluster mode on, which needs a PostgreSQL database shared by the servers \
+             (--db postgres://…); --db names a SQLite file",
+            cluster.node
+        )
+        .into());
+    }
     let metrics = Arc::new(Metrics::default());
     let (storage, writer) = match config.database() {
         Database::Sqlite(path) => Storage::open_with(path, metrics.clone(), config.storage())?,
@@ -77,13 +90,24 @@ pub async fn run(
     }
     let registry = Registry::new(storage.clone(), metrics.clone(), config.room_idle(), config.insecure_fixed_seed)
         .with_room_quota(config.rooms_per_address)
-        .with_watched_bots_rate(config.watched_bots_rate);
+        .with_watched_bots_rate(config.watched_bots_rate)
+        .with_cluster(cluster.clone());
     let limits = tournaments::Limits {
         max_entrants: config.max_tournament_entrants,
         registrations_per_address: config.registrations_per_address,
     };
     let tournaments = Tournaments::start(storage.clone(), registry.clone(), metrics.clone(), limits);
-    let restored = registry.restore_active().await?;
+    let restored = match &cluster {
+        // The rooms nobody holds: those other live servers hold stay theirs.
+        Some(cluster) => {
+            info!(node = %cluster.node, lease_ms = cluster.lease.as_millis(), "cluster mode");
+            let restored = cluster::takeover::pass(&registry).await;
+            tokio::spawn(cluster::renewal::run(registry.clone()));
+            tokio::spawn(cluster::takeover::run(registry.clone()));
+            restored
+        }
+        None => registry.restore_active().await?,
+    };
     let restored_tournaments = tournaments.restore_active().await?;
     if let Some(retention) = config.retention() {
         // Old series go at start and then every hour.
@@ -105,6 +129,7 @@ pub async fn run(
         warn!(max_sockets, max_connections = max, "fewer sockets than WebSocket connections allowed");
     }
     let sockets = Arc::new(Semaphore::new(max_sockets));
+    let handing_over = registry.clone();
     let state = Arc::new(AppState {
         config: config.clone(),
         registry,
@@ -130,6 +155,10 @@ pub async fn run(
     let drained = tokio::time::timeout(Duration::from_secs(10), sockets.acquire_many(max_sockets as u32)).await;
     if drained.is_err() {
         warn!("some connections did not close in time");
+    }
+    if cluster.is_some() {
+        // Another server takes the rooms at once, instead of once their leases run out.
+        cluster::handover::release_all(&handing_over).await;
     }
     // What rooms and tournaments handed over is written; the store is closed (its log folded
     // into the database file), and the writer's thread has ended.

@@ -62,6 +62,12 @@ pub struct Metrics {
     /// Stored rooms found broken since start (a record this build cannot read): each is
     /// counted once, and stays closed.
     pub rooms_broken: AtomicU64,
+    /// Rooms in memory held under a lease (cluster mode).
+    pub rooms_owned: AtomicU64,
+    /// Rooms this server took over from a server that died or stopped (cluster mode).
+    pub lease_takeovers: AtomicU64,
+    /// Rooms stopped here because their lease was lost (cluster mode).
+    pub rooms_lost: AtomicU64,
     /// Frames received from clients.
     pub messages_in: AtomicU64,
     /// Frames sent to clients.
@@ -150,6 +156,27 @@ impl Metrics {
             "Stored rooms not restored because a record of theirs cannot be read.",
             "counter",
             &self.rooms_broken,
+        );
+        gauge(
+            &mut out,
+            "fipsen_rooms_owned",
+            "Rooms in memory held under a lease (cluster mode).",
+            "gauge",
+            &self.rooms_owned,
+        );
+        gauge(
+            &mut out,
+            "fipsen_lease_takeovers_total",
+            "Rooms taken over from a server that died or stopped (cluster mode).",
+            "counter",
+            &self.lease_takeovers,
+        );
+        gauge(
+            &mut out,
+            "fipsen_rooms_lost_total",
+            "Rooms stopped here because their lease was lost (cluster mode).",
+            "counter",
+            &self.rooms_lost,
         );
         gauge(&mut out, "fipsen_messages_in_total", "Frames received from clients.", "counter", &self.messages_in);
         gauge(&mut out, "fipsen_messages_out_total", "Frames sent to clients.", "counter", &self.messages_out);

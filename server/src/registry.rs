@@ -2,7 +2,7 @@
 //! No map guard is ever held across an `.await`: handles are cloned out first.
 
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -15,10 +15,11 @@ use fipsen_rules::{GameRules, Prepared, Seat, Seed};
 use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{error, info, warn};
 
+use crate::cluster::{Cluster, RoomLease};
 use crate::metrics::{Metrics, dec, inc};
 use crate::room::{Record, Room, RoomCommand, RoomEnv, TableSeat, Unreadable};
 use crate::secrets;
-use crate::storage::{RoomMeta, Storage, StoredRoom};
+use crate::storage::{Claim, RoomMeta, Storage, StoredRoom};
 use crate::tournaments::TableReport;
 
 /// Commands queued for one room before senders wait.
@@ -86,6 +87,8 @@ pub struct RoomHandle {
     pub tx: mpsc::Sender<RoomCommand>,
     /// The room's lobby entry, if it is public.
     pub lobby: watch::Receiver<Option<LobbyRoom>>,
+    /// The room's lease, in cluster mode.
+    pub lease: Option<Arc<RoomLease>>,
 }
 
 /// Every room in memory.
@@ -113,6 +116,13 @@ pub struct Registry {
     reports: OnceLock<mpsc::UnboundedSender<TableReport>>,
     /// The stored rooms found broken since start (each is logged and counted once).
     broken: DashMap<String, ()>,
+    /// Cluster mode's settings (`None`: the server is alone).
+    cluster: Option<Cluster>,
+    /// In cluster mode, one gate per room being opened, so that this server claims a room once
+    /// at a time (a second claim would void the first one's lease).
+    claiming: DashMap<Arc<str>, Arc<tokio::sync::Mutex<()>>>,
+    /// The server is stopping: in cluster mode, no room is claimed any more.
+    stopping: AtomicBool,
 }
 
 /// How many bidding reviews are computed at the same time (each takes a blocking thread for up
@@ -230,6 +240,9 @@ impl Registry {
             bot_move_every: None,
             reports: OnceLock::new(),
             broken: DashMap::new(),
+            cluster: None,
+            claiming: DashMap::new(),
+            stopping: AtomicBool::new(false),
         })
     }
 
@@ -304,10 +317,18 @@ impl Registry {
             warn!(room = %code, error = %e, "cannot store a new seated room");
             ErrorCode::Storage
         })?;
-        match self.rooms.entry(room.code().clone()) {
-            Entry::Occupied(existing) => Ok(existing.get().clone()),
+        let code = room.code().clone();
+        if let Some(handle) = self.rooms.get(&code).map(|r| r.value().clone()) {
+            return Ok(handle);
+        }
+        let lease = self.claim(&code).await?;
+        match self.rooms.entry(code.clone()) {
+            Entry::Occupied(existing) => {
+                self.release(&code, lease).await;
+                Ok(existing.get().clone())
+            }
             Entry::Vacant(vacant) => {
-                let handle = self.start(room, instance, lobby_rx, keep);
+                let handle = self.start(room, instance, lobby_rx, keep, lease);
                 vacant.insert(handle.clone());
                 Ok(handle)
             }
@@ -344,6 +365,82 @@ impl Registry {
             registry.bot_move_every = (rate > 0).then(|| Duration::from_secs(1) / rate);
         }
         self
+    }
+
+    /// The same registry in cluster mode: every room it opens or creates is claimed first, and
+    /// runs under its lease. Call before sharing it.
+    #[must_use]
+    pub fn with_cluster(mut self: Arc<Self>, cluster: Option<Cluster>) -> Arc<Self> {
+        if let Some(registry) = Arc::get_mut(&mut self) {
+            registry.cluster = cluster;
+        }
+        self
+    }
+
+    /// Cluster mode's settings, if it is on.
+    pub fn cluster(&self) -> Option<&Cluster> {
+        self.cluster.as_ref()
+    }
+
+    /// The server's counters.
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// The storage the rooms are kept in.
+    pub fn storage(&self) -> &Storage {
+        &self.storage
+    }
+
+    /// Claims a room for this server, in cluster mode (`None` when the server is alone).
+    ///
+    /// # Errors
+    /// `server/busy` when another server holds the room (logged), `server/shutting_down` when
+    /// this one is stopping, `server/storage` when the store failed.
+    async fn claim(&self, code: &Arc<str>) -> Result<Option<Arc<RoomLease>>, ErrorCode> {
+        let Some(cluster) = &self.cluster else { return Ok(None) };
+        if self.stopping.load(Ordering::Acquire) {
+            return Err(ErrorCode::ShuttingDown);
+        }
+        let claimed_at = Instant::now();
+        match self.storage.claim(code.clone(), cluster.node.clone(), cluster.lease).await {
+            Ok(Claim::Granted(fence)) => Ok(Some(Arc::new(RoomLease::new(fence, claimed_at)))),
+            Ok(Claim::Held(holder)) => {
+                info!(room = %code, holder = %holder.node, epoch = holder.epoch, "the room is another server's: not opened here");
+                Err(ErrorCode::ServerBusy)
+            }
+            Err(e) => {
+                warn!(room = %code, error = %e, "cannot claim a room");
+                Err(ErrorCode::Storage)
+            }
+        }
+    }
+
+    /// Ends a lease this server no longer uses, so that another server may claim the room.
+    async fn release(&self, code: &Arc<str>, lease: Option<Arc<RoomLease>>) {
+        if let Some(lease) = lease
+            && let Err(e) = self.storage.release(code.clone(), lease.fence.clone()).await
+        {
+            warn!(room = %code, error = %e, "cannot release a room's lease");
+        }
+    }
+
+    /// The rooms in memory held under a lease, with it.
+    pub fn leases(&self) -> Vec<(Arc<str>, Arc<RoomLease>)> {
+        self.rooms
+            .iter()
+            .filter_map(|entry| entry.value().lease.clone().map(|lease| (entry.key().clone(), lease)))
+            .collect()
+    }
+
+    /// Whether a room is in memory here.
+    pub fn holds(&self, code: &str) -> bool {
+        self.rooms.contains_key(code)
+    }
+
+    /// The server is stopping: in cluster mode no room is claimed from now on.
+    pub fn stop_claiming(&self) {
+        self.stopping.store(true, Ordering::Release);
     }
 
     fn env(self: &Arc<Self>) -> RoomEnv {
@@ -387,33 +484,45 @@ impl Registry {
             warn!(error = %e, "cannot store a new room");
             (ErrorCode::Storage, ErrorCode::Storage.to_string())
         })?;
+        let code: Arc<str> = Arc::from(meta.code.as_str());
+        let lease = self.claim(&code).await.map_err(|e| (e, e.to_string()))?;
         info!(room = %meta.code, game = meta.rules.game().code(), players = meta.rules.seats(), "room created");
         let instance = self.instances.fetch_add(1, Ordering::Relaxed);
         let (lobby_tx, lobby_rx) = watch::channel(None);
         let room = Room::new(meta, instance, lobby_tx, self.env());
-        let handle = self.start(room, instance, lobby_rx, keep);
+        let handle = self.start(room, instance, lobby_rx, keep, lease);
         self.rooms.insert(handle.code.clone(), handle.clone());
         Ok(handle)
     }
 
     /// Starts a room's task and returns its handle (not yet in the map).
-    /// `keep` is what the room's rules need prepared, held until the room's task ends.
+    /// `keep` is what the room's rules need prepared, held until the room's task ends; `lease`
+    /// the room's lease in cluster mode, under which it stores every record.
     fn start(
         &self,
-        room: Room,
+        mut room: Room,
         instance: u64,
         lobby: watch::Receiver<Option<LobbyRoom>>,
         keep: Prepared,
+        lease: Option<Arc<RoomLease>>,
     ) -> RoomHandle {
         let (tx, rx) = mpsc::channel(ROOM_QUEUE);
-        let handle = RoomHandle { instance, code: room.code().clone(), tx, lobby };
+        let handle = RoomHandle { instance, code: room.code().clone(), tx, lobby, lease: lease.clone() };
+        let owned = lease.is_some();
+        room.hold(lease);
         inc(&self.metrics.rooms);
+        if owned {
+            inc(&self.metrics.rooms_owned);
+        }
         let metrics = self.metrics.clone();
         let room = Box::new(room);
         tokio::spawn(async move {
             room.run(rx).await;
             drop(keep);
             dec(&metrics.rooms);
+            if owned {
+                dec(&metrics.rooms_owned);
+            }
         });
         handle
     }
@@ -429,6 +538,36 @@ impl Registry {
         if !secrets::looks_like_invite(code) {
             return Err(ErrorCode::RoomNotFound);
         }
+        if self.cluster.is_none() {
+            return self.restore(code, None).await;
+        }
+        let code: Arc<str> = Arc::from(code);
+        let gate = self.claiming.entry(code.clone()).or_default().clone();
+        let result = {
+            let _open = gate.lock().await;
+            match self.rooms.get(&code).map(|r| r.value().clone()) {
+                // Opened while this waited at the gate.
+                Some(handle) => Ok(handle),
+                None => match self.claim(&code).await {
+                    Ok(lease) => {
+                        let result = self.restore(&code, lease.clone()).await;
+                        if result.is_err() {
+                            self.release(&code, lease).await;
+                        }
+                        result
+                    }
+                    Err(e) => Err(e),
+                },
+            }
+        };
+        // The gate goes once nobody else waits at it (they hold it only through the map's
+        // entry, taken under the same shard lock).
+        self.claiming.remove_if(&code, |_, g| Arc::ptr_eq(g, &gate) && Arc::strong_count(g) == 2);
+        result
+    }
+
+    /// Reads a room from storage and starts its task (under `lease`, in cluster mode).
+    async fn restore(self: &Arc<Self>, code: &str, lease: Option<Arc<RoomLease>>) -> Result<RoomHandle, ErrorCode> {
         let stored: StoredRoom = match self.storage.load(code).await {
             Ok(Some(stored)) => stored,
             Ok(None) => return Err(ErrorCode::RoomNotFound),
@@ -444,9 +583,14 @@ impl Registry {
         let room = Room::restore(stored, instance, lobby_tx, self.env()).map_err(|e| self.broken(code, &e))?;
         let handle = match self.rooms.entry(room.code().clone()) {
             // Another connection opened it meanwhile: use that one.
-            Entry::Occupied(existing) => return Ok(existing.get().clone()),
+            Entry::Occupied(existing) => {
+                let handle = existing.get().clone();
+                drop(existing);
+                self.release(&room.code().clone(), lease).await;
+                return Ok(handle);
+            }
             Entry::Vacant(vacant) => {
-                let handle = self.start(room, instance, lobby_rx, keep);
+                let handle = self.start(room, instance, lobby_rx, keep, lease);
                 vacant.insert(handle.clone());
                 handle
             }

@@ -6,22 +6,23 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use fipsen_protocol::{ErrorCode, LobbyRoom, ServerMessage};
+use fipsen_protocol::{CloseCode, ErrorCode, LobbyRoom, ServerMessage};
 use fipsen_rules::{GameAction, Seat};
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::JoinHandle;
-use tracing::{debug, info, warn};
+use tracing::{debug, error, info, warn};
 
 use super::Member;
 use super::command::{JoinKind, JoinRefusal, RoomCommand};
 use super::core::{At, Change, Command, Core, Decision, Effect};
-use super::link::{ConnId, ConnLink};
+use super::link::{ConnId, ConnLink, Outgoing};
 use super::record::{Record, Unreadable};
+use crate::cluster::RoomLease;
 use crate::frames::Base;
 use crate::metrics::{Metrics, inc};
 use crate::registry::Registry;
 use crate::secrets;
-use crate::storage::{ROOM_RECORD_FORMAT, RoomMeta, Storage, StoredRecord, StoredRoom};
+use crate::storage::{NewRecord, ROOM_RECORD_FORMAT, RoomMeta, Storage, StorageError, StoredRecord, StoredRoom};
 
 /// Settings every room shares.
 #[derive(Debug, Clone)]
@@ -69,6 +70,8 @@ pub struct Room {
     pub(super) env: RoomEnv,
     /// Every seated person agreed: the room is deleted and its task ends.
     deleted: bool,
+    /// The room's lease, in cluster mode: every record is stored under it.
+    lease: Option<Arc<RoomLease>>,
 }
 
 /// The time now, for the core.
@@ -92,7 +95,19 @@ impl Room {
             lobby,
             env,
             deleted: false,
+            lease: None,
         }
+    }
+
+    /// Stores every record under `lease` from now on (cluster mode); the room stops at once when
+    /// the lease is lost.
+    pub fn hold(&mut self, lease: Option<Arc<RoomLease>>) {
+        self.lease = lease;
+    }
+
+    /// Whether the room's lease is gone: it must stop at once, applying nothing more.
+    fn lost(&self) -> bool {
+        self.lease.as_ref().is_some_and(|lease| lease.is_lost())
     }
 
     /// A new, empty room (already stored by the caller).
@@ -151,8 +166,11 @@ impl Room {
         // The handlers' futures are boxed while they run: held inline, the largest of them
         // would make every room's task several KiB larger for its whole life, idle or not.
         loop {
+            if self.lost() {
+                break;
+            }
             Box::pin(self.settle()).await;
-            if self.deleted || self.core.idle_expired(Instant::now()) {
+            if self.lost() || self.deleted || self.core.idle_expired(Instant::now()) {
                 break;
             }
             self.plan_bots();
@@ -171,6 +189,7 @@ impl Room {
                         self.send_to(conn, &answer);
                     }
                 }
+                () = lease_lost(self.lease.clone()) => {}
             }
         }
         if let Some(thinking) = self.bot_turn.take().and_then(|turn| turn.thinking) {
@@ -181,10 +200,25 @@ impl Room {
 
     async fn close(&mut self, rx: &mut mpsc::Receiver<RoomCommand>) {
         let code = self.core.code().clone();
-        if !self.deleted {
+        if self.lost() {
+            // Another server owns the room now: it stays marked open, for that one, and every
+            // connection goes there.
+            inc(&self.env.metrics.rooms_lost);
+            warn!(room = %code, connections = self.members.len(), "the room's lease is lost: stopped here, connections closed with 1012");
+            for (_, member) in self.members.drain() {
+                let _ = member.link.tx.try_send(Outgoing::Close(CloseCode::Restart));
+                member.link.close_now(CloseCode::Restart);
+            }
+        } else if !self.deleted {
             info!(room = %code, "closing the room in memory (kept in storage)");
             if let Err(e) = self.env.storage.set_active(code.clone(), false).await {
                 warn!(room = %code, error = %e, "cannot mark the room closed");
+            }
+            // Closed here: any server may open it next.
+            if let Some(lease) = &self.lease
+                && let Err(e) = self.env.storage.release(code.clone(), lease.fence.clone()).await
+            {
+                warn!(room = %code, error = %e, "cannot release the room's lease");
             }
         }
         self.env.registry.forget(&code, self.instance);
@@ -222,6 +256,9 @@ impl Room {
             RoomCommand::Request { conn, request, received } => {
                 let id = request.id();
                 match self.execute(Command::Request { conn, request: *request }, None).await {
+                    // The lease is gone: the connection is closed with 1012 and resumes where
+                    // the room went, which answers the request again.
+                    Err(_) if self.lost() => {}
                     Err(code) => {
                         self.env.metrics.error(code.code());
                         self.send_to(conn, &ServerMessage::error(code, id));
@@ -312,9 +349,27 @@ impl Room {
             Record::Joined { participant, token_hash, .. } => Some((token_hash.clone(), *participant)),
             _ => None,
         };
-        if let Err(e) = self.env.storage.append(code.clone(), self.core.records(), self.core.seq(), json, token).await {
-            warn!(room = %code, error = %e, "storing a record failed");
-            return Err(ErrorCode::Storage);
+        let (index, seq_before) = (self.core.records(), self.core.seq());
+        let stored = match &self.lease {
+            None => self.env.storage.append(code.clone(), index, seq_before, json, token).await,
+            Some(lease) => {
+                let record = NewRecord { room: code.clone(), index, seq_before, json, token, fence: None };
+                self.env.storage.append_fenced(lease.fence.clone(), record).await
+            }
+        };
+        match stored {
+            Ok(()) => {}
+            Err(e @ StorageError::Fenced { .. }) => {
+                error!(room = %code, error = %e, "a record was refused: another server owns the room; stopping here");
+                if let Some(lease) = &self.lease {
+                    lease.lose();
+                }
+                return Err(ErrorCode::Storage);
+            }
+            Err(e) => {
+                warn!(room = %code, error = %e, "storing a record failed");
+                return Err(ErrorCode::Storage);
+            }
         }
         match record {
             Record::Act { seat, action, .. } | Record::BotAct { seat, action } => {
@@ -493,6 +548,14 @@ impl Room {
 async fn bot_decision(turn: &mut Option<BotTurn>) -> Result<Option<GameAction>, tokio::task::JoinError> {
     match turn.as_mut().and_then(|turn| turn.thinking.as_mut()) {
         Some(thinking) => thinking.await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Resolves once the room's lease is lost; never without a lease.
+async fn lease_lost(lease: Option<Arc<RoomLease>>) {
+    match lease {
+        Some(lease) => lease.lost().await,
         None => std::future::pending().await,
     }
 }

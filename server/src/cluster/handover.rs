@@ -1,0 +1,25 @@
+//! Hand-over at a graceful stop: once the connections were closed with 1012, every room here
+//! stops (staying marked open) and its lease is released, so that another server takes the
+//! room at its next look instead of waiting for the lease to run out.
+
+use tracing::{info, warn};
+
+use crate::registry::Registry;
+
+/// Stops claiming rooms, stops every room held under a lease and releases its lease; returns
+/// how many were released.
+pub async fn release_all(registry: &Registry) -> usize {
+    registry.stop_claiming();
+    let mut released = 0;
+    for (code, lease) in registry.leases() {
+        lease.lose();
+        match registry.storage().release(code.clone(), lease.fence.clone()).await {
+            Ok(()) => released += 1,
+            Err(e) => warn!(room = %code, error = %e, "cannot release a room's lease: it runs out instead"),
+        }
+    }
+    if released > 0 {
+        info!(released, "rooms handed over");
+    }
+    released
+}

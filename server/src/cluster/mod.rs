@@ -1,0 +1,92 @@
+//! Cluster mode (`--node-id`): several servers share one PostgreSQL database, and each room is
+//! served by the one server holding its lease ([`crate::storage::Storage::claim`]).
+//!
+//! * this file — the node's identity and lease settings ([`Cluster`]), and a room's lease as
+//!   its task and the registry share it ([`RoomLease`]);
+//! * [`renewal`] — renews every lease of the node a third of the lease apart, and stops the
+//!   rooms whose lease is gone (or every room, when renewals fail for longer than a lease);
+//! * [`takeover`] — opens here, half a lease apart, the rooms no live server holds (a server
+//!   that died or stopped), and at start instead of the rooms marked active;
+//! * [`handover`] — at a graceful stop, releases every lease so that another server takes the
+//!   rooms at once.
+//!
+//! Every record a room stores carries its lease ([`crate::storage::Storage::append_fenced`]):
+//! once another server holds the room, this one can no longer write it, whatever it believes;
+//! the room then stops here at once (its connections closed with 1012, to resume elsewhere).
+
+pub mod handover;
+pub mod renewal;
+pub mod takeover;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use tokio::sync::Notify;
+
+use crate::storage::Fence;
+
+/// The node's identity and lease settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cluster {
+    /// This server's name (`--node-id`), the holder of its leases.
+    pub node: Arc<str>,
+    /// How long a lease lasts without renewal (`--lease-ms`).
+    pub lease: Duration,
+}
+
+impl Cluster {
+    /// The settings of the node `node` with leases of `lease`.
+    pub fn new(node: &str, lease: Duration) -> Cluster {
+        Cluster { node: Arc::from(node), lease }
+    }
+
+    /// How often the leases are renewed: a third of a lease, so that two renewals may fail
+    /// before one runs out.
+    pub fn renew_every(&self) -> Duration {
+        self.lease / 3
+    }
+
+    /// How often the rooms nobody holds are looked for: half a lease.
+    pub fn takeover_every(&self) -> Duration {
+        self.lease / 2
+    }
+}
+
+/// A room's lease held by this server: its fence, when it was granted, and the signal that
+/// stops the room's task because the lease is gone.
+#[derive(Debug)]
+pub struct RoomLease {
+    /// The lease every record of the room is stored under.
+    pub fence: Fence,
+    /// When the claim was asked for: a renewal asked for before it does not know the lease.
+    pub claimed_at: Instant,
+    lost: AtomicBool,
+    stop: Notify,
+}
+
+impl RoomLease {
+    /// The lease `fence`, claimed at `claimed_at`.
+    pub fn new(fence: Fence, claimed_at: Instant) -> RoomLease {
+        RoomLease { fence, claimed_at, lost: AtomicBool::new(false), stop: Notify::new() }
+    }
+
+    /// Tells the room's task that the lease is gone: it stops at once, applying nothing more.
+    pub fn lose(&self) {
+        self.lost.store(true, Ordering::Release);
+        // A permit is kept if the task is not waiting right now.
+        self.stop.notify_one();
+    }
+
+    /// Whether the lease was lost ([`RoomLease::lose`]).
+    pub fn is_lost(&self) -> bool {
+        self.lost.load(Ordering::Acquire)
+    }
+
+    /// Resolves once the lease is lost.
+    pub async fn lost(&self) {
+        while !self.is_lost() {
+            self.stop.notified().await;
+        }
+    }
+}
