@@ -86,6 +86,12 @@ impl Server {
         let _ = self.child.wait();
     }
 
+    /// Sends the process a signal (`STOP`, `CONT`, …) without waiting for it.
+    pub fn signal(&self, signal: &str) {
+        let pid = self.child.id().to_string();
+        let _ = Command::new("kill").args([&format!("-{signal}"), &pid]).status();
+    }
+
     /// SIGTERM, then waits for the process to exit; returns whether it exited successfully.
     pub fn terminate(&mut self) -> bool {
         let pid = self.child.id().to_string();

@@ -1,0 +1,242 @@
+//! Cluster mode: two server binaries (`--node-id a` and `b`, `--lease-ms 1500`) on one
+//! PostgreSQL database. A room is served by the node holding its lease: when that node is
+//! killed, the other takes the room over within a lease and a little, and its players resume
+//! there with everything acknowledged; when that node pauses past its lease and comes back, its
+//! next write is refused, its clients are closed with 1012, and the room goes on at the other
+//! node. Every record carries the epoch of the lease it was written under: the epochs never go
+//! back along the room's log, so the room was never written by two nodes at once.
+//!
+//! The database is made on the server that `FIPSEN_TEST_POSTGRES` names (`scripts/postgres-temp`
+//! starts one). Without that variable each test says it was skipped and passes, except under CI
+//! (`CI` set), where it fails.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::{Client, Rng, Server, Table, random_action, resume_all};
+use serde_json::{Value, json};
+use tokio_postgres::NoTls;
+
+/// The lease the nodes hold their rooms under, in milliseconds.
+const LEASE_MS: u64 = 1500;
+
+/// The test server's URL, or `None` (said) when the test is skipped.
+fn test_server() -> Option<String> {
+    match std::env::var("FIPSEN_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ if std::env::var_os("CI").is_some() => {
+            panic!("FIPSEN_TEST_POSTGRES is not set, and CI is: this test needs a PostgreSQL server")
+        }
+        _ => {
+            println!("skipped: FIPSEN_TEST_POSTGRES is not set (scripts/postgres-temp starts a server)");
+            None
+        }
+    }
+}
+
+/// A database of its own on the test server, dropped at the end.
+struct Database {
+    server: String,
+    name: String,
+}
+
+impl Database {
+    async fn create(server: String, test: &str) -> Database {
+        let name = format!("fipsen_cluster_{test}_{}", std::process::id());
+        run(&server, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
+        run(&server, &format!("CREATE DATABASE {name}")).await;
+        Database { server, name }
+    }
+
+    fn url(&self) -> String {
+        let base = self.server.split_once('?').map_or(self.server.as_str(), |(base, _)| base);
+        let (prefix, _) = base.rsplit_once('/').unwrap();
+        format!("{prefix}/{}", self.name)
+    }
+
+    /// The epochs of a room's records, in the order of the log.
+    async fn epochs(&self, room: &str) -> Vec<Option<i64>> {
+        let (client, connection) = tokio_postgres::connect(&self.url(), NoTls).await.unwrap();
+        tokio::spawn(connection);
+        let rows = client.query("SELECT epoch FROM records WHERE room = $1 ORDER BY idx", &[&room]).await.unwrap();
+        rows.iter().map(|row| row.get(0)).collect()
+    }
+}
+
+impl Drop for Database {
+    fn drop(&mut self) {
+        let (server, sql) = (self.server.clone(), format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name));
+        std::thread::spawn(move || {
+            tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(run(&server, &sql));
+        })
+        .join()
+        .unwrap();
+    }
+}
+
+async fn run(url: &str, sql: &str) {
+    let (client, connection) = tokio_postgres::connect(url, NoTls).await.expect("connect to FIPSEN_TEST_POSTGRES");
+    tokio::spawn(connection);
+    client.batch_execute(sql).await.unwrap_or_else(|e| panic!("{sql}: {e:?}"));
+}
+
+/// A node of the cluster on `db`.
+fn node(db: &Path, name: &str) -> Server {
+    Server::start(db, &["--node-id", name, "--lease-ms", &LEASE_MS.to_string()])
+}
+
+/// A metric's value on `server`'s `/metrics`.
+async fn metric(server: &Server, name: &str) -> u64 {
+    let (_, body) = server.get("/metrics").await;
+    body.lines()
+        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in {body}"))
+}
+
+/// Waits until `server` has taken over `rooms` rooms in all; fails past a lease and 5 s.
+async fn await_takeover(server: &Server, rooms: u64, since: Instant) -> Duration {
+    loop {
+        if metric(server, "fipsen_lease_takeovers_total").await >= rooms {
+            return since.elapsed();
+        }
+        assert!(
+            since.elapsed() < Duration::from_millis(LEASE_MS) + Duration::from_secs(5),
+            "the room was not taken over in time"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Plays `moves` random legal actions (asking for the next deal when one is over).
+async fn play(table: &mut Table, rng: &mut Rng, moves: usize) {
+    let mut played = 0;
+    while played < moves && !table.series_over() {
+        if table.deal_over() {
+            table.ask_next_deal().await;
+            continue;
+        }
+        assert!(table.step(rng).await);
+        played += 1;
+    }
+}
+
+/// Epochs are set on every record and never go back along the log; returns how many
+/// different ones there are.
+fn check_epochs(epochs: &[Option<i64>]) -> usize {
+    let epochs: Vec<i64> = epochs.iter().map(|e| e.expect("every record carries its lease's epoch")).collect();
+    assert!(epochs.windows(2).all(|w| w[0] <= w[1]), "an epoch went back: {epochs:?}");
+    let mut distinct = epochs.clone();
+    distinct.dedup();
+    distinct.len()
+}
+
+fn rules() -> (Value, Value) {
+    (json!({"players": 4, "deals": 3}), json!({"next_deal_seconds": null}))
+}
+
+/// Node A, which serves a table, is killed with SIGKILL right after an acknowledged action:
+/// node B takes the room over within a lease and a little, every seat resumes there with its
+/// token and last sequence number and sees the acknowledged action, and the game goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_nodes_room_is_taken_over_by_the_other() {
+    let Some(server_url) = test_server() else { return };
+    let database = Database::create(server_url, "killed").await;
+    let url = database.url();
+    let db = Path::new(&url);
+    let mut a = node(db, "a");
+    let b = node(db, "b");
+    let (rules, options) = rules();
+    let mut table = Table::open(&a, rules, options, 0).await;
+    let tokens: Vec<String> = table.seats.iter().map(Client::token).collect();
+    let mut rng = Rng(2026);
+    play(&mut table, &mut rng, 5).await;
+    assert_eq!(metric(&a, "fipsen_rooms_owned").await, 1);
+    assert_eq!(metric(&b, "fipsen_rooms_owned").await, 0);
+
+    // The hardest moment: an action acknowledged, and at once SIGKILL.
+    let turn = table.view()["turn"].as_u64().unwrap() as usize;
+    let action = random_action(table.seats[turn].deal(), &mut rng).unwrap();
+    let ack = table.seats[turn].act(&action).await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    table.sync(ack["seq"].as_u64().unwrap()).await;
+    a.kill();
+    let took = await_takeover(&b, 1, Instant::now()).await;
+    println!("taken over after {took:?}");
+    assert_eq!(metric(&b, "fipsen_rooms_owned").await, 1);
+
+    let before: Vec<Value> = table.seats.iter().map(|c| c.game.clone()).collect();
+    let views = resume_all(&b, &mut table, &tokens).await;
+    for (seat, view) in views.iter().enumerate() {
+        assert!(table.seats[seat].seq >= ack["seq"].as_u64().unwrap(), "the acknowledged action was lost");
+        assert_eq!(*view, before[seat], "seat {seat} sees the game as it was");
+    }
+    // The acknowledged action is there: its id is acknowledged again, not applied twice.
+    let id = table.seats[turn].next_id - 1;
+    let again = table.seats[turn].act_with(id, 0, &action).await;
+    assert_eq!(again["type"], "ack", "{again}");
+    table.actions.push((fipsen_rules::Seat(turn as u8), action));
+    play(&mut table, &mut rng, 5).await;
+
+    let epochs = database.epochs(&table.room).await;
+    assert_eq!(check_epochs(&epochs), 2, "one lease on A, one on B: {epochs:?}");
+}
+
+/// Node A, which serves a table, is paused (SIGSTOP) past its lease: node B takes the room
+/// over and the players go on there. A seat's old connection to A sent an action while A was
+/// paused; once A runs again (SIGCONT) nothing of it is stored or acknowledged, that connection
+/// is closed with 1012, A counts the room lost, and the room goes on at B.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_node_cannot_write_the_room_it_lost() {
+    let Some(server_url) = test_server() else { return };
+    let database = Database::create(server_url, "paused").await;
+    let url = database.url();
+    let db = Path::new(&url);
+    let a = node(db, "a");
+    let b = node(db, "b");
+    let (rules, options) = rules();
+    let mut table = Table::open(&a, rules, options, 0).await;
+    let tokens: Vec<String> = table.seats.iter().map(Client::token).collect();
+    let mut rng = Rng(7);
+    play(&mut table, &mut rng, 4).await;
+    let records_on_a = database.epochs(&table.room).await.len();
+
+    a.signal("STOP");
+    let paused = Instant::now();
+    // The seat to play sends its action to the paused node.
+    let turn = table.view()["turn"].as_u64().unwrap() as usize;
+    let action = random_action(table.seats[turn].deal(), &mut rng).unwrap();
+    let id = table.seats[turn].next_id;
+    let seq = table.seats[turn].seq;
+    table.seats[turn].send(json!({"type": "act", "id": id, "seq": seq, "action": action})).await;
+    let mut stale = std::mem::replace(&mut table.seats[turn], Client::greeted(&b).await);
+
+    await_takeover(&b, 1, paused).await;
+    assert!(paused.elapsed() >= Duration::from_millis(LEASE_MS), "taken over before the lease ran out");
+    resume_all(&b, &mut table, &tokens).await;
+    play(&mut table, &mut rng, 3).await;
+    let written_on_b = database.epochs(&table.room).await.len();
+    assert!(written_on_b > records_on_a);
+
+    a.signal("CONT");
+    while let Some(frame) = stale.recv().await {
+        assert_ne!(frame["type"], "ack", "the paused node acknowledged an action: {frame}");
+    }
+    assert_eq!(stale.closed, Some(1012), "the paused node's clients are sent to resume elsewhere");
+    // A forgets the room (it counts it lost) and stores nothing more of it.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while metric(&a, "fipsen_rooms_lost_total").await < 1 {
+        assert!(Instant::now() < deadline, "node A did not count the room lost");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(metric(&a, "fipsen_rooms_owned").await, 0);
+    play(&mut table, &mut rng, 3).await;
+
+    let epochs = database.epochs(&table.room).await;
+    assert_eq!(check_epochs(&epochs), 2, "one lease on A, one on B: {epochs:?}");
+    let b_epoch = epochs[records_on_a].unwrap();
+    assert!(epochs[..records_on_a].iter().all(|e| e.unwrap() < b_epoch), "{epochs:?}");
+}
