@@ -240,3 +240,56 @@ async fn a_paused_node_cannot_write_the_room_it_lost() {
     let b_epoch = epochs[records_on_a].unwrap();
     assert!(epochs[..records_on_a].iter().all(|e| e.unwrap() < b_epoch), "{epochs:?}");
 }
+
+/// Node A, which serves a table, is stopped gracefully (SIGTERM): its clients are closed with
+/// 1012, it releases the room's lease, and node B takes the room over before the lease would
+/// have run out; the players resume there and go on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopping_node_hands_its_rooms_over_at_once() {
+    let Some(server_url) = test_server() else { return };
+    let database = Database::create(server_url, "stopping").await;
+    let url = database.url();
+    let db = Path::new(&url);
+    // Leases of 20 s: a room taken over in less was handed over, not left to run out.
+    let mut a = Server::start(db, &["--node-id", "a", "--lease-ms", "20000"]);
+    let b = Server::start(db, &["--node-id", "b", "--lease-ms", "20000"]);
+    let (rules, options) = rules();
+    let mut table = Table::open(&a, rules, options, 0).await;
+    let tokens: Vec<String> = table.seats.iter().map(Client::token).collect();
+    let mut rng = Rng(11);
+    play(&mut table, &mut rng, 4).await;
+
+    let stopping = Instant::now();
+    assert!(a.terminate(), "node A stops cleanly");
+    for seat in &mut table.seats {
+        assert_eq!(seat.recv_close().await, 1012);
+    }
+    loop {
+        if metric(&b, "fipsen_lease_takeovers_total").await >= 1 {
+            break;
+        }
+        // Left to run out, the lease would last at least 13 s more (renewed every 6.7 s).
+        assert!(stopping.elapsed() < Duration::from_secs(13), "the room was not handed over");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    resume_all(&b, &mut table, &tokens).await;
+    play(&mut table, &mut rng, 3).await;
+    let epochs = database.epochs(&table.room).await;
+    assert_eq!(check_epochs(&epochs), 2, "one lease on A, one on B: {epochs:?}");
+}
+
+/// Cluster mode needs a database the servers share: with a SQLite file the server does not
+/// start, and says why.
+#[test]
+fn cluster_mode_refuses_a_sqlite_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_fipsen-server"))
+        .args(["--addr", "127.0.0.1:0", "--node-id", "a", "--db"])
+        .arg(dir.path().join("rooms.sqlite3"))
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--node-id") && stderr.contains("PostgreSQL"), "{stderr}");
+    assert!(!dir.path().join("rooms.sqlite3").exists(), "no SQLite file was made");
+}
