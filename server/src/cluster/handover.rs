@@ -12,7 +12,7 @@ pub async fn release_all(registry: &Registry) -> usize {
     registry.stop_claiming();
     let mut released = 0;
     for (code, lease) in registry.leases() {
-        lease.lose();
+        lease.hand_over();
         match registry.storage().release(code.clone(), lease.fence.clone()).await {
             Ok(()) => released += 1,
             Err(e) => warn!(room = %code, error = %e, "cannot release a room's lease: it runs out instead"),

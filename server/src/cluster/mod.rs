@@ -62,13 +62,21 @@ pub struct RoomLease {
     /// When the claim was asked for: a renewal asked for before it does not know the lease.
     pub claimed_at: Instant,
     lost: AtomicBool,
+    /// Lost because this server hands it over (a graceful stop), not taken from it.
+    handed_over: AtomicBool,
     stop: Notify,
 }
 
 impl RoomLease {
     /// The lease `fence`, claimed at `claimed_at`.
     pub fn new(fence: Fence, claimed_at: Instant) -> RoomLease {
-        RoomLease { fence, claimed_at, lost: AtomicBool::new(false), stop: Notify::new() }
+        RoomLease {
+            fence,
+            claimed_at,
+            lost: AtomicBool::new(false),
+            handed_over: AtomicBool::new(false),
+            stop: Notify::new(),
+        }
     }
 
     /// Tells the room's task that the lease is gone: it stops at once, applying nothing more.
@@ -76,6 +84,18 @@ impl RoomLease {
         self.lost.store(true, Ordering::Release);
         // A permit is kept if the task is not waiting right now.
         self.stop.notify_one();
+    }
+
+    /// Stops the room's task as [`RoomLease::lose`] does, because this server hands the room
+    /// over (it is not counted lost).
+    pub fn hand_over(&self) {
+        self.handed_over.store(true, Ordering::Release);
+        self.lose();
+    }
+
+    /// Whether the room is handed over ([`RoomLease::hand_over`]).
+    pub fn is_handed_over(&self) -> bool {
+        self.handed_over.load(Ordering::Acquire)
     }
 
     /// Whether the lease was lost ([`RoomLease::lose`]).
@@ -88,5 +108,43 @@ impl RoomLease {
         while !self.is_lost() {
             self.stop.notified().await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lease() -> RoomLease {
+        RoomLease::new(Fence { node: Arc::from("a"), epoch: 3 }, Instant::now())
+    }
+
+    /// A room's task hears of a lost lease whether it waits already or starts waiting after;
+    /// a hand-over is a loss that is told apart.
+    #[tokio::test]
+    async fn a_lost_lease_stops_the_waiting_task() {
+        let held = Arc::new(lease());
+        let waiting = tokio::spawn({
+            let held = held.clone();
+            async move { held.lost().await }
+        });
+        tokio::task::yield_now().await;
+        assert!(!held.is_lost() && !waiting.is_finished());
+        held.lose();
+        tokio::time::timeout(Duration::from_secs(5), waiting).await.expect("woken").expect("ran");
+        assert!(held.is_lost() && !held.is_handed_over());
+
+        let handed = lease();
+        handed.hand_over();
+        tokio::time::timeout(Duration::from_secs(5), handed.lost()).await.expect("already lost");
+        assert!(handed.is_lost() && handed.is_handed_over());
+    }
+
+    /// Leases are renewed three times and looked for twice in a lease.
+    #[test]
+    fn renewal_and_takeover_run_within_a_lease() {
+        let cluster = Cluster::new("a", Duration::from_millis(1500));
+        assert_eq!(cluster.renew_every(), Duration::from_millis(500));
+        assert_eq!(cluster.takeover_every(), Duration::from_millis(750));
     }
 }

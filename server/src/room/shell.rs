@@ -203,8 +203,12 @@ impl Room {
         if self.lost() {
             // Another server owns the room now: it stays marked open, for that one, and every
             // connection goes there.
-            inc(&self.env.metrics.rooms_lost);
-            warn!(room = %code, connections = self.members.len(), "the room's lease is lost: stopped here, connections closed with 1012");
+            if self.lease.as_ref().is_some_and(|lease| lease.is_handed_over()) {
+                info!(room = %code, connections = self.members.len(), "the room is handed over: stopped here");
+            } else {
+                inc(&self.env.metrics.rooms_lost);
+                warn!(room = %code, connections = self.members.len(), "the room's lease is lost: stopped here, connections closed with 1012");
+            }
             for (_, member) in self.members.drain() {
                 let _ = member.link.tx.try_send(Outgoing::Close(CloseCode::Restart));
                 member.link.close_now(CloseCode::Restart);
