@@ -453,7 +453,8 @@ impl Registry {
         }
     }
 
-    /// Creates, stores and opens a new room. The caller then joins it as its first player.
+    /// Creates, stores and opens a new room (claimed first, in cluster mode). The caller then
+    /// joins it as its first player.
     ///
     /// # Errors
     /// `rules/invalid`, `options/invalid`, `name/invalid`, or `server/storage`.
@@ -527,10 +528,13 @@ impl Registry {
         handle
     }
 
-    /// The room with this invite code, from memory or storage.
+    /// The room with this invite code, from memory or storage. In cluster mode a room not in
+    /// memory is claimed first (one claim at a time per room), then restored under its lease.
     ///
     /// # Errors
-    /// `room/not_found`, or `server/storage` if it could not be read.
+    /// `room/not_found`, or `server/storage` if it could not be read; in cluster mode
+    /// `server/busy` when another server holds the room, `server/shutting_down` when this one is
+    /// stopping.
     pub async fn open(self: &Arc<Self>, code: &str) -> Result<RoomHandle, ErrorCode> {
         if let Some(handle) = self.rooms.get(code).map(|r| r.value().clone()) {
             return Ok(handle);
