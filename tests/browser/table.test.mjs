@@ -24,6 +24,11 @@ import {
   settle,
 } from './lib.mjs';
 
+/** A total as the scoresheet shows it (+12, −24, 0), as a number. @param {string} text */
+function signed(text) {
+  return Number(text.replace('−', '-'));
+}
+
 /** The actions a prompt lists, as the client should offer them (cards and discards aside). */
 function expectedActions(prompt) {
   return promptActions(prompt, null, { except: ['cards', 'discard'] }).map((a) => JSON.stringify(a)).sort();
@@ -288,7 +293,7 @@ test('four players create, join and play a deal to the scoresheet; a spectator s
   assert.equal(await antje.page.locator('[data-testid="scoresheet"] tbody tr').count(), 1);
   const totals = await antje.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.game.totals);
   const shownTotals = await antje.page.locator('[data-testid="scoresheet"] tbody tr td.total').allTextContents();
-  assert.deepEqual(shownTotals.map(Number), totals);
+  assert.deepEqual(shownTotals.map(signed), totals);
   assert.equal(await antje.page.locator('.chart-svg polyline').count(), 4, 'one line per player in the chart');
   await screenshot(antje, 'desktop-scoresheet');
   await meike.page.locator('[data-key="result-sheet"]').click();
@@ -431,7 +436,7 @@ test('three players play a deal to the scoresheet', async () => {
   const totals = await b.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.game.totals);
   assert.equal(totals.length, 3);
   const shown = await b.page.locator('[data-testid="scoresheet"] tbody tr td.total').allTextContents();
-  assert.deepEqual(shown.map(Number), totals);
+  assert.deepEqual(shown.map(signed), totals);
   await screenshot(b, 'desktop-three-scoresheet-de');
   assertNoConsoleErrors(players);
 });

@@ -198,7 +198,7 @@ export function sheetFoot(game) {
 
 /** A total on the sheet: in cents when the table keeps the score in cents. @param {number} total @param {any} game */
 export function totalText(total, game) {
-  return game?.deal?.rules?.cents ? t('hs.cents', { n: points(total) }) : String(total);
+  return game?.deal?.rules?.cents ? t('hs.cents', { n: points(total) }) : points(total);
 }
 
 // ---- what the shared screens show alike for every Holstein game ----

@@ -4,7 +4,7 @@
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { suitName } from '../format.js';
+import { points, suitName } from '../format.js';
 import { callButton, callRow, discardPanel, suitButton, term } from '../calls.js';
 import { seatName } from '../store.js';
 import { tricksPlayed } from './holstein.js';
@@ -515,8 +515,8 @@ export function sheetFoot(game) {
   return null;
 }
 
-/** A total on the sheet. @param {number} total @param {any} [game] */
+/** A total on the sheet, signed as every game's: +12, −24, 0. @param {number} total @param {any} [game] */
 // eslint-disable-next-line no-unused-vars
 export function totalText(total, game) {
-  return String(total);
+  return points(total);
 }
