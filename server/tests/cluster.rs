@@ -17,72 +17,12 @@ mod common;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use common::pg::{Database, test_server};
 use common::{Client, Rng, Server, Table, random_action, resume_all};
 use serde_json::{Value, json};
-use tokio_postgres::NoTls;
 
 /// The lease the nodes hold their rooms under, in milliseconds.
 const LEASE_MS: u64 = 1500;
-
-/// The test server's URL, or `None` (said) when the test is skipped.
-fn test_server() -> Option<String> {
-    match std::env::var("FIPSEN_TEST_POSTGRES") {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ if std::env::var_os("CI").is_some() => {
-            panic!("FIPSEN_TEST_POSTGRES is not set, and CI is: this test needs a PostgreSQL server")
-        }
-        _ => {
-            println!("skipped: FIPSEN_TEST_POSTGRES is not set (scripts/postgres-temp starts a server)");
-            None
-        }
-    }
-}
-
-/// A database of its own on the test server, dropped at the end.
-struct Database {
-    server: String,
-    name: String,
-}
-
-impl Database {
-    async fn create(server: String, test: &str) -> Database {
-        let name = format!("fipsen_cluster_{test}_{}", std::process::id());
-        run(&server, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
-        run(&server, &format!("CREATE DATABASE {name}")).await;
-        Database { server, name }
-    }
-
-    fn url(&self) -> String {
-        let base = self.server.split_once('?').map_or(self.server.as_str(), |(base, _)| base);
-        let (prefix, _) = base.rsplit_once('/').unwrap();
-        format!("{prefix}/{}", self.name)
-    }
-
-    /// The epochs of a room's records, in the order of the log.
-    async fn epochs(&self, room: &str) -> Vec<Option<i64>> {
-        let (client, connection) = tokio_postgres::connect(&self.url(), NoTls).await.unwrap();
-        tokio::spawn(connection);
-        let rows = client.query("SELECT epoch FROM records WHERE room = $1 ORDER BY idx", &[&room]).await.unwrap();
-        rows.iter().map(|row| row.get(0)).collect()
-    }
-}
-
-impl Drop for Database {
-    fn drop(&mut self) {
-        let (server, sql) = (self.server.clone(), format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name));
-        std::thread::spawn(move || {
-            tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(run(&server, &sql));
-        })
-        .join()
-        .unwrap();
-    }
-}
-
-async fn run(url: &str, sql: &str) {
-    let (client, connection) = tokio_postgres::connect(url, NoTls).await.expect("connect to FIPSEN_TEST_POSTGRES");
-    tokio::spawn(connection);
-    client.batch_execute(sql).await.unwrap_or_else(|e| panic!("{sql}: {e:?}"));
-}
 
 /// A node of the cluster on `db`.
 fn node(db: &Path, name: &str) -> Server {

@@ -12,66 +12,9 @@ mod common;
 
 use std::path::Path;
 
+use common::pg::{Database, test_server};
 use common::{Rng, Server, Table, play_through_kills};
 use serde_json::json;
-use tokio_postgres::NoTls;
-
-/// The test server's URL, or `None` (said) when the test is skipped.
-fn test_server() -> Option<String> {
-    match std::env::var("FIPSEN_TEST_POSTGRES") {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ if std::env::var_os("CI").is_some() => {
-            panic!("FIPSEN_TEST_POSTGRES is not set, and CI is: this test needs a PostgreSQL server")
-        }
-        _ => {
-            println!("skipped: FIPSEN_TEST_POSTGRES is not set (scripts/postgres-temp starts a server)");
-            None
-        }
-    }
-}
-
-/// A database of its own on the test server, dropped at the end.
-struct Database {
-    server: String,
-    name: String,
-}
-
-impl Database {
-    async fn create(server: String) -> Database {
-        let name = format!("fipsen_server_test_{}", std::process::id());
-        run(&server, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
-        run(&server, &format!("CREATE DATABASE {name}")).await;
-        Database { server, name }
-    }
-
-    /// Its URL, with a password the trusting test server does not ask for: the log must not
-    /// show it.
-    fn url(&self) -> String {
-        let base = self.server.split_once('?').map_or(self.server.as_str(), |(base, _)| base);
-        let (scheme, rest) = base.split_once("://").unwrap();
-        let authority = rest.split('/').next().unwrap();
-        let (user, host) = authority.rsplit_once('@').unwrap_or(("fipsen", authority));
-        let user = user.split(':').next().unwrap();
-        format!("{scheme}://{user}:not-shown@{host}/{}", self.name)
-    }
-}
-
-impl Drop for Database {
-    fn drop(&mut self) {
-        let (server, sql) = (self.server.clone(), format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name));
-        std::thread::spawn(move || {
-            tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(run(&server, &sql));
-        })
-        .join()
-        .unwrap();
-    }
-}
-
-async fn run(url: &str, sql: &str) {
-    let (client, connection) = tokio_postgres::connect(url, NoTls).await.expect("connect to FIPSEN_TEST_POSTGRES");
-    tokio::spawn(connection);
-    client.batch_execute(sql).await.unwrap_or_else(|e| panic!("{sql}: {e:?}"));
-}
 
 /// A series played on PostgreSQL, the server killed right after an acknowledged action at
 /// several points and restarted on the same database: every seat resumes where it was, the
@@ -79,8 +22,8 @@ async fn run(url: &str, sql: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_on_postgres_loses_nothing_acknowledged_across_sigkill() {
     let Some(server_url) = test_server() else { return };
-    let database = Database::create(server_url).await;
-    let url = database.url();
+    let database = Database::create(server_url, "sigkill").await;
+    let url = database.url_with_password();
     let db = Path::new(&url);
     // SQLite's options are ignored, with a warning; the database is logged without its password.
     let (mut server, log) = Server::start_logged(db, &["--log", "info", "--sync", "normal"]);

@@ -3,6 +3,8 @@
 //! shows a viewer a card it may not see.
 #![allow(dead_code, clippy::unwrap_used)]
 
+pub mod pg;
+
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
