@@ -279,6 +279,57 @@ pub trait StorageEngine: Send + Sync + std::fmt::Debug {
     }
 }
 
+/// An engine's migration ladder (`(name, sql)`, oldest first) as refinery runs it, and a check
+/// that refuses a store written by a newer build: shared by the engines' `schema.rs`.
+pub(crate) struct Ladder {
+    migrations: Vec<refinery::Migration>,
+    /// The last version this build knows.
+    known: i64,
+}
+
+impl Ladder {
+    /// The ladder of `files`.
+    ///
+    /// # Errors
+    /// A file's name is not `V<n>__<name>`.
+    pub(crate) fn new(files: &[(&str, &str)]) -> Result<Ladder, StorageError> {
+        let migrations = files
+            .iter()
+            .map(|(name, sql)| refinery::Migration::unapplied(name, sql))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(migration_failed)?;
+        Ok(Ladder { known: migrations.len() as i64, migrations })
+    }
+
+    /// The runner that applies what a store lacks.
+    pub(crate) fn runner(&self) -> refinery::Runner {
+        refinery::Runner::new(&self.migrations)
+    }
+
+    /// Refuses a store whose last applied migration is past this build's.
+    ///
+    /// # Errors
+    /// [`StorageError::TooNew`].
+    pub(crate) fn refuse_newer(&self, last: Option<refinery::Migration>) -> Result<(), StorageError> {
+        match last.map(|last| i64::from(last.version())) {
+            Some(found) if found > self.known => Err(StorageError::TooNew { found, known: self.known }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Logs the migrations a run applied.
+pub(crate) fn log_applied(report: &refinery::Report) {
+    for migration in report.applied_migrations() {
+        tracing::info!(version = migration.version(), name = migration.name(), "schema migrated");
+    }
+}
+
+/// A migration's failure as a storage error.
+pub(crate) fn migration_failed(e: refinery::Error) -> StorageError {
+    StorageError::Migration(e.to_string())
+}
+
 /// The answer of an engine that keeps no leases.
 fn single_server<T: Send + 'static>(what: &'static str) -> Pending<'static, T> {
     Box::pin(std::future::ready(Err(StorageError::SingleServer(what))))

@@ -2,7 +2,7 @@
 
 use deadpool_postgres::Pool;
 
-use crate::storage::StorageError;
+use crate::storage::{Ladder, StorageError, log_applied, migration_failed};
 
 /// The schema's migration ladder, oldest first: `server/migrations/postgres/V<n>__<name>.sql`.
 /// A migration, once released, is never edited: a change adds the next one.
@@ -36,24 +36,13 @@ pub(super) async fn migrate(pool: &Pool) -> Result<(), StorageError> {
 }
 
 async fn migrate_locked(client: &mut deadpool_postgres::Object) -> Result<(), StorageError> {
-    let failed = |e: refinery::Error| StorageError::Migration(e.to_string());
-    let migrations = MIGRATIONS
-        .iter()
-        .map(|(name, sql)| refinery::Migration::unapplied(name, sql))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(failed)?;
-    let runner = refinery::Runner::new(&migrations);
+    let ladder = Ladder::new(&MIGRATIONS)?;
+    let runner = ladder.runner();
     let client: &mut tokio_postgres::Client = client;
-    let ladder: bool = client.query_one("SELECT to_regclass('refinery_schema_history') IS NOT NULL", &[]).await?.get(0);
-    if ladder && let Some(last) = runner.get_last_applied_migration_async(client).await.map_err(failed)? {
-        let found = i64::from(last.version());
-        if found > SCHEMA_VERSION {
-            return Err(StorageError::TooNew { found, known: SCHEMA_VERSION });
-        }
+    let found: bool = client.query_one("SELECT to_regclass('refinery_schema_history') IS NOT NULL", &[]).await?.get(0);
+    if found {
+        ladder.refuse_newer(runner.get_last_applied_migration_async(client).await.map_err(migration_failed)?)?;
     }
-    let report = runner.run_async(client).await.map_err(failed)?;
-    for migration in report.applied_migrations() {
-        tracing::info!(version = migration.version(), name = migration.name(), "schema migrated");
-    }
+    log_applied(&runner.run_async(client).await.map_err(migration_failed)?);
     Ok(())
 }

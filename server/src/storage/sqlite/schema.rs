@@ -5,7 +5,7 @@ use std::path::Path;
 
 use rusqlite::Connection;
 
-use crate::storage::StorageError;
+use crate::storage::{Ladder, StorageError, log_applied, migration_failed};
 
 /// The schema's migration ladder, oldest first: `server/migrations/V<n>__<name>.sql`. A
 /// migration, once released, is never edited: a change adds the next one.
@@ -29,30 +29,17 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 /// The file is too new, or a migration failed (the file stays at the last migration that
 /// succeeded).
 pub(super) fn migrate(conn: &mut Connection) -> Result<(), StorageError> {
-    let failed = |e: refinery::Error| StorageError::Migration(e.to_string());
-    let migrations = MIGRATIONS
-        .iter()
-        .map(|(name, sql)| refinery::Migration::unapplied(name, sql))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(failed)?;
-    let runner = refinery::Runner::new(&migrations);
-    let ladder = conn
+    let ladder = Ladder::new(&MIGRATIONS)?;
+    let runner = ladder.runner();
+    let found = conn
         .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'refinery_schema_history'")?
         .exists([])?;
-    if ladder {
-        if let Some(last) = runner.get_last_applied_migration(conn).map_err(failed)? {
-            let found = i64::from(last.version());
-            if found > SCHEMA_VERSION {
-                return Err(StorageError::TooNew { found, known: SCHEMA_VERSION });
-            }
-        }
+    if found {
+        ladder.refuse_newer(runner.get_last_applied_migration(conn).map_err(migration_failed)?)?;
     } else {
         adopt_unversioned(conn)?;
     }
-    let report = runner.run(conn).map_err(failed)?;
-    for migration in report.applied_migrations() {
-        tracing::info!(version = migration.version(), name = migration.name(), "schema migrated");
-    }
+    log_applied(&runner.run(conn).map_err(migration_failed)?);
     Ok(())
 }
 
