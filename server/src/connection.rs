@@ -709,7 +709,7 @@ impl Reader {
     async fn enter(&mut self, handle: Option<RoomHandle>, code: String, kind: JoinKind) {
         let mut handle = handle;
         let mut kind = Some(kind);
-        for _attempt in 0..3 {
+        for attempt in 0..5u64 {
             let room = match handle.take() {
                 Some(room) => room,
                 None => match self.state.registry.open(&code).await {
@@ -733,9 +733,11 @@ impl Reader {
                 }
                 Ok(Err(JoinRefusal::Refused(error))) => return self.refuse(error, error.to_string()),
                 Ok(Err(JoinRefusal::Elsewhere(join))) => {
-                    // Another server serves the room now (cluster mode): look for it again.
+                    // Another server serves the room now, or its server is gone (cluster
+                    // mode): look for it again, after a moment.
                     self.state.registry.forget_handle(&room);
                     kind = Some(join);
+                    tokio::time::sleep(Duration::from_millis(50 * (attempt + 1))).await;
                 }
                 Ok(Err(JoinRefusal::Closed)) | Err(_) => {
                     self.state.registry.forget_handle(&room);

@@ -94,6 +94,21 @@ pub struct RoomHandle {
     pub lobby: watch::Receiver<Option<LobbyRoom>>,
     /// The room's lease, in cluster mode.
     pub lease: Option<Arc<RoomLease>>,
+    /// When the task started, in milliseconds since 1970 (the lobby lists newer rooms first,
+    /// across the servers of a cluster).
+    pub opened: u64,
+}
+
+/// A public room in the lobby: here (its entry as it is now), or at another server (as that
+/// server last published it).
+enum Listed {
+    Here(watch::Receiver<Option<LobbyRoom>>),
+    Elsewhere(LobbyRoom),
+}
+
+/// Milliseconds since 1970.
+fn now_millis() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(0))
 }
 
 /// Every room in memory.
@@ -546,7 +561,8 @@ impl Registry {
         lease: Option<Arc<RoomLease>>,
     ) -> RoomHandle {
         let (tx, rx) = mpsc::channel(ROOM_QUEUE);
-        let handle = RoomHandle { instance, code: room.code().clone(), tx, lobby, lease: lease.clone() };
+        let handle =
+            RoomHandle { instance, code: room.code().clone(), tx, lobby, lease: lease.clone(), opened: now_millis() };
         let owned = lease.is_some();
         room.hold(lease);
         inc(&self.metrics.rooms);
@@ -745,22 +761,52 @@ impl Registry {
     /// One page of the public rooms: how many there are, and at most [`LOBBY_PAGE`] of them
     /// from `offset` on. Newest first: rooms opened later (created, or reopened after a rest)
     /// come first. A page is bounded, so the answer stays small however many rooms are public.
+    /// In a cluster with the relay, the other servers' public rooms are listed too.
     pub fn lobby(&self, offset: u32) -> (u32, Vec<LobbyRoom>) {
-        let mut public: Vec<(u64, watch::Receiver<Option<LobbyRoom>>)> = self
+        let mut public: Vec<(u64, u64, Listed)> = self
             .rooms
             .iter()
             .filter(|entry| entry.value().lobby.borrow().is_some())
-            .map(|entry| (entry.value().instance, entry.value().lobby.clone()))
+            .map(|entry| (entry.value().opened, entry.value().instance, Listed::Here(entry.value().lobby.clone())))
             .collect();
-        public.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
+        if let Some(relay) = self.relay() {
+            public.extend(
+                relay
+                    .remote_lobby()
+                    .into_iter()
+                    // A room that moved here lists once, as it is here.
+                    .filter(|(_, room)| !self.rooms.contains_key(room.room.as_str()))
+                    .map(|(opened, room)| (opened, 0, Listed::Elsewhere(room))),
+            );
+        }
+        public.sort_unstable_by_key(|r| std::cmp::Reverse((r.0, r.1)));
         let total = u32::try_from(public.len()).unwrap_or(u32::MAX);
         let page = public
             .into_iter()
             .skip(offset as usize)
-            .filter_map(|(_, lobby)| lobby.borrow().clone())
+            .filter_map(|(_, _, listed)| match listed {
+                Listed::Here(lobby) => lobby.borrow().clone(),
+                Listed::Elsewhere(room) => Some(room),
+            })
             .take(LOBBY_PAGE as usize)
             .collect();
         (total, page)
+    }
+
+    /// The public rooms here, newest first, at most `limit`, each with when it was opened.
+    pub fn public_rooms(&self, limit: usize) -> Vec<(u64, LobbyRoom)> {
+        let mut public: Vec<(u64, u64, watch::Receiver<Option<LobbyRoom>>)> = self
+            .rooms
+            .iter()
+            .filter(|entry| entry.value().lobby.borrow().is_some())
+            .map(|entry| (entry.value().opened, entry.value().instance, entry.value().lobby.clone()))
+            .collect();
+        public.sort_unstable_by_key(|r| std::cmp::Reverse((r.0, r.1)));
+        public
+            .into_iter()
+            .filter_map(|(opened, _, lobby)| Some((opened, lobby.borrow().clone()?)))
+            .take(limit)
+            .collect()
     }
 
     /// The room of an invite code as the lobby would show it, public or not (for the

@@ -1,4 +1,4 @@
-//! Cluster mode: two server binaries (`--node-id a` and `b`, `--lease-ms 1500`) on one
+//! Cluster mode: two server binaries (`--node-id a` and `b`, `--lease-ms 3000`) on one
 //! PostgreSQL database. A room is served by the node holding its lease: when that node is
 //! killed, the other takes the room over within a lease and a little, and its players resume
 //! there with everything acknowledged; when that node pauses past its lease and comes back, its
@@ -22,7 +22,7 @@ use common::{Client, Rng, Server, Table, random_action, resume_all};
 use serde_json::{Value, json};
 
 /// The lease the nodes hold their rooms under, in milliseconds.
-const LEASE_MS: u64 = 1500;
+const LEASE_MS: u64 = 3000;
 
 /// A node of the cluster on `db`.
 fn node(db: &Path, name: &str) -> Server {

@@ -21,7 +21,7 @@ use common::{Client, Rng, Server, Table, check_frames};
 use serde_json::{Value, json};
 
 /// The lease the nodes hold their rooms under, in milliseconds.
-const LEASE_MS: u64 = 1500;
+const LEASE_MS: u64 = 3000;
 
 /// The NATS server's URL, or `None` (said) when the test is skipped.
 fn test_nats() -> Option<String> {
@@ -215,4 +215,55 @@ async fn a_stopping_holder_hands_its_relayed_table_over() {
     assert_eq!(metric(&b, "fipsen_rooms_owned").await, 1);
     assert_eq!(metric(&b, "fipsen_relayed_connections").await, 0);
     play(&mut table, &mut rng, 4).await;
+}
+
+/// The lobby of each node lists the public rooms of both, newest first, within a couple of
+/// seconds; a private room is listed nowhere; a room taken over is listed once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_node_lists_every_public_room() {
+    let (Some(server_url), Some(nats)) = (test_server(), test_nats()) else { return };
+    let database = Database::create(server_url, "relay_lobby").await;
+    let url = database.url();
+    let db = Path::new(&url);
+    let mut a = node(db, "a", &nats, LEASE_MS);
+    let b = node(db, "b", &nats, LEASE_MS);
+    let mut hosts = Vec::new();
+    let mut codes = Vec::new();
+    for (server, title, public) in [(&a, "On A", true), (&b, "On B", true), (&a, "Private on A", false)] {
+        let mut host = Client::greeted(server).await;
+        codes.push(host.create("Host", json!({"players": 4}), json!({"title": title, "public": public})).await);
+        // The hosts stay connected so the rooms stay open.
+        hosts.push(host);
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let titles = |lobby: &Value| -> Vec<String> {
+        lobby["rooms"].as_array().unwrap().iter().map(|r| r["title"].as_str().unwrap().to_string()).collect()
+    };
+    for server in [&a, &b] {
+        let mut visitor = Client::greeted(server).await;
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let lobby = loop {
+            visitor.send(json!({"type": "lobby"})).await;
+            let lobby = visitor.recv_type("lobby").await;
+            if titles(&lobby).len() == 2 || Instant::now() > deadline {
+                break lobby;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        assert_eq!(titles(&lobby), ["On B", "On A"], "{lobby}");
+        assert_eq!(lobby["total"], json!(2), "{lobby}");
+        assert!(!lobby.to_string().contains(&codes[2]), "a private room's code never appears in the lobby");
+    }
+    // A is killed: B takes its public room over (its lease runs out first) and lists it once,
+    // as its own, beside its other one.
+    drop(hosts);
+    a.kill();
+    await_metric(&b, "fipsen_rooms_owned", 3).await;
+    let mut visitor = Client::greeted(&b).await;
+    visitor.send(json!({"type": "lobby"})).await;
+    let lobby = visitor.recv_type("lobby").await;
+    let mut listed = titles(&lobby);
+    listed.sort();
+    assert_eq!(listed, ["On A", "On B"], "{lobby}");
+    assert_eq!(lobby["total"], json!(2), "{lobby}");
 }

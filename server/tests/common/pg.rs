@@ -64,10 +64,23 @@ impl Database {
 }
 
 impl Drop for Database {
+    /// Drops the database; a backend still ending (a killed node's, or autovacuum's, which a
+    /// plain role may not end) can hold it a moment, so this tries again for a few seconds, then
+    /// leaves it on the throwaway server with a note.
     fn drop(&mut self) {
         let (server, sql) = (self.server.clone(), format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name));
         std::thread::spawn(move || {
-            tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(run(&server, &sql));
+            tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+                let mut last = String::new();
+                for _ in 0..20 {
+                    match try_run(&server, &sql).await {
+                        Ok(()) => return,
+                        Err(e) => last = e,
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+                }
+                eprintln!("note: the test database was left on the test server: {sql}: {last}");
+            });
         })
         .join()
         .unwrap();
@@ -75,7 +88,11 @@ impl Drop for Database {
 }
 
 async fn run(url: &str, sql: &str) {
-    let (client, connection) = tokio_postgres::connect(url, NoTls).await.expect("connect to FIPSEN_TEST_POSTGRES");
+    try_run(url, sql).await.unwrap_or_else(|e| panic!("{e}"));
+}
+
+async fn try_run(url: &str, sql: &str) -> Result<(), String> {
+    let (client, connection) = tokio_postgres::connect(url, NoTls).await.map_err(|e| format!("connect: {e}"))?;
     tokio::spawn(connection);
-    client.batch_execute(sql).await.unwrap_or_else(|e| panic!("{sql}: {e:?}"));
+    client.batch_execute(sql).await.map_err(|e| format!("{sql}: {e:?}"))
 }

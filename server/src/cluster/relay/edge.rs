@@ -59,10 +59,11 @@ impl Relay {
         // The owner's lease, kept in the handle so that a new lease makes a new relayed room (it
         // is never held here: no record is written at the edge).
         let lease = Arc::new(crate::cluster::RoomLease::new(owner.clone(), Instant::now()));
-        let handle = RoomHandle { instance: 0, code: code.clone(), tx: tx.clone(), lobby, lease: Some(lease) };
+        let handle =
+            RoomHandle { instance: 0, code: code.clone(), tx: tx.clone(), lobby, lease: Some(lease), opened: 0 };
         debug!(room = %code, owner = %owner.node, epoch = owner.epoch, "relaying a room held by another server");
-        let room = EdgeRoom { relay: self.clone(), code, owner, members: HashSet::new() };
-        tokio::spawn(room.run(rx, tx));
+        let room = EdgeRoom { relay: self.clone(), code, owner, members: HashSet::new(), tx };
+        tokio::spawn(room.run(rx));
         handle
     }
 
@@ -116,17 +117,18 @@ struct EdgeRoom {
     owner: Fence,
     /// The connections in the room through this edge.
     members: HashSet<ConnId>,
+    /// Its own queue's sender, to leave the map by.
+    tx: mpsc::Sender<RoomCommand>,
 }
 
 impl EdgeRoom {
-    async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>, tx: mpsc::Sender<RoomCommand>) {
+    async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>) {
         let mut check = tokio::time::interval(super::HEARTBEAT);
         check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut unused_since = Some(Instant::now());
         let end = loop {
             tokio::select! {
-                command = rx.recv() => {
-                    let Some(command) = command else { break End::Unused };
+                Some(command) = rx.recv() => {
                     if let Err(end) = self.handle(command).await {
                         break end;
                     }
@@ -146,8 +148,7 @@ impl EdgeRoom {
                 }
             }
         };
-        self.relay.edges.remove_if(&self.code, |_, handle| handle.tx.same_channel(&tx));
-        drop(tx);
+        self.leave_map();
         if matches!(end, End::Moved) && !self.members.is_empty() {
             info!(room = %self.code, owner = %self.owner.node, connections = self.members.len(),
                 "the room's server is gone or no longer serves it: relayed connections closed with 1012");
@@ -207,6 +208,8 @@ impl EdgeRoom {
                     }
                     Err(end) => {
                         self.relay.inbox.remove(&conn);
+                        // Out of the map first: the connection looks for the room again at once.
+                        self.leave_map();
                         let _ = reply.send(Err(JoinRefusal::Elsewhere(kind.into())));
                         Err(end)
                     }
@@ -240,6 +243,11 @@ impl EdgeRoom {
                 Ok(())
             }
         }
+    }
+
+    /// Takes this relayed room out of the map: nobody finds it any more.
+    fn leave_map(&self) {
+        self.relay.edges.remove_if(&self.code, |_, handle| handle.tx.same_channel(&self.tx));
     }
 
     /// Sends the owner a message that needs no answer.

@@ -8,6 +8,7 @@
 //!   heartbeats by which each server knows which others are alive;
 //! * [`edge`] — a relayed room at the edge: a task that the edge's connections talk to as to
 //!   a room, and the subscription that delivers the owner's frames;
+//! * [`lobby`] — the lobby across the servers: each publishes its public rooms;
 //! * [`owner`] — the owner's subscription: each relayed client becomes a connection of the
 //!   room as a local one is, served by a task of its own;
 //! * [`wire`] — what crosses NATS.
@@ -17,6 +18,7 @@
 //! once its lease has run out. When an edge dies, the owners drop its clients from their rooms.
 
 pub mod edge;
+pub mod lobby;
 pub mod owner;
 pub mod wire;
 
@@ -60,6 +62,8 @@ pub struct Relay {
     pub(crate) inbox: DashMap<ConnId, edge::Relayed>,
     /// The other servers' connections in the rooms held here, by edge and number.
     pub(crate) remotes: DashMap<(Arc<str>, u64), owner::Remote>,
+    /// The other servers' public rooms as each last published them.
+    lobbies: DashMap<String, Vec<(u64, fipsen_protocol::LobbyRoom)>>,
 }
 
 impl Relay {
@@ -90,10 +94,12 @@ impl Relay {
             edges: DashMap::new(),
             inbox: DashMap::new(),
             remotes: DashMap::new(),
+            lobbies: DashMap::new(),
         }))
     }
 
-    /// Starts the relay's tasks: the heartbeats, the edge's inbox and the owner's subscription.
+    /// Starts the relay's tasks: the heartbeats, the lobby, the edge's inbox and the owner's
+    /// subscription.
     ///
     /// # Errors
     /// A subscription could not be made.
@@ -101,7 +107,10 @@ impl Relay {
         let alive = self.client.subscribe(wire::ALIVE_SUBJECT).await?;
         let inbox = self.client.subscribe(wire::edge_subject(&self.node)).await?;
         let requests = self.client.subscribe(wire::owner_subject(&self.node)).await?;
+        let lobbies = self.client.subscribe(wire::LOBBY_SUBJECT).await?;
         tokio::spawn(self.clone().hear(alive));
+        tokio::spawn(self.clone().hear_lobbies(lobbies));
+        tokio::spawn(self.clone().share_lobby(registry.clone()));
         tokio::spawn(self.clone().beat());
         tokio::spawn(self.clone().deliver(inbox));
         tokio::spawn(self.clone().serve(requests, registry));

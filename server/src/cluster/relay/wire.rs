@@ -37,6 +37,9 @@ pub fn edge_subject(node: &str) -> String {
 /// Where every server says, every second, that it is alive.
 pub const ALIVE_SUBJECT: &str = "fipsen.alive";
 
+/// Where every server publishes its public rooms, every second.
+pub const LOBBY_SUBJECT: &str = "fipsen.lobby";
+
 /// A relayed client's message for the room's owner.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
