@@ -709,7 +709,7 @@ impl Reader {
     async fn enter(&mut self, handle: Option<RoomHandle>, code: String, kind: JoinKind) {
         let mut handle = handle;
         let mut kind = Some(kind);
-        for attempt in 0..5u64 {
+        for attempt in 0..10u64 {
             let room = match handle.take() {
                 Some(room) => room,
                 None => match self.state.registry.open(&code).await {
@@ -737,7 +737,7 @@ impl Reader {
                     // mode): look for it again, after a moment.
                     self.state.registry.forget_handle(&room);
                     kind = Some(join);
-                    tokio::time::sleep(Duration::from_millis(50 * (attempt + 1))).await;
+                    tokio::time::sleep(Duration::from_millis((100 * (attempt + 1)).min(500))).await;
                 }
                 Ok(Err(JoinRefusal::Closed)) | Err(_) => {
                     self.state.registry.forget_handle(&room);

@@ -111,17 +111,31 @@ pub async fn run(
                     cluster::relay::Relay::connect(url, cluster.node.clone(), metrics.clone(), config.outbound_queue)
                         .await
                         .map_err(|e| format!("cannot connect to NATS at {url}: {e}"))?;
-                relay.start(registry.clone()).await?;
+                relay.start(registry.clone(), tournaments.clone()).await?;
                 registry.set_relay(relay);
             }
-            let restored = cluster::takeover::pass(&registry).await;
+            let restored = cluster::takeover::adopt_own(&registry).await + cluster::takeover::pass(&registry).await;
             tokio::spawn(cluster::renewal::run(registry.clone()));
             tokio::spawn(cluster::takeover::run(registry.clone()));
             restored
         }
         None => registry.restore_active().await?,
     };
-    let restored_tournaments = tournaments.restore_active().await?;
+    let restored_tournaments = match &cluster {
+        // Those nobody holds; the others' stay theirs, and are looked for again as rooms are.
+        Some(cluster) => {
+            let restored = tournaments.take_over().await;
+            let (tournaments, every) = (tournaments.clone(), cluster.takeover_every());
+            tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(every).await;
+                    tournaments.take_over().await;
+                }
+            });
+            restored
+        }
+        None => tournaments.restore_active().await?,
+    };
     if let Some(retention) = config.retention() {
         // Old series go at start and then every hour.
         let registry = registry.clone();

@@ -145,6 +145,9 @@ pub struct Registry {
     stopping: AtomicBool,
     /// In cluster mode with `--nats`: the relay to the rooms other servers hold.
     relay: OnceLock<Arc<Relay>>,
+    /// Leases held here for other things than rooms (tournaments), renewed and handed over
+    /// with the rooms'.
+    other_leases: DashMap<Arc<str>, Arc<RoomLease>>,
 }
 
 /// How many bidding reviews are computed at the same time (each takes a blocking thread for up
@@ -266,6 +269,7 @@ impl Registry {
             claiming: DashMap::new(),
             stopping: AtomicBool::new(false),
             relay: OnceLock::new(),
+            other_leases: DashMap::new(),
         })
     }
 
@@ -478,12 +482,53 @@ impl Registry {
         }
     }
 
-    /// The rooms in memory held under a lease, with it.
+    /// The rooms in memory held under a lease, with it, and the other leases held here
+    /// ([`Registry::hold_lease`]).
     pub fn leases(&self) -> Vec<(Arc<str>, Arc<RoomLease>)> {
         self.rooms
             .iter()
             .filter_map(|entry| entry.value().lease.clone().map(|lease| (entry.key().clone(), lease)))
+            .chain(self.other_leases.iter().map(|entry| (entry.key().clone(), entry.value().clone())))
             .collect()
+    }
+
+    /// Keeps a lease claimed with [`Registry::claim_key`] for something else than a room (a
+    /// tournament): renewed with the rooms', lost with them, handed over with them.
+    pub fn hold_lease(&self, key: Arc<str>, lease: Arc<RoomLease>) {
+        self.other_leases.insert(key, lease);
+    }
+
+    /// Forgets a lease kept by [`Registry::hold_lease`] (if it is still that one) and releases
+    /// it unless it was lost.
+    pub async fn drop_lease(&self, key: &Arc<str>, lease: &Arc<RoomLease>) {
+        self.other_leases.remove_if(key, |_, held| Arc::ptr_eq(held, lease));
+        if !lease.is_lost() {
+            self.release(key, Some(lease.clone())).await;
+        }
+    }
+
+    /// Claims `key` (a tournament's lease) as [`Registry::open`] claims a room: the lease, or
+    /// the live holder's fence; waits while a silent holder's lease runs out.
+    ///
+    /// # Errors
+    /// As [`Registry::open`].
+    pub async fn claim_key(&self, key: &Arc<str>) -> Result<Result<Option<Arc<RoomLease>>, Fence>, ErrorCode> {
+        let deadline = Instant::now() + self.cluster.as_ref().map_or(Duration::ZERO, |c| c.lease) + RELAY_GRACE;
+        loop {
+            match self.claim_or_holder(key).await? {
+                Err(holder) => {
+                    let Some(relay) = self.relay() else { return Err(ErrorCode::ServerBusy) };
+                    if relay.alive(&holder.node) {
+                        return Ok(Err(holder));
+                    }
+                    if Instant::now() >= deadline {
+                        return Err(ErrorCode::ServerBusy);
+                    }
+                    tokio::time::sleep(CLAIM_RETRY).await;
+                }
+                granted => return Ok(granted),
+            }
+        }
     }
 
     /// Whether a room is in memory here.
@@ -620,6 +665,17 @@ impl Registry {
                 }
                 Ok(result) => return result,
             }
+        }
+    }
+
+    /// Opens room `code` here if this server may claim it (its lease ran out, or it is this
+    /// server's own from before a restart); a room another server holds stays there.
+    pub async fn adopt(self: &Arc<Self>, code: &str) {
+        if self.cluster.is_none() || !secrets::looks_like_invite(code) || self.rooms.contains_key(code) {
+            return;
+        }
+        if let Ok(Err(e)) = self.open_once(&Arc::from(code)).await {
+            warn!(room = %code, code = e.code(), "cannot open a room claimed here");
         }
     }
 

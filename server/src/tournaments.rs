@@ -23,7 +23,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
 use fipsen_protocol::{
-    ErrorCode, MAX_TITLE_CHARS, RoomOptions, SeatingPreview, ServerMessage, TOURNAMENT_PAGE, TournamentState,
+    CloseCode, ErrorCode, MAX_TITLE_CHARS, RoomOptions, SeatingPreview, ServerMessage, TOURNAMENT_PAGE, TournamentState,
     TournamentSummary, TournamentTables, TournamentYou,
 };
 use fipsen_rules::Seed;
@@ -38,7 +38,8 @@ use tracing::{error, info, warn};
 use crate::accept::address_key;
 use crate::metrics::{Metrics, inc};
 use crate::registry::{Bucket, Registry, clean_name, clean_text};
-use crate::room::{ConnId, ConnLink, TableSeat};
+use crate::cluster::{RoomLease, tournament_key};
+use crate::room::{ConnId, ConnLink, Outgoing, TableSeat};
 use crate::secrets;
 use crate::storage::{RoomMeta, Storage, StorageError, StoredTournament, TOURNAMENT_RECORD_FORMAT};
 
@@ -158,7 +159,8 @@ impl From<TournamentError> for Refusal {
 }
 
 /// What only the organiser may do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
 pub enum OrganiserAction {
     /// Remove an entrant before the start.
     Remove(EntrantId),
@@ -242,6 +244,9 @@ pub struct TournamentHandle {
     pub tx: mpsc::Sender<Command>,
     /// Its entry in the public list, while it is listed and not over.
     pub listing: watch::Receiver<Option<TournamentSummary>>,
+    /// In cluster mode, the lease it runs under here (or, for a tournament relayed to another
+    /// server, that server's lease).
+    pub lease: Option<Arc<RoomLease>>,
 }
 
 /// Every tournament in memory (the ones not yet over, and those opened since the start).
@@ -255,6 +260,9 @@ pub struct Tournaments {
     instances: AtomicU64,
     /// Itself, for the tasks it starts.
     me: Weak<Tournaments>,
+    /// In cluster mode, one tournament is claimed at a time (a second claim of the same one
+    /// would void the first one's lease).
+    claiming: tokio::sync::Mutex<()>,
 }
 
 fn now_ms() -> u64 {
@@ -272,6 +280,7 @@ impl Tournaments {
             limits,
             instances: AtomicU64::new(1),
             me: me.clone(),
+            claiming: tokio::sync::Mutex::new(()),
         });
         let (tx, mut rx) = mpsc::unbounded_channel::<TableReport>();
         registry.set_reports(tx);
@@ -384,6 +393,11 @@ impl Tournaments {
             warn!(error = %e, "cannot store a new tournament");
             Refusal::Code(ErrorCode::Storage)
         })?;
+        // A new tournament is this server's (in cluster mode): nobody else knows its code yet.
+        let lease = match self.registry.claim_key(&tournament_key(&id)).await? {
+            Ok(lease) => lease,
+            Err(_) => return Err(Refusal::Code(ErrorCode::ServerBusy)),
+        };
         info!(tournament = %id, game = tournament.settings().game.code(), "tournament created");
         let state = TaskState {
             tournament,
@@ -393,15 +407,18 @@ impl Tournaments {
             entrants: records_entrants(&records),
             rooms: Vec::new(),
         };
-        let handle = self.spawn(Arc::from(id.as_str()), created_at, state);
+        let handle = self.spawn(Arc::from(id.as_str()), created_at, state, lease);
         self.map.insert(handle.id.clone(), handle.clone());
         Ok((handle, token))
     }
 
-    /// The tournament with this link code, from memory or storage.
+    /// The tournament with this link code, from memory or storage. In cluster mode it is
+    /// claimed first and runs here under its lease; one another live server holds is relayed
+    /// to that server (with `--nats`).
     ///
     /// # Errors
-    /// `tournament/not_found`, or `server/storage`.
+    /// `tournament/not_found`, or `server/storage`; in cluster mode `server/busy` when another
+    /// server holds it and cannot be reached.
     pub async fn open(self: &Arc<Self>, id: &str) -> Result<TournamentHandle, ErrorCode> {
         if let Some(handle) = self.map.get(id).map(|h| h.value().clone()) {
             return Ok(handle);
@@ -409,6 +426,49 @@ impl Tournaments {
         if !secrets::looks_like_invite(id) {
             return Err(ErrorCode::TournamentNotFound);
         }
+        if let Some(handle) = self.registry.relay().and_then(|relay| relay.tournament_edge(id)) {
+            return Ok(handle);
+        }
+        let _claiming = match self.registry.cluster() {
+            Some(_) => Some(self.claiming.lock().await),
+            None => None,
+        };
+        if let Some(handle) = self.map.get(id).map(|h| h.value().clone()) {
+            return Ok(handle);
+        }
+        let key = tournament_key(id);
+        let lease = match self.registry.claim_key(&key).await? {
+            Ok(lease) => lease,
+            Err(holder) => {
+                let relay = self.registry.relay().ok_or(ErrorCode::ServerBusy)?;
+                return Ok(relay.relay_tournament(Arc::from(id), holder));
+            }
+        };
+        let loaded = self.load(id).await;
+        let (created_at, state) = match loaded {
+            Ok(loaded) => loaded,
+            Err(code) => {
+                if let Some(lease) = &lease {
+                    self.registry.drop_lease(&key, lease).await;
+                }
+                return Err(code);
+            }
+        };
+        let handle_id: Arc<str> = Arc::from(id);
+        match self.map.entry(handle_id.clone()) {
+            Entry::Occupied(existing) => Ok(existing.get().clone()),
+            Entry::Vacant(vacant) => {
+                let records = state.records;
+                let handle = self.spawn(handle_id, created_at, state, lease);
+                vacant.insert(handle.clone());
+                info!(tournament = %id, records, "tournament restored from storage");
+                Ok(handle)
+            }
+        }
+    }
+
+    /// A stored tournament's creation time and state.
+    async fn load(&self, id: &str) -> Result<(u64, TaskState), ErrorCode> {
         let stored = match self.storage.load_tournament(id).await {
             Ok(Some(stored)) => stored,
             Ok(None) => return Err(ErrorCode::TournamentNotFound),
@@ -417,30 +477,70 @@ impl Tournaments {
                 return Err(ErrorCode::Storage);
             }
         };
-        let created_at = stored.created_at;
         let state = TaskState::rebuild(&stored).map_err(|e| {
             error!(tournament = %id, error = %e, "a stored tournament cannot be read: it is not restored");
             ErrorCode::Storage
         })?;
-        let key: Arc<str> = Arc::from(id);
-        match self.map.entry(key.clone()) {
-            Entry::Occupied(existing) => Ok(existing.get().clone()),
-            Entry::Vacant(vacant) => {
-                let records = state.records;
-                let handle = self.spawn(key, created_at, state);
-                vacant.insert(handle.clone());
-                info!(tournament = %id, records, "tournament restored from storage");
-                Ok(handle)
-            }
-        }
+        Ok((stored.created_at, state))
     }
 
-    fn spawn(&self, id: Arc<str>, created_at: u64, state: TaskState) -> TournamentHandle {
+    /// The tournament `id` if it runs here under the lease of epoch `epoch` (cluster mode).
+    pub fn held(&self, id: &str, epoch: u64) -> Option<TournamentHandle> {
+        self.local(id).filter(|handle| handle.lease.as_ref().is_some_and(|lease| lease.fence.epoch == epoch))
+    }
+
+    /// The tournament `id` if it runs here.
+    pub fn local(&self, id: &str) -> Option<TournamentHandle> {
+        self.map.get(id).map(|h| h.value().clone())
+    }
+
+    /// Takes over (claims and opens here) the tournaments not yet over that no live server
+    /// holds; returns how many (cluster mode). At start it opens them instead of every
+    /// tournament not yet over.
+    pub async fn take_over(self: &Arc<Self>) -> usize {
+        let ids = match self.storage.active_tournaments().await {
+            Ok(ids) => ids,
+            Err(e) => {
+                warn!(error = %e, "cannot list the tournaments not yet over");
+                return 0;
+            }
+        };
+        let mut taken = 0;
+        for id in ids {
+            if self.map.contains_key(id.as_str()) {
+                continue;
+            }
+            let me = self.registry.cluster().map(|c| c.node.clone());
+            match self.storage.owner(&tournament_key(&id)).await {
+                // Live and another's; this server's own from before a restart is claimed again.
+                Ok(Some(lease)) if lease.live && Some(&lease.fence.node) != me.as_ref() => continue,
+                Ok(_) => {}
+                Err(e) => {
+                    warn!(tournament = %id, error = %e, "cannot read a tournament's lease");
+                    continue;
+                }
+            }
+            if self.open(&id).await.is_ok_and(|handle| self.map.get(&handle.id).is_some_and(|h| h.instance == handle.instance))
+            {
+                inc(&self.metrics.lease_takeovers);
+                info!(tournament = %id, "tournament taken over");
+                taken += 1;
+            }
+        }
+        taken
+    }
+
+    fn spawn(&self, id: Arc<str>, created_at: u64, state: TaskState, lease: Option<Arc<RoomLease>>) -> TournamentHandle {
         let instance = self.instances.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = mpsc::channel(TOURNAMENT_QUEUE);
         let (listing_tx, listing) = watch::channel(None);
-        let handle = TournamentHandle { instance, id: id.clone(), created_at, tx, listing };
+        let handle = TournamentHandle { instance, id: id.clone(), created_at, tx, listing, lease: lease.clone() };
+        if let Some(lease) = &lease {
+            self.registry.hold_lease(tournament_key(&id), lease.clone());
+        }
         let task = Task {
+            instance,
+            lease,
             id,
             state,
             watchers: HashMap::new(),
@@ -459,14 +559,23 @@ impl Tournaments {
         handle
     }
 
-    /// One page of the listed tournaments not yet over, newest first: how many there are, and
-    /// at most [`TOURNAMENT_PAGE`] of them from `offset` on.
-    pub fn list(&self, offset: u32) -> (u32, Vec<TournamentSummary>) {
-        let mut listed: Vec<(u64, TournamentSummary)> = self
-            .map
+    /// The listed tournaments here, each with when it was created.
+    pub fn listed(&self) -> Vec<(u64, TournamentSummary)> {
+        self.map
             .iter()
             .filter_map(|entry| entry.value().listing.borrow().clone().map(|s| (entry.value().created_at, s)))
-            .collect();
+            .collect()
+    }
+
+    /// One page of the listed tournaments not yet over, newest first: how many there are, and
+    /// at most [`TOURNAMENT_PAGE`] of them from `offset` on.
+    /// In a cluster with the relay, the other servers' tournaments are listed too.
+    pub fn list(&self, offset: u32) -> (u32, Vec<TournamentSummary>) {
+        let mut listed = self.listed();
+        if let Some(relay) = self.registry.relay() {
+            let here: std::collections::HashSet<String> = listed.iter().map(|(_, s)| s.code.clone()).collect();
+            listed.extend(relay.remote_tournaments().into_iter().filter(|(_, s)| !here.contains(&s.code)));
+        }
         listed.sort_unstable_by_key(|(created, _)| std::cmp::Reverse(*created));
         let total = u32::try_from(listed.len()).unwrap_or(u32::MAX);
         let page = listed.into_iter().skip(offset as usize).take(TOURNAMENT_PAGE as usize).map(|(_, s)| s).collect();
@@ -569,6 +678,9 @@ struct Watcher {
 
 /// One tournament's task.
 struct Task {
+    instance: u64,
+    /// Its lease, in cluster mode: the task stops when it is lost.
+    lease: Option<Arc<RoomLease>>,
     id: Arc<str>,
     state: TaskState,
     watchers: HashMap<ConnId, Watcher>,
@@ -610,10 +722,21 @@ impl Task {
                         self.record(pending).await;
                     }
                 }
+                () = crate::cluster::until_lost(self.lease.clone()) => break,
             }
         }
         if let Some(tournaments) = self.tournaments.upgrade() {
-            tournaments.map.remove(&self.id);
+            tournaments.map.remove_if(&self.id, |_, handle| handle.instance == self.instance);
+        }
+        if let Some(lease) = self.lease.take() {
+            // Another server holds it now (or takes it over): its watchers here watch it
+            // there, after resuming.
+            info!(tournament = %self.id, watchers = self.watchers.len(), "the tournament's lease is gone: stopped here");
+            for (_, watcher) in self.watchers.drain() {
+                let _ = watcher.link.tx.try_send(Outgoing::Close(CloseCode::Restart));
+                watcher.link.close_now(CloseCode::Restart);
+            }
+            self.registry.drop_lease(&tournament_key(&self.id), &lease).await;
         }
     }
 

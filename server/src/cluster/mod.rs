@@ -114,6 +114,22 @@ impl RoomLease {
     }
 }
 
+/// Resolves once `lease` is lost; never without a lease (a server alone).
+pub async fn until_lost(lease: Option<Arc<RoomLease>>) {
+    match lease {
+        Some(lease) => lease.lost().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// What a tournament's lease key starts with (rooms' leases are keyed by their invite codes).
+pub const TOURNAMENT_KEY_PREFIX: &str = "tournament:";
+
+/// The key of a tournament's lease.
+pub fn tournament_key(id: &str) -> Arc<str> {
+    Arc::from(format!("{TOURNAMENT_KEY_PREFIX}{id}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

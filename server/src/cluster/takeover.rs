@@ -26,6 +26,32 @@ pub async fn run(registry: Arc<Registry>) {
     }
 }
 
+/// At start: claims again and restores the rooms whose lease still names this server (it was
+/// killed and restarted before they ran out), instead of leaving them until they do. Returns
+/// how many.
+pub async fn adopt_own(registry: &Arc<Registry>) -> usize {
+    let Some(cluster) = registry.cluster().cloned() else { return 0 };
+    let own = match registry.storage().renew(cluster.node.clone(), cluster.lease).await {
+        Ok(own) => own,
+        Err(e) => {
+            warn!(error = %e, "cannot list the leases this server held before it started");
+            return 0;
+        }
+    };
+    let mut adopted = 0;
+    for (key, _) in own {
+        if key.starts_with(crate::cluster::TOURNAMENT_KEY_PREFIX) || registry.holds(&key) {
+            continue;
+        }
+        registry.adopt(&key).await;
+        if registry.holds(&key) {
+            info!(room = %key, "room held before the restart opened again");
+            adopted += 1;
+        }
+    }
+    adopted
+}
+
 /// Claims and restores here the rooms marked open that nobody holds; returns how many were
 /// taken over. A room another server claims first stays that server's.
 pub async fn pass(registry: &Arc<Registry>) -> usize {

@@ -189,7 +189,7 @@ impl Room {
                         self.send_to(conn, &answer);
                     }
                 }
-                () = lease_lost(self.lease.clone()) => {}
+                () = crate::cluster::until_lost(self.lease.clone()) => {}
             }
         }
         if let Some(thinking) = self.bot_turn.take().and_then(|turn| turn.thinking) {
@@ -557,13 +557,6 @@ async fn bot_decision(turn: &mut Option<BotTurn>) -> Result<Option<GameAction>, 
 }
 
 /// Resolves once the room's lease is lost; never without a lease.
-async fn lease_lost(lease: Option<Arc<RoomLease>>) {
-    match lease {
-        Some(lease) => lease.lost().await,
-        None => std::future::pending().await,
-    }
-}
-
 async fn sleep_until(wake: Option<Instant>) {
     match wake {
         Some(t) => tokio::time::sleep_until(t.into()).await,

@@ -16,7 +16,7 @@ use tokio::sync::{mpsc, watch};
 use tracing::{debug, info, warn};
 
 use super::Relay;
-use super::wire::{self, Joined, Reply, ToOwner, WireJoin};
+use super::wire::{self, Addressed, Joined, Reply, ToOwner, WireJoin};
 use crate::metrics::{dec, inc};
 use crate::registry::RoomHandle;
 use crate::room::{ConnId, ConnLink, Join, JoinRefusal, Outgoing, RoomCommand};
@@ -25,7 +25,7 @@ use crate::storage::Fence;
 /// Commands queued for a relayed room before senders wait (as for a room).
 const QUEUE: usize = 256;
 /// How long a relayed room stays without connections before its task ends.
-const LINGER: Duration = Duration::from_secs(10);
+pub(super) const LINGER: Duration = Duration::from_secs(10);
 
 /// A relayed connection at the edge: where the owner's frames for it go, and the lease under
 /// which the owner serves its room (frames under another lease are dropped).
@@ -62,7 +62,8 @@ impl Relay {
         let handle =
             RoomHandle { instance: 0, code: code.clone(), tx: tx.clone(), lobby, lease: Some(lease), opened: 0 };
         debug!(room = %code, owner = %owner.node, epoch = owner.epoch, "relaying a room held by another server");
-        let room = EdgeRoom { relay: self.clone(), code, owner, members: HashSet::new(), tx };
+        let incarnation = self.incarnation(&owner.node);
+        let room = EdgeRoom { relay: self.clone(), code, owner, incarnation, members: HashSet::new(), tx };
         tokio::spawn(room.run(rx));
         handle
     }
@@ -70,10 +71,12 @@ impl Relay {
     /// Delivers the owners' frames and closes to this edge's relayed connections.
     pub(super) async fn deliver(self: Arc<Self>, mut inbox: async_nats::Subscriber) {
         while let Some(message) = inbox.next().await {
-            let Some((conn, epoch, close)) = message.headers.as_ref().and_then(wire::read_headers) else { continue };
+            let Some(to) = message.headers.as_ref().and_then(wire::read_headers) else { continue };
+            let Addressed { conn, epoch, close, tournament } = to;
+            let inbox = if tournament { &self.tournament_inbox } else { &self.inbox };
             match close {
                 None => {
-                    let Some(relayed) = self.inbox.get(&conn) else { continue };
+                    let Some(relayed) = inbox.get(&conn) else { continue };
                     if relayed.epoch != epoch {
                         continue;
                     }
@@ -84,7 +87,7 @@ impl Relay {
                     relayed.link.send(Arc::from(text), &self.metrics);
                 }
                 Some(code) => {
-                    if let Some((_, relayed)) = self.inbox.remove_if(&conn, |_, r| r.epoch == epoch) {
+                    if let Some((_, relayed)) = inbox.remove_if(&conn, |_, r| r.epoch == epoch) {
                         close_link(&relayed.link, code);
                     }
                 }
@@ -95,7 +98,7 @@ impl Relay {
 }
 
 /// Closes a connection with `code` after the frames queued before.
-fn close_link(link: &ConnLink, code: CloseCode) {
+pub(super) fn close_link(link: &ConnLink, code: CloseCode) {
     if link.tx.try_send(Outgoing::Close(code)).is_err() {
         link.close_now(code);
     }
@@ -115,6 +118,8 @@ struct EdgeRoom {
     relay: Arc<Relay>,
     code: Arc<str>,
     owner: Fence,
+    /// The owner's run when this began: a restarted owner no longer has the room.
+    incarnation: Option<u64>,
     /// The connections in the room through this edge.
     members: HashSet<ConnId>,
     /// Its own queue's sender, to leave the map by.
@@ -139,7 +144,7 @@ impl EdgeRoom {
                     };
                 }
                 _ = check.tick() => {
-                    if !self.relay.alive(&self.owner.node) {
+                    if !self.relay.still(&self.owner.node, self.incarnation) {
                         break End::Moved;
                     }
                     if unused_since.is_some_and(|since| since.elapsed() >= LINGER) {
@@ -217,7 +222,7 @@ impl EdgeRoom {
             }
             RoomCommand::Request { conn, request, .. } => {
                 if self.members.contains(&conn) {
-                    self.tell(&ToOwner::Request { edge, conn, request: *request }).await?;
+                    self.tell(&ToOwner::Request { edge, conn, epoch: self.owner.epoch, request: *request }).await?;
                 }
                 Ok(())
             }
@@ -267,6 +272,7 @@ impl EdgeRoom {
             Ok(answer) => answer,
             Err(e) => {
                 info!(room = %self.code, owner = %self.owner.node, error = %e, "the room's server does not answer");
+                self.relay.suspect(&self.owner.node);
                 return Err(End::Moved);
             }
         };

@@ -11,6 +11,8 @@
 //! * [`lobby`] — the lobby across the servers: each publishes its public rooms;
 //! * [`owner`] — the owner's subscription: each relayed client becomes a connection of the
 //!   room as a local one is, served by a task of its own;
+//! * [`tournament`] — tournaments across the servers: relayed as rooms are; their tables
+//!   report to the tournament's server;
 //! * [`wire`] — what crosses NATS.
 //!
 //! When the owner dies or pauses, its heartbeats stop: the edges close its relayed clients
@@ -20,6 +22,7 @@
 pub mod edge;
 pub mod lobby;
 pub mod owner;
+pub mod tournament;
 pub mod wire;
 
 use std::sync::Arc;
@@ -32,6 +35,16 @@ use tracing::{info, warn};
 use crate::metrics::Metrics;
 use crate::registry::{Registry, RoomHandle};
 use crate::room::ConnId;
+use crate::tournaments::{TournamentHandle, Tournaments};
+
+/// Another server, as its heartbeats tell of it.
+#[derive(Debug, Clone, Copy)]
+struct Peer {
+    /// When it was last heard from.
+    seen: Instant,
+    /// Its run (new at each start).
+    incarnation: u64,
+}
 
 /// How often each server says it is alive.
 pub const HEARTBEAT: Duration = Duration::from_secs(1);
@@ -54,16 +67,25 @@ pub struct Relay {
     /// Frames queued for a relayed connection of a room held here before it counts as too
     /// slow (`--outbound-queue`, as for a local connection).
     outbound_queue: usize,
-    /// When each other server was last heard from.
-    peers: DashMap<String, Instant>,
+    /// This process's run of the server: a random number, new at every start, sent with the
+    /// heartbeats, so that the others tell a restarted server (same name) from the one before.
+    incarnation: u64,
+    /// Each other server: when it was last heard from, and the run it is in.
+    peers: DashMap<String, Peer>,
     /// The relayed rooms at this edge, by invite code.
     pub(crate) edges: DashMap<Arc<str>, RoomHandle>,
     /// This edge's relayed connections, by number: where the owner's frames go.
     pub(crate) inbox: DashMap<ConnId, edge::Relayed>,
     /// The other servers' connections in the rooms held here, by edge and number.
     pub(crate) remotes: DashMap<(Arc<str>, u64), owner::Remote>,
-    /// The other servers' public rooms as each last published them.
-    lobbies: DashMap<String, Vec<(u64, fipsen_protocol::LobbyRoom)>>,
+    /// The other servers' public rooms and listed tournaments as each last published them.
+    lobbies: DashMap<String, lobby::Published>,
+    /// The relayed tournaments at this edge, by link code.
+    pub(crate) tournament_edges: DashMap<Arc<str>, TournamentHandle>,
+    /// This edge's connections that asked a relayed tournament something, by number.
+    pub(crate) tournament_inbox: DashMap<ConnId, edge::Relayed>,
+    /// The other servers' clients of the tournaments held here, by edge and number.
+    pub(crate) tournament_remotes: DashMap<(Arc<str>, u64), tournament::TournamentRemote>,
 }
 
 impl Relay {
@@ -90,11 +112,15 @@ impl Relay {
             node,
             metrics,
             outbound_queue: outbound_queue.max(4),
+            incarnation: u64::from_le_bytes(crate::secrets::random_bytes::<8>()),
             peers: DashMap::new(),
             edges: DashMap::new(),
             inbox: DashMap::new(),
             remotes: DashMap::new(),
             lobbies: DashMap::new(),
+            tournament_edges: DashMap::new(),
+            tournament_inbox: DashMap::new(),
+            tournament_remotes: DashMap::new(),
         }))
     }
 
@@ -103,14 +129,20 @@ impl Relay {
     ///
     /// # Errors
     /// A subscription could not be made.
-    pub async fn start(self: &Arc<Self>, registry: Arc<Registry>) -> Result<(), async_nats::SubscribeError> {
+    pub async fn start(
+        self: &Arc<Self>,
+        registry: Arc<Registry>,
+        tournaments: Arc<Tournaments>,
+    ) -> Result<(), async_nats::SubscribeError> {
         let alive = self.client.subscribe(wire::ALIVE_SUBJECT).await?;
+        let tournament_requests = self.client.subscribe(wire::tournament_subject(&self.node)).await?;
+        tokio::spawn(self.clone().serve_tournaments(tournament_requests, tournaments.clone()));
         let inbox = self.client.subscribe(wire::edge_subject(&self.node)).await?;
         let requests = self.client.subscribe(wire::owner_subject(&self.node)).await?;
         let lobbies = self.client.subscribe(wire::LOBBY_SUBJECT).await?;
         tokio::spawn(self.clone().hear(alive));
         tokio::spawn(self.clone().hear_lobbies(lobbies));
-        tokio::spawn(self.clone().share_lobby(registry.clone()));
+        tokio::spawn(self.clone().share_lobby(registry.clone(), tournaments));
         tokio::spawn(self.clone().beat());
         tokio::spawn(self.clone().deliver(inbox));
         tokio::spawn(self.clone().serve(requests, registry));
@@ -119,7 +151,28 @@ impl Relay {
 
     /// Whether server `node` was heard from lately (this server always is).
     pub fn alive(&self, node: &str) -> bool {
-        node == &*self.node || self.peers.get(node).is_some_and(|seen| seen.elapsed() < SILENCE)
+        node == &*self.node || self.peers.get(node).is_some_and(|peer| peer.seen.elapsed() < SILENCE)
+    }
+
+    /// The run server `node` is in, as last heard (`None`: never heard, or taken for dead).
+    pub fn incarnation(&self, node: &str) -> Option<u64> {
+        if node == &*self.node {
+            return Some(self.incarnation);
+        }
+        self.peers.get(node).filter(|peer| peer.seen.elapsed() < SILENCE).map(|peer| peer.incarnation)
+    }
+
+    /// Whether server `node` is alive and still in run `incarnation` (it did not restart).
+    pub fn still(&self, node: &str, incarnation: Option<u64>) -> bool {
+        self.alive(node) && (incarnation.is_none() || self.incarnation(node) == incarnation)
+    }
+
+    /// Takes server `node` for dead until it is heard from again: it did not answer a request
+    /// (nobody listens on its subject, or it did not answer in time).
+    pub fn suspect(&self, node: &str) {
+        if self.peers.remove(node).is_some() {
+            info!(peer = node, "another server does not answer: taken for dead until it is heard from again");
+        }
     }
 
     /// Says every [`HEARTBEAT`] that this server is alive, measuring the round trip to NATS;
@@ -129,7 +182,8 @@ impl Relay {
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticks.tick().await;
-            if let Err(e) = self.client.publish(wire::ALIVE_SUBJECT, self.node.as_bytes().to_vec().into()).await {
+            let beat = format!("{} {}", self.node, self.incarnation);
+            if let Err(e) = self.client.publish(wire::ALIVE_SUBJECT, beat.into_bytes().into()).await {
                 warn!(error = %e, "cannot say this server is alive over NATS");
             }
             let sent = Instant::now();
@@ -139,18 +193,23 @@ impl Relay {
                 Err(_) => warn!("NATS does not answer in time"),
             }
             owner::drop_silent_edges(&self);
+            self.drop_silent_tournament_clients().await;
         }
     }
 
     /// Notes every other server's heartbeat.
     async fn hear(self: Arc<Self>, mut alive: async_nats::Subscriber) {
         while let Some(message) = alive.next().await {
-            let Ok(node) = std::str::from_utf8(&message.payload) else { continue };
+            let Ok(beat) = std::str::from_utf8(&message.payload) else { continue };
+            let Some((node, incarnation)) = beat.split_once(' ') else { continue };
+            let Ok(incarnation) = incarnation.parse() else { continue };
             if node != &*self.node {
-                if !self.peers.contains_key(node) {
-                    info!(peer = node, "another server is alive");
+                let peer = Peer { seen: Instant::now(), incarnation };
+                match self.peers.insert(node.to_string(), peer) {
+                    None => info!(peer = node, "another server is alive"),
+                    Some(before) if before.incarnation != incarnation => info!(peer = node, "another server restarted"),
+                    Some(_) => {}
                 }
-                self.peers.insert(node.to_string(), Instant::now());
             }
         }
         warn!("the heartbeat subscription ended");

@@ -15,7 +15,7 @@ use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
 use super::Relay;
-use super::wire::{self, Joined, Reply, ToOwner};
+use super::wire::{self, Addressed, Joined, Reply, ToOwner};
 use crate::metrics::{dec, inc};
 use crate::registry::{Registry, RoomHandle};
 use crate::room::{ConnLink, Join, JoinKind, JoinRefusal, Kick, Outgoing, RoomCommand, new_conn_id};
@@ -27,6 +27,8 @@ pub struct Remote {
     id: u64,
     /// When it joined.
     since: Instant,
+    /// Its edge's run then: a restarted edge no longer has the client.
+    incarnation: Option<u64>,
     /// What its edge relays from it, in order.
     inbound: mpsc::UnboundedSender<Inbound>,
 }
@@ -55,6 +57,12 @@ impl Relay {
                 ToOwner::Join { room, epoch, edge, conn, addr, kind } => {
                     let Some(reply_to) = message.reply else { continue };
                     let Some(handle) = registry.held(&room, epoch) else {
+                        if registry.local(&room).is_none() {
+                            // Perhaps this server's own from before a restart: claimed again
+                            // here if so, and the edge finds it under the new lease.
+                            let registry = registry.clone();
+                            tokio::spawn(async move { registry.adopt(&room).await });
+                        }
                         self.answer(reply_to, &Reply::<Joined>::NotHere).await;
                         continue;
                     };
@@ -62,7 +70,8 @@ impl Relay {
                     let (inbound, inbound_rx) = mpsc::unbounded_channel();
                     let (tx, out) = mpsc::channel(self.outbound_queue);
                     let link = ConnLink { id: new_conn_id(), tx, kick: Arc::new(Kick::default()), addr };
-                    let remote = Remote { id: link.id, since: Instant::now(), inbound };
+                    let incarnation = self.incarnation(&key.0);
+                    let remote = Remote { id: link.id, since: Instant::now(), incarnation, inbound };
                     if let Some(replaced) = self.remotes.insert(key.clone(), remote) {
                         let _ = replaced.inbound.send(Inbound::Leave);
                     }
@@ -70,12 +79,19 @@ impl Relay {
                     let served = Served { room: handle, key, epoch, link };
                     tokio::spawn(self.clone().remote(served, out, inbound_rx, kind.into(), reply_to));
                 }
-                ToOwner::Request { edge, conn, request } => match self.remotes.get(&(Arc::<str>::from(edge), conn)) {
-                    Some(remote) => {
+                ToOwner::Request { edge, conn, epoch, request } => {
+                    let edge = Arc::<str>::from(edge);
+                    let known = self.remotes.get(&(edge.clone(), conn)).map(|remote| {
                         let _ = remote.inbound.send(Inbound::Request(Box::new(request), Instant::now()));
+                    });
+                    if known.is_none() {
+                        // Not in a room here (this server restarted, or dropped it): the
+                        // client resumes and finds its room again.
+                        debug!(conn, "a relayed message for a connection not in a room here: closed with 1012");
+                        let subject = Subject::from(wire::edge_subject(&edge));
+                        self.close_edge(&subject, conn, epoch, CloseCode::Restart).await;
                     }
-                    None => debug!(conn, "a relayed message for a connection not in a room here: dropped"),
-                },
+                }
                 ToOwner::Leave { edge, conn } => {
                     if let Some((_, remote)) = self.remotes.remove(&(Arc::<str>::from(edge), conn)) {
                         let _ = remote.inbound.send(Inbound::Leave);
@@ -111,7 +127,7 @@ impl Relay {
     }
 
     /// Answers a request.
-    async fn answer<T: Serialize>(&self, reply_to: Subject, answer: &T) {
+    pub(super) async fn answer<T: Serialize>(&self, reply_to: Subject, answer: &T) {
         let Ok(payload) = serde_json::to_vec(answer) else { return };
         if let Err(e) = self.client.publish(reply_to, payload.into()).await {
             warn!(error = %e, "cannot answer a relayed request");
@@ -148,7 +164,7 @@ impl Relay {
                 tokio::select! {
                     frame = out.recv() => match frame {
                         Some(Outgoing::Text(text)) => {
-                            let headers = wire::headers(key.1, epoch, None);
+                            let headers = wire::headers(Addressed { conn: key.1, epoch, close: None, tournament: false });
                             let payload = Bytes::copy_from_slice(text.as_bytes());
                             if let Err(e) = self.client.publish_with_headers(edge.clone(), headers, payload).await {
                                 warn!(error = %e, "cannot relay a frame");
@@ -189,7 +205,7 @@ impl Relay {
 
     /// Tells the edge to close its connection `conn` with `code`.
     async fn close_edge(&self, edge: &Subject, conn: u64, epoch: u64, code: CloseCode) {
-        let headers = wire::headers(conn, epoch, Some(code));
+        let headers = wire::headers(Addressed { conn, epoch, close: Some(code), tournament: false });
         if let Err(e) = self.client.publish_with_headers(edge.clone(), headers, Bytes::new()).await {
             warn!(error = %e, "cannot relay a close");
         }
@@ -221,7 +237,11 @@ pub(super) fn drop_silent_edges(relay: &Relay) {
     let silent: Vec<(Arc<str>, u64)> = relay
         .remotes
         .iter()
-        .filter(|remote| remote.since.elapsed() >= super::SILENCE && !relay.alive(&remote.key().0))
+        .filter(|remote| {
+            let edge = &remote.key().0;
+            (remote.since.elapsed() >= super::SILENCE && !relay.alive(edge))
+                || remote.incarnation.is_some_and(|run| relay.incarnation(edge).is_some_and(|now| now != run))
+        })
         .map(|remote| remote.key().clone())
         .collect();
     if silent.is_empty() {

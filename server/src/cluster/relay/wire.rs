@@ -23,10 +23,17 @@ pub const CONN: &str = "Fipsen-Conn";
 pub const EPOCH: &str = "Fipsen-Epoch";
 /// The header of a close, with the close code's number.
 pub const CLOSE: &str = "Fipsen-Close";
+/// The header of a tournament's frame or close (a room's have none).
+pub const TOURNAMENT: &str = "Fipsen-Tournament";
 
 /// Where the rooms a server holds are told what their relayed clients send.
 pub fn owner_subject(node: &str) -> String {
     format!("fipsen.owner.{node}")
+}
+
+/// Where the tournaments a server holds are told what relayed clients and tables send.
+pub fn tournament_subject(node: &str) -> String {
+    format!("fipsen.tournament.{node}")
 }
 
 /// Where a server gets the frames of its relayed clients.
@@ -65,6 +72,9 @@ pub enum ToOwner {
         edge: String,
         /// The client's connection number at the edge.
         conn: u64,
+        /// The lease the edge relays the room under (a close for an unknown client is sent
+        /// under it).
+        epoch: u64,
         /// The message.
         request: RoomMessage,
     },
@@ -90,6 +100,74 @@ pub enum ToOwner {
     Peek {
         /// The room.
         room: String,
+    },
+}
+
+/// A relayed message for a tournament's owner.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ToTournament {
+    /// A client's request (`watch` and `register` are NATS requests answered with a
+    /// [`Reply<bool>`]: whether the client watches now).
+    Command {
+        /// The tournament.
+        tournament: String,
+        /// The lease the edge found the owner holding it under.
+        epoch: u64,
+        /// The edge server.
+        edge: String,
+        /// The client's connection number at the edge.
+        conn: u64,
+        /// The client's address (for the registrations one address may make).
+        addr: IpAddr,
+        /// What it asks.
+        command: TournamentCommand,
+    },
+    /// A table's deals, from the server holding the table.
+    Report {
+        /// The tournament.
+        tournament: String,
+        /// Every deal that counted at one table.
+        results: Vec<fipsen_tournament::DealResult>,
+    },
+    /// A client of the edge that asked something of a tournament here is gone.
+    Gone {
+        /// The edge server.
+        edge: String,
+        /// The client's connection number at the edge.
+        conn: u64,
+    },
+}
+
+/// A client's tournament request on the wire.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "c", rename_all = "snake_case")]
+pub enum TournamentCommand {
+    /// The state, once.
+    Peek,
+    /// The state now and at every change, as the holder of `token`.
+    Watch {
+        /// The organiser's or an entrant's token.
+        token: Option<String>,
+    },
+    /// No longer watching.
+    Unwatch,
+    /// Registers as a player.
+    Register {
+        /// The name.
+        name: String,
+    },
+    /// An organiser's request.
+    Organise {
+        /// The organiser's token.
+        token: String,
+        /// What he asks.
+        action: crate::tournaments::OrganiserAction,
+    },
+    /// The standings, or one round's tables.
+    Results {
+        /// The round.
+        round: Option<u32>,
     },
 }
 
@@ -164,28 +242,42 @@ pub fn error_code(code: &str) -> ErrorCode {
     ErrorCode::SERVER.iter().copied().find(|c| c.code() == code).unwrap_or(ErrorCode::ServerBusy)
 }
 
-/// The headers of a frame (`close: None`) or a close for connection `conn` of the edge, from
-/// the room's owner under lease `epoch`.
-pub fn headers(conn: u64, epoch: u64, close: Option<CloseCode>) -> HeaderMap {
+/// What a frame for an edge's connection is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Addressed {
+    /// The connection's number at the edge.
+    pub conn: u64,
+    /// The owner's lease epoch.
+    pub epoch: u64,
+    /// A close with this code (no text), or `None` for a frame.
+    pub close: Option<CloseCode>,
+    /// A tournament's, not a room's.
+    pub tournament: bool,
+}
+
+/// The headers of a frame or close for an edge's connection.
+pub fn headers(to: Addressed) -> HeaderMap {
     let mut headers = HeaderMap::new();
-    headers.insert(CONN, conn.to_string().as_str());
-    headers.insert(EPOCH, epoch.to_string().as_str());
-    if let Some(close) = close {
+    headers.insert(CONN, to.conn.to_string().as_str());
+    headers.insert(EPOCH, to.epoch.to_string().as_str());
+    if let Some(close) = to.close {
         headers.insert(CLOSE, close.code().to_string().as_str());
+    }
+    if to.tournament {
+        headers.insert(TOURNAMENT, "1");
     }
     headers
 }
 
-/// What the edge reads from a message's headers: the connection, the epoch, and the close code
-/// if it is a close. `None` when the headers are not ours.
-pub fn read_headers(headers: &HeaderMap) -> Option<(u64, u64, Option<CloseCode>)> {
+/// What the edge reads from a message's headers; `None` when the headers are not ours.
+pub fn read_headers(headers: &HeaderMap) -> Option<Addressed> {
     let conn = headers.get(CONN)?.as_str().parse().ok()?;
     let epoch = headers.get(EPOCH)?.as_str().parse().ok()?;
     let close = match headers.get(CLOSE) {
         Some(code) => Some(CloseCode::from_code(code.as_str().parse().ok()?)?),
         None => None,
     };
-    Some((conn, epoch, close))
+    Some(Addressed { conn, epoch, close, tournament: headers.get(TOURNAMENT).is_some() })
 }
 
 #[cfg(test)]
@@ -211,9 +303,13 @@ mod tests {
         }
         assert_eq!(error_code("no/such_code"), ErrorCode::ServerBusy);
         for close in CloseCode::ALL {
-            assert_eq!(read_headers(&headers(12, 3, Some(close))), Some((12, 3, Some(close))));
+            for tournament in [false, true] {
+                let to = Addressed { conn: 12, epoch: 3, close: Some(close), tournament };
+                assert_eq!(read_headers(&headers(to)), Some(to));
+            }
         }
-        assert_eq!(read_headers(&headers(u64::MAX, u64::MAX - 1, None)), Some((u64::MAX, u64::MAX - 1, None)));
+        let to = Addressed { conn: u64::MAX, epoch: u64::MAX - 1, close: None, tournament: false };
+        assert_eq!(read_headers(&headers(to)), Some(to));
         assert_eq!(read_headers(&HeaderMap::new()), None);
     }
 }
