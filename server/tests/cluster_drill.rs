@@ -680,6 +680,75 @@ fn merged_events(members: &[(Option<usize>, Vec<String>)]) -> (String, HashSet<u
     (json!({"type": "update", "events": list}).to_string(), seen)
 }
 
+/// What the checks of a table counted.
+#[derive(Default)]
+struct Checked {
+    frames: usize,
+    skipped: usize,
+    deals: usize,
+    actions: usize,
+    returns: usize,
+    /// 1 when the room was served under more than one lease.
+    taken_over: usize,
+}
+
+/// The checks of a table once it stopped: each client saw every acknowledged action and its
+/// state is the server's (a fresh view, a resync, equals the one its frames made); no viewer was
+/// shown a card he may not see; the epochs never go back along the room's log.
+async fn check_table(shared: Arc<Shared>, mut table: DrillTable) -> Checked {
+    let room = table.room.clone();
+    let last_ack = table.last_ack;
+    let mut checked = Checked { deals: table.deals_replayed, actions: table.actions, ..Checked::default() };
+    for member in table.members() {
+        assert!(member.client.seq >= last_ack, "{} did not see every acknowledged action", member.name);
+        checked.returns += member.returns;
+        let request = match member.seat {
+            Some(_) => json!({"type": "resume", "room": room, "token": member.token, "last_seq": 1_000_000_000u64}),
+            None => {
+                json!({"type": "join_room", "room": room, "name": format!("{}.check", member.name), "role": "spectator"})
+            }
+        };
+        let (_fresh, joined) = enter(&shared, &member.name, &request, member.client.next_id).await;
+        assert_eq!(joined["game"], member.client.game, "{}'s state is not the server's", member.name);
+    }
+
+    // No viewer was shown a card he may not see.
+    let all: Vec<(Option<usize>, Vec<String>, Vec<Option<u64>>)> = table
+        .members()
+        .map(|m| {
+            let (frames, numbers) = m.all_frames();
+            (m.seat, frames, numbers)
+        })
+        .collect();
+    let (frames, skipped) = tokio::task::spawn_blocking(move || {
+        let framed: Vec<(Option<usize>, Vec<String>)> = all.iter().map(|(s, f, _)| (*s, f.clone())).collect();
+        let (truth, seen) = merged_events(&framed);
+        let numbered: Vec<(Vec<String>, Vec<Option<u64>>)> =
+            all.iter().map(|(_, f, n)| (f.clone(), n.clone())).collect();
+        let skip = deals_with_gaps(&numbered, &seen);
+        let truth = [truth];
+        let frames: usize =
+            all.iter().map(|(seat, frames, _)| check_frames_except(seat.map(|s| s as u8), frames, &truth, &skip)).sum();
+        (frames, skip.len())
+    })
+    .await
+    .unwrap();
+    checked.frames = frames;
+    checked.skipped = skipped;
+
+    // No room was written by two owners: the epochs never go back along its log.
+    let epochs: Vec<i64> = stored_records(&shared, &room)
+        .await
+        .into_iter()
+        .map(|(epoch, _)| epoch.expect("every record carries its lease's epoch"))
+        .collect();
+    assert!(epochs.windows(2).all(|w| w[0] <= w[1]), "table {}: an epoch went back: {epochs:?}", table.index);
+    let mut distinct = epochs;
+    distinct.dedup();
+    checked.taken_over = usize::from(distinct.len() > 1);
+    checked
+}
+
 /// Waits until every client that lost its connection since `since` is back and every table
 /// still playing has had an action acknowledged since; prints and returns how long after
 /// `since` the last of them was back (zero when nobody lost his connection).
@@ -839,65 +908,21 @@ async fn tables_play_on_through_kills_pauses_and_a_rolling_restart() {
     }
     println!("drill: every table stopped after {:.1} s", started.elapsed().as_secs_f64());
 
-    // Each client's state is the server's: a fresh view (a resync) equals the one its frames made.
-    let (mut checked_frames, mut skipped_deals, mut deals, mut actions, mut returns) = (0, 0, 0, 0, 0);
-    let mut rooms_with_takeovers = 0;
-    for table in &mut finished {
-        let room = table.room.clone();
-        for member in table.members() {
-            assert!(member.client.seq >= 1, "{}", member.name);
-        }
-        let last_ack = table.last_ack;
-        for member in table.members() {
-            assert!(member.client.seq >= last_ack, "{} did not see every acknowledged action", member.name);
-            returns += member.returns;
-            let request = match member.seat {
-                Some(_) => json!({"type": "resume", "room": room, "token": member.token, "last_seq": 1_000_000_000u64}),
-                None => {
-                    json!({"type": "join_room", "room": room, "name": format!("{}.check", member.name), "role": "spectator"})
-                }
-            };
-            let (_fresh, joined) = enter(&shared, &member.name, &request, member.client.next_id).await;
-            assert_eq!(joined["game"], member.client.game, "{}'s state is not the server's", member.name);
-        }
-
-        // No viewer was shown a card he may not see.
-        let all: Vec<(Option<usize>, Vec<String>, Vec<Option<u64>>)> = table
-            .members()
-            .map(|m| {
-                let (frames, numbers) = m.all_frames();
-                (m.seat, frames, numbers)
-            })
-            .collect();
-        let framed: Vec<(Option<usize>, Vec<String>)> = all.iter().map(|(s, f, _)| (*s, f.clone())).collect();
-        let (truth, seen) = merged_events(&framed);
-        let numbered: Vec<(Vec<String>, Vec<Option<u64>>)> =
-            all.iter().map(|(_, f, n)| (f.clone(), n.clone())).collect();
-        let skip = deals_with_gaps(&numbered, &seen);
-        skipped_deals += skip.len();
-        let truth = [truth];
-        for (seat, frames, _) in &all {
-            checked_frames += check_frames_except(seat.map(|s| s as u8), frames, &truth, &skip);
-        }
-
-        // No room was written by two owners: the epochs never go back along its log.
-        let epochs: Vec<i64> = stored_records(&shared, &room)
-            .await
-            .into_iter()
-            .map(|(epoch, _)| epoch.expect("every record carries its lease's epoch"))
-            .collect();
-        assert!(epochs.windows(2).all(|w| w[0] <= w[1]), "table {}: an epoch went back: {epochs:?}", table.index);
-        let mut distinct = epochs.clone();
-        distinct.dedup();
-        if distinct.len() > 1 {
-            rooms_with_takeovers += 1;
-        }
-        deals += table.deals_replayed;
-        actions += table.actions;
+    // Every table checked at once (the card check on the blocking threads).
+    let checks: Vec<_> = finished.into_iter().map(|table| tokio::spawn(check_table(shared.clone(), table))).collect();
+    let mut total = Checked::default();
+    for check in checks {
+        let checked = check.await.unwrap();
+        total.frames += checked.frames;
+        total.skipped += checked.skipped;
+        total.deals += checked.deals;
+        total.actions += checked.actions;
+        total.returns += checked.returns;
+        total.taken_over += checked.taken_over;
     }
+    let Checked { frames: checked_frames, skipped: skipped_deals, deals, actions, returns, taken_over } = total;
+    let rooms_with_takeovers = taken_over;
 
-    let mut times: Vec<Duration> = figures.iter().map(|(_, d)| *d).collect();
-    times.sort_unstable();
     let kill_times: Vec<Duration> = {
         let mut k: Vec<Duration> = figures.iter().filter(|(w, _)| w.starts_with("kill")).map(|(_, d)| *d).collect();
         k.sort_unstable();
