@@ -194,6 +194,13 @@ pub struct Config {
           value_parser = clap::value_parser!(u64).range(1_000..=600_000))]
     pub lease_ms: u64,
 
+    /// The NATS server of the cluster (`nats://host:port`), with `--node-id`: any server then
+    /// accepts any client, relaying a room another server holds to that server (no sticky
+    /// sessions needed at the proxy). Without it, a client must reach the server holding its
+    /// room (others answer `server/busy`).
+    #[arg(long, env = "FIPSEN_NATS")]
+    pub nats: Option<String>,
+
     /// Log format.
     #[arg(long, env = "FIPSEN_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,

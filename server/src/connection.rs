@@ -7,7 +7,6 @@
 
 use std::net::IpAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
@@ -27,8 +26,6 @@ use crate::metrics::{dec, inc};
 use crate::registry::{Bucket, ROOMS_PER_CONNECTION_BURST, RoomHandle, clean_name};
 use crate::room::{ConnLink, Join, JoinKind, JoinRefusal, Kick, Outgoing, RoomCommand};
 use crate::tournaments::{Command as TournamentCommand, OrganiserAction, TournamentHandle};
-
-static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
 /// How long one frame may take to go out before the client counts as not reading.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
@@ -74,7 +71,7 @@ pub fn serve(
     permit: tokio::sync::OwnedSemaphorePermit,
     peer: IpAddr,
 ) -> impl Future<Output = ()> {
-    let id = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
+    let id = crate::room::new_conn_id();
     let metrics = state.metrics.clone();
     inc(&metrics.connections);
     inc(&metrics.connections_total);
@@ -735,6 +732,11 @@ impl Reader {
                     return;
                 }
                 Ok(Err(JoinRefusal::Refused(error))) => return self.refuse(error, error.to_string()),
+                Ok(Err(JoinRefusal::Elsewhere(join))) => {
+                    // Another server serves the room now (cluster mode): look for it again.
+                    self.state.registry.forget_handle(&room);
+                    kind = Some(join);
+                }
                 Ok(Err(JoinRefusal::Closed)) | Err(_) => {
                     self.state.registry.forget_handle(&room);
                     return self.refuse(ErrorCode::RoomNotFound, "the room was closing: try again".into());

@@ -67,6 +67,11 @@ pub async fn run(
         )
         .into());
     }
+    if config.nats.is_some() && cluster.is_none() {
+        return Err(
+            "--nats relays rooms between the servers of a cluster: it needs --node-id (and a PostgreSQL --db)".into()
+        );
+    }
     let metrics = Arc::new(Metrics::default());
     let (storage, writer) = match config.database() {
         Database::Sqlite(path) => Storage::open_with(path, metrics.clone(), config.storage())?,
@@ -101,6 +106,14 @@ pub async fn run(
         // The rooms nobody holds: those other live servers hold stay theirs.
         Some(cluster) => {
             info!(node = %cluster.node, lease_ms = cluster.lease.as_millis(), "cluster mode");
+            if let Some(url) = &config.nats {
+                let relay =
+                    cluster::relay::Relay::connect(url, cluster.node.clone(), metrics.clone(), config.outbound_queue)
+                        .await
+                        .map_err(|e| format!("cannot connect to NATS at {url}: {e}"))?;
+                relay.start(registry.clone()).await?;
+                registry.set_relay(relay);
+            }
             let restored = cluster::takeover::pass(&registry).await;
             tokio::spawn(cluster::renewal::run(registry.clone()));
             tokio::spawn(cluster::takeover::run(registry.clone()));

@@ -68,6 +68,12 @@ pub struct Metrics {
     pub lease_takeovers: AtomicU64,
     /// Rooms stopped here because their lease was lost (cluster mode).
     pub rooms_lost: AtomicU64,
+    /// Connections here in a room another server holds, relayed to it over NATS (cluster mode).
+    pub relayed: AtomicU64,
+    /// Connections of other servers in the rooms held here (cluster mode).
+    pub remote_viewers: AtomicU64,
+    /// One round trip to the NATS server (cluster mode), measured every second.
+    pub nats_round_trip: Histogram,
     /// Frames received from clients.
     pub messages_in: AtomicU64,
     /// Frames sent to clients.
@@ -178,6 +184,20 @@ impl Metrics {
             "counter",
             &self.rooms_lost,
         );
+        gauge(
+            &mut out,
+            "fipsen_relayed_connections",
+            "Connections here in a room another server holds, relayed to it over NATS (cluster mode).",
+            "gauge",
+            &self.relayed,
+        );
+        gauge(
+            &mut out,
+            "fipsen_remote_viewers",
+            "Connections of other servers in the rooms held here (cluster mode).",
+            "gauge",
+            &self.remote_viewers,
+        );
         gauge(&mut out, "fipsen_messages_in_total", "Frames received from clients.", "counter", &self.messages_in);
         gauge(&mut out, "fipsen_messages_out_total", "Frames sent to clients.", "counter", &self.messages_out);
         gauge(&mut out, "fipsen_actions_total", "Game actions accepted.", "counter", &self.actions);
@@ -253,6 +273,11 @@ impl Metrics {
             &mut out,
             "fipsen_storage_checkpoint_held_seconds",
             "One checkpoint with the writer held, so that the write-ahead log starts over.",
+        );
+        self.nats_round_trip.render(
+            &mut out,
+            "fipsen_nats_round_trip_seconds",
+            "One round trip to the NATS server (cluster mode), measured every second.",
         );
         out
     }

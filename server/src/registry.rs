@@ -15,15 +15,20 @@ use fipsen_rules::{GameRules, Prepared, Seat, Seed};
 use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{error, info, warn};
 
+use crate::cluster::relay::Relay;
 use crate::cluster::{Cluster, RoomLease};
 use crate::metrics::{Metrics, dec, inc};
 use crate::room::{Record, Room, RoomCommand, RoomEnv, TableSeat, Unreadable};
 use crate::secrets;
-use crate::storage::{Claim, RoomMeta, Storage, StoredRoom};
+use crate::storage::{Claim, Fence, RoomMeta, Storage, StoredRoom};
 use crate::tournaments::TableReport;
 
 /// Commands queued for one room before senders wait.
 const ROOM_QUEUE: usize = 256;
+/// How long past a lease a room held by a silent server is waited for (cluster mode).
+const RELAY_GRACE: Duration = Duration::from_secs(2);
+/// How often a room held by a silent server is claimed again while its lease runs.
+const CLAIM_RETRY: Duration = Duration::from_millis(250);
 /// Rooms one connection may create at once; then one more every [`ROOM_REFILL`].
 pub const ROOMS_PER_CONNECTION_BURST: f64 = 5.0;
 /// How long it takes to earn one more room.
@@ -123,6 +128,8 @@ pub struct Registry {
     claiming: DashMap<Arc<str>, Arc<tokio::sync::Mutex<()>>>,
     /// The server is stopping: in cluster mode, no room is claimed any more.
     stopping: AtomicBool,
+    /// In cluster mode with `--nats`: the relay to the rooms other servers hold.
+    relay: OnceLock<Arc<Relay>>,
 }
 
 /// How many bidding reviews are computed at the same time (each takes a blocking thread for up
@@ -243,6 +250,7 @@ impl Registry {
             cluster: None,
             claiming: DashMap::new(),
             stopping: AtomicBool::new(false),
+            relay: OnceLock::new(),
         })
     }
 
@@ -398,22 +406,52 @@ impl Registry {
     /// `server/busy` when another server holds the room (logged), `server/shutting_down` when
     /// this one is stopping, `server/storage` when the store failed.
     async fn claim(&self, code: &Arc<str>) -> Result<Option<Arc<RoomLease>>, ErrorCode> {
-        let Some(cluster) = &self.cluster else { return Ok(None) };
+        match self.claim_or_holder(code).await? {
+            Ok(lease) => Ok(lease),
+            Err(holder) => {
+                info!(room = %code, holder = %holder.node, epoch = holder.epoch, "the room is another server's: not opened here");
+                Err(ErrorCode::ServerBusy)
+            }
+        }
+    }
+
+    /// Claims a room as [`Registry::claim`] does, giving the lease of the server that holds it
+    /// instead of `server/busy`.
+    async fn claim_or_holder(&self, code: &Arc<str>) -> Result<Result<Option<Arc<RoomLease>>, Fence>, ErrorCode> {
+        let Some(cluster) = &self.cluster else { return Ok(Ok(None)) };
         if self.stopping.load(Ordering::Acquire) {
             return Err(ErrorCode::ShuttingDown);
         }
         let claimed_at = Instant::now();
         match self.storage.claim(code.clone(), cluster.node.clone(), cluster.lease).await {
-            Ok(Claim::Granted(fence)) => Ok(Some(Arc::new(RoomLease::new(fence, claimed_at)))),
-            Ok(Claim::Held(holder)) => {
-                info!(room = %code, holder = %holder.node, epoch = holder.epoch, "the room is another server's: not opened here");
-                Err(ErrorCode::ServerBusy)
-            }
+            Ok(Claim::Granted(fence)) => Ok(Ok(Some(Arc::new(RoomLease::new(fence, claimed_at))))),
+            Ok(Claim::Held(holder)) => Ok(Err(holder)),
             Err(e) => {
                 warn!(room = %code, error = %e, "cannot claim a room");
                 Err(ErrorCode::Storage)
             }
         }
+    }
+
+    /// Relays the rooms other servers hold through `relay` from now on (cluster mode with
+    /// `--nats`; once).
+    pub fn set_relay(&self, relay: Arc<Relay>) {
+        let _ = self.relay.set(relay);
+    }
+
+    /// The relay, in cluster mode with `--nats`.
+    pub fn relay(&self) -> Option<&Arc<Relay>> {
+        self.relay.get()
+    }
+
+    /// The room `code` if it runs here under the lease of epoch `epoch`.
+    pub fn held(&self, code: &str, epoch: u64) -> Option<RoomHandle> {
+        self.local(code).filter(|handle| handle.lease.as_ref().is_some_and(|lease| lease.fence.epoch == epoch))
+    }
+
+    /// The room `code` if it runs here.
+    pub fn local(&self, code: &str) -> Option<RoomHandle> {
+        self.rooms.get(code).map(|r| r.value().clone())
     }
 
     /// Ends a lease this server no longer uses, so that another server may claim the room.
@@ -529,12 +567,14 @@ impl Registry {
     }
 
     /// The room with this invite code, from memory or storage. In cluster mode a room not in
-    /// memory is claimed first (one claim at a time per room), then restored under its lease.
+    /// memory is claimed first (one claim at a time per room), then restored under its lease;
+    /// with the relay (`--nats`), a room another live server holds is relayed to it, and one
+    /// held by a server gone silent is waited for until its lease runs out (then claimed here).
     ///
     /// # Errors
     /// `room/not_found`, or `server/storage` if it could not be read; in cluster mode
-    /// `server/busy` when another server holds the room, `server/shutting_down` when this one is
-    /// stopping.
+    /// `server/busy` when another server holds the room (without the relay, or past the wait),
+    /// `server/shutting_down` when this one is stopping.
     pub async fn open(self: &Arc<Self>, code: &str) -> Result<RoomHandle, ErrorCode> {
         if let Some(handle) = self.rooms.get(code).map(|r| r.value().clone()) {
             return Ok(handle);
@@ -542,31 +582,56 @@ impl Registry {
         if !secrets::looks_like_invite(code) {
             return Err(ErrorCode::RoomNotFound);
         }
-        if self.cluster.is_none() {
-            return self.restore(code, None).await;
+        let Some(cluster) = &self.cluster else { return self.restore(code, None).await };
+        if let Some(handle) = self.relay().and_then(|relay| relay.edge(code)) {
+            return Ok(handle);
         }
         let code: Arc<str> = Arc::from(code);
+        // A silent holder's lease runs out within a lease of its last renewal.
+        let deadline = Instant::now() + cluster.lease + RELAY_GRACE;
+        loop {
+            match self.open_once(&code).await {
+                Err(holder) => {
+                    let Some(relay) = self.relay() else { return Err(ErrorCode::ServerBusy) };
+                    if relay.alive(&holder.node) {
+                        return Ok(relay.relay_room(code, holder));
+                    }
+                    if Instant::now() >= deadline {
+                        warn!(room = %code, holder = %holder.node, "the room's server is silent and its lease does not run out");
+                        return Err(ErrorCode::ServerBusy);
+                    }
+                    tokio::time::sleep(CLAIM_RETRY).await;
+                }
+                Ok(result) => return result,
+            }
+        }
+    }
+
+    /// One attempt of [`Registry::open`] in cluster mode: the room opened here (or why not), or
+    /// `Err(holder)` when another server holds it.
+    async fn open_once(self: &Arc<Self>, code: &Arc<str>) -> Result<Result<RoomHandle, ErrorCode>, Fence> {
         let gate = self.claiming.entry(code.clone()).or_default().clone();
         let result = {
             let _open = gate.lock().await;
-            match self.rooms.get(&code).map(|r| r.value().clone()) {
+            match self.rooms.get(code).map(|r| r.value().clone()) {
                 // Opened while this waited at the gate.
-                Some(handle) => Ok(handle),
-                None => match self.claim(&code).await {
-                    Ok(lease) => {
-                        let result = self.restore(&code, lease.clone()).await;
+                Some(handle) => Ok(Ok(handle)),
+                None => match self.claim_or_holder(code).await {
+                    Ok(Ok(lease)) => {
+                        let result = self.restore(code, lease.clone()).await;
                         if result.is_err() {
-                            self.release(&code, lease).await;
+                            self.release(code, lease).await;
                         }
-                        result
+                        Ok(result)
                     }
-                    Err(e) => Err(e),
+                    Ok(Err(holder)) => Err(holder),
+                    Err(e) => Ok(Err(e)),
                 },
             }
         };
         // The gate goes once nobody else waits at it (they hold it only through the map's
         // entry, taken under the same shard lock).
-        self.claiming.remove_if(&code, |_, g| Arc::ptr_eq(g, &gate) && Arc::strong_count(g) == 2);
+        self.claiming.remove_if(code, |_, g| Arc::ptr_eq(g, &gate) && Arc::strong_count(g) == 2);
         result
     }
 
@@ -654,9 +719,12 @@ impl Registry {
         deleted
     }
 
-    /// Drops a handle whose task is gone.
+    /// Drops a handle whose task is gone (a room's, or a relayed room's).
     pub fn forget_handle(&self, handle: &RoomHandle) {
         self.rooms.remove_if(&handle.code, |_, h| h.tx.same_channel(&handle.tx));
+        if let Some(relay) = self.relay() {
+            relay.edges.remove_if(&handle.code, |_, h| h.tx.same_channel(&handle.tx));
+        }
     }
 
     /// Opens every room that was open when the server last stopped.

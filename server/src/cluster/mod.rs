@@ -8,13 +8,16 @@
 //! * [`takeover`] — opens here, half a lease apart, the rooms no live server holds (a server
 //!   that died or stopped), and at start instead of the rooms marked active;
 //! * [`handover`] — at a graceful stop, releases every lease so that another server takes the
-//!   rooms at once.
+//!   rooms at once;
+//! * [`relay`] — with `--nats`, any server accepts any client: a room another server holds is
+//!   relayed to it over NATS.
 //!
 //! Every record a room stores carries its lease ([`crate::storage::Storage::append_fenced`]):
 //! once another server holds the room, this one can no longer write it, whatever it believes;
 //! the room then stops here at once (its connections closed with 1012, to resume elsewhere).
 
 pub mod handover;
+pub mod relay;
 pub mod renewal;
 pub mod takeover;
 

@@ -39,6 +39,9 @@ pub enum JoinRefusal {
     Refused(ErrorCode),
     /// The room closed in the meantime; open it again and retry.
     Closed,
+    /// The room is served by another server now (cluster mode): open it again and retry with
+    /// this join.
+    Elsewhere(JoinKind),
 }
 
 /// A connection entering a room ([`RoomCommand::Join`]).

@@ -10,6 +10,13 @@ use crate::metrics::{Metrics, inc};
 /// A connection's number, unique in the process.
 pub type ConnId = u64;
 
+static NEXT_CONN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// A new connection number.
+pub fn new_conn_id() -> ConnId {
+    NEXT_CONN.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// A frame on its way to one connection.
 #[derive(Debug, Clone)]
 pub enum Outgoing {

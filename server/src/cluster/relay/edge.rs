@@ -1,0 +1,274 @@
+//! A relayed room at the edge: the edge's connections talk to it as to a room (it has a
+//! [`RoomHandle`] like a room's), and it passes what they say to the room's owner over NATS.
+//! The owner's frames come back through [`Relay::deliver`], straight to each connection's
+//! queue. The task ends (its connections closed with 1012, to resume wherever the room is now)
+//! when the owner goes silent or says the room is not served there any more; it also ends after
+//! a while without connections.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use fipsen_protocol::CloseCode;
+use futures_util::StreamExt;
+use serde::de::DeserializeOwned;
+use tokio::sync::{mpsc, watch};
+use tracing::{debug, info, warn};
+
+use super::Relay;
+use super::wire::{self, Joined, Reply, ToOwner, WireJoin};
+use crate::metrics::{dec, inc};
+use crate::registry::RoomHandle;
+use crate::room::{ConnId, ConnLink, Join, JoinRefusal, Outgoing, RoomCommand};
+use crate::storage::Fence;
+
+/// Commands queued for a relayed room before senders wait (as for a room).
+const QUEUE: usize = 256;
+/// How long a relayed room stays without connections before its task ends.
+const LINGER: Duration = Duration::from_secs(10);
+
+/// A relayed connection at the edge: where the owner's frames for it go, and the lease under
+/// which the owner serves its room (frames under another lease are dropped).
+#[derive(Debug)]
+pub struct Relayed {
+    /// The connection.
+    pub link: ConnLink,
+    /// The owner's lease epoch.
+    pub epoch: u64,
+}
+
+impl Relay {
+    /// The relayed room `code` at this edge, if one is running.
+    pub fn edge(&self, code: &str) -> Option<RoomHandle> {
+        self.edges.get(code).map(|handle| handle.value().clone()).filter(|handle| !handle.tx.is_closed())
+    }
+
+    /// Relays room `code`, held by `owner`, from this edge: a relayed room already running for
+    /// that lease, or a new one.
+    pub fn relay_room(self: &Arc<Self>, code: Arc<str>, owner: Fence) -> RoomHandle {
+        let mut entry = self.edges.entry(code.clone()).or_insert_with(|| self.start_edge(code.clone(), owner.clone()));
+        if entry.tx.is_closed() || entry.lease.as_ref().is_some_and(|lease| lease.fence != owner) {
+            *entry = self.start_edge(code, owner);
+        }
+        entry.clone()
+    }
+
+    fn start_edge(self: &Arc<Self>, code: Arc<str>, owner: Fence) -> RoomHandle {
+        let (tx, rx) = mpsc::channel(QUEUE);
+        let (_, lobby) = watch::channel(None);
+        // The owner's lease, kept in the handle so that a new lease makes a new relayed room (it
+        // is never held here: no record is written at the edge).
+        let lease = Arc::new(crate::cluster::RoomLease::new(owner.clone(), Instant::now()));
+        let handle = RoomHandle { instance: 0, code: code.clone(), tx: tx.clone(), lobby, lease: Some(lease) };
+        debug!(room = %code, owner = %owner.node, epoch = owner.epoch, "relaying a room held by another server");
+        let room = EdgeRoom { relay: self.clone(), code, owner, members: HashSet::new() };
+        tokio::spawn(room.run(rx, tx));
+        handle
+    }
+
+    /// Delivers the owners' frames and closes to this edge's relayed connections.
+    pub(super) async fn deliver(self: Arc<Self>, mut inbox: async_nats::Subscriber) {
+        while let Some(message) = inbox.next().await {
+            let Some((conn, epoch, close)) = message.headers.as_ref().and_then(wire::read_headers) else { continue };
+            match close {
+                None => {
+                    let Some(relayed) = self.inbox.get(&conn) else { continue };
+                    if relayed.epoch != epoch {
+                        continue;
+                    }
+                    let Ok(text) = std::str::from_utf8(&message.payload) else {
+                        warn!(conn, "a relayed frame is not UTF-8: dropped");
+                        continue;
+                    };
+                    relayed.link.send(Arc::from(text), &self.metrics);
+                }
+                Some(code) => {
+                    if let Some((_, relayed)) = self.inbox.remove_if(&conn, |_, r| r.epoch == epoch) {
+                        close_link(&relayed.link, code);
+                    }
+                }
+            }
+        }
+        warn!("the relayed frames' subscription ended");
+    }
+}
+
+/// Closes a connection with `code` after the frames queued before.
+fn close_link(link: &ConnLink, code: CloseCode) {
+    if link.tx.try_send(Outgoing::Close(code)).is_err() {
+        link.close_now(code);
+    }
+}
+
+/// Why a relayed room stops.
+#[derive(Debug, Clone, Copy)]
+enum End {
+    /// The owner went silent, does not answer, or no longer serves the room under that lease.
+    Moved,
+    /// No connection used it for a while.
+    Unused,
+}
+
+/// The task of a relayed room at the edge.
+struct EdgeRoom {
+    relay: Arc<Relay>,
+    code: Arc<str>,
+    owner: Fence,
+    /// The connections in the room through this edge.
+    members: HashSet<ConnId>,
+}
+
+impl EdgeRoom {
+    async fn run(mut self, mut rx: mpsc::Receiver<RoomCommand>, tx: mpsc::Sender<RoomCommand>) {
+        let mut check = tokio::time::interval(super::HEARTBEAT);
+        check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut unused_since = Some(Instant::now());
+        let end = loop {
+            tokio::select! {
+                command = rx.recv() => {
+                    let Some(command) = command else { break End::Unused };
+                    if let Err(end) = self.handle(command).await {
+                        break end;
+                    }
+                    unused_since = match unused_since {
+                        _ if !self.members.is_empty() => None,
+                        None => Some(Instant::now()),
+                        since => since,
+                    };
+                }
+                _ = check.tick() => {
+                    if !self.relay.alive(&self.owner.node) {
+                        break End::Moved;
+                    }
+                    if unused_since.is_some_and(|since| since.elapsed() >= LINGER) {
+                        break End::Unused;
+                    }
+                }
+            }
+        };
+        self.relay.edges.remove_if(&self.code, |_, handle| handle.tx.same_channel(&tx));
+        drop(tx);
+        if matches!(end, End::Moved) && !self.members.is_empty() {
+            info!(room = %self.code, owner = %self.owner.node, connections = self.members.len(),
+                "the room's server is gone or no longer serves it: relayed connections closed with 1012");
+        }
+        for conn in std::mem::take(&mut self.members) {
+            dec(&self.relay.metrics.relayed);
+            if let Some((_, relayed)) = self.relay.inbox.remove(&conn) {
+                close_link(&relayed.link, CloseCode::Restart);
+                relayed.link.close_now(CloseCode::Restart);
+            }
+        }
+        rx.close();
+        // Whoever reached this relayed room before it left the map looks for the room again.
+        while let Some(command) = rx.recv().await {
+            match command {
+                RoomCommand::Join(join) => {
+                    let Join { kind, reply, .. } = *join;
+                    let _ = reply.send(Err(JoinRefusal::Elsewhere(kind)));
+                }
+                RoomCommand::Leave { reply: Some(reply), .. } => {
+                    let _ = reply.send(());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    async fn handle(&mut self, command: RoomCommand) -> Result<(), End> {
+        let edge = self.relay.node.to_string();
+        match command {
+            RoomCommand::Join(join) => {
+                let Join { link, kind, reply } = *join;
+                let conn = link.id;
+                let message = ToOwner::Join {
+                    room: self.code.to_string(),
+                    epoch: self.owner.epoch,
+                    edge,
+                    conn,
+                    addr: link.addr,
+                    kind: WireJoin::from(kind),
+                };
+                // Registered first: the owner's first frames may come before its answer.
+                self.relay.inbox.insert(conn, Relayed { link, epoch: self.owner.epoch });
+                let answer = self.ask::<Joined>(&message).await;
+                let ToOwner::Join { kind, .. } = message else { unreachable!("built as a join above") };
+                match answer {
+                    Ok(Joined::Joined) => {
+                        self.members.insert(conn);
+                        inc(&self.relay.metrics.relayed);
+                        let _ = reply.send(Ok(()));
+                        Ok(())
+                    }
+                    Ok(Joined::Refused(code)) => {
+                        self.relay.inbox.remove(&conn);
+                        let _ = reply.send(Err(JoinRefusal::Refused(wire::error_code(&code))));
+                        Ok(())
+                    }
+                    Err(end) => {
+                        self.relay.inbox.remove(&conn);
+                        let _ = reply.send(Err(JoinRefusal::Elsewhere(kind.into())));
+                        Err(end)
+                    }
+                }
+            }
+            RoomCommand::Request { conn, request, .. } => {
+                if self.members.contains(&conn) {
+                    self.tell(&ToOwner::Request { edge, conn, request: *request }).await?;
+                }
+                Ok(())
+            }
+            RoomCommand::Leave { conn, reply } => {
+                if self.members.remove(&conn) {
+                    dec(&self.relay.metrics.relayed);
+                    self.relay.inbox.remove(&conn);
+                    self.tell(&ToOwner::Leave { edge, conn }).await?;
+                }
+                if let Some(reply) = reply {
+                    let _ = reply.send(());
+                }
+                Ok(())
+            }
+            RoomCommand::Summary { participant, reply } => {
+                let summary = self.ask(&ToOwner::Summary { room: self.code.to_string(), participant }).await?;
+                let _ = reply.send(summary);
+                Ok(())
+            }
+            RoomCommand::Peek { reply } => {
+                let info = self.ask(&ToOwner::Peek { room: self.code.to_string() }).await?;
+                let _ = reply.send(info);
+                Ok(())
+            }
+        }
+    }
+
+    /// Sends the owner a message that needs no answer.
+    async fn tell(&self, message: &ToOwner) -> Result<(), End> {
+        let payload = serde_json::to_vec(message).map_err(|_| End::Moved)?;
+        self.relay.client.publish(wire::owner_subject(&self.owner.node), payload.into()).await.map_err(|e| {
+            warn!(room = %self.code, error = %e, "cannot relay a message to the room's server");
+            End::Moved
+        })
+    }
+
+    /// Asks the owner, and reads its answer; `End::Moved` when it does not answer, or answers
+    /// that the room is not served there under that lease.
+    async fn ask<T: DeserializeOwned>(&self, message: &ToOwner) -> Result<T, End> {
+        let payload = serde_json::to_vec(message).map_err(|_| End::Moved)?;
+        let answer = match self.relay.client.request(wire::owner_subject(&self.owner.node), payload.into()).await {
+            Ok(answer) => answer,
+            Err(e) => {
+                info!(room = %self.code, owner = %self.owner.node, error = %e, "the room's server does not answer");
+                return Err(End::Moved);
+            }
+        };
+        match serde_json::from_slice::<Reply<T>>(&answer.payload) {
+            Ok(Reply::Here(answer)) => Ok(answer),
+            Ok(Reply::NotHere) => Err(End::Moved),
+            Err(e) => {
+                warn!(room = %self.code, error = %e, "an answer of the room's server cannot be read");
+                Err(End::Moved)
+            }
+        }
+    }
+}

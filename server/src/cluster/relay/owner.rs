@@ -1,0 +1,236 @@
+//! The owner's side of the relay: the messages other servers relay to the rooms held here.
+//! Each relayed client becomes a connection of its room as a local one is (a [`ConnLink`] with
+//! its own queue), served by a task of its own that publishes the room's frames for it to its
+//! edge and passes its messages to the room, in the order the edge sent them.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use async_nats::Subject;
+use bytes::Bytes;
+use fipsen_protocol::{CloseCode, RoomMessage};
+use futures_util::StreamExt;
+use serde::Serialize;
+use tokio::sync::{mpsc, oneshot};
+use tracing::{debug, info, warn};
+
+use super::Relay;
+use super::wire::{self, Joined, Reply, ToOwner};
+use crate::metrics::{dec, inc};
+use crate::registry::{Registry, RoomHandle};
+use crate::room::{ConnLink, Join, JoinKind, JoinRefusal, Kick, Outgoing, RoomCommand, new_conn_id};
+
+/// Another server's connection in a room held here.
+#[derive(Debug)]
+pub struct Remote {
+    /// Its number here.
+    id: u64,
+    /// When it joined.
+    since: Instant,
+    /// What its edge relays from it, in order.
+    inbound: mpsc::UnboundedSender<Inbound>,
+}
+
+/// What an edge relays from one of its connections.
+#[derive(Debug)]
+pub(crate) enum Inbound {
+    /// A room message, and when it arrived here.
+    Request(Box<RoomMessage>, Instant),
+    /// The connection left the room.
+    Leave,
+}
+
+impl Relay {
+    /// Serves the messages the other servers relay to the rooms held here.
+    pub(super) async fn serve(self: Arc<Self>, mut requests: async_nats::Subscriber, registry: Arc<Registry>) {
+        while let Some(message) = requests.next().await {
+            let to_owner = match serde_json::from_slice::<ToOwner>(&message.payload) {
+                Ok(to_owner) => to_owner,
+                Err(e) => {
+                    warn!(error = %e, "a relayed message cannot be read: dropped");
+                    continue;
+                }
+            };
+            match to_owner {
+                ToOwner::Join { room, epoch, edge, conn, addr, kind } => {
+                    let Some(reply_to) = message.reply else { continue };
+                    let Some(handle) = registry.held(&room, epoch) else {
+                        self.answer(reply_to, &Reply::<Joined>::NotHere).await;
+                        continue;
+                    };
+                    let key = (Arc::<str>::from(edge), conn);
+                    let (inbound, inbound_rx) = mpsc::unbounded_channel();
+                    let (tx, out) = mpsc::channel(self.outbound_queue);
+                    let link = ConnLink { id: new_conn_id(), tx, kick: Arc::new(Kick::default()), addr };
+                    let remote = Remote { id: link.id, since: Instant::now(), inbound };
+                    if let Some(replaced) = self.remotes.insert(key.clone(), remote) {
+                        let _ = replaced.inbound.send(Inbound::Leave);
+                    }
+                    inc(&self.metrics.remote_viewers);
+                    let served = Served { room: handle, key, epoch, link };
+                    tokio::spawn(self.clone().remote(served, out, inbound_rx, kind.into(), reply_to));
+                }
+                ToOwner::Request { edge, conn, request } => match self.remotes.get(&(Arc::<str>::from(edge), conn)) {
+                    Some(remote) => {
+                        let _ = remote.inbound.send(Inbound::Request(Box::new(request), Instant::now()));
+                    }
+                    None => debug!(conn, "a relayed message for a connection not in a room here: dropped"),
+                },
+                ToOwner::Leave { edge, conn } => {
+                    if let Some((_, remote)) = self.remotes.remove(&(Arc::<str>::from(edge), conn)) {
+                        let _ = remote.inbound.send(Inbound::Leave);
+                    }
+                }
+                ToOwner::Summary { room, participant } => {
+                    let Some(reply_to) = message.reply else { continue };
+                    let relay = self.clone();
+                    let handle = registry.local(&room);
+                    tokio::spawn(async move {
+                        let summary = match handle {
+                            Some(handle) => ask(&handle, |reply| RoomCommand::Summary { participant, reply }).await,
+                            None => None,
+                        };
+                        relay.answer(reply_to, &summary.map_or(Reply::NotHere, Reply::Here)).await;
+                    });
+                }
+                ToOwner::Peek { room } => {
+                    let Some(reply_to) = message.reply else { continue };
+                    let relay = self.clone();
+                    let handle = registry.local(&room);
+                    tokio::spawn(async move {
+                        let info = match handle {
+                            Some(handle) => ask(&handle, |reply| RoomCommand::Peek { reply }).await,
+                            None => None,
+                        };
+                        relay.answer(reply_to, &info.map_or(Reply::NotHere, Reply::Here)).await;
+                    });
+                }
+            }
+        }
+        warn!("the relayed messages' subscription ended");
+    }
+
+    /// Answers a request.
+    async fn answer<T: Serialize>(&self, reply_to: Subject, answer: &T) {
+        let Ok(payload) = serde_json::to_vec(answer) else { return };
+        if let Err(e) = self.client.publish(reply_to, payload.into()).await {
+            warn!(error = %e, "cannot answer a relayed request");
+        }
+    }
+
+    /// Serves one relayed connection: joins it to the room, answers the edge, then publishes
+    /// the room's frames for it and passes on what it sends, until it leaves or is closed.
+    async fn remote(
+        self: Arc<Self>,
+        served: Served,
+        mut out: mpsc::Receiver<Outgoing>,
+        mut inbound: mpsc::UnboundedReceiver<Inbound>,
+        kind: JoinKind,
+        reply_to: Subject,
+    ) {
+        let Served { room, key, epoch, link } = served;
+        let edge = Subject::from(wire::edge_subject(&key.0));
+        let (reply, answer) = oneshot::channel();
+        let join = RoomCommand::Join(Box::new(Join { link: link.clone(), kind, reply }));
+        let joined = if room.tx.send(join).await.is_err() {
+            Reply::NotHere
+        } else {
+            match answer.await {
+                Ok(Ok(())) => Reply::Here(Joined::Joined),
+                Ok(Err(JoinRefusal::Refused(code))) => Reply::Here(Joined::Refused(code.code().to_string())),
+                Ok(Err(JoinRefusal::Closed | JoinRefusal::Elsewhere(_))) | Err(_) => Reply::NotHere,
+            }
+        };
+        let in_room = matches!(joined, Reply::Here(Joined::Joined));
+        self.answer(reply_to, &joined).await;
+        if in_room {
+            let leave = loop {
+                tokio::select! {
+                    frame = out.recv() => match frame {
+                        Some(Outgoing::Text(text)) => {
+                            let headers = wire::headers(key.1, epoch, None);
+                            let payload = Bytes::copy_from_slice(text.as_bytes());
+                            if let Err(e) = self.client.publish_with_headers(edge.clone(), headers, payload).await {
+                                warn!(error = %e, "cannot relay a frame");
+                            }
+                        }
+                        Some(Outgoing::Close(code)) => {
+                            self.close_edge(&edge, key.1, epoch, code).await;
+                            break true;
+                        }
+                        None => {
+                            self.close_edge(&edge, key.1, epoch, CloseCode::Restart).await;
+                            break false;
+                        }
+                    },
+                    message = inbound.recv() => match message {
+                        Some(Inbound::Request(request, received)) => {
+                            let command = RoomCommand::Request { conn: link.id, request, received };
+                            if room.tx.send(command).await.is_err() {
+                                self.close_edge(&edge, key.1, epoch, CloseCode::Restart).await;
+                                break false;
+                            }
+                        }
+                        Some(Inbound::Leave) | None => break true,
+                    },
+                    code = link.kick.wait() => {
+                        self.close_edge(&edge, key.1, epoch, code).await;
+                        break true;
+                    }
+                }
+            };
+            if leave {
+                let _ = room.tx.send(RoomCommand::Leave { conn: link.id, reply: None }).await;
+            }
+        }
+        self.remotes.remove_if(&key, |_, remote| remote.id == link.id);
+        dec(&self.metrics.remote_viewers);
+    }
+
+    /// Tells the edge to close its connection `conn` with `code`.
+    async fn close_edge(&self, edge: &Subject, conn: u64, epoch: u64, code: CloseCode) {
+        let headers = wire::headers(conn, epoch, Some(code));
+        if let Err(e) = self.client.publish_with_headers(edge.clone(), headers, Bytes::new()).await {
+            warn!(error = %e, "cannot relay a close");
+        }
+    }
+}
+
+/// A relayed connection as its task serves it.
+struct Served {
+    /// Its room.
+    room: RoomHandle,
+    /// Its edge and number there.
+    key: (Arc<str>, u64),
+    /// The lease the room is served under.
+    epoch: u64,
+    /// Its end in the room.
+    link: ConnLink,
+}
+
+/// Asks a room a question; `None` when the room is gone.
+async fn ask<T>(handle: &RoomHandle, command: impl FnOnce(oneshot::Sender<T>) -> RoomCommand) -> Option<T> {
+    let (reply, answer) = oneshot::channel();
+    handle.tx.send(command(reply)).await.ok()?;
+    answer.await.ok()
+}
+
+/// Drops from their rooms the connections of servers gone silent (dead, or cut off): their
+/// clients resume elsewhere.
+pub(super) fn drop_silent_edges(relay: &Relay) {
+    let silent: Vec<(Arc<str>, u64)> = relay
+        .remotes
+        .iter()
+        .filter(|remote| remote.since.elapsed() >= super::SILENCE && !relay.alive(&remote.key().0))
+        .map(|remote| remote.key().clone())
+        .collect();
+    if silent.is_empty() {
+        return;
+    }
+    info!(connections = silent.len(), "dropping the connections of servers gone silent");
+    for key in silent {
+        if let Some((_, remote)) = relay.remotes.remove(&key) {
+            let _ = remote.inbound.send(Inbound::Leave);
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! What servers tell each other over NATS about rooms: a client's room messages, sent by the
+//! server it is connected to (the edge) to the server holding the room (the owner), and the
+//! owner's frames for that client, sent back.
+//!
+//! * To the owner: subject [`owner_subject`], one JSON [`ToOwner`] per message; joins, peeks and
+//!   summaries are NATS requests answered with a JSON [`Reply`].
+//! * To the edge: subject [`edge_subject`], the frame's text as it is (already the viewer's
+//!   own view, built by the owner) with the headers [`CONN`] (the edge's connection number) and
+//!   [`EPOCH`] (the lease the owner serves the room under); a close has the header [`CLOSE`]
+//!   with the close code's number, and no text.
+
+use std::net::IpAddr;
+
+use async_nats::HeaderMap;
+use fipsen_protocol::{CloseCode, ErrorCode, RoomMessage};
+use serde::{Deserialize, Serialize};
+
+use crate::room::JoinKind;
+
+/// The header with the edge's connection number.
+pub const CONN: &str = "Fipsen-Conn";
+/// The header with the epoch of the lease the owner serves the room under.
+pub const EPOCH: &str = "Fipsen-Epoch";
+/// The header of a close, with the close code's number.
+pub const CLOSE: &str = "Fipsen-Close";
+
+/// Where the rooms a server holds are told what their relayed clients send.
+pub fn owner_subject(node: &str) -> String {
+    format!("fipsen.owner.{node}")
+}
+
+/// Where a server gets the frames of its relayed clients.
+pub fn edge_subject(node: &str) -> String {
+    format!("fipsen.edge.{node}")
+}
+
+/// Where every server says, every second, that it is alive.
+pub const ALIVE_SUBJECT: &str = "fipsen.alive";
+
+/// A relayed client's message for the room's owner.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ToOwner {
+    /// A client enters the room (a request: answered with a [`Reply<Joined>`]).
+    Join {
+        /// The room.
+        room: String,
+        /// The lease the edge found the owner holding it under.
+        epoch: u64,
+        /// The edge server.
+        edge: String,
+        /// The client's connection number at the edge.
+        conn: u64,
+        /// The client's address (for the limits each address has).
+        addr: IpAddr,
+        /// How it enters.
+        kind: WireJoin,
+    },
+    /// A message of the client in the room.
+    Request {
+        /// The edge server.
+        edge: String,
+        /// The client's connection number at the edge.
+        conn: u64,
+        /// The message.
+        request: RoomMessage,
+    },
+    /// The client leaves the room (or its connection closed).
+    Leave {
+        /// The edge server.
+        edge: String,
+        /// The client's connection number at the edge.
+        conn: u64,
+    },
+    /// A player's summary of the room, for `my_rooms` (a request: [`Reply<Option<MyRoom>>`]).
+    ///
+    /// [`MyRoom`]: fipsen_protocol::MyRoom
+    Summary {
+        /// The room.
+        room: String,
+        /// The participant.
+        participant: u32,
+    },
+    /// The room as the lobby lists it, for `peek` (a request: [`Reply<LobbyRoom>`]).
+    ///
+    /// [`LobbyRoom`]: fipsen_protocol::LobbyRoom
+    Peek {
+        /// The room.
+        room: String,
+    },
+}
+
+/// How a relayed client enters a room ([`JoinKind`] on the wire).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "as", rename_all = "snake_case")]
+pub enum WireJoin {
+    /// As a player.
+    Player {
+        /// The player's name.
+        name: String,
+        /// A seat token the client holds for this room.
+        token: Option<String>,
+    },
+    /// As a spectator.
+    Spectator {
+        /// The spectator's name.
+        name: String,
+    },
+    /// With a seat token, after a lost connection.
+    Resume {
+        /// The token.
+        token: String,
+        /// The last sequence number the client saw.
+        last_seq: Option<u64>,
+    },
+}
+
+impl From<JoinKind> for WireJoin {
+    fn from(kind: JoinKind) -> WireJoin {
+        match kind {
+            JoinKind::Player { name, token } => WireJoin::Player { name, token },
+            JoinKind::Spectator { name } => WireJoin::Spectator { name },
+            JoinKind::Resume { token, last_seq } => WireJoin::Resume { token, last_seq },
+        }
+    }
+}
+
+impl From<WireJoin> for JoinKind {
+    fn from(kind: WireJoin) -> JoinKind {
+        match kind {
+            WireJoin::Player { name, token } => JoinKind::Player { name, token },
+            WireJoin::Spectator { name } => JoinKind::Spectator { name },
+            WireJoin::Resume { token, last_seq } => JoinKind::Resume { token, last_seq },
+        }
+    }
+}
+
+/// The owner's answer to a request.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reply<T> {
+    /// The answer.
+    Here(T),
+    /// The room is not served here (any more) under that lease: the edge looks for it again.
+    NotHere,
+}
+
+/// How a join went, in a [`Reply`].
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Joined {
+    /// In the room: its frames follow.
+    Joined,
+    /// Refused, with this code (its stable string).
+    Refused(String),
+}
+
+/// The error code named by its stable string; an unknown one (from a newer server) is
+/// `server/busy`, which tells the client to try again.
+pub fn error_code(code: &str) -> ErrorCode {
+    ErrorCode::SERVER.iter().copied().find(|c| c.code() == code).unwrap_or(ErrorCode::ServerBusy)
+}
+
+/// The headers of a frame (`close: None`) or a close for connection `conn` of the edge, from
+/// the room's owner under lease `epoch`.
+pub fn headers(conn: u64, epoch: u64, close: Option<CloseCode>) -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    headers.insert(CONN, conn.to_string().as_str());
+    headers.insert(EPOCH, epoch.to_string().as_str());
+    if let Some(close) = close {
+        headers.insert(CLOSE, close.code().to_string().as_str());
+    }
+    headers
+}
+
+/// What the edge reads from a message's headers: the connection, the epoch, and the close code
+/// if it is a close. `None` when the headers are not ours.
+pub fn read_headers(headers: &HeaderMap) -> Option<(u64, u64, Option<CloseCode>)> {
+    let conn = headers.get(CONN)?.as_str().parse().ok()?;
+    let epoch = headers.get(EPOCH)?.as_str().parse().ok()?;
+    let close = match headers.get(CLOSE) {
+        Some(code) => Some(CloseCode::from_code(code.as_str().parse().ok()?)?),
+        None => None,
+    };
+    Some((conn, epoch, close))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every join kind, every error code and every close code comes back as it went.
+    #[test]
+    fn what_crosses_the_wire_comes_back_the_same() {
+        let kinds = [
+            JoinKind::Player { name: "Anna".into(), token: Some("t".into()) },
+            JoinKind::Spectator { name: "Ben".into() },
+            JoinKind::Resume { token: "t".into(), last_seq: Some(7) },
+        ];
+        for kind in kinds {
+            let before = format!("{kind:?}");
+            let wire = serde_json::to_string(&WireJoin::from(kind)).expect("a join kind in JSON");
+            let back: WireJoin = serde_json::from_str(&wire).expect("read back");
+            assert_eq!(format!("{:?}", JoinKind::from(back)), before);
+        }
+        for code in ErrorCode::SERVER {
+            assert_eq!(error_code(code.code()), code);
+        }
+        assert_eq!(error_code("no/such_code"), ErrorCode::ServerBusy);
+        for close in CloseCode::ALL {
+            assert_eq!(read_headers(&headers(12, 3, Some(close))), Some((12, 3, Some(close))));
+        }
+        assert_eq!(read_headers(&headers(u64::MAX, u64::MAX - 1, None)), Some((u64::MAX, u64::MAX - 1, None)));
+        assert_eq!(read_headers(&HeaderMap::new()), None);
+    }
+}
