@@ -173,6 +173,19 @@ pub async fn run(
     let acceptor = Acceptor::new(listener, listener::router(state.clone()), state, sockets.clone());
     let accepting = tokio::spawn(acceptor.run());
     stop.await;
+    if cluster.is_some() {
+        // First, another server takes the rooms at once (instead of once their leases run out):
+        // each room stops here and closes its connections with 1012, this server's and the
+        // other servers' relayed ones alike, so that they resume where the room goes next.
+        // Meanwhile no room is claimed or joined here any more.
+        info!("shutting down: handing the rooms over");
+        cluster::handover::release_all(&handing_over).await;
+        if let Some(relay) = handing_over.relay() {
+            // The closes of the relayed connections leave before the NATS connection does.
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            let _ = tokio::time::timeout(Duration::from_secs(2), relay.client.flush()).await;
+        }
+    }
     info!("shutting down: closing connections with 1012");
     // Stops the accept loop, ends HTTP connections once their response is out, and closes
     // WebSockets with 1012.
@@ -182,10 +195,6 @@ pub async fn run(
     let drained = tokio::time::timeout(Duration::from_secs(10), sockets.acquire_many(max_sockets as u32)).await;
     if drained.is_err() {
         warn!("some connections did not close in time");
-    }
-    if cluster.is_some() {
-        // Another server takes the rooms at once, instead of once their leases run out.
-        cluster::handover::release_all(&handing_over).await;
     }
     // What rooms and tournaments handed over is written; the store is closed (its log folded
     // into the database file), and the writer's thread has ended.

@@ -64,6 +64,10 @@ pub fn router(state: Arc<AppState>) -> Router {
 
 /// `ok`, or 503 with the reason when storage cannot write.
 async fn healthz(State(state): State<Arc<AppState>>) -> Response {
+    if state.registry.is_stopping() {
+        // A proxy sends new clients elsewhere while this server hands its rooms over.
+        return (StatusCode::SERVICE_UNAVAILABLE, "stopping\n").into_response();
+    }
     match state.health.check(&state.storage).await {
         Ok(()) => "ok\n".into_response(),
         Err(reason) => {

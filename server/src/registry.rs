@@ -439,7 +439,11 @@ impl Registry {
     async fn claim_or_holder(&self, code: &Arc<str>) -> Result<Result<Option<Arc<RoomLease>>, Fence>, ErrorCode> {
         let Some(cluster) = &self.cluster else { return Ok(Ok(None)) };
         if self.stopping.load(Ordering::Acquire) {
-            return Err(ErrorCode::ShuttingDown);
+            // Claimed no more here; the server that took it over, if one has, serves it.
+            return match self.storage.owner(code).await {
+                Ok(Some(lease)) if lease.live && lease.fence.node != cluster.node => Ok(Err(lease.fence)),
+                _ => Err(ErrorCode::ShuttingDown),
+            };
         }
         let claimed_at = Instant::now();
         match self.storage.claim(code.clone(), cluster.node.clone(), cluster.lease).await {
@@ -465,7 +469,8 @@ impl Registry {
 
     /// The room `code` if it runs here under the lease of epoch `epoch`.
     pub fn held(&self, code: &str, epoch: u64) -> Option<RoomHandle> {
-        self.local(code).filter(|handle| handle.lease.as_ref().is_some_and(|lease| lease.fence.epoch == epoch))
+        self.local(code)
+            .filter(|handle| handle.lease.as_ref().is_some_and(|lease| lease.fence.epoch == epoch && !lease.is_lost()))
     }
 
     /// The room `code` if it runs here.
@@ -534,6 +539,11 @@ impl Registry {
     /// Whether a room is in memory here.
     pub fn holds(&self, code: &str) -> bool {
         self.rooms.contains_key(code)
+    }
+
+    /// Whether the server is stopping ([`Registry::stop_claiming`]).
+    pub fn is_stopping(&self) -> bool {
+        self.stopping.load(Ordering::Acquire)
     }
 
     /// The server is stopping: in cluster mode no room is claimed from now on.
@@ -663,6 +673,10 @@ impl Registry {
                     }
                     tokio::time::sleep(CLAIM_RETRY).await;
                 }
+                // Stopping here: another server takes the room over in a moment.
+                Ok(Err(ErrorCode::ShuttingDown)) if self.relay().is_some() && Instant::now() < deadline => {
+                    tokio::time::sleep(CLAIM_RETRY).await;
+                }
                 Ok(result) => return result,
             }
         }
@@ -671,7 +685,11 @@ impl Registry {
     /// Opens room `code` here if this server may claim it (its lease ran out, or it is this
     /// server's own from before a restart); a room another server holds stays there.
     pub async fn adopt(self: &Arc<Self>, code: &str) {
-        if self.cluster.is_none() || !secrets::looks_like_invite(code) || self.rooms.contains_key(code) {
+        if self.cluster.is_none()
+            || self.stopping.load(Ordering::Acquire)
+            || !secrets::looks_like_invite(code)
+            || self.rooms.contains_key(code)
+        {
             return;
         }
         if let Ok(Err(e)) = self.open_once(&Arc::from(code)).await {

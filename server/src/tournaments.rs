@@ -23,8 +23,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
 use fipsen_protocol::{
-    CloseCode, ErrorCode, MAX_TITLE_CHARS, RoomOptions, SeatingPreview, ServerMessage, TOURNAMENT_PAGE, TournamentState,
-    TournamentSummary, TournamentTables, TournamentYou,
+    CloseCode, ErrorCode, MAX_TITLE_CHARS, RoomOptions, SeatingPreview, ServerMessage, TOURNAMENT_PAGE,
+    TournamentState, TournamentSummary, TournamentTables, TournamentYou,
 };
 use fipsen_rules::Seed;
 use fipsen_tournament::{
@@ -36,9 +36,9 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{error, info, warn};
 
 use crate::accept::address_key;
+use crate::cluster::{RoomLease, tournament_key};
 use crate::metrics::{Metrics, inc};
 use crate::registry::{Bucket, Registry, clean_name, clean_text};
-use crate::cluster::{RoomLease, tournament_key};
 use crate::room::{ConnId, ConnLink, Outgoing, TableSeat};
 use crate::secrets;
 use crate::storage::{RoomMeta, Storage, StorageError, StoredTournament, TOURNAMENT_RECORD_FORMAT};
@@ -486,7 +486,8 @@ impl Tournaments {
 
     /// The tournament `id` if it runs here under the lease of epoch `epoch` (cluster mode).
     pub fn held(&self, id: &str, epoch: u64) -> Option<TournamentHandle> {
-        self.local(id).filter(|handle| handle.lease.as_ref().is_some_and(|lease| lease.fence.epoch == epoch))
+        self.local(id)
+            .filter(|handle| handle.lease.as_ref().is_some_and(|lease| lease.fence.epoch == epoch && !lease.is_lost()))
     }
 
     /// The tournament `id` if it runs here.
@@ -520,7 +521,10 @@ impl Tournaments {
                     continue;
                 }
             }
-            if self.open(&id).await.is_ok_and(|handle| self.map.get(&handle.id).is_some_and(|h| h.instance == handle.instance))
+            if self
+                .open(&id)
+                .await
+                .is_ok_and(|handle| self.map.get(&handle.id).is_some_and(|h| h.instance == handle.instance))
             {
                 inc(&self.metrics.lease_takeovers);
                 info!(tournament = %id, "tournament taken over");
@@ -530,7 +534,13 @@ impl Tournaments {
         taken
     }
 
-    fn spawn(&self, id: Arc<str>, created_at: u64, state: TaskState, lease: Option<Arc<RoomLease>>) -> TournamentHandle {
+    fn spawn(
+        &self,
+        id: Arc<str>,
+        created_at: u64,
+        state: TaskState,
+        lease: Option<Arc<RoomLease>>,
+    ) -> TournamentHandle {
         let instance = self.instances.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = mpsc::channel(TOURNAMENT_QUEUE);
         let (listing_tx, listing) = watch::channel(None);

@@ -99,7 +99,14 @@ impl Nodes {
         let addr = format!("127.0.0.1:{}", self.ports[i]);
         let lease = LEASE_MS.to_string();
         let mut flags = vec!["--addr", &addr, "--node-id", NODES[i], "--lease-ms", &lease];
-        flags.extend(["--trusted-proxy", "127.0.0.1", "--max-per-address", "100000"]);
+        flags.extend([
+            "--trusted-proxy",
+            "127.0.0.1",
+            "--max-per-address",
+            "100000",
+            "--log",
+            "warn,fipsen_server::cluster=debug",
+        ]);
         if let Some(nats) = &self.nats {
             flags.extend(["--nats", nats.as_str()]);
         }
@@ -545,7 +552,23 @@ impl DrillTable {
             let Some((seat, action)) = chosen else {
                 // A bot's turn (or a pause): wait for what the room does next.
                 let room = self.room.clone();
-                self.host().next(shared, &room, STALL).await;
+                if self.host().next(shared, &room, STALL).await.is_none() {
+                    let seqs: Vec<String> = self
+                        .seats
+                        .iter()
+                        .map(|m| match m {
+                            None => "bot".to_string(),
+                            Some(m) => format!("{}:{}", m.client.seq, m.client.deal()["prompt"].is_null()),
+                        })
+                        .collect();
+                    eprintln!(
+                        "T{} stalled: turn {:?} phase {} seats {:?} chosen none",
+                        self.index,
+                        turn,
+                        self.game()["deal"]["phase"],
+                        seqs
+                    );
+                }
                 self.sync_all(shared, 0).await;
                 continue;
             };

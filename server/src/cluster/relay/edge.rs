@@ -33,6 +33,8 @@ pub(super) const LINGER: Duration = Duration::from_secs(10);
 pub struct Relayed {
     /// The connection.
     pub link: ConnLink,
+    /// The room (or tournament) it is relayed to.
+    pub room: Arc<str>,
     /// The owner's lease epoch.
     pub epoch: u64,
 }
@@ -72,12 +74,17 @@ impl Relay {
     pub(super) async fn deliver(self: Arc<Self>, mut inbox: async_nats::Subscriber) {
         while let Some(message) = inbox.next().await {
             let Some(to) = message.headers.as_ref().and_then(wire::read_headers) else { continue };
-            let Addressed { conn, epoch, close, tournament } = to;
+            let Addressed { room, conn, epoch, close, tournament } = to;
             let inbox = if tournament { &self.tournament_inbox } else { &self.inbox };
+            let ours = |relayed: &Relayed| relayed.epoch == epoch && &*relayed.room == room;
             match close {
                 None => {
-                    let Some(relayed) = inbox.get(&conn) else { continue };
-                    if relayed.epoch != epoch {
+                    let Some(relayed) = inbox.get(&conn) else {
+                        debug!(conn, room, epoch, "a relayed frame for a connection not relayed here: dropped");
+                        continue;
+                    };
+                    if !ours(&relayed) {
+                        debug!(conn, room, epoch, relayed_room = %relayed.room, relayed_epoch = relayed.epoch, "a relayed frame of another room or lease: dropped");
                         continue;
                     }
                     let Ok(text) = std::str::from_utf8(&message.payload) else {
@@ -87,7 +94,7 @@ impl Relay {
                     relayed.link.send(Arc::from(text), &self.metrics);
                 }
                 Some(code) => {
-                    if let Some((_, relayed)) = inbox.remove_if(&conn, |_, r| r.epoch == epoch) {
+                    if let Some((_, relayed)) = inbox.remove_if(&conn, |_, r| ours(r)) {
                         close_link(&relayed.link, code);
                     }
                 }
@@ -182,7 +189,7 @@ impl EdgeRoom {
     }
 
     async fn handle(&mut self, command: RoomCommand) -> Result<(), End> {
-        let edge = self.relay.node.to_string();
+        let edge = self.relay.this_edge();
         match command {
             RoomCommand::Join(join) => {
                 let Join { link, kind, reply } = *join;
@@ -196,7 +203,7 @@ impl EdgeRoom {
                     kind: WireJoin::from(kind),
                 };
                 // Registered first: the owner's first frames may come before its answer.
-                self.relay.inbox.insert(conn, Relayed { link, epoch: self.owner.epoch });
+                self.relay.inbox.insert(conn, Relayed { link, room: self.code.clone(), epoch: self.owner.epoch });
                 let answer = self.ask::<Joined>(&message).await;
                 let ToOwner::Join { kind, .. } = message else { unreachable!("built as a join above") };
                 match answer {
@@ -222,7 +229,9 @@ impl EdgeRoom {
             }
             RoomCommand::Request { conn, request, .. } => {
                 if self.members.contains(&conn) {
-                    self.tell(&ToOwner::Request { edge, conn, epoch: self.owner.epoch, request: *request }).await?;
+                    let room = self.code.to_string();
+                    self.tell(&ToOwner::Request { edge, conn, room, epoch: self.owner.epoch, request: *request })
+                        .await?;
                 }
                 Ok(())
             }

@@ -44,6 +44,9 @@ struct Peer {
     seen: Instant,
     /// Its run (new at each start).
     incarnation: u64,
+    /// It did not answer a request since its last heartbeat: no room is relayed to it until
+    /// it is heard from again.
+    suspected: bool,
 }
 
 /// How often each server says it is alive.
@@ -51,8 +54,9 @@ pub const HEARTBEAT: Duration = Duration::from_secs(1);
 /// A server not heard from for this long is taken for dead (or paused): its relayed clients
 /// are closed with 1012 and resume elsewhere.
 pub const SILENCE: Duration = Duration::from_secs(3);
-/// How long a request to another server (a join, a peek, a summary) may take.
-pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long a request to another server (a join, a peek, a summary) may take: longer than
+/// any pause of a loaded server, since a join given up on may still be made there.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The server's NATS connection, and what the relay keeps of the other servers and of the
 /// relayed connections.
@@ -67,8 +71,9 @@ pub struct Relay {
     /// Frames queued for a relayed connection of a room held here before it counts as too
     /// slow (`--outbound-queue`, as for a local connection).
     outbound_queue: usize,
-    /// This process's run of the server: a random number, new at every start, sent with the
-    /// heartbeats, so that the others tell a restarted server (same name) from the one before.
+    /// This process's run of the server: when it started (milliseconds since 1970), sent with
+    /// the heartbeats, so that the others tell a restarted server (same name) from the one
+    /// before, and which run is the later.
     incarnation: u64,
     /// Each other server: when it was last heard from, and the run it is in.
     peers: DashMap<String, Peer>,
@@ -77,7 +82,7 @@ pub struct Relay {
     /// This edge's relayed connections, by number: where the owner's frames go.
     pub(crate) inbox: DashMap<ConnId, edge::Relayed>,
     /// The other servers' connections in the rooms held here, by edge and number.
-    pub(crate) remotes: DashMap<(Arc<str>, u64), owner::Remote>,
+    pub(crate) remotes: DashMap<(wire::Edge, u64), owner::Remote>,
     /// The other servers' public rooms and listed tournaments as each last published them.
     lobbies: DashMap<String, lobby::Published>,
     /// The relayed tournaments at this edge, by link code.
@@ -85,7 +90,7 @@ pub struct Relay {
     /// This edge's connections that asked a relayed tournament something, by number.
     pub(crate) tournament_inbox: DashMap<ConnId, edge::Relayed>,
     /// The other servers' clients of the tournaments held here, by edge and number.
-    pub(crate) tournament_remotes: DashMap<(Arc<str>, u64), tournament::TournamentRemote>,
+    pub(crate) tournament_remotes: DashMap<(wire::Edge, u64), tournament::TournamentRemote>,
 }
 
 impl Relay {
@@ -112,7 +117,9 @@ impl Relay {
             node,
             metrics,
             outbound_queue: outbound_queue.max(4),
-            incarnation: u64::from_le_bytes(crate::secrets::random_bytes::<8>()),
+            incarnation: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
             peers: DashMap::new(),
             edges: DashMap::new(),
             inbox: DashMap::new(),
@@ -137,7 +144,7 @@ impl Relay {
         let alive = self.client.subscribe(wire::ALIVE_SUBJECT).await?;
         let tournament_requests = self.client.subscribe(wire::tournament_subject(&self.node)).await?;
         tokio::spawn(self.clone().serve_tournaments(tournament_requests, tournaments.clone()));
-        let inbox = self.client.subscribe(wire::edge_subject(&self.node)).await?;
+        let inbox = self.client.subscribe(self.this_edge().subject()).await?;
         let requests = self.client.subscribe(wire::owner_subject(&self.node)).await?;
         let lobbies = self.client.subscribe(wire::LOBBY_SUBJECT).await?;
         tokio::spawn(self.clone().hear(alive));
@@ -149,8 +156,26 @@ impl Relay {
         Ok(())
     }
 
-    /// Whether server `node` was heard from lately (this server always is).
+    /// This server as an edge, in this run.
+    pub fn this_edge(&self) -> wire::Edge {
+        wire::Edge { node: self.node.to_string(), run: self.incarnation }
+    }
+
+    /// Whether an edge's run is over: its server was heard from in a later run, or has been
+    /// silent (for clients known for longer than `SILENCE`).
+    pub fn edge_gone(&self, edge: &wire::Edge, since: Instant) -> bool {
+        (since.elapsed() >= SILENCE && !self.heard(&edge.node))
+            || self.incarnation(&edge.node).is_some_and(|run| run > edge.run)
+    }
+
+    /// Whether rooms may be relayed to server `node`: it was heard from lately, and has not
+    /// failed to answer since (this server always may).
     pub fn alive(&self, node: &str) -> bool {
+        node == &*self.node || self.peers.get(node).is_some_and(|peer| peer.seen.elapsed() < SILENCE && !peer.suspected)
+    }
+
+    /// Whether server `node` was heard from lately, whatever it answered.
+    fn heard(&self, node: &str) -> bool {
         node == &*self.node || self.peers.get(node).is_some_and(|peer| peer.seen.elapsed() < SILENCE)
     }
 
@@ -162,16 +187,21 @@ impl Relay {
         self.peers.get(node).filter(|peer| peer.seen.elapsed() < SILENCE).map(|peer| peer.incarnation)
     }
 
-    /// Whether server `node` is alive and still in run `incarnation` (it did not restart).
+    /// Whether server `node` is still heard from, in run `incarnation` (it did not restart).
+    /// A server that failed to answer once ([`Relay::suspect`]) is still: what is relayed to it
+    /// goes on until its heartbeats stop.
     pub fn still(&self, node: &str, incarnation: Option<u64>) -> bool {
-        self.alive(node) && (incarnation.is_none() || self.incarnation(node) == incarnation)
+        self.heard(node) && (incarnation.is_none() || self.incarnation(node) == incarnation)
     }
 
     /// Takes server `node` for dead until it is heard from again: it did not answer a request
     /// (nobody listens on its subject, or it did not answer in time).
     pub fn suspect(&self, node: &str) {
-        if self.peers.remove(node).is_some() {
-            info!(peer = node, "another server does not answer: taken for dead until it is heard from again");
+        if let Some(mut peer) = self.peers.get_mut(node)
+            && !peer.suspected
+        {
+            peer.suspected = true;
+            info!(peer = node, "another server does not answer: no room is relayed to it until it is heard from again");
         }
     }
 
@@ -204,7 +234,7 @@ impl Relay {
             let Some((node, incarnation)) = beat.split_once(' ') else { continue };
             let Ok(incarnation) = incarnation.parse() else { continue };
             if node != &*self.node {
-                let peer = Peer { seen: Instant::now(), incarnation };
+                let peer = Peer { seen: Instant::now(), incarnation, suspected: false };
                 match self.peers.insert(node.to_string(), peer) {
                     None => info!(peer = node, "another server is alive"),
                     Some(before) if before.incarnation != incarnation => info!(peer = node, "another server restarted"),

@@ -15,7 +15,7 @@ use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
 use super::Relay;
-use super::wire::{self, Addressed, Joined, Reply, ToOwner};
+use super::wire::{self, Addressed, Edge, Joined, Reply, ToOwner};
 use crate::metrics::{dec, inc};
 use crate::registry::{Registry, RoomHandle};
 use crate::room::{ConnLink, Join, JoinKind, JoinRefusal, Kick, Outgoing, RoomCommand, new_conn_id};
@@ -27,8 +27,6 @@ pub struct Remote {
     id: u64,
     /// When it joined.
     since: Instant,
-    /// Its edge's run then: a restarted edge no longer has the client.
-    incarnation: Option<u64>,
     /// What its edge relays from it, in order.
     inbound: mpsc::UnboundedSender<Inbound>,
 }
@@ -40,6 +38,9 @@ pub(crate) enum Inbound {
     Request(Box<RoomMessage>, Instant),
     /// The connection left the room.
     Leave,
+    /// The connection's edge is gone (or restarted): out of the room, and the edge is told to
+    /// close it with 1012 in case it is still there.
+    Drop,
 }
 
 impl Relay {
@@ -66,21 +67,19 @@ impl Relay {
                         self.answer(reply_to, &Reply::<Joined>::NotHere).await;
                         continue;
                     };
-                    let key = (Arc::<str>::from(edge), conn);
+                    let key = (edge, conn);
                     let (inbound, inbound_rx) = mpsc::unbounded_channel();
                     let (tx, out) = mpsc::channel(self.outbound_queue);
                     let link = ConnLink { id: new_conn_id(), tx, kick: Arc::new(Kick::default()), addr };
-                    let incarnation = self.incarnation(&key.0);
-                    let remote = Remote { id: link.id, since: Instant::now(), incarnation, inbound };
+                    let remote = Remote { id: link.id, since: Instant::now(), inbound };
                     if let Some(replaced) = self.remotes.insert(key.clone(), remote) {
                         let _ = replaced.inbound.send(Inbound::Leave);
                     }
                     inc(&self.metrics.remote_viewers);
-                    let served = Served { room: handle, key, epoch, link };
+                    let served = Served { room: handle, code: Arc::from(room), key, epoch, link };
                     tokio::spawn(self.clone().remote(served, out, inbound_rx, kind.into(), reply_to));
                 }
-                ToOwner::Request { edge, conn, epoch, request } => {
-                    let edge = Arc::<str>::from(edge);
+                ToOwner::Request { edge, conn, room, epoch, request } => {
                     let known = self.remotes.get(&(edge.clone(), conn)).map(|remote| {
                         let _ = remote.inbound.send(Inbound::Request(Box::new(request), Instant::now()));
                     });
@@ -88,12 +87,13 @@ impl Relay {
                         // Not in a room here (this server restarted, or dropped it): the
                         // client resumes and finds its room again.
                         debug!(conn, "a relayed message for a connection not in a room here: closed with 1012");
-                        let subject = Subject::from(wire::edge_subject(&edge));
-                        self.close_edge(&subject, conn, epoch, CloseCode::Restart).await;
+                        let to =
+                            Addressed { room: &room, conn, epoch, close: Some(CloseCode::Restart), tournament: false };
+                        self.send_edge(&Subject::from(edge.subject()), to, Bytes::new()).await;
                     }
                 }
                 ToOwner::Leave { edge, conn } => {
-                    if let Some((_, remote)) = self.remotes.remove(&(Arc::<str>::from(edge), conn)) {
+                    if let Some((_, remote)) = self.remotes.remove(&(edge, conn)) {
                         let _ = remote.inbound.send(Inbound::Leave);
                     }
                 }
@@ -144,8 +144,9 @@ impl Relay {
         kind: JoinKind,
         reply_to: Subject,
     ) {
-        let Served { room, key, epoch, link } = served;
-        let edge = Subject::from(wire::edge_subject(&key.0));
+        let Served { room, code, key, epoch, link } = served;
+        let edge = Subject::from(key.0.subject());
+        let to = |close| Addressed { room: &code, conn: key.1, epoch, close, tournament: false };
         let (reply, answer) = oneshot::channel();
         let join = RoomCommand::Join(Box::new(Join { link: link.clone(), kind, reply }));
         let joined = if room.tx.send(join).await.is_err() {
@@ -164,18 +165,14 @@ impl Relay {
                 tokio::select! {
                     frame = out.recv() => match frame {
                         Some(Outgoing::Text(text)) => {
-                            let headers = wire::headers(Addressed { conn: key.1, epoch, close: None, tournament: false });
-                            let payload = Bytes::copy_from_slice(text.as_bytes());
-                            if let Err(e) = self.client.publish_with_headers(edge.clone(), headers, payload).await {
-                                warn!(error = %e, "cannot relay a frame");
-                            }
+                            self.send_edge(&edge, to(None), Bytes::copy_from_slice(text.as_bytes())).await;
                         }
-                        Some(Outgoing::Close(code)) => {
-                            self.close_edge(&edge, key.1, epoch, code).await;
+                        Some(Outgoing::Close(close)) => {
+                            self.send_edge(&edge, to(Some(close)), Bytes::new()).await;
                             break true;
                         }
                         None => {
-                            self.close_edge(&edge, key.1, epoch, CloseCode::Restart).await;
+                            self.send_edge(&edge, to(Some(CloseCode::Restart)), Bytes::new()).await;
                             break false;
                         }
                     },
@@ -183,14 +180,18 @@ impl Relay {
                         Some(Inbound::Request(request, received)) => {
                             let command = RoomCommand::Request { conn: link.id, request, received };
                             if room.tx.send(command).await.is_err() {
-                                self.close_edge(&edge, key.1, epoch, CloseCode::Restart).await;
+                                self.send_edge(&edge, to(Some(CloseCode::Restart)), Bytes::new()).await;
                                 break false;
                             }
                         }
                         Some(Inbound::Leave) | None => break true,
+                        Some(Inbound::Drop) => {
+                            self.send_edge(&edge, to(Some(CloseCode::Restart)), Bytes::new()).await;
+                            break true;
+                        }
                     },
-                    code = link.kick.wait() => {
-                        self.close_edge(&edge, key.1, epoch, code).await;
+                    close = link.kick.wait() => {
+                        self.send_edge(&edge, to(Some(close)), Bytes::new()).await;
                         break true;
                     }
                 }
@@ -201,13 +202,13 @@ impl Relay {
         }
         self.remotes.remove_if(&key, |_, remote| remote.id == link.id);
         dec(&self.metrics.remote_viewers);
+        debug!(room = %code, edge = %key.0.node, conn = key.1, in_room, "a relayed connection's service ended");
     }
 
-    /// Tells the edge to close its connection `conn` with `code`.
-    async fn close_edge(&self, edge: &Subject, conn: u64, epoch: u64, code: CloseCode) {
-        let headers = wire::headers(Addressed { conn, epoch, close: Some(code), tournament: false });
-        if let Err(e) = self.client.publish_with_headers(edge.clone(), headers, Bytes::new()).await {
-            warn!(error = %e, "cannot relay a close");
+    /// Sends an edge a frame (or a close) for one of its connections.
+    pub(super) async fn send_edge(&self, edge: &Subject, to: Addressed<'_>, payload: Bytes) {
+        if let Err(e) = self.client.publish_with_headers(edge.clone(), wire::headers(to), payload).await {
+            warn!(error = %e, "cannot relay a frame to another server");
         }
     }
 }
@@ -216,8 +217,10 @@ impl Relay {
 struct Served {
     /// Its room.
     room: RoomHandle,
+    /// The room's invite code.
+    code: Arc<str>,
     /// Its edge and number there.
-    key: (Arc<str>, u64),
+    key: (Edge, u64),
     /// The lease the room is served under.
     epoch: u64,
     /// Its end in the room.
@@ -234,14 +237,10 @@ async fn ask<T>(handle: &RoomHandle, command: impl FnOnce(oneshot::Sender<T>) ->
 /// Drops from their rooms the connections of servers gone silent (dead, or cut off): their
 /// clients resume elsewhere.
 pub(super) fn drop_silent_edges(relay: &Relay) {
-    let silent: Vec<(Arc<str>, u64)> = relay
+    let silent: Vec<(Edge, u64)> = relay
         .remotes
         .iter()
-        .filter(|remote| {
-            let edge = &remote.key().0;
-            (remote.since.elapsed() >= super::SILENCE && !relay.alive(edge))
-                || remote.incarnation.is_some_and(|run| relay.incarnation(edge).is_some_and(|now| now != run))
-        })
+        .filter(|remote| relay.edge_gone(&remote.key().0, remote.since))
         .map(|remote| remote.key().clone())
         .collect();
     if silent.is_empty() {
@@ -250,7 +249,7 @@ pub(super) fn drop_silent_edges(relay: &Relay) {
     info!(connections = silent.len(), "dropping the connections of servers gone silent");
     for key in silent {
         if let Some((_, remote)) = relay.remotes.remove(&key) {
-            let _ = remote.inbound.send(Inbound::Leave);
+            let _ = remote.inbound.send(Inbound::Drop);
         }
     }
 }

@@ -23,7 +23,7 @@ use tracing::{debug, info, warn};
 
 use super::Relay;
 use super::edge::{LINGER, Relayed, close_link};
-use super::wire::{self, Addressed, Reply, ToTournament, TournamentCommand};
+use super::wire::{self, Addressed, Edge, Reply, ToTournament, TournamentCommand};
 use crate::cluster::RoomLease;
 use crate::room::{ConnId, ConnLink, Kick, Outgoing, new_conn_id};
 use crate::storage::Fence;
@@ -51,8 +51,10 @@ impl Relay {
 
     /// Relays tournament `id`, held by `owner`, from this edge.
     pub fn relay_tournament(self: &Arc<Self>, id: Arc<str>, owner: Fence) -> TournamentHandle {
-        let mut entry =
-            self.tournament_edges.entry(id.clone()).or_insert_with(|| self.start_tournament_edge(id.clone(), owner.clone()));
+        let mut entry = self
+            .tournament_edges
+            .entry(id.clone())
+            .or_insert_with(|| self.start_tournament_edge(id.clone(), owner.clone()));
         if entry.tx.is_closed() || entry.lease.as_ref().is_some_and(|lease| lease.fence != owner) {
             *entry = self.start_tournament_edge(id, owner);
         }
@@ -63,7 +65,14 @@ impl Relay {
         let (tx, rx) = mpsc::channel(QUEUE);
         let (_, listing) = watch::channel(None);
         let lease = Arc::new(RoomLease::new(owner.clone(), Instant::now()));
-        let handle = TournamentHandle { instance: 0, id: id.clone(), created_at: 0, tx: tx.clone(), listing, lease: Some(lease) };
+        let handle = TournamentHandle {
+            instance: 0,
+            id: id.clone(),
+            created_at: 0,
+            tx: tx.clone(),
+            listing,
+            lease: Some(lease),
+        };
         debug!(tournament = %id, owner = %owner.node, "relaying a tournament held by another server");
         let incarnation = self.incarnation(&owner.node);
         let edge = EdgeTournament { relay: self.clone(), id, owner, incarnation, users: HashSet::new(), tx };
@@ -72,7 +81,11 @@ impl Relay {
     }
 
     /// Serves the messages other servers relay to the tournaments held here.
-    pub(super) async fn serve_tournaments(self: Arc<Self>, mut requests: async_nats::Subscriber, tournaments: Arc<Tournaments>) {
+    pub(super) async fn serve_tournaments(
+        self: Arc<Self>,
+        mut requests: async_nats::Subscriber,
+        tournaments: Arc<Tournaments>,
+    ) {
         while let Some(message) = requests.next().await {
             let relayed = match serde_json::from_slice::<ToTournament>(&message.payload) {
                 Ok(relayed) => relayed,
@@ -89,7 +102,7 @@ impl Relay {
                         }
                         continue;
                     };
-                    let key = (Arc::<str>::from(edge), conn);
+                    let key = (edge, conn);
                     let link = self.tournament_link(&key, epoch, addr, &handle);
                     let command = match command {
                         TournamentCommand::Peek => Command::Peek { link },
@@ -123,7 +136,7 @@ impl Relay {
                     // Its table reports again once the tournament is back somewhere.
                     None => warn!(tournament = %tournament, "a table's deals for a tournament not held here"),
                 },
-                ToTournament::Gone { edge, conn } => self.forget_tournament_client(&(Arc::from(edge), conn)).await,
+                ToTournament::Gone { edge, conn } => self.forget_tournament_client(&(edge, conn)).await,
             }
         }
         warn!("the relayed tournament messages' subscription ended");
@@ -141,7 +154,13 @@ impl Relay {
 
     /// The end here of an edge's client for tournament `handle`: the one it has, or a new one
     /// whose frames a task publishes to the edge.
-    fn tournament_link(self: &Arc<Self>, key: &(Arc<str>, u64), epoch: u64, addr: std::net::IpAddr, handle: &TournamentHandle) -> ConnLink {
+    fn tournament_link(
+        self: &Arc<Self>,
+        key: &(Edge, u64),
+        epoch: u64,
+        addr: std::net::IpAddr,
+        handle: &TournamentHandle,
+    ) -> ConnLink {
         if let Some(remote) = self.tournament_remotes.get(key)
             && remote.tournament.instance == handle.instance
         {
@@ -151,15 +170,22 @@ impl Relay {
         let link = ConnLink { id: new_conn_id(), tx, kick: Arc::new(Kick::default()), addr };
         let remote = TournamentRemote { link: link.clone(), tournament: handle.clone(), since: Instant::now() };
         self.tournament_remotes.insert(key.clone(), remote);
-        let edge = Subject::from(wire::edge_subject(&key.0));
-        tokio::spawn(self.clone().forward_tournament(edge, key.1, epoch, out, link.kick.clone()));
+        let edge = Subject::from(key.0.subject());
+        let to = Forwarded { edge, id: handle.id.clone(), conn: key.1, epoch };
+        tokio::spawn(self.clone().forward_tournament(to, out, link.kick.clone()));
         link
     }
 
     /// Publishes a tournament's frames for one client of an edge, until nothing here holds its
     /// end any more, or it is closed.
-    async fn forward_tournament(self: Arc<Self>, edge: Subject, conn: u64, epoch: u64, mut out: mpsc::Receiver<Outgoing>, kick: Arc<Kick>) {
-        let to = |close| Addressed { conn, epoch, close, tournament: true };
+    async fn forward_tournament(
+        self: Arc<Self>,
+        forwarded: Forwarded,
+        mut out: mpsc::Receiver<Outgoing>,
+        kick: Arc<Kick>,
+    ) {
+        let Forwarded { edge, id, conn, epoch } = forwarded;
+        let to = |close| Addressed { room: &id, conn, epoch, close, tournament: true };
         loop {
             let (close, payload) = tokio::select! {
                 frame = out.recv() => match frame {
@@ -169,9 +195,7 @@ impl Relay {
                 },
                 code = kick.wait() => (Some(code), Bytes::new()),
             };
-            if let Err(e) = self.client.publish_with_headers(edge.clone(), wire::headers(to(close)), payload).await {
-                warn!(error = %e, "cannot relay a tournament's frame");
-            }
+            self.send_edge(&edge, to(close), payload).await;
             if close.is_some() {
                 break;
             }
@@ -179,7 +203,7 @@ impl Relay {
     }
 
     /// Forgets an edge's client: it no longer watches its tournament.
-    async fn forget_tournament_client(&self, key: &(Arc<str>, u64)) {
+    async fn forget_tournament_client(&self, key: &(Edge, u64)) {
         if let Some((_, remote)) = self.tournament_remotes.remove(key) {
             let _ = remote.tournament.tx.send(Command::Unwatch { conn: remote.link.id }).await;
         }
@@ -187,16 +211,24 @@ impl Relay {
 
     /// Forgets the clients of servers gone silent.
     pub(super) async fn drop_silent_tournament_clients(&self) {
-        let silent: Vec<(Arc<str>, u64)> = self
+        let silent: Vec<(Edge, u64)> = self
             .tournament_remotes
             .iter()
-            .filter(|remote| remote.since.elapsed() >= super::SILENCE && !self.alive(&remote.key().0))
+            .filter(|remote| self.edge_gone(&remote.key().0, remote.since))
             .map(|remote| remote.key().clone())
             .collect();
         for key in silent {
             self.forget_tournament_client(&key).await;
         }
     }
+}
+
+/// Where a tournament's frames for one client of an edge go.
+struct Forwarded {
+    edge: Subject,
+    id: Arc<str>,
+    conn: u64,
+    epoch: u64,
 }
 
 /// The task of a relayed tournament at the edge.
@@ -279,7 +311,7 @@ impl EdgeTournament {
         for conn in gone {
             self.users.remove(&conn);
             self.relay.tournament_inbox.remove(&conn);
-            let _ = self.tell(&ToTournament::Gone { edge: self.relay.node.to_string(), conn }).await;
+            let _ = self.tell(&ToTournament::Gone { edge: self.relay.this_edge(), conn }).await;
         }
     }
 
@@ -305,7 +337,9 @@ impl EdgeTournament {
         };
         let message = self.command(&link, command);
         if self.users.insert(link.id) {
-            self.relay.tournament_inbox.insert(link.id, Relayed { link, epoch: self.owner.epoch });
+            self.relay
+                .tournament_inbox
+                .insert(link.id, Relayed { link, room: self.id.clone(), epoch: self.owner.epoch });
         }
         match reply {
             None => self.tell(&message).await,
@@ -321,7 +355,7 @@ impl EdgeTournament {
         ToTournament::Command {
             tournament: self.id.to_string(),
             epoch: self.owner.epoch,
-            edge: self.relay.node.to_string(),
+            edge: self.relay.this_edge(),
             conn: link.id,
             addr: link.addr,
             command,

@@ -4,9 +4,9 @@
 //!
 //! * To the owner: subject [`owner_subject`], one JSON [`ToOwner`] per message; joins, peeks and
 //!   summaries are NATS requests answered with a JSON [`Reply`].
-//! * To the edge: subject [`edge_subject`], the frame's text as it is (already the viewer's
-//!   own view, built by the owner) with the headers [`CONN`] (the edge's connection number) and
-//!   [`EPOCH`] (the lease the owner serves the room under); a close has the header [`CLOSE`]
+//! * To the edge: subject [`Edge::subject`], the frame's text as it is (already the viewer's
+//!   own view, built by the owner) with the headers [`ROOM`], [`CONN`] (the edge's connection
+//!   number) and [`EPOCH`] (the lease the owner serves the room under); a close has the header [`CLOSE`]
 //!   with the close code's number, and no text.
 
 use std::net::IpAddr;
@@ -21,6 +21,8 @@ use crate::room::JoinKind;
 pub const CONN: &str = "Fipsen-Conn";
 /// The header with the epoch of the lease the owner serves the room under.
 pub const EPOCH: &str = "Fipsen-Epoch";
+/// The header with the room's invite code (or the tournament's link code).
+pub const ROOM: &str = "Fipsen-Room";
 /// The header of a close, with the close code's number.
 pub const CLOSE: &str = "Fipsen-Close";
 /// The header of a tournament's frame or close (a room's have none).
@@ -36,9 +38,20 @@ pub fn tournament_subject(node: &str) -> String {
     format!("fipsen.tournament.{node}")
 }
 
-/// Where a server gets the frames of its relayed clients.
-pub fn edge_subject(node: &str) -> String {
-    format!("fipsen.edge.{node}")
+/// An edge server in one run (a restarted server is another edge: its connections are new).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Edge {
+    /// Its name.
+    pub node: String,
+    /// Its run ([`super::Relay::run`]).
+    pub run: u64,
+}
+
+impl Edge {
+    /// Where this edge gets the frames of its relayed clients.
+    pub fn subject(&self) -> String {
+        format!("fipsen.edge.{}.{}", self.node, self.run)
+    }
 }
 
 /// Where every server says, every second, that it is alive.
@@ -58,7 +71,7 @@ pub enum ToOwner {
         /// The lease the edge found the owner holding it under.
         epoch: u64,
         /// The edge server.
-        edge: String,
+        edge: Edge,
         /// The client's connection number at the edge.
         conn: u64,
         /// The client's address (for the limits each address has).
@@ -69,11 +82,13 @@ pub enum ToOwner {
     /// A message of the client in the room.
     Request {
         /// The edge server.
-        edge: String,
+        edge: Edge,
         /// The client's connection number at the edge.
         conn: u64,
-        /// The lease the edge relays the room under (a close for an unknown client is sent
-        /// under it).
+        /// The room, and the lease the edge relays it under (a close for a client unknown to
+        /// the owner is sent under them).
+        room: String,
+        /// See `room`.
         epoch: u64,
         /// The message.
         request: RoomMessage,
@@ -81,7 +96,7 @@ pub enum ToOwner {
     /// The client leaves the room (or its connection closed).
     Leave {
         /// The edge server.
-        edge: String,
+        edge: Edge,
         /// The client's connection number at the edge.
         conn: u64,
     },
@@ -115,7 +130,7 @@ pub enum ToTournament {
         /// The lease the edge found the owner holding it under.
         epoch: u64,
         /// The edge server.
-        edge: String,
+        edge: Edge,
         /// The client's connection number at the edge.
         conn: u64,
         /// The client's address (for the registrations one address may make).
@@ -133,7 +148,7 @@ pub enum ToTournament {
     /// A client of the edge that asked something of a tournament here is gone.
     Gone {
         /// The edge server.
-        edge: String,
+        edge: Edge,
         /// The client's connection number at the edge.
         conn: u64,
     },
@@ -244,7 +259,9 @@ pub fn error_code(code: &str) -> ErrorCode {
 
 /// What a frame for an edge's connection is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Addressed {
+pub struct Addressed<'a> {
+    /// The room (or tournament) the frame is of.
+    pub room: &'a str,
     /// The connection's number at the edge.
     pub conn: u64,
     /// The owner's lease epoch.
@@ -256,8 +273,9 @@ pub struct Addressed {
 }
 
 /// The headers of a frame or close for an edge's connection.
-pub fn headers(to: Addressed) -> HeaderMap {
+pub fn headers(to: Addressed<'_>) -> HeaderMap {
     let mut headers = HeaderMap::new();
+    headers.insert(ROOM, to.room);
     headers.insert(CONN, to.conn.to_string().as_str());
     headers.insert(EPOCH, to.epoch.to_string().as_str());
     if let Some(close) = to.close {
@@ -270,14 +288,15 @@ pub fn headers(to: Addressed) -> HeaderMap {
 }
 
 /// What the edge reads from a message's headers; `None` when the headers are not ours.
-pub fn read_headers(headers: &HeaderMap) -> Option<Addressed> {
+pub fn read_headers(headers: &HeaderMap) -> Option<Addressed<'_>> {
+    let room = headers.get(ROOM)?.as_str();
     let conn = headers.get(CONN)?.as_str().parse().ok()?;
     let epoch = headers.get(EPOCH)?.as_str().parse().ok()?;
     let close = match headers.get(CLOSE) {
         Some(code) => Some(CloseCode::from_code(code.as_str().parse().ok()?)?),
         None => None,
     };
-    Some(Addressed { conn, epoch, close, tournament: headers.get(TOURNAMENT).is_some() })
+    Some(Addressed { room, conn, epoch, close, tournament: headers.get(TOURNAMENT).is_some() })
 }
 
 #[cfg(test)]
@@ -304,11 +323,11 @@ mod tests {
         assert_eq!(error_code("no/such_code"), ErrorCode::ServerBusy);
         for close in CloseCode::ALL {
             for tournament in [false, true] {
-                let to = Addressed { conn: 12, epoch: 3, close: Some(close), tournament };
+                let to = Addressed { room: "R", conn: 12, epoch: 3, close: Some(close), tournament };
                 assert_eq!(read_headers(&headers(to)), Some(to));
             }
         }
-        let to = Addressed { conn: u64::MAX, epoch: u64::MAX - 1, close: None, tournament: false };
+        let to = Addressed { room: "ABC", conn: u64::MAX, epoch: u64::MAX - 1, close: None, tournament: false };
         assert_eq!(read_headers(&headers(to)), Some(to));
         assert_eq!(read_headers(&HeaderMap::new()), None);
     }

@@ -76,7 +76,9 @@ async fn renew(pool: &Pool, node: &str, ttl: Duration) -> Result<Vec<(String, u6
     let update = client
         .prepare_cached(
             "UPDATE room_leases SET expires_at = clock_timestamp() + make_interval(secs => $2) \
-             WHERE holder = $1 AND expires_at > clock_timestamp() RETURNING room, epoch",
+             WHERE holder = $1 AND room IN (SELECT room FROM room_leases \
+                 WHERE holder = $1 AND expires_at > clock_timestamp() ORDER BY room FOR UPDATE) \
+             RETURNING room, epoch",
         )
         .await?;
     let rows = client.query(&update, &[&node, &seconds(ttl)]).await?;

@@ -43,7 +43,12 @@ pub(super) async fn run(pool: Pool, mut rx: mpsc::Receiver<Write>, metrics: Arc<
 /// that it leaves nothing behind while the others are committed; a write alone is its
 /// transaction, rolled back if it fails. A failure of the transaction itself (the connection
 /// lost, the commit refused) fails every write of the batch.
-async fn commit(pool: &Pool, writes: Vec<Write>) -> Vec<(Write, Result<(), StorageError>)> {
+///
+/// The writes run in the order of their rooms (each room's in the order they came): the lease
+/// rows a fenced append locks are then taken in one order, the order [`super::leases`]'s renewal
+/// locks them in, so that neither waits for the other in a circle (a deadlock).
+async fn commit(pool: &Pool, mut writes: Vec<Write>) -> Vec<(Write, Result<(), StorageError>)> {
+    writes.sort_by(|a, b| a.room().cmp(b.room()));
     let mut client = match pool.get().await {
         Ok(client) => client,
         Err(e) => return fail_all(writes, &StorageError::from(e)),
@@ -261,6 +266,16 @@ async fn insert_tournament_records(
 }
 
 impl Write {
+    /// The room the write is of (a tournament's or a probe: none, first).
+    fn room(&self) -> &str {
+        match self {
+            Write::CreateRoom { meta, .. } => &meta.code,
+            Write::Append { record, .. } => &record.room,
+            Write::SetActive { room, .. } | Write::DeleteRoom { room, .. } => room,
+            Write::CreateTournament { .. } | Write::AppendTournament { .. } | Write::Probe { .. } => "",
+        }
+    }
+
     /// Where the write's answer goes.
     fn into_reply(self) -> Reply<()> {
         match self {
