@@ -99,14 +99,7 @@ impl Nodes {
         let addr = format!("127.0.0.1:{}", self.ports[i]);
         let lease = LEASE_MS.to_string();
         let mut flags = vec!["--addr", &addr, "--node-id", NODES[i], "--lease-ms", &lease];
-        flags.extend([
-            "--trusted-proxy",
-            "127.0.0.1",
-            "--max-per-address",
-            "100000",
-            "--log",
-            "warn,fipsen_server::cluster=debug",
-        ]);
+        flags.extend(["--trusted-proxy", "127.0.0.1", "--max-per-address", "100000"]);
         if let Some(nats) = &self.nats {
             flags.extend(["--nats", nats.as_str()]);
         }
