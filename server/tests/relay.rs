@@ -267,3 +267,96 @@ async fn every_node_lists_every_public_room() {
     assert_eq!(listed, ["On A", "On B"], "{lobby}");
     assert_eq!(lobby["total"], json!(2), "{lobby}");
 }
+
+/// Registers `name` for tournament `code` through `server`; returns the entrant's token.
+async fn register_at(server: &Server, code: &str, name: &str) -> String {
+    let mut c = Client::greeted(server).await;
+    c.send(json!({"type": "register", "tournament": code, "name": name})).await;
+    let registered = c.recv_type_or_error("registered").await;
+    assert_eq!(registered["type"], "registered", "{registered}");
+    let state = c.recv_type("tournament").await;
+    assert_eq!(state["tournament"]["you"]["entrant"], registered["entrant"], "{state}");
+    registered["token"].as_str().unwrap().to_string()
+}
+
+/// A tournament held by node A is run from both nodes: two players register through B, a
+/// spectator at B watches it (relayed), it is listed at B, and the organiser starts it at A.
+/// Nobody comes to the tables: bots play them. A is killed mid-round: B takes the tournament
+/// and its tables over, the watcher watches it again at B, and the round ends there with the
+/// standings equal to the tables' totals.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_runs_from_any_node_and_survives_its_node() {
+    let (Some(server_url), Some(nats)) = (test_server(), test_nats()) else { return };
+    let database = Database::create(server_url, "relay_tournament").await;
+    let url = database.url();
+    let db = Path::new(&url);
+    let mut a = node(db, "a", &nats, LEASE_MS);
+    let b = node(db, "b", &nats, LEASE_MS);
+    let settings = json!({
+        "name": "Relayed", "game": "prisdorf",
+        "tables": [{"seats": 4, "deals": 6, "rules": {"game": "prisdorf", "players": 4, "deals": 6, "kontra": false}}],
+        "max_short_tables": 0, "rounds": 1, "reseating": "by_standings", "duplicate": false,
+        "listed": true, "organiser_plays": false
+    });
+    let tables = json!({"grace_seconds": 1, "next_deal_seconds": 0, "bot_delay_ms": 100, "bot_takeover": "normal"});
+    let mut organiser = Client::greeted(&a).await;
+    organiser.send(json!({"type": "create_tournament", "name": "Olli", "settings": settings, "tables": tables})).await;
+    let created = organiser.recv_type_or_error("tournament_created").await;
+    assert_eq!(created["type"], "tournament_created", "{created}");
+    let code = created["tournament"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+
+    // Listed at B (published by A), and watched through B.
+    let mut watcher = Client::greeted(&b).await;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        watcher.send(json!({"type": "tournaments"})).await;
+        let list = watcher.recv_type("tournaments").await;
+        if list.to_string().contains(&code) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the tournament is not listed at B: {list}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    watcher.send(json!({"type": "watch_tournament", "tournament": code})).await;
+    let watched = watcher.recv_type("tournament").await;
+    assert_eq!(watched["tournament"]["view"]["phase"]["phase"], "registration", "{watched}");
+
+    for (server, name) in [(&a, "Anna"), (&b, "Bernd"), (&a, "Carla"), (&b, "Dirk")] {
+        register_at(server, &code, name).await;
+    }
+    watcher.tournament_until(|t| t["view"]["entrants"].as_array().unwrap().len() == 4).await;
+    organiser.send(json!({"type": "start_tournament", "tournament": code, "token": token})).await;
+    watcher.tournament_until(|t| t["view"]["phase"]["phase"] == "playing").await;
+    assert_eq!(metric(&a, "fipsen_rooms_owned").await, 1, "the table is at A, with its tournament");
+
+    // Some moves in, A dies.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    a.kill();
+    assert_eq!(watcher.recv_close().await, 1012, "the relayed watcher is sent to watch again");
+    let mut watcher = Client::greeted(&b).await;
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let state = loop {
+        watcher.send(json!({"type": "watch_tournament", "tournament": code})).await;
+        let answer = watcher.recv_type_or_error("tournament").await;
+        if answer["type"] == "tournament" {
+            break answer;
+        }
+        assert!(Instant::now() < deadline, "the tournament did not come back at B: {answer}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!(state["tournament"]["view"]["phase"]["phase"], "playing", "{state}");
+    let state = watcher.tournament_until(|t| t["view"]["phase"]["phase"] == "finished").await;
+    let table = &state["view"]["rounds"][0]["tables"][0];
+    assert_eq!(table["played"], 6, "{table}");
+    let totals: i64 = table["totals"].as_array().unwrap().iter().map(|t| t.as_i64().unwrap()).sum();
+    let standings: i64 =
+        state["view"]["standings"].as_array().unwrap().iter().map(|s| s["total"].as_i64().unwrap()).sum();
+    assert_eq!(totals, standings, "{state}");
+    // The table was written under A's lease, then B's, never back (its seating, stored with
+    // the room before any lease, carries none).
+    let room = state["rooms"][0][0].as_str().unwrap();
+    let epochs: Vec<i64> = database.epochs(room).await.into_iter().flatten().collect();
+    assert!(epochs.windows(2).all(|w| w[0] <= w[1]), "an epoch went back: {epochs:?}");
+    assert!(epochs.first() < epochs.last(), "the table changed hands: {epochs:?}");
+}
