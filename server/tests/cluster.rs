@@ -29,18 +29,10 @@ fn node(db: &Path, name: &str) -> Server {
     Server::start(db, &["--node-id", name, "--lease-ms", &LEASE_MS.to_string()])
 }
 
-/// A metric's value on `server`'s `/metrics`.
-async fn metric(server: &Server, name: &str) -> u64 {
-    let (_, body) = server.get("/metrics").await;
-    body.lines()
-        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
-        .unwrap_or_else(|| panic!("no {name} in {body}"))
-}
-
 /// Waits until `server` has taken over `rooms` rooms in all; fails past a lease and 5 s.
 async fn await_takeover(server: &Server, rooms: u64, since: Instant) -> Duration {
     loop {
-        if metric(server, "fipsen_lease_takeovers_total").await >= rooms {
+        if common::metric(server, "fipsen_lease_takeovers_total").await >= rooms {
             return since.elapsed();
         }
         assert!(
@@ -48,19 +40,6 @@ async fn await_takeover(server: &Server, rooms: u64, since: Instant) -> Duration
             "the room was not taken over in time"
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-/// Plays `moves` random legal actions (asking for the next deal when one is over).
-async fn play(table: &mut Table, rng: &mut Rng, moves: usize) {
-    let mut played = 0;
-    while played < moves && !table.series_over() {
-        if table.deal_over() {
-            table.ask_next_deal().await;
-            continue;
-        }
-        assert!(table.step(rng).await);
-        played += 1;
     }
 }
 
@@ -93,9 +72,9 @@ async fn a_killed_nodes_room_is_taken_over_by_the_other() {
     let mut table = Table::open(&a, rules, options, 0).await;
     let tokens: Vec<String> = table.seats.iter().map(Client::token).collect();
     let mut rng = Rng(2026);
-    play(&mut table, &mut rng, 5).await;
-    assert_eq!(metric(&a, "fipsen_rooms_owned").await, 1);
-    assert_eq!(metric(&b, "fipsen_rooms_owned").await, 0);
+    table.play_moves(&mut rng, 5).await;
+    assert_eq!(common::metric(&a, "fipsen_rooms_owned").await, 1);
+    assert_eq!(common::metric(&b, "fipsen_rooms_owned").await, 0);
 
     // The hardest moment: an action acknowledged, and at once SIGKILL.
     let turn = table.view()["turn"].as_u64().unwrap() as usize;
@@ -106,7 +85,7 @@ async fn a_killed_nodes_room_is_taken_over_by_the_other() {
     a.kill();
     let took = await_takeover(&b, 1, Instant::now()).await;
     println!("taken over after {took:?}");
-    assert_eq!(metric(&b, "fipsen_rooms_owned").await, 1);
+    assert_eq!(common::metric(&b, "fipsen_rooms_owned").await, 1);
 
     let before: Vec<Value> = table.seats.iter().map(|c| c.game.clone()).collect();
     let views = resume_all(&b, &mut table, &tokens).await;
@@ -119,7 +98,7 @@ async fn a_killed_nodes_room_is_taken_over_by_the_other() {
     let again = table.seats[turn].act_with(id, 0, &action).await;
     assert_eq!(again["type"], "ack", "{again}");
     table.actions.push((fipsen_rules::Seat(turn as u8), action));
-    play(&mut table, &mut rng, 5).await;
+    table.play_moves(&mut rng, 5).await;
 
     let epochs = database.epochs(&table.room).await;
     assert_eq!(check_epochs(&epochs), 2, "one lease on A, one on B: {epochs:?}");
@@ -141,7 +120,7 @@ async fn a_paused_node_cannot_write_the_room_it_lost() {
     let mut table = Table::open(&a, rules, options, 0).await;
     let tokens: Vec<String> = table.seats.iter().map(Client::token).collect();
     let mut rng = Rng(7);
-    play(&mut table, &mut rng, 4).await;
+    table.play_moves(&mut rng, 4).await;
     let records_on_a = database.epochs(&table.room).await.len();
 
     a.signal("STOP");
@@ -160,7 +139,7 @@ async fn a_paused_node_cannot_write_the_room_it_lost() {
     let earliest = Duration::from_millis(LEASE_MS * 2 / 3 - 50);
     assert!(paused.elapsed() >= earliest, "taken over after {:?}, before the lease ran out", paused.elapsed());
     resume_all(&b, &mut table, &tokens).await;
-    play(&mut table, &mut rng, 3).await;
+    table.play_moves(&mut rng, 3).await;
     let written_on_b = database.epochs(&table.room).await.len();
     assert!(written_on_b > records_on_a);
 
@@ -171,12 +150,12 @@ async fn a_paused_node_cannot_write_the_room_it_lost() {
     assert_eq!(stale.closed, Some(1012), "the paused node's clients are sent to resume elsewhere");
     // A forgets the room (it counts it lost) and stores nothing more of it.
     let deadline = Instant::now() + Duration::from_secs(5);
-    while metric(&a, "fipsen_rooms_lost_total").await < 1 {
+    while common::metric(&a, "fipsen_rooms_lost_total").await < 1 {
         assert!(Instant::now() < deadline, "node A did not count the room lost");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert_eq!(metric(&a, "fipsen_rooms_owned").await, 0);
-    play(&mut table, &mut rng, 3).await;
+    assert_eq!(common::metric(&a, "fipsen_rooms_owned").await, 0);
+    table.play_moves(&mut rng, 3).await;
 
     let epochs = database.epochs(&table.room).await;
     assert_eq!(check_epochs(&epochs), 2, "one lease on A, one on B: {epochs:?}");
@@ -200,7 +179,7 @@ async fn a_stopping_node_hands_its_rooms_over_at_once() {
     let mut table = Table::open(&a, rules, options, 0).await;
     let tokens: Vec<String> = table.seats.iter().map(Client::token).collect();
     let mut rng = Rng(11);
-    play(&mut table, &mut rng, 4).await;
+    table.play_moves(&mut rng, 4).await;
 
     let stopping = Instant::now();
     assert!(a.terminate(), "node A stops cleanly");
@@ -208,7 +187,7 @@ async fn a_stopping_node_hands_its_rooms_over_at_once() {
         assert_eq!(seat.recv_close().await, 1012);
     }
     loop {
-        if metric(&b, "fipsen_lease_takeovers_total").await >= 1 {
+        if common::metric(&b, "fipsen_lease_takeovers_total").await >= 1 {
             break;
         }
         // Left to run out, the lease would last at least 13 s more (renewed every 6.7 s).
@@ -216,7 +195,7 @@ async fn a_stopping_node_hands_its_rooms_over_at_once() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     resume_all(&b, &mut table, &tokens).await;
-    play(&mut table, &mut rng, 3).await;
+    table.play_moves(&mut rng, 3).await;
     let epochs = database.epochs(&table.room).await;
     assert_eq!(check_epochs(&epochs), 2, "one lease on A, one on B: {epochs:?}");
 }

@@ -42,19 +42,11 @@ fn node(db: &Path, name: &str, nats: &str, lease_ms: u64) -> Server {
     Server::start(db, &["--node-id", name, "--lease-ms", &lease_ms.to_string(), "--nats", nats])
 }
 
-/// A metric's value on `server`'s `/metrics`.
-async fn metric(server: &Server, name: &str) -> u64 {
-    let (_, body) = server.get("/metrics").await;
-    body.lines()
-        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
-        .unwrap_or_else(|| panic!("no {name} in {body}"))
-}
-
 /// Waits until `name` on `server` is `value`; fails after 10 s.
 async fn await_metric(server: &Server, name: &str, value: u64) {
     let deadline = Instant::now() + Duration::from_secs(10);
-    while metric(server, name).await != value {
-        assert!(Instant::now() < deadline, "{name} is {} , not {value}", metric(server, name).await);
+    while common::metric(server, name).await != value {
+        assert!(Instant::now() < deadline, "{name} is {} , not {value}", common::metric(server, name).await);
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
@@ -77,19 +69,6 @@ async fn watch_at(server: &Server, table: &Table, name: &str) -> Client {
     let joined = c.join(&table.room, name, "spectator").await;
     assert_eq!(joined["type"], "joined", "{joined}");
     c
-}
-
-/// Plays `moves` random legal actions (asking for the next deal when one is over).
-async fn play(table: &mut Table, rng: &mut Rng, moves: usize) {
-    let mut played = 0;
-    while played < moves && !table.series_over() {
-        if table.deal_over() {
-            table.ask_next_deal().await;
-            continue;
-        }
-        assert!(table.step(rng).await);
-        played += 1;
-    }
 }
 
 /// Plays on until the current deal is over.
@@ -120,7 +99,7 @@ async fn any_node_serves_any_client_and_a_killed_holder_is_replaced() {
     let mut table = Table::open(&a, rules, options, 1).await;
     let tokens: Vec<String> = table.seats.iter().map(Client::token).collect();
     let mut rng = Rng(31);
-    play(&mut table, &mut rng, 3).await;
+    table.play_moves(&mut rng, 3).await;
 
     // Seats 1 and 3 and a second spectator come through B.
     resume_at(&b, &mut table, 1, &tokens[1]).await;
@@ -129,11 +108,11 @@ async fn any_node_serves_any_client_and_a_killed_holder_is_replaced() {
     table.spectators.push(relayed_watcher);
     await_metric(&b, "fipsen_relayed_connections", 3).await;
     await_metric(&a, "fipsen_remote_viewers", 3).await;
-    assert_eq!(metric(&a, "fipsen_rooms_owned").await, 1);
-    assert_eq!(metric(&b, "fipsen_rooms_owned").await, 0);
+    assert_eq!(common::metric(&a, "fipsen_rooms_owned").await, 1);
+    assert_eq!(common::metric(&b, "fipsen_rooms_owned").await, 0);
 
     finish_deal(&mut table, &mut rng).await;
-    play(&mut table, &mut rng, 6).await;
+    table.play_moves(&mut rng, 6).await;
     finish_deal(&mut table, &mut rng).await;
     // What the relayed seats and spectator saw, judged by what the direct spectator saw.
     let truth = table.spectators[0].frames.clone();
@@ -151,7 +130,7 @@ async fn any_node_serves_any_client_and_a_killed_holder_is_replaced() {
     assert_eq!(mine["rooms"][0]["room"], json!(table.room), "{mine}");
     assert_eq!(mine["rooms"][0]["seat"], json!(2), "{mine}");
 
-    play(&mut table, &mut rng, 2).await;
+    table.play_moves(&mut rng, 2).await;
     // An action acknowledged (through B for the relayed seats), and at once SIGKILL of A.
     let turn = table.view()["turn"].as_u64().unwrap() as usize;
     let action = common::random_action(table.seats[turn].deal(), &mut rng).unwrap();
@@ -173,9 +152,9 @@ async fn any_node_serves_any_client_and_a_killed_holder_is_replaced() {
     println!("every seat back after {back:?}");
     assert!(back < Duration::from_millis(LEASE_MS) + Duration::from_secs(5), "back after {back:?}");
     table.spectators = vec![watch_at(&b, &table, "Watcher0").await];
-    assert_eq!(metric(&b, "fipsen_rooms_owned").await, 1);
+    assert_eq!(common::metric(&b, "fipsen_rooms_owned").await, 1);
     assert!(table.seats[turn].seq >= ack["seq"].as_u64().unwrap(), "the acknowledged action was lost");
-    play(&mut table, &mut rng, 6).await;
+    table.play_moves(&mut rng, 6).await;
 
     let epochs = database.epochs(&table.room).await;
     let epochs: Vec<i64> = epochs.into_iter().map(Option::unwrap).collect();
@@ -201,7 +180,7 @@ async fn a_stopping_holder_hands_its_relayed_table_over() {
         resume_at(&b, &mut table, seat, token).await;
     }
     let mut rng = Rng(5);
-    play(&mut table, &mut rng, 4).await;
+    table.play_moves(&mut rng, 4).await;
 
     let stopping = Instant::now();
     assert!(a.terminate(), "node A stops cleanly");
@@ -212,9 +191,9 @@ async fn a_stopping_holder_hands_its_relayed_table_over() {
         resume_at(&b, &mut table, seat, token).await;
     }
     assert!(stopping.elapsed() < Duration::from_secs(10), "back after {:?}", stopping.elapsed());
-    assert_eq!(metric(&b, "fipsen_rooms_owned").await, 1);
-    assert_eq!(metric(&b, "fipsen_relayed_connections").await, 0);
-    play(&mut table, &mut rng, 4).await;
+    assert_eq!(common::metric(&b, "fipsen_rooms_owned").await, 1);
+    assert_eq!(common::metric(&b, "fipsen_relayed_connections").await, 0);
+    table.play_moves(&mut rng, 4).await;
 }
 
 /// The lobby of each node lists the public rooms of both, newest first, within a couple of
@@ -328,7 +307,7 @@ async fn a_tournament_runs_from_any_node_and_survives_its_node() {
     watcher.tournament_until(|t| t["view"]["entrants"].as_array().unwrap().len() == 4).await;
     organiser.send(json!({"type": "start_tournament", "tournament": code, "token": token})).await;
     watcher.tournament_until(|t| t["view"]["phase"]["phase"] == "playing").await;
-    assert_eq!(metric(&a, "fipsen_rooms_owned").await, 1, "the table is at A, with its tournament");
+    assert_eq!(common::metric(&a, "fipsen_rooms_owned").await, 1, "the table is at A, with its tournament");
 
     // Some moves in, A dies.
     tokio::time::sleep(Duration::from_millis(2500)).await;

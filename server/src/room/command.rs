@@ -4,11 +4,14 @@
 use std::time::Instant;
 
 use fipsen_protocol::{ErrorCode, LobbyRoom, MyRoom, RoomMessage};
+use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
 use super::link::{ConnId, ConnLink};
 
-#[derive(Debug)]
+/// How a connection enters a room (in cluster mode also sent to the room's server over NATS).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "as", rename_all = "snake_case")]
 pub enum JoinKind {
     /// As a player, taking the first free seat (the creator takes seat 0 and is host).
     Player {

@@ -584,6 +584,19 @@ impl Table {
         }
     }
 
+    /// Plays `moves` random legal actions (asking for the next deal when one is over).
+    pub async fn play_moves(&mut self, rng: &mut Rng, moves: usize) {
+        let mut played = 0;
+        while played < moves && !self.series_over() {
+            if self.deal_over() {
+                self.ask_next_deal().await;
+                continue;
+            }
+            assert!(self.step(rng).await);
+            played += 1;
+        }
+    }
+
     /// Waits for the server to deal the next deal after its pause; everyone syncs to it.
     pub async fn await_next_deal(&mut self) {
         let number = self.seats[0].game["number"].as_u64().unwrap();
@@ -1061,6 +1074,14 @@ fn may_see(truths: &Truths, number: u32, viewer: Option<u8>, seq: u64) -> CardSe
     };
     assert!(!truth.dealt.is_empty(), "deal {number} did not end; cannot check");
     allowed(truth, viewer, seq)
+}
+
+/// A metric's value on `server`'s `/metrics`.
+pub async fn metric(server: &Server, name: &str) -> u64 {
+    let (_, body) = server.get("/metrics").await;
+    body.lines()
+        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in {body}"))
 }
 
 /// Every seat and every spectator come back on a restarted server (the seats with their tokens

@@ -16,7 +16,7 @@ use tokio::sync::{mpsc, watch};
 use tracing::{debug, info, warn};
 
 use super::Relay;
-use super::wire::{self, Addressed, Joined, Reply, ToOwner, WireJoin};
+use super::wire::{self, Addressed, Joined, Reply, ToOwner};
 use crate::metrics::{dec, inc};
 use crate::registry::RoomHandle;
 use crate::room::{ConnId, ConnLink, Join, JoinRefusal, Outgoing, RoomCommand};
@@ -200,7 +200,7 @@ impl EdgeRoom {
                     edge,
                     conn,
                     addr: link.addr,
-                    kind: WireJoin::from(kind),
+                    kind,
                 };
                 // Registered first: the owner's first frames may come before its answer.
                 self.relay.inbox.insert(conn, Relayed { link, room: self.code.clone(), epoch: self.owner.epoch });
@@ -222,7 +222,7 @@ impl EdgeRoom {
                         self.relay.inbox.remove(&conn);
                         // Out of the map first: the connection looks for the room again at once.
                         self.leave_map();
-                        let _ = reply.send(Err(JoinRefusal::Elsewhere(kind.into())));
+                        let _ = reply.send(Err(JoinRefusal::Elsewhere(kind)));
                         Err(end)
                     }
                 }

@@ -77,7 +77,7 @@ impl Relay {
                     }
                     inc(&self.metrics.remote_viewers);
                     let served = Served { room: handle, code: Arc::from(room), key, epoch, link };
-                    tokio::spawn(self.clone().remote(served, out, inbound_rx, kind.into(), reply_to));
+                    tokio::spawn(self.clone().remote(served, out, inbound_rx, kind, reply_to));
                 }
                 ToOwner::Request { edge, conn, room, epoch, request } => {
                     let known = self.remotes.get(&(edge.clone(), conn)).map(|remote| {

@@ -77,7 +77,7 @@ pub enum ToOwner {
         /// The client's address (for the limits each address has).
         addr: IpAddr,
         /// How it enters.
-        kind: WireJoin,
+        kind: JoinKind,
     },
     /// A message of the client in the room.
     Request {
@@ -186,51 +186,6 @@ pub enum TournamentCommand {
     },
 }
 
-/// How a relayed client enters a room ([`JoinKind`] on the wire).
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(tag = "as", rename_all = "snake_case")]
-pub enum WireJoin {
-    /// As a player.
-    Player {
-        /// The player's name.
-        name: String,
-        /// A seat token the client holds for this room.
-        token: Option<String>,
-    },
-    /// As a spectator.
-    Spectator {
-        /// The spectator's name.
-        name: String,
-    },
-    /// With a seat token, after a lost connection.
-    Resume {
-        /// The token.
-        token: String,
-        /// The last sequence number the client saw.
-        last_seq: Option<u64>,
-    },
-}
-
-impl From<JoinKind> for WireJoin {
-    fn from(kind: JoinKind) -> WireJoin {
-        match kind {
-            JoinKind::Player { name, token } => WireJoin::Player { name, token },
-            JoinKind::Spectator { name } => WireJoin::Spectator { name },
-            JoinKind::Resume { token, last_seq } => WireJoin::Resume { token, last_seq },
-        }
-    }
-}
-
-impl From<WireJoin> for JoinKind {
-    fn from(kind: WireJoin) -> JoinKind {
-        match kind {
-            WireJoin::Player { name, token } => JoinKind::Player { name, token },
-            WireJoin::Spectator { name } => JoinKind::Spectator { name },
-            WireJoin::Resume { token, last_seq } => JoinKind::Resume { token, last_seq },
-        }
-    }
-}
-
 /// The owner's answer to a request.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -313,9 +268,9 @@ mod tests {
         ];
         for kind in kinds {
             let before = format!("{kind:?}");
-            let wire = serde_json::to_string(&WireJoin::from(kind)).expect("a join kind in JSON");
-            let back: WireJoin = serde_json::from_str(&wire).expect("read back");
-            assert_eq!(format!("{:?}", JoinKind::from(back)), before);
+            let wire = serde_json::to_string(&kind).expect("a join kind in JSON");
+            let back: JoinKind = serde_json::from_str(&wire).expect("read back");
+            assert_eq!(format!("{back:?}"), before);
         }
         for code in ErrorCode::SERVER {
             assert_eq!(error_code(code.code()), code);
