@@ -1,6 +1,6 @@
 //! A relayed room at the edge: the edge's connections talk to it as to a room (it has a
 //! [`RoomHandle`] like a room's), and it passes what they say to the room's owner over NATS.
-//! The owner's frames come back through [`Relay::deliver`], straight to each connection's
+//! The owner's frames come back through the relay's inbox, straight to each connection's
 //! queue. The task ends (its connections closed with 1012, to resume wherever the room is now)
 //! when the owner goes silent or says the room is not served there any more; it also ends after
 //! a while without connections.

@@ -43,7 +43,7 @@ pub fn tournament_subject(node: &str) -> String {
 pub struct Edge {
     /// Its name.
     pub node: String,
-    /// Its run ([`super::Relay::run`]).
+    /// Its run: when its server started ([`super::Relay::this_edge`]).
     pub run: u64,
 }
 
