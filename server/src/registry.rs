@@ -1017,17 +1017,31 @@ impl Registry {
         };
         let mut rooms = Vec::new();
         for (code, participant) in found {
-            for _attempt in 0..2 {
-                let Ok(handle) = self.open(&code).await else { break };
+            for attempt in 0..3 {
+                let handle = match self.open(&code).await {
+                    Ok(handle) => handle,
+                    Err(e) => {
+                        warn!(room = %code, code = e.code(), "a room of the tokens cannot be opened: left out");
+                        break;
+                    }
+                };
                 let (reply, answer) = oneshot::channel();
                 if handle.tx.send(RoomCommand::Summary { participant, reply }).await.is_err() {
                     self.forget_handle(&handle);
                     continue;
                 }
-                if let Ok(summary) = answer.await {
-                    rooms.extend(summary);
+                match answer.await {
+                    Ok(summary) => {
+                        rooms.extend(summary);
+                        break;
+                    }
+                    // The room (or, in a cluster, the server relaying it) stopped meanwhile:
+                    // asked again wherever it is now.
+                    Err(_) => {
+                        warn!(room = %code, attempt, "a room's summary did not come: asking again");
+                        self.forget_handle(&handle);
+                    }
                 }
-                break;
             }
         }
         rooms

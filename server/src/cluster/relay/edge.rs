@@ -287,7 +287,10 @@ impl EdgeRoom {
         };
         match serde_json::from_slice::<Reply<T>>(&answer.payload) {
             Ok(Reply::Here(answer)) => Ok(answer),
-            Ok(Reply::NotHere) => Err(End::Moved),
+            Ok(Reply::NotHere) => {
+                info!(room = %self.code, owner = %self.owner.node, "the room's server no longer serves it");
+                Err(End::Moved)
+            }
             Err(e) => {
                 warn!(room = %self.code, error = %e, "an answer of the room's server cannot be read");
                 Err(End::Moved)
