@@ -201,6 +201,11 @@ pub struct Config {
     #[arg(long, env = "FIPSEN_NATS")]
     pub nats: Option<String>,
 
+    /// The cluster's name (same rules as `--node-id`): the first part of every NATS subject
+    /// the servers use, so that several clusters (or tests) may share one NATS server.
+    #[arg(long = "cluster-name", env = "FIPSEN_CLUSTER_NAME", default_value = "fipsen", value_parser = parse_node_id)]
+    pub cluster_name: String,
+
     /// Log format.
     #[arg(long, env = "FIPSEN_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,

@@ -107,10 +107,15 @@ pub async fn run(
         Some(cluster) => {
             info!(node = %cluster.node, lease_ms = cluster.lease.as_millis(), "cluster mode");
             if let Some(url) = &config.nats {
-                let relay =
-                    cluster::relay::Relay::connect(url, cluster.node.clone(), metrics.clone(), config.outbound_queue)
-                        .await
-                        .map_err(|e| format!("cannot connect to NATS at {url}: {e}"))?;
+                let relay = cluster::relay::Relay::connect(
+                    url,
+                    &config.cluster_name,
+                    cluster.node.clone(),
+                    metrics.clone(),
+                    config.outbound_queue,
+                )
+                .await
+                .map_err(|e| format!("cannot connect to NATS at {url}: {e}"))?;
                 relay.start(registry.clone(), tournaments.clone()).await?;
                 registry.set_relay(relay);
             }

@@ -37,9 +37,12 @@ fn test_nats() -> Option<String> {
     }
 }
 
-/// A node of the cluster on `db` with the relay over `nats`.
+/// A node of the cluster on `db` with the relay over `nats`. The cluster is named after the
+/// test's database, so that the tests that run at the same time share no NATS subject.
 fn node(db: &Path, name: &str, nats: &str, lease_ms: u64) -> Server {
-    Server::start(db, &["--node-id", name, "--lease-ms", &lease_ms.to_string(), "--nats", nats])
+    let cluster = db.to_string_lossy().rsplit('/').next().unwrap_or_default().to_string();
+    let lease = lease_ms.to_string();
+    Server::start(db, &["--node-id", name, "--lease-ms", &lease, "--nats", nats, "--cluster-name", &cluster])
 }
 
 /// Waits until `name` on `server` is `value`; fails after 10 s.

@@ -267,17 +267,26 @@ impl EdgeRoom {
     /// Sends the owner a message that needs no answer.
     async fn tell(&self, message: &ToOwner) -> Result<(), End> {
         let payload = serde_json::to_vec(message).map_err(|_| End::Moved)?;
-        self.relay.client.publish(wire::owner_subject(&self.owner.node), payload.into()).await.map_err(|e| {
-            warn!(room = %self.code, error = %e, "cannot relay a message to the room's server");
-            End::Moved
-        })
+        self.relay
+            .client
+            .publish(self.relay.subject(&wire::owner_subject(&self.owner.node)), payload.into())
+            .await
+            .map_err(|e| {
+                warn!(room = %self.code, error = %e, "cannot relay a message to the room's server");
+                End::Moved
+            })
     }
 
     /// Asks the owner, and reads its answer; `End::Moved` when it does not answer, or answers
     /// that the room is not served there under that lease.
     async fn ask<T: DeserializeOwned>(&self, message: &ToOwner) -> Result<T, End> {
         let payload = serde_json::to_vec(message).map_err(|_| End::Moved)?;
-        let answer = match self.relay.client.request(wire::owner_subject(&self.owner.node), payload.into()).await {
+        let answer = match self
+            .relay
+            .client
+            .request(self.relay.subject(&wire::owner_subject(&self.owner.node)), payload.into())
+            .await
+        {
             Ok(answer) => answer,
             Err(e) => {
                 info!(room = %self.code, owner = %self.owner.node, error = %e, "the room's server does not answer");

@@ -63,7 +63,7 @@ impl Relay {
                 tournaments: tournaments.listed(),
             };
             let Ok(payload) = serde_json::to_vec(&published) else { continue };
-            if let Err(e) = self.client.publish(LOBBY_SUBJECT, payload.into()).await {
+            if let Err(e) = self.client.publish(self.subject(LOBBY_SUBJECT), payload.into()).await {
                 warn!(error = %e, "cannot publish the public rooms over NATS");
             }
         }

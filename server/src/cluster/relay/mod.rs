@@ -66,6 +66,9 @@ pub struct Relay {
     pub client: async_nats::Client,
     /// This server's name.
     pub node: Arc<str>,
+    /// The cluster's name (`--cluster-name`): the first part of every subject, so that several
+    /// clusters may share one NATS server.
+    cluster: String,
     /// The server's counters.
     pub metrics: Arc<Metrics>,
     /// Frames queued for a relayed connection of a room held here before it counts as too
@@ -101,6 +104,7 @@ impl Relay {
     /// The NATS server cannot be reached.
     pub async fn connect(
         url: &str,
+        cluster: &str,
         node: Arc<str>,
         metrics: Arc<Metrics>,
         outbound_queue: usize,
@@ -115,6 +119,7 @@ impl Relay {
         Ok(Arc::new(Relay {
             client,
             node,
+            cluster: cluster.to_string(),
             metrics,
             outbound_queue: outbound_queue.max(4),
             incarnation: std::time::SystemTime::now()
@@ -141,12 +146,12 @@ impl Relay {
         registry: Arc<Registry>,
         tournaments: Arc<Tournaments>,
     ) -> Result<(), async_nats::SubscribeError> {
-        let alive = self.client.subscribe(wire::ALIVE_SUBJECT).await?;
-        let tournament_requests = self.client.subscribe(wire::tournament_subject(&self.node)).await?;
+        let alive = self.client.subscribe(self.subject(wire::ALIVE_SUBJECT)).await?;
+        let tournament_requests = self.client.subscribe(self.subject(&wire::tournament_subject(&self.node))).await?;
         tokio::spawn(self.clone().serve_tournaments(tournament_requests, tournaments.clone()));
-        let inbox = self.client.subscribe(self.this_edge().subject()).await?;
-        let requests = self.client.subscribe(wire::owner_subject(&self.node)).await?;
-        let lobbies = self.client.subscribe(wire::LOBBY_SUBJECT).await?;
+        let inbox = self.client.subscribe(self.subject(&self.this_edge().subject())).await?;
+        let requests = self.client.subscribe(self.subject(&wire::owner_subject(&self.node))).await?;
+        let lobbies = self.client.subscribe(self.subject(wire::LOBBY_SUBJECT)).await?;
         tokio::spawn(self.clone().hear(alive));
         tokio::spawn(self.clone().hear_lobbies(lobbies));
         tokio::spawn(self.clone().share_lobby(registry.clone(), tournaments));
@@ -154,6 +159,11 @@ impl Relay {
         tokio::spawn(self.clone().deliver(inbox));
         tokio::spawn(self.clone().serve(requests, registry));
         Ok(())
+    }
+
+    /// The full subject of `tail` in this cluster.
+    pub fn subject(&self, tail: &str) -> String {
+        format!("{}.{tail}", self.cluster)
     }
 
     /// This server as an edge, in this run.
@@ -213,7 +223,7 @@ impl Relay {
         loop {
             ticks.tick().await;
             let beat = format!("{} {}", self.node, self.incarnation);
-            if let Err(e) = self.client.publish(wire::ALIVE_SUBJECT, beat.into_bytes().into()).await {
+            if let Err(e) = self.client.publish(self.subject(wire::ALIVE_SUBJECT), beat.into_bytes().into()).await {
                 warn!(error = %e, "cannot say this server is alive over NATS");
             }
             let sent = Instant::now();

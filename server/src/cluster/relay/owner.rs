@@ -89,7 +89,7 @@ impl Relay {
                         debug!(conn, "a relayed message for a connection not in a room here: closed with 1012");
                         let to =
                             Addressed { room: &room, conn, epoch, close: Some(CloseCode::Restart), tournament: false };
-                        self.send_edge(&Subject::from(edge.subject()), to, Bytes::new()).await;
+                        self.send_edge(&Subject::from(self.subject(&edge.subject())), to, Bytes::new()).await;
                     }
                 }
                 ToOwner::Leave { edge, conn } => {
@@ -145,7 +145,7 @@ impl Relay {
         reply_to: Subject,
     ) {
         let Served { room, code, key, epoch, link } = served;
-        let edge = Subject::from(key.0.subject());
+        let edge = Subject::from(self.subject(&key.0.subject()));
         let to = |close| Addressed { room: &code, conn: key.1, epoch, close, tournament: false };
         let (reply, answer) = oneshot::channel();
         let join = RoomCommand::Join(Box::new(Join { link: link.clone(), kind, reply }));

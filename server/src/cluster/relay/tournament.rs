@@ -170,7 +170,7 @@ impl Relay {
         let link = ConnLink { id: new_conn_id(), tx, kick: Arc::new(Kick::default()), addr };
         let remote = TournamentRemote { link: link.clone(), tournament: handle.clone(), since: Instant::now() };
         self.tournament_remotes.insert(key.clone(), remote);
-        let edge = Subject::from(key.0.subject());
+        let edge = Subject::from(self.subject(&key.0.subject()));
         let to = Forwarded { edge, id: handle.id.clone(), conn: key.1, epoch };
         tokio::spawn(self.clone().forward_tournament(to, out, link.kick.clone()));
         link
@@ -364,10 +364,14 @@ impl EdgeTournament {
 
     async fn tell(&self, message: &ToTournament) -> Result<(), Moved> {
         let payload = serde_json::to_vec(message).map_err(|_| Moved)?;
-        self.relay.client.publish(wire::tournament_subject(&self.owner.node), payload.into()).await.map_err(|e| {
-            warn!(tournament = %self.id, error = %e, "cannot relay a message to the tournament's server");
-            Moved
-        })
+        self.relay
+            .client
+            .publish(self.relay.subject(&wire::tournament_subject(&self.owner.node)), payload.into())
+            .await
+            .map_err(|e| {
+                warn!(tournament = %self.id, error = %e, "cannot relay a message to the tournament's server");
+                Moved
+            })
     }
 
     async fn ask(&self, message: &ToTournament) -> Result<bool, Moved> {
@@ -375,7 +379,7 @@ impl EdgeTournament {
         let answer = self
             .relay
             .client
-            .request(wire::tournament_subject(&self.owner.node), payload.into())
+            .request(self.relay.subject(&wire::tournament_subject(&self.owner.node)), payload.into())
             .await
             .map_err(|e| {
                 info!(tournament = %self.id, owner = %self.owner.node, error = %e, "the tournament's server does not answer");

@@ -1,3 +1,6 @@
+//! Subjects here are the part after the cluster's name (`--cluster-name`, see
+//! [`super::Relay::subject`]).
+//!
 //! What servers tell each other over NATS about rooms: a client's room messages, sent by the
 //! server it is connected to (the edge) to the server holding the room (the owner), and the
 //! owner's frames for that client, sent back.
@@ -30,12 +33,12 @@ pub const TOURNAMENT: &str = "Fipsen-Tournament";
 
 /// Where the rooms a server holds are told what their relayed clients send.
 pub fn owner_subject(node: &str) -> String {
-    format!("fipsen.owner.{node}")
+    format!("owner.{node}")
 }
 
 /// Where the tournaments a server holds are told what relayed clients and tables send.
 pub fn tournament_subject(node: &str) -> String {
-    format!("fipsen.tournament.{node}")
+    format!("tournament.{node}")
 }
 
 /// An edge server in one run (a restarted server is another edge: its connections are new).
@@ -50,15 +53,15 @@ pub struct Edge {
 impl Edge {
     /// Where this edge gets the frames of its relayed clients.
     pub fn subject(&self) -> String {
-        format!("fipsen.edge.{}.{}", self.node, self.run)
+        format!("edge.{}.{}", self.node, self.run)
     }
 }
 
 /// Where every server says, every second, that it is alive.
-pub const ALIVE_SUBJECT: &str = "fipsen.alive";
+pub const ALIVE_SUBJECT: &str = "alive";
 
 /// Where every server publishes its public rooms, every second.
-pub const LOBBY_SUBJECT: &str = "fipsen.lobby";
+pub const LOBBY_SUBJECT: &str = "lobby";
 
 /// A relayed client's message for the room's owner.
 #[derive(Debug, Serialize, Deserialize)]
