@@ -66,6 +66,8 @@ pub struct Metrics {
     pub rooms_owned: AtomicU64,
     /// Rooms this server took over from a server that died or stopped (cluster mode).
     pub lease_takeovers: AtomicU64,
+    /// New rooms created here and handed to a less loaded server (cluster mode).
+    pub rooms_placed: AtomicU64,
     /// Rooms stopped here because their lease was lost (cluster mode).
     pub rooms_lost: AtomicU64,
     /// Connections here in a room another server holds, relayed to it over NATS (cluster mode).
@@ -176,6 +178,13 @@ impl Metrics {
             "Rooms taken over from a server that died or stopped (cluster mode).",
             "counter",
             &self.lease_takeovers,
+        );
+        gauge(
+            &mut out,
+            "fipsen_rooms_placed_total",
+            "New rooms created here and handed to a less loaded server (cluster mode).",
+            "counter",
+            &self.rooms_placed,
         );
         gauge(
             &mut out,

@@ -13,14 +13,14 @@ use fipsen_protocol::{
 };
 use fipsen_rules::{GameRules, Prepared, Seat, Seed};
 use tokio::sync::{mpsc, oneshot, watch};
-use tracing::{error, info, warn};
+use tracing::{debug, error, info, warn};
 
 use crate::cluster::relay::Relay;
 use crate::cluster::{Cluster, RoomLease};
 use crate::metrics::{Metrics, dec, inc};
 use crate::room::{Record, Room, RoomCommand, RoomEnv, TableSeat, Unreadable};
 use crate::secrets;
-use crate::storage::{Claim, Fence, RoomMeta, Storage, StoredRoom};
+use crate::storage::{Claim, Fence, RoomMeta, Storage, StoredRecord, StoredRoom};
 use crate::tournaments::TableReport;
 
 /// Commands queued for one room before senders wait.
@@ -332,23 +332,23 @@ impl Registry {
     }
 
     /// Creates, stores and opens a room seated by its first records. If a room with that code
-    /// is open already, that one is returned.
+    /// is open already, that one is returned. In cluster mode the room is claimed first and
+    /// stored under its lease, then placed on the least loaded server ([`Registry::place`]).
     async fn create_seated(self: &Arc<Self>, meta: RoomMeta, records: Vec<Record>) -> Result<RoomHandle, ErrorCode> {
+        if let Some(handle) = self.rooms.get(meta.code.as_str()).map(|r| r.value().clone()) {
+            return Ok(handle);
+        }
         let keep = prepare(&meta.rules).await;
         let instance = self.instances.fetch_add(1, Ordering::Relaxed);
         let (lobby_tx, lobby_rx) = watch::channel(None);
         let mut room = Room::new(meta.clone(), instance, lobby_tx, self.env());
         let records = room.seat(records);
-        let code = meta.code.clone();
-        self.storage.create_room_with(meta, records).await.map_err(|e| {
-            warn!(room = %code, error = %e, "cannot store a new seated room");
-            ErrorCode::Storage
-        })?;
         let code = room.code().clone();
-        if let Some(handle) = self.rooms.get(&code).map(|r| r.value().clone()) {
-            return Ok(handle);
-        }
         let lease = self.claim(&code).await?;
+        self.store_new(&code, &lease, meta, records).await?;
+        if let Some(placed) = self.place(&code, &lease).await {
+            return placed;
+        }
         match self.rooms.entry(code.clone()) {
             Entry::Occupied(existing) => {
                 self.release(&code, lease).await;
@@ -359,6 +359,65 @@ impl Registry {
                 vacant.insert(handle.clone());
                 Ok(handle)
             }
+        }
+    }
+
+    /// Stores a new room with its first records, under `lease` in cluster mode (released if
+    /// storing fails).
+    async fn store_new(
+        &self,
+        code: &Arc<str>,
+        lease: &Option<Arc<RoomLease>>,
+        meta: RoomMeta,
+        records: Vec<StoredRecord>,
+    ) -> Result<(), ErrorCode> {
+        let fence = lease.as_ref().map(|lease| lease.fence.clone());
+        if let Err(e) = self.storage.create_room_under(fence, meta, records).await {
+            warn!(room = %code, error = %e, "cannot store a new room");
+            self.release(code, lease.clone()).await;
+            return Err(ErrorCode::Storage);
+        }
+        Ok(())
+    }
+
+    /// In cluster mode with the relay, hands a room just created and stored here under `lease`
+    /// to the server holding the fewest rooms, when that is another one
+    /// ([`Relay::placement`]): ends the lease, asks that server to open the room, and relays it
+    /// there. If that server does not take it, the room is opened here after all (or relayed to
+    /// whichever server took it meanwhile). `None`: the room stays here, under `lease`.
+    async fn place(
+        self: &Arc<Self>,
+        code: &Arc<str>,
+        lease: &Option<Arc<RoomLease>>,
+    ) -> Option<Result<RoomHandle, ErrorCode>> {
+        let (relay, lease) = (self.relay()?, lease.as_ref()?);
+        let node = relay.placement()?;
+        self.release(code, Some(lease.clone())).await;
+        match relay.place_at(&node, code).await {
+            Some(holder) => {
+                inc(&self.metrics.rooms_placed);
+                debug!(room = %code, holder = %holder.node, epoch = holder.epoch, "a new room placed on a less loaded server");
+                Some(Ok(relay.relay_room(code.clone(), holder)))
+            }
+            None => Some(self.open(code).await),
+        }
+    }
+
+    /// Opens here a room that another server created and placed on this one
+    /// ([`Registry::place`]): the epoch of the lease it is held under, or `None` when this
+    /// server does not hold it (it is stopping, another server holds the room, or it cannot be
+    /// read).
+    pub async fn open_placed(self: &Arc<Self>, code: &str) -> Option<u64> {
+        if self.cluster.is_none() || self.is_stopping() || !secrets::looks_like_invite(code) {
+            return None;
+        }
+        match self.open_once(&Arc::from(code)).await {
+            Ok(Ok(handle)) => handle.lease.as_ref().filter(|lease| !lease.is_lost()).map(|lease| lease.fence.epoch),
+            Ok(Err(e)) => {
+                warn!(room = %code, code = e.code(), "cannot open a room placed here");
+                None
+            }
+            Err(_) => None,
         }
     }
 
@@ -589,13 +648,13 @@ impl Registry {
             master: self.fixed_master.unwrap_or_else(|| Seed(secrets::random_bytes::<32>())),
             tournament: None,
         };
-        self.storage.create_room(meta.clone()).await.map_err(|e| {
-            warn!(error = %e, "cannot store a new room");
-            (ErrorCode::Storage, ErrorCode::Storage.to_string())
-        })?;
         let code: Arc<str> = Arc::from(meta.code.as_str());
         let lease = self.claim(&code).await.map_err(|e| (e, e.to_string()))?;
+        self.store_new(&code, &lease, meta.clone(), Vec::new()).await.map_err(|e| (e, e.to_string()))?;
         info!(room = %meta.code, game = meta.rules.game().code(), players = meta.rules.seats(), "room created");
+        if let Some(placed) = self.place(&code, &lease).await {
+            return placed.map_err(|e| (e, e.to_string()));
+        }
         let instance = self.instances.fetch_add(1, Ordering::Relaxed);
         let (lobby_tx, lobby_rx) = watch::channel(None);
         let room = Room::new(meta, instance, lobby_tx, self.env());
@@ -754,7 +813,8 @@ impl Registry {
                 handle
             }
         };
-        if let Err(e) = self.storage.set_active(handle.code.clone(), true).await {
+        let fence = handle.lease.as_ref().map(|lease| lease.fence.clone());
+        if let Err(e) = self.storage.set_active_under(fence, handle.code.clone(), true).await {
             warn!(room = %code, error = %e, "cannot mark the room open");
         }
         info!(room = %code, records, "room restored from storage");

@@ -389,15 +389,21 @@ impl Tournaments {
         }
         let json = records.iter().map(to_json).collect::<Result<Vec<_>, _>>()?;
         let created_at = now_ms();
-        self.storage.create_tournament(id.clone(), created_at, json).await.map_err(|e| {
-            warn!(error = %e, "cannot store a new tournament");
-            Refusal::Code(ErrorCode::Storage)
-        })?;
         // A new tournament is this server's (in cluster mode): nobody else knows its code yet.
-        let lease = match self.registry.claim_key(&tournament_key(&id)).await? {
+        // It is claimed first, and stored under its lease.
+        let key = tournament_key(&id);
+        let lease = match self.registry.claim_key(&key).await? {
             Ok(lease) => lease,
             Err(_) => return Err(Refusal::Code(ErrorCode::ServerBusy)),
         };
+        let fence = lease.as_ref().map(|lease| lease.fence.clone());
+        if let Err(e) = self.storage.create_tournament_under(fence, id.clone(), created_at, json).await {
+            warn!(error = %e, "cannot store a new tournament");
+            if let Some(lease) = &lease {
+                self.registry.drop_lease(&key, lease).await;
+            }
+            return Err(Refusal::Code(ErrorCode::Storage));
+        }
         info!(tournament = %id, game = tournament.settings().game.code(), "tournament created");
         let state = TaskState {
             tournament,
@@ -968,9 +974,23 @@ impl Task {
     async fn store(&mut self, records: Vec<Stored>, finished: bool) -> Result<(), Refusal> {
         let json = records.iter().map(to_json).collect::<Result<Vec<_>, _>>()?;
         let count = json.len() as u64;
-        if let Err(e) = self.storage.append_tournament(self.id.to_string(), self.state.records, json, finished).await {
-            warn!(tournament = %self.id, error = %e, "storing a tournament's records failed");
-            return Err(Refusal::Code(ErrorCode::Storage));
+        let fence = self.lease.as_ref().map(|lease| lease.fence.clone());
+        let stored =
+            self.storage.append_tournament_under(fence, self.id.to_string(), self.state.records, json, finished);
+        match stored.await {
+            Ok(()) => {}
+            Err(e @ StorageError::Fenced { .. }) => {
+                // Another server holds the tournament now: it stops here at once.
+                error!(tournament = %self.id, error = %e, "a tournament's records were refused: another server owns it");
+                if let Some(lease) = &self.lease {
+                    lease.lose();
+                }
+                return Err(Refusal::Code(ErrorCode::ServerBusy));
+            }
+            Err(e) => {
+                warn!(tournament = %self.id, error = %e, "storing a tournament's records failed");
+                return Err(Refusal::Code(ErrorCode::Storage));
+            }
         }
         self.state.records += count;
         Ok(())

@@ -342,3 +342,40 @@ async fn a_tournament_runs_from_any_node_and_survives_its_node() {
     assert!(epochs.windows(2).all(|w| w[0] <= w[1]), "an epoch went back: {epochs:?}");
     assert!(epochs.first() < epochs.last(), "the table changed hands: {epochs:?}");
 }
+
+/// New rooms go to the node holding the fewest: four tables created through A end up two at A
+/// and two at B (A hands the second and the fourth over, as B's heartbeats and its own count
+/// of rooms placed tell). The tables placed at B are played through A, relayed, with every
+/// viewer shown only what he may see, as the tables held at A.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn new_rooms_go_to_the_least_loaded_node() {
+    let (Some(server_url), Some(nats)) = (test_server(), test_nats()) else { return };
+    let database = Database::create(server_url, "relay_placement").await;
+    let url = database.url();
+    let db = Path::new(&url);
+    let a = node(db, "a", &nats, LEASE_MS);
+    let b = node(db, "b", &nats, LEASE_MS);
+    // A has heard B's heartbeat (and its count of rooms) within two beats.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let mut tables = Vec::new();
+    for _ in 0..4 {
+        let (rules, options) = rules();
+        tables.push(Table::open(&a, rules, options, 1).await);
+    }
+    await_metric(&a, "fipsen_rooms_owned", 2).await;
+    await_metric(&b, "fipsen_rooms_owned", 2).await;
+    assert_eq!(common::metric(&a, "fipsen_rooms_placed_total").await, 2, "A placed two rooms on B");
+    assert_eq!(common::metric(&b, "fipsen_rooms_placed_total").await, 0);
+    // Every seat and spectator of the two tables at B is relayed from A.
+    await_metric(&a, "fipsen_relayed_connections", 2 * 5).await;
+    await_metric(&b, "fipsen_remote_viewers", 2 * 5).await;
+
+    let mut rng = Rng(47);
+    for table in &mut tables {
+        finish_deal(table, &mut rng).await;
+        let truth = table.spectators[0].frames.clone();
+        for seat in 0..4 {
+            assert!(check_frames(Some(seat as u8), &table.seats[seat].frames, &truth) > 5);
+        }
+    }
+}

@@ -102,7 +102,7 @@ impl Room {
     /// the room's task. If storage fails, nothing is deleted and the room goes on.
     pub(super) async fn delete(&mut self) -> Result<(), ErrorCode> {
         let code = self.core.code().clone();
-        if let Err(e) = self.env.storage.delete_room(code.clone()).await {
+        if let Err(e) = self.env.storage.delete_room_under(self.fence(), code.clone()).await {
             warn!(room = %code, error = %e, "cannot delete the room");
             return Err(ErrorCode::Storage);
         }

@@ -22,7 +22,7 @@ use crate::frames::Base;
 use crate::metrics::{Metrics, inc};
 use crate::registry::Registry;
 use crate::secrets;
-use crate::storage::{NewRecord, ROOM_RECORD_FORMAT, RoomMeta, Storage, StorageError, StoredRecord, StoredRoom};
+use crate::storage::{Fence, NewRecord, ROOM_RECORD_FORMAT, RoomMeta, Storage, StorageError, StoredRecord, StoredRoom};
 
 /// Settings every room shares.
 #[derive(Debug, Clone)]
@@ -103,6 +103,11 @@ impl Room {
     /// the lease is lost.
     pub fn hold(&mut self, lease: Option<Arc<RoomLease>>) {
         self.lease = lease;
+    }
+
+    /// The lease every write of the room carries, in cluster mode.
+    pub(super) fn fence(&self) -> Option<Fence> {
+        self.lease.as_ref().map(|lease| lease.fence.clone())
     }
 
     /// Whether the room's lease is gone: it must stop at once, applying nothing more.
@@ -215,7 +220,7 @@ impl Room {
             }
         } else if !self.deleted {
             info!(room = %code, "closing the room in memory (kept in storage)");
-            if let Err(e) = self.env.storage.set_active(code.clone(), false).await {
+            if let Err(e) = self.env.storage.set_active_under(self.fence(), code.clone(), false).await {
                 warn!(room = %code, error = %e, "cannot mark the room closed");
             }
             // Closed here: any server may open it next.

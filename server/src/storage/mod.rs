@@ -223,28 +223,41 @@ pub type Pending<'a, T> = BoxFuture<'a, Result<T, StorageError>>;
 /// write that fails stores nothing of itself. Writes to one room or tournament are stored in
 /// the order they were handed over; reads see every write acknowledged before them.
 pub trait StorageEngine: Send + Sync + std::fmt::Debug {
-    /// [`Storage::create_room_with`].
-    fn create_room(&self, meta: RoomMeta, records: Vec<StoredRecord>) -> Pending<'_, ()>;
+    /// [`Storage::create_room_under`] (`fence`: the lease it is created under, in cluster mode).
+    fn create_room(&self, meta: RoomMeta, records: Vec<StoredRecord>, fence: Option<Fence>) -> Pending<'_, ()>;
     /// [`Storage::append`].
     fn append(&self, record: NewRecord) -> Pending<'_, ()>;
-    /// [`Storage::set_active`].
-    fn set_active(&self, room: Arc<str>, active: bool) -> Pending<'_, ()>;
+    /// [`Storage::set_active_under`].
+    fn set_active(&self, room: Arc<str>, active: bool, fence: Option<Fence>) -> Pending<'_, ()>;
     /// [`Storage::load`].
     fn load(&self, room: String) -> Pending<'_, Option<StoredRoom>>;
     /// [`Storage::active_rooms`].
     fn active_rooms(&self) -> Pending<'_, Vec<String>>;
     /// [`Storage::find_tokens`].
     fn find_tokens(&self, hashes: Vec<String>) -> Pending<'_, Vec<(String, u32)>>;
-    /// [`Storage::delete_room`].
-    fn delete_room(&self, room: Arc<str>) -> Pending<'_, ()>;
+    /// [`Storage::delete_room_under`].
+    fn delete_room(&self, room: Arc<str>, fence: Option<Fence>) -> Pending<'_, ()>;
     /// [`Storage::delete_closed_room`].
     fn delete_closed_room(&self, room: Arc<str>) -> Pending<'_, ()>;
     /// [`Storage::closed_before`].
     fn closed_before(&self, before_ms: u64) -> Pending<'_, Vec<String>>;
-    /// [`Storage::create_tournament`].
-    fn create_tournament(&self, id: String, created_at: u64, records: Vec<String>) -> Pending<'_, ()>;
-    /// [`Storage::append_tournament`].
-    fn append_tournament(&self, id: String, index: u64, records: Vec<String>, finished: bool) -> Pending<'_, ()>;
+    /// [`Storage::create_tournament_under`].
+    fn create_tournament(
+        &self,
+        id: String,
+        created_at: u64,
+        records: Vec<String>,
+        fence: Option<Fence>,
+    ) -> Pending<'_, ()>;
+    /// [`Storage::append_tournament_under`].
+    fn append_tournament(
+        &self,
+        id: String,
+        index: u64,
+        records: Vec<String>,
+        finished: bool,
+        fence: Option<Fence>,
+    ) -> Pending<'_, ()>;
     /// [`Storage::load_tournament`].
     fn load_tournament(&self, id: String) -> Pending<'_, Option<StoredTournament>>;
     /// [`Storage::active_tournaments`].
@@ -362,7 +375,23 @@ impl Storage {
     /// # Errors
     /// The write failed; the room does not exist.
     pub async fn create_room_with(&self, meta: RoomMeta, records: Vec<StoredRecord>) -> Result<(), StorageError> {
-        self.engine.create_room(meta, records).await
+        self.engine.create_room(meta, records, None).await
+    }
+
+    /// Stores a new room as [`Storage::create_room_with`] does; in cluster mode under the lease
+    /// `fence` (claimed before: the store refuses the room unless `fence` is its live lease, and
+    /// keeps the epoch with each record).
+    ///
+    /// # Errors
+    /// [`StorageError::Fenced`] when `fence` is not the room's live lease, or the write failed;
+    /// the room does not exist.
+    pub async fn create_room_under(
+        &self,
+        fence: Option<Fence>,
+        meta: RoomMeta,
+        records: Vec<StoredRecord>,
+    ) -> Result<(), StorageError> {
+        self.engine.create_room(meta, records, fence).await
     }
 
     /// Stores a new tournament with its first records.
@@ -375,7 +404,22 @@ impl Storage {
         created_at: u64,
         records: Vec<String>,
     ) -> Result<(), StorageError> {
-        self.engine.create_tournament(id, created_at, records).await
+        self.engine.create_tournament(id, created_at, records, None).await
+    }
+
+    /// Stores a new tournament as [`Storage::create_tournament`] does; in cluster mode under the
+    /// lease `fence` of its key ([`crate::cluster::tournament_key`]), claimed before.
+    ///
+    /// # Errors
+    /// [`StorageError::Fenced`] when `fence` is not the live lease, or the write failed.
+    pub async fn create_tournament_under(
+        &self,
+        fence: Option<Fence>,
+        id: String,
+        created_at: u64,
+        records: Vec<String>,
+    ) -> Result<(), StorageError> {
+        self.engine.create_tournament(id, created_at, records, fence).await
     }
 
     /// Appends a tournament's records from number `index` on, in one transaction, and marks it
@@ -390,7 +434,25 @@ impl Storage {
         records: Vec<String>,
         finished: bool,
     ) -> Result<(), StorageError> {
-        self.engine.append_tournament(id, index, records, finished).await
+        self.engine.append_tournament(id, index, records, finished, None).await
+    }
+
+    /// Appends a tournament's records as [`Storage::append_tournament`] does; in cluster mode
+    /// under the lease `fence` of its key: a server whose lease ran out (paused, cut off) cannot
+    /// write the tournament any more.
+    ///
+    /// # Errors
+    /// [`StorageError::Fenced`] when `fence` is not the live lease, or the write failed; none
+    /// of the records is stored.
+    pub async fn append_tournament_under(
+        &self,
+        fence: Option<Fence>,
+        id: String,
+        index: u64,
+        records: Vec<String>,
+        finished: bool,
+    ) -> Result<(), StorageError> {
+        self.engine.append_tournament(id, index, records, finished, fence).await
     }
 
     /// Reads a tournament's records.
@@ -488,7 +550,21 @@ impl Storage {
     /// # Errors
     /// The write failed.
     pub async fn set_active(&self, room: Arc<str>, active: bool) -> Result<(), StorageError> {
-        self.engine.set_active(room, active).await
+        self.engine.set_active(room, active, None).await
+    }
+
+    /// Marks a room open or closed as [`Storage::set_active`] does; in cluster mode under the
+    /// room's lease `fence`.
+    ///
+    /// # Errors
+    /// [`StorageError::Fenced`] when `fence` is not the room's live lease, or the write failed.
+    pub async fn set_active_under(
+        &self,
+        fence: Option<Fence>,
+        room: Arc<str>,
+        active: bool,
+    ) -> Result<(), StorageError> {
+        self.engine.set_active(room, active, fence).await
     }
 
     /// Reads a room and its records.
@@ -521,11 +597,22 @@ impl Storage {
     /// # Errors
     /// The write failed; nothing was deleted.
     pub async fn delete_room(&self, room: Arc<str>) -> Result<(), StorageError> {
-        self.engine.delete_room(room).await
+        self.engine.delete_room(room, None).await
+    }
+
+    /// Deletes a room as [`Storage::delete_room`] does; in cluster mode under the room's lease
+    /// `fence` (its lease goes with it).
+    ///
+    /// # Errors
+    /// [`StorageError::Fenced`] when `fence` is not the room's live lease, or the write failed;
+    /// nothing was deleted.
+    pub async fn delete_room_under(&self, fence: Option<Fence>, room: Arc<str>) -> Result<(), StorageError> {
+        self.engine.delete_room(room, fence).await
     }
 
     /// Deletes a room as [`Storage::delete_room`] does, but only if it is closed in memory
-    /// (not marked active): a room someone opened meanwhile stays.
+    /// (not marked active) and, in cluster mode, no server holds a live lease on it: a room
+    /// someone opened meanwhile stays.
     ///
     /// # Errors
     /// The write failed; nothing was deleted.

@@ -35,6 +35,7 @@ use tracing::{info, warn};
 use crate::metrics::Metrics;
 use crate::registry::{Registry, RoomHandle};
 use crate::room::ConnId;
+use crate::storage::Fence;
 use crate::tournaments::{TournamentHandle, Tournaments};
 
 /// Another server, as its heartbeats tell of it.
@@ -47,6 +48,11 @@ struct Peer {
     /// It did not answer a request since its last heartbeat: no room is relayed to it until
     /// it is heard from again.
     suspected: bool,
+    /// The rooms it held at its last heartbeat, and whether it was stopping (`None`: its
+    /// heartbeat did not say).
+    load: Option<(u64, bool)>,
+    /// The new rooms this server placed on it since its last heartbeat.
+    placed: u64,
 }
 
 /// How often each server says it is alive.
@@ -155,7 +161,7 @@ impl Relay {
         tokio::spawn(self.clone().hear(alive));
         tokio::spawn(self.clone().hear_lobbies(lobbies));
         tokio::spawn(self.clone().share_lobby(registry.clone(), tournaments));
-        tokio::spawn(self.clone().beat());
+        tokio::spawn(self.clone().beat(registry.clone()));
         tokio::spawn(self.clone().deliver(inbox));
         tokio::spawn(self.clone().serve(requests, registry));
         Ok(())
@@ -215,14 +221,58 @@ impl Relay {
         }
     }
 
-    /// Says every [`HEARTBEAT`] that this server is alive, measuring the round trip to NATS;
-    /// drops the other servers' connections whose server has gone silent.
-    async fn beat(self: Arc<Self>) {
+    /// The server a new room goes to: of this one and the others alive and not stopping, the
+    /// one holding the fewest rooms (as each last said, with the rooms placed on it since);
+    /// `None` when that is this one (a tie stays here: its creator needs no relay).
+    pub fn placement(&self) -> Option<String> {
+        let own = self.metrics.rooms_owned.load(std::sync::atomic::Ordering::Relaxed);
+        let mut best: Option<(u64, String)> = None;
+        for peer in &self.peers {
+            let Some((rooms, false)) = peer.load else { continue };
+            if peer.seen.elapsed() >= SILENCE || peer.suspected {
+                continue;
+            }
+            let load = rooms.saturating_add(peer.placed);
+            if load < best.as_ref().map_or(own, |(least, _)| *least) {
+                best = Some((load, peer.key().clone()));
+            }
+        }
+        let (_, node) = best?;
+        if let Some(mut peer) = self.peers.get_mut(&node) {
+            peer.placed += 1;
+        }
+        Some(node)
+    }
+
+    /// Asks server `node` to open room `code`, just stored here, and hold it: the lease it
+    /// holds it under, or `None` when it did not (it does not answer, is stopping, or another
+    /// server holds the room).
+    pub async fn place_at(&self, node: &str, code: &str) -> Option<Fence> {
+        let message = serde_json::to_vec(&wire::ToOwner::Open { room: code.to_string() }).ok()?;
+        let answer = match self.client.request(self.subject(&wire::owner_subject(node)), message.into()).await {
+            Ok(answer) => answer,
+            Err(e) => {
+                info!(room = code, peer = node, error = %e, "another server does not answer: the new room stays here");
+                self.suspect(node);
+                return None;
+            }
+        };
+        match serde_json::from_slice::<wire::Reply<u64>>(&answer.payload) {
+            Ok(wire::Reply::Here(epoch)) => Some(Fence { node: Arc::from(node), epoch }),
+            _ => None,
+        }
+    }
+
+    /// Says every [`HEARTBEAT`] that this server is alive, in which run, how many rooms it
+    /// holds and whether it is stopping; measures the round trip to NATS; drops the other
+    /// servers' connections whose server has gone silent.
+    async fn beat(self: Arc<Self>, registry: Arc<Registry>) {
         let mut ticks = tokio::time::interval(HEARTBEAT);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticks.tick().await;
-            let beat = format!("{} {}", self.node, self.incarnation);
+            let rooms = self.metrics.rooms_owned.load(std::sync::atomic::Ordering::Relaxed);
+            let beat = format!("{} {} {rooms} {}", self.node, self.incarnation, u8::from(registry.is_stopping()));
             if let Err(e) = self.client.publish(self.subject(wire::ALIVE_SUBJECT), beat.into_bytes().into()).await {
                 warn!(error = %e, "cannot say this server is alive over NATS");
             }
@@ -241,10 +291,14 @@ impl Relay {
     async fn hear(self: Arc<Self>, mut alive: async_nats::Subscriber) {
         while let Some(message) = alive.next().await {
             let Ok(beat) = std::str::from_utf8(&message.payload) else { continue };
-            let Some((node, incarnation)) = beat.split_once(' ') else { continue };
-            let Ok(incarnation) = incarnation.parse() else { continue };
+            let mut fields = beat.split(' ');
+            let (Some(node), Some(Ok(incarnation))) = (fields.next(), fields.next().map(str::parse)) else { continue };
+            let load = match (fields.next().map(str::parse), fields.next()) {
+                (Some(Ok(rooms)), Some(stopping)) => Some((rooms, stopping == "1")),
+                _ => None,
+            };
             if node != &*self.node {
-                let peer = Peer { seen: Instant::now(), incarnation, suspected: false };
+                let peer = Peer { seen: Instant::now(), incarnation, suspected: false, load, placed: 0 };
                 match self.peers.insert(node.to_string(), peer) {
                     None => info!(peer = node, "another server is alive"),
                     Some(before) if before.incarnation != incarnation => info!(peer = node, "another server restarted"),

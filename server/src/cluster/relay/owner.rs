@@ -109,6 +109,15 @@ impl Relay {
                         relay.answer(reply_to, &summary.map_or(Reply::NotHere, Reply::Here)).await;
                     });
                 }
+                ToOwner::Open { room } => {
+                    let Some(reply_to) = message.reply else { continue };
+                    let relay = self.clone();
+                    let registry = registry.clone();
+                    tokio::spawn(async move {
+                        let epoch = registry.open_placed(&room).await;
+                        relay.answer(reply_to, &epoch.map_or(Reply::NotHere, Reply::Here)).await;
+                    });
+                }
                 ToOwner::Peek { room } => {
                     let Some(reply_to) = message.reply else { continue };
                     let relay = self.clone();

@@ -112,6 +112,13 @@ pub enum ToOwner {
         /// The participant.
         participant: u32,
     },
+    /// Open a room another server has just created and stored, and hold it here: it is placed
+    /// on this server, the least loaded (a request: [`Reply<u64>`], the epoch of the lease it
+    /// is held under).
+    Open {
+        /// The room.
+        room: String,
+    },
     /// The room as the lobby lists it, for `peek` (a request: [`Reply<LobbyRoom>`]).
     ///
     /// [`LobbyRoom`]: fipsen_protocol::LobbyRoom

@@ -67,13 +67,46 @@ enum Op {
 
 /// A write: answered once committed, or failed with nothing of it stored.
 enum Write {
-    CreateRoom { meta: RoomMeta, records: Vec<StoredRecord>, reply: Reply<()> },
-    CreateTournament { id: String, created_at: u64, records: Vec<String>, reply: Reply<()> },
-    AppendTournament { id: String, index: u64, records: Vec<String>, finished: bool, reply: Reply<()> },
-    Append { record: NewRecord, reply: Reply<()> },
-    SetActive { room: Arc<str>, active: bool, reply: Reply<()> },
-    DeleteRoom { room: Arc<str>, only_closed: bool, reply: Reply<()> },
-    Probe { reply: Reply<()> },
+    CreateRoom {
+        meta: RoomMeta,
+        records: Vec<StoredRecord>,
+        fence: Option<Fence>,
+        reply: Reply<()>,
+    },
+    CreateTournament {
+        id: String,
+        created_at: u64,
+        records: Vec<String>,
+        fence: Option<Fence>,
+        reply: Reply<()>,
+    },
+    AppendTournament {
+        id: String,
+        index: u64,
+        records: Vec<String>,
+        finished: bool,
+        fence: Option<Fence>,
+        reply: Reply<()>,
+    },
+    Append {
+        record: NewRecord,
+        reply: Reply<()>,
+    },
+    SetActive {
+        room: Arc<str>,
+        active: bool,
+        fence: Option<Fence>,
+        reply: Reply<()>,
+    },
+    DeleteRoom {
+        room: Arc<str>,
+        only_closed: bool,
+        fence: Option<Fence>,
+        reply: Reply<()>,
+    },
+    Probe {
+        reply: Reply<()>,
+    },
 }
 
 /// A read.
@@ -118,16 +151,16 @@ impl Postgres {
 }
 
 impl StorageEngine for Postgres {
-    fn create_room(&self, meta: RoomMeta, records: Vec<StoredRecord>) -> Pending<'_, ()> {
-        self.write(|reply| Write::CreateRoom { meta, records, reply })
+    fn create_room(&self, meta: RoomMeta, records: Vec<StoredRecord>, fence: Option<Fence>) -> Pending<'_, ()> {
+        self.write(|reply| Write::CreateRoom { meta, records, fence, reply })
     }
 
     fn append(&self, record: NewRecord) -> Pending<'_, ()> {
         self.write(|reply| Write::Append { record, reply })
     }
 
-    fn set_active(&self, room: Arc<str>, active: bool) -> Pending<'_, ()> {
-        self.write(|reply| Write::SetActive { room, active, reply })
+    fn set_active(&self, room: Arc<str>, active: bool, fence: Option<Fence>) -> Pending<'_, ()> {
+        self.write(|reply| Write::SetActive { room, active, fence, reply })
     }
 
     fn load(&self, room: String) -> Pending<'_, Option<StoredRoom>> {
@@ -142,24 +175,37 @@ impl StorageEngine for Postgres {
         self.read(|reply| Read::FindTokens { hashes, reply })
     }
 
-    fn delete_room(&self, room: Arc<str>) -> Pending<'_, ()> {
-        self.write(|reply| Write::DeleteRoom { room, only_closed: false, reply })
+    fn delete_room(&self, room: Arc<str>, fence: Option<Fence>) -> Pending<'_, ()> {
+        self.write(|reply| Write::DeleteRoom { room, only_closed: false, fence, reply })
     }
 
     fn delete_closed_room(&self, room: Arc<str>) -> Pending<'_, ()> {
-        self.write(|reply| Write::DeleteRoom { room, only_closed: true, reply })
+        self.write(|reply| Write::DeleteRoom { room, only_closed: true, fence: None, reply })
     }
 
     fn closed_before(&self, before_ms: u64) -> Pending<'_, Vec<String>> {
         self.read(|reply| Read::Closed { before_ms, reply })
     }
 
-    fn create_tournament(&self, id: String, created_at: u64, records: Vec<String>) -> Pending<'_, ()> {
-        self.write(|reply| Write::CreateTournament { id, created_at, records, reply })
+    fn create_tournament(
+        &self,
+        id: String,
+        created_at: u64,
+        records: Vec<String>,
+        fence: Option<Fence>,
+    ) -> Pending<'_, ()> {
+        self.write(|reply| Write::CreateTournament { id, created_at, records, fence, reply })
     }
 
-    fn append_tournament(&self, id: String, index: u64, records: Vec<String>, finished: bool) -> Pending<'_, ()> {
-        self.write(|reply| Write::AppendTournament { id, index, records, finished, reply })
+    fn append_tournament(
+        &self,
+        id: String,
+        index: u64,
+        records: Vec<String>,
+        finished: bool,
+        fence: Option<Fence>,
+    ) -> Pending<'_, ()> {
+        self.write(|reply| Write::AppendTournament { id, index, records, finished, fence, reply })
     }
 
     fn load_tournament(&self, id: String) -> Pending<'_, Option<StoredTournament>> {

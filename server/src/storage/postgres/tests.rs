@@ -399,3 +399,68 @@ async fn a_lease_fences_the_writes_of_a_server_that_lost_it() {
     a.delete_room(room).await.expect("delete");
     assert_eq!(a.owner("R1").await.expect("owner"), None);
 }
+
+/// Every write of a room or a tournament carries its lease in cluster mode, not only the
+/// appends: a room is created under the lease claimed for its new code, and a server whose
+/// lease is no longer live can neither create it, nor mark it open or closed, nor delete it;
+/// a tournament's records likewise. A closed room is deleted by the retention only while no
+/// server holds a live lease on it.
+#[tokio::test]
+async fn creations_flags_deletions_and_tournament_records_are_fenced() {
+    let Some(db) = database() else { return };
+    let (a, _a_thread) = db.open();
+    let (b, _b_thread) = db.open();
+    let (node_a, node_b): (Arc<str>, Arc<str>) = (Arc::from("node-a"), Arc::from("node-b"));
+    let long = Duration::from_secs(30);
+    let granted = |claim: Claim| match claim {
+        Claim::Granted(fence) => fence,
+        Claim::Held(holder) => panic!("held by {holder:?}"),
+    };
+
+    // A new room: stored under the lease claimed for its code, its first records with the epoch.
+    let room: Arc<str> = Arc::from("NEW1");
+    let a1 = granted(a.claim(room.clone(), node_a.clone(), long).await.expect("claim"));
+    let first = vec![StoredRecord { seq_before: 0, json: "{\"n\":0}".into(), format: ROOM_RECORD_FORMAT }];
+    a.create_room_under(Some(a1.clone()), meta("NEW1", 1), first).await.expect("created under the lease");
+    assert_eq!(query(&db.url, "SELECT epoch FROM records WHERE room = 'NEW1'"), ["1"]);
+    // A lease that is not the room's (never claimed, or another's) creates nothing.
+    let stale = Fence { node: node_b.clone(), epoch: 1 };
+    let refused = b.create_room_under(Some(stale.clone()), meta("NEW2", 2), Vec::new()).await;
+    assert!(matches!(refused, Err(StorageError::Fenced { .. })), "{refused:?}");
+    assert!(b.load("NEW2").await.expect("load").is_none(), "a refused creation stores nothing");
+
+    // B takes the room over: A's flags and deletion are refused, B's are made.
+    a.release(room.clone(), a1.clone()).await.expect("release");
+    let b2 = granted(b.claim(room.clone(), node_b.clone(), long).await.expect("claim"));
+    let refused = a.set_active_under(Some(a1.clone()), room.clone(), false).await;
+    assert!(matches!(refused, Err(StorageError::Fenced { epoch: 1, .. })), "{refused:?}");
+    assert_eq!(a.active_rooms().await.expect("active"), ["NEW1"], "still open");
+    let refused = a.delete_room_under(Some(a1.clone()), room.clone()).await;
+    assert!(matches!(refused, Err(StorageError::Fenced { epoch: 1, .. })), "{refused:?}");
+    assert!(a.load("NEW1").await.expect("load").is_some(), "a refused deletion deletes nothing");
+    b.set_active_under(Some(b2.clone()), room.clone(), false).await.expect("the owner closes it");
+    assert!(b.active_rooms().await.expect("active").is_empty());
+
+    // Closed, but B still holds its lease: the retention leaves it; once released, it goes.
+    a.delete_closed_room(room.clone()).await.expect("delete if closed and free");
+    assert!(a.load("NEW1").await.expect("load").is_some(), "a room under a live lease is not deleted");
+    b.release(room.clone(), b2.clone()).await.expect("release");
+    a.delete_closed_room(room.clone()).await.expect("delete if closed and free");
+    assert!(a.load("NEW1").await.expect("load").is_none(), "a closed room nobody holds is deleted");
+
+    // A tournament: created and appended under its key's lease; a stale holder's records are
+    // refused, and none of them is stored.
+    let key = crate::cluster::tournament_key("TOUR");
+    let t1 = granted(a.claim(key.clone(), node_a.clone(), long).await.expect("claim"));
+    a.create_tournament_under(Some(t1.clone()), "TOUR".into(), 1, vec!["r0".into()]).await.expect("created");
+    a.append_tournament_under(Some(t1.clone()), "TOUR".into(), 1, vec!["r1".into()], false).await.expect("appended");
+    a.release(key.clone(), t1.clone()).await.expect("release");
+    let t2 = granted(b.claim(key.clone(), node_b.clone(), long).await.expect("claim"));
+    let refused = a.append_tournament_under(Some(t1), "TOUR".into(), 2, vec!["stale".into()], true).await;
+    assert!(matches!(refused, Err(StorageError::Fenced { epoch: 1, .. })), "{refused:?}");
+    b.append_tournament_under(Some(t2), "TOUR".into(), 2, vec!["r2".into()], false).await.expect("the new owner");
+    let stored = b.load_tournament("TOUR").await.expect("load").expect("the tournament");
+    assert_eq!(stored.records, ["r0", "r1", "r2"], "nothing of the stale holder is stored");
+    let refused = b.create_tournament_under(Some(stale), "TOU2".into(), 1, Vec::new()).await;
+    assert!(matches!(refused, Err(StorageError::Fenced { .. })), "{refused:?}");
+}

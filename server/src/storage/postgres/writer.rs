@@ -1,6 +1,7 @@
 //! The writer task: takes every write waiting in its queue, commits them in one transaction
 //! (group commit), then answers each.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -8,6 +9,7 @@ use deadpool_postgres::{Pool, Transaction};
 use tokio::sync::mpsc;
 
 use super::{Reply, Write};
+use crate::cluster::tournament_key;
 use crate::metrics::Metrics;
 use crate::storage::{Fence, ROOM_RECORD_FORMAT, StorageError, TOURNAMENT_RECORD_FORMAT};
 
@@ -48,7 +50,7 @@ pub(super) async fn run(pool: Pool, mut rx: mpsc::Receiver<Write>, metrics: Arc<
 /// rows a fenced append locks are then taken in one order, the order [`super::leases`]'s renewal
 /// locks them in, so that neither waits for the other in a circle (a deadlock).
 async fn commit(pool: &Pool, mut writes: Vec<Write>) -> Vec<(Write, Result<(), StorageError>)> {
-    writes.sort_by(|a, b| a.room().cmp(b.room()));
+    writes.sort_by(|a, b| a.lock_key().cmp(&b.lock_key()));
     let mut client = match pool.get().await {
         Ok(client) => client,
         Err(e) => return fail_all(writes, &StorageError::from(e)),
@@ -117,7 +119,8 @@ fn now_ms() -> i64 {
 /// first ([`check_fence`]).
 async fn write(tx: &Transaction<'_>, op: &Write) -> Result<(), StorageError> {
     match op {
-        Write::CreateRoom { meta, records, .. } => {
+        Write::CreateRoom { meta, records, fence, .. } => {
+            let epoch = fenced(tx, &meta.code, fence.as_ref()).await?;
             let rules = serde_json::to_string(&meta.rules).map_err(|e| StorageError::Corrupt(e.to_string()))?;
             let options = serde_json::to_string(&meta.options).map_err(|e| StorageError::Corrupt(e.to_string()))?;
             let insert = tx
@@ -141,38 +144,37 @@ async fn write(tx: &Transaction<'_>, op: &Write) -> Result<(), StorageError> {
             .await?;
             for (index, record) in records.iter().enumerate() {
                 let format = i64::from(record.format);
-                insert_record(tx, &meta.code, index as u64, record.seq_before, &record.json, format).await?;
+                insert_record(tx, &meta.code, index as u64, record.seq_before, &record.json, format, epoch).await?;
             }
         }
         Write::Append { record, .. } => {
             let format = i64::from(ROOM_RECORD_FORMAT);
-            let epoch = match &record.fence {
-                Some(fence) => Some(check_fence(tx, &record.room, fence).await?),
-                None => None,
-            };
-            let insert = tx
-                .prepare_cached(
-                    "INSERT INTO records (room, idx, seq_before, record, format, epoch) VALUES ($1, $2, $3, $4, $5, $6)",
-                )
-                .await?;
-            let values: [&(dyn tokio_postgres::types::ToSql + Sync); 6] =
-                [&record.room.as_ref(), &int(record.index), &int(record.seq_before), &record.json, &format, &epoch];
-            tx.execute(&insert, &values).await?;
+            let epoch = fenced(tx, &record.room, record.fence.as_ref()).await?;
+            insert_record(tx, &record.room, record.index, record.seq_before, &record.json, format, epoch).await?;
             if let Some((hash, participant)) = &record.token {
                 let insert =
                     tx.prepare_cached("INSERT INTO tokens (hash, room, participant) VALUES ($1, $2, $3)").await?;
                 tx.execute(&insert, &[hash, &record.room.as_ref(), &i64::from(*participant)]).await?;
             }
         }
-        Write::SetActive { room, active, .. } => {
+        Write::SetActive { room, active, fence, .. } => {
+            fenced(tx, room, fence.as_ref()).await?;
             // Closing a room keeps the time: retention counts from it.
             let closed_at = (!*active).then(now_ms);
             let update = tx.prepare_cached("UPDATE rooms SET active = $2, closed_at = $3 WHERE code = $1").await?;
             tx.execute(&update, &[&room.as_ref(), active, &closed_at]).await?;
         }
-        Write::DeleteRoom { room, only_closed, .. } => {
-            // The row stays locked until the commit: it cannot be opened again meanwhile.
-            let select = tx.prepare_cached("SELECT NOT active FROM rooms WHERE code = $1 FOR UPDATE").await?;
+        Write::DeleteRoom { room, only_closed, fence, .. } => {
+            fenced(tx, room, fence.as_ref()).await?;
+            // The row stays locked until the commit: it cannot be opened again meanwhile. A room
+            // under a live lease is open at some server, whatever its flag says.
+            let select = tx
+                .prepare_cached(
+                    "SELECT NOT r.active AND NOT EXISTS (SELECT 1 FROM room_leases l \
+                         WHERE l.room = r.code AND l.expires_at > clock_timestamp()) \
+                     FROM rooms r WHERE r.code = $1 FOR UPDATE OF r",
+                )
+                .await?;
             let closed = tx.query_opt(&select, &[&room.as_ref()]).await?.is_some_and(|row| row.get::<_, bool>(0));
             if closed || !*only_closed {
                 for sql in [
@@ -186,13 +188,15 @@ async fn write(tx: &Transaction<'_>, op: &Write) -> Result<(), StorageError> {
                 }
             }
         }
-        Write::CreateTournament { id, created_at, records, .. } => {
+        Write::CreateTournament { id, created_at, records, fence, .. } => {
+            fenced(tx, &tournament_key(id), fence.as_ref()).await?;
             let insert =
                 tx.prepare_cached("INSERT INTO tournaments (id, created_at, finished) VALUES ($1, $2, FALSE)").await?;
             tx.execute(&insert, &[id, &int(*created_at)]).await?;
             insert_tournament_records(tx, id, 0, records).await?;
         }
-        Write::AppendTournament { id, index, records, finished, .. } => {
+        Write::AppendTournament { id, index, records, finished, fence, .. } => {
+            fenced(tx, &tournament_key(id), fence.as_ref()).await?;
             insert_tournament_records(tx, id, *index, records).await?;
             if *finished {
                 let update = tx.prepare_cached("UPDATE tournaments SET finished = TRUE WHERE id = $1").await?;
@@ -232,7 +236,16 @@ async fn check_fence(tx: &Transaction<'_>, room: &str, fence: &Fence) -> Result<
     }
 }
 
-/// Inserts a room's record number `index`.
+/// [`check_fence`] when the write carries a lease (cluster mode): the epoch to store with its
+/// records, or none.
+async fn fenced(tx: &Transaction<'_>, key: &str, fence: Option<&Fence>) -> Result<Option<i64>, StorageError> {
+    match fence {
+        Some(fence) => Ok(Some(check_fence(tx, key, fence).await?)),
+        None => Ok(None),
+    }
+}
+
+/// Inserts a room's record number `index`, written under the lease of `epoch` (cluster mode).
 async fn insert_record(
     tx: &Transaction<'_>,
     room: &str,
@@ -240,11 +253,14 @@ async fn insert_record(
     seq_before: u64,
     json: &str,
     format: i64,
+    epoch: Option<i64>,
 ) -> Result<(), StorageError> {
     let insert = tx
-        .prepare_cached("INSERT INTO records (room, idx, seq_before, record, format) VALUES ($1, $2, $3, $4, $5)")
+        .prepare_cached(
+            "INSERT INTO records (room, idx, seq_before, record, format, epoch) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
         .await?;
-    tx.execute(&insert, &[&room, &int(index), &int(seq_before), &json, &format]).await?;
+    tx.execute(&insert, &[&room, &int(index), &int(seq_before), &json, &format, &epoch]).await?;
     Ok(())
 }
 
@@ -266,13 +282,17 @@ async fn insert_tournament_records(
 }
 
 impl Write {
-    /// The room the write is of (a tournament's or a probe: none, first).
-    fn room(&self) -> &str {
+    /// The lease row the write may lock: its room's, or its tournament's key (a probe: none,
+    /// first).
+    fn lock_key(&self) -> Cow<'_, str> {
         match self {
-            Write::CreateRoom { meta, .. } => &meta.code,
-            Write::Append { record, .. } => &record.room,
-            Write::SetActive { room, .. } | Write::DeleteRoom { room, .. } => room,
-            Write::CreateTournament { .. } | Write::AppendTournament { .. } | Write::Probe { .. } => "",
+            Write::CreateRoom { meta, .. } => Cow::Borrowed(&meta.code),
+            Write::Append { record, .. } => Cow::Borrowed(&record.room),
+            Write::SetActive { room, .. } | Write::DeleteRoom { room, .. } => Cow::Borrowed(room),
+            Write::CreateTournament { id, .. } | Write::AppendTournament { id, .. } => {
+                Cow::Owned(tournament_key(id).to_string())
+            }
+            Write::Probe { .. } => Cow::Borrowed(""),
         }
     }
 

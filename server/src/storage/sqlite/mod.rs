@@ -32,7 +32,8 @@ use tokio::sync::{mpsc, oneshot};
 
 pub use self::schema::SCHEMA_VERSION;
 use super::{
-    NewRecord, Pending, RoomMeta, Storage, StorageEngine, StorageError, StoredRecord, StoredRoom, StoredTournament,
+    Fence, NewRecord, Pending, RoomMeta, Storage, StorageEngine, StorageError, StoredRecord, StoredRoom,
+    StoredTournament,
 };
 use crate::config::SyncMode;
 use crate::metrics::Metrics;
@@ -108,19 +109,24 @@ impl Sqlite {
 }
 
 impl StorageEngine for Sqlite {
-    fn create_room(&self, meta: RoomMeta, records: Vec<StoredRecord>) -> Pending<'_, ()> {
+    fn create_room(&self, meta: RoomMeta, records: Vec<StoredRecord>, fence: Option<Fence>) -> Pending<'_, ()> {
+        if fence.is_some() {
+            return refuse_fenced();
+        }
         self.call(|reply| Op::CreateRoom { meta, records, reply })
     }
 
     fn append(&self, NewRecord { room, index, seq_before, json, token, fence }: NewRecord) -> Pending<'_, ()> {
         if fence.is_some() {
-            // One server alone writes an SQLite file: a fenced write is a mistake of the caller.
-            return Box::pin(std::future::ready(Err(StorageError::SingleServer("a fenced write"))));
+            return refuse_fenced();
         }
         self.call(|reply| Op::Append { room, index, seq_before, json, token, reply })
     }
 
-    fn set_active(&self, room: Arc<str>, active: bool) -> Pending<'_, ()> {
+    fn set_active(&self, room: Arc<str>, active: bool, fence: Option<Fence>) -> Pending<'_, ()> {
+        if fence.is_some() {
+            return refuse_fenced();
+        }
         self.call(|reply| Op::SetActive { room, active, reply })
     }
 
@@ -136,7 +142,10 @@ impl StorageEngine for Sqlite {
         self.call(|reply| Op::FindTokens { hashes, reply })
     }
 
-    fn delete_room(&self, room: Arc<str>) -> Pending<'_, ()> {
+    fn delete_room(&self, room: Arc<str>, fence: Option<Fence>) -> Pending<'_, ()> {
+        if fence.is_some() {
+            return refuse_fenced();
+        }
         self.call(|reply| Op::DeleteRoom { room, only_closed: false, reply })
     }
 
@@ -148,11 +157,30 @@ impl StorageEngine for Sqlite {
         self.call(|reply| Op::Closed { before_ms, reply })
     }
 
-    fn create_tournament(&self, id: String, created_at: u64, records: Vec<String>) -> Pending<'_, ()> {
+    fn create_tournament(
+        &self,
+        id: String,
+        created_at: u64,
+        records: Vec<String>,
+        fence: Option<Fence>,
+    ) -> Pending<'_, ()> {
+        if fence.is_some() {
+            return refuse_fenced();
+        }
         self.call(|reply| Op::CreateTournament { id, created_at, records, reply })
     }
 
-    fn append_tournament(&self, id: String, index: u64, records: Vec<String>, finished: bool) -> Pending<'_, ()> {
+    fn append_tournament(
+        &self,
+        id: String,
+        index: u64,
+        records: Vec<String>,
+        finished: bool,
+        fence: Option<Fence>,
+    ) -> Pending<'_, ()> {
+        if fence.is_some() {
+            return refuse_fenced();
+        }
         self.call(|reply| Op::AppendTournament { id, index, records, finished, reply })
     }
 
@@ -242,4 +270,10 @@ impl Storage {
             .map_err(|e| StorageError::Corrupt(format!("cannot start the storage thread: {e}")))?;
         Ok((Storage::from_engine(Arc::new(Sqlite { tx })), handle))
     }
+}
+
+/// One server alone writes an SQLite file: a fenced write (cluster mode's) is a mistake of the
+/// caller, refused.
+fn refuse_fenced() -> Pending<'static, ()> {
+    Box::pin(std::future::ready(Err(StorageError::SingleServer("a fenced write"))))
 }

@@ -297,7 +297,21 @@ async fn leases_and_fenced_writes_are_refused() {
     assert!(matches!(storage.unowned(10).await, Err(StorageError::SingleServer(_))));
     let record =
         NewRecord { room: Arc::from("R1"), index: 1, seq_before: 1, json: "{}".into(), token: None, fence: None };
-    let fenced = storage.append_fenced(Fence { node, epoch: 1 }, record).await;
+    let fence = Fence { node, epoch: 1 };
+    let fenced = storage.append_fenced(fence.clone(), record).await;
     assert!(matches!(fenced, Err(StorageError::SingleServer(_))), "{fenced:?}");
     assert_eq!(records(&storage.load("R1").await.expect("load").expect("room")).len(), 1, "nothing was stored");
+    let fenced = [
+        storage.create_room_under(Some(fence.clone()), meta("R2", 2), Vec::new()).await,
+        storage.set_active_under(Some(fence.clone()), Arc::from("R1"), false).await,
+        storage.delete_room_under(Some(fence.clone()), Arc::from("R1")).await,
+        storage.create_tournament_under(Some(fence.clone()), "T1".into(), 1, Vec::new()).await,
+        storage.append_tournament_under(Some(fence), "T1".into(), 0, vec!["{}".into()], false).await,
+    ];
+    for refused in fenced {
+        assert!(matches!(refused, Err(StorageError::SingleServer(_))), "{refused:?}");
+    }
+    assert!(storage.load("R2").await.expect("load").is_none(), "no room was created");
+    assert_eq!(storage.active_rooms().await.expect("active"), ["R1"], "R1 is still open and stored");
+    assert!(storage.load_tournament("T1").await.expect("load").is_none(), "no tournament was created");
 }
