@@ -119,9 +119,11 @@ pub async fn run(
                 relay.start(registry.clone(), tournaments.clone()).await?;
                 registry.set_relay(relay);
             }
-            let restored = cluster::takeover::adopt_own(&registry).await + cluster::takeover::pass(&registry).await;
+            let mut passed_over = std::collections::HashSet::new();
+            let restored = cluster::takeover::adopt_own(&registry).await
+                + cluster::takeover::pass(&registry, &mut passed_over).await;
             tokio::spawn(cluster::renewal::run(registry.clone()));
-            tokio::spawn(cluster::takeover::run(registry.clone()));
+            tokio::spawn(cluster::takeover::run(registry.clone(), passed_over));
             restored
         }
         None => registry.restore_active().await?,

@@ -577,21 +577,44 @@ impl Registry {
     /// # Errors
     /// As [`Registry::open`].
     pub async fn claim_key(&self, key: &Arc<str>) -> Result<Result<Option<Arc<RoomLease>>, Fence>, ErrorCode> {
+        self.until_claimed(key, || self.claim_or_holder(key)).await
+    }
+
+    /// Makes `attempt` (a claim of `key`) until it is answered, or another server that is alive
+    /// holds `key` (`Ok(Err(holder))`). While the holder is silent (dead, or paused), or this
+    /// server is stopping and hands over, it waits for the lease to run out or be taken over,
+    /// trying again every [`CLAIM_RETRY`], for at most a lease and [`RELAY_GRACE`].
+    ///
+    /// # Errors
+    /// `server/busy` when another server holds `key` and there is no relay to reach it, or its
+    /// lease does not run out in time; else what `attempt` failed with.
+    async fn until_claimed<T, F>(
+        &self,
+        key: &str,
+        mut attempt: impl FnMut() -> F,
+    ) -> Result<Result<T, Fence>, ErrorCode>
+    where
+        F: Future<Output = Result<Result<T, Fence>, ErrorCode>>,
+    {
+        // A silent holder's lease runs out within a lease of its last renewal.
         let deadline = Instant::now() + self.cluster.as_ref().map_or(Duration::ZERO, |c| c.lease) + RELAY_GRACE;
         loop {
-            match self.claim_or_holder(key).await? {
-                Err(holder) => {
+            match attempt().await {
+                Ok(Err(holder)) => {
                     let Some(relay) = self.relay() else { return Err(ErrorCode::ServerBusy) };
                     if relay.alive(&holder.node) {
                         return Ok(Err(holder));
                     }
                     if Instant::now() >= deadline {
+                        warn!(key, holder = %holder.node, "the holder is silent and its lease does not run out");
                         return Err(ErrorCode::ServerBusy);
                     }
-                    tokio::time::sleep(CLAIM_RETRY).await;
                 }
-                granted => return Ok(granted),
+                // Stopping here: another server takes it over in a moment.
+                Err(ErrorCode::ShuttingDown) if self.relay().is_some() && Instant::now() < deadline => {}
+                answer => return answer,
             }
+            tokio::time::sleep(CLAIM_RETRY).await;
         }
     }
 
@@ -712,47 +735,47 @@ impl Registry {
         if !secrets::looks_like_invite(code) {
             return Err(ErrorCode::RoomNotFound);
         }
-        let Some(cluster) = &self.cluster else { return self.restore(code, None).await };
+        if self.cluster.is_none() {
+            return self.restore(code, None).await;
+        }
         if let Some(handle) = self.relay().and_then(|relay| relay.edge(code)) {
             return Ok(handle);
         }
         let code: Arc<str> = Arc::from(code);
-        // A silent holder's lease runs out within a lease of its last renewal.
-        let deadline = Instant::now() + cluster.lease + RELAY_GRACE;
-        loop {
-            match self.open_once(&code).await {
-                Err(holder) => {
-                    let Some(relay) = self.relay() else { return Err(ErrorCode::ServerBusy) };
-                    if relay.alive(&holder.node) {
-                        return Ok(relay.relay_room(code, holder));
-                    }
-                    if Instant::now() >= deadline {
-                        warn!(room = %code, holder = %holder.node, "the room's server is silent and its lease does not run out");
-                        return Err(ErrorCode::ServerBusy);
-                    }
-                    tokio::time::sleep(CLAIM_RETRY).await;
+        let opened = self
+            .until_claimed(&code, || async {
+                match self.open_once(&code).await {
+                    Ok(Ok(handle)) => Ok(Ok(handle)),
+                    Ok(Err(e)) => Err(e),
+                    Err(holder) => Ok(Err(holder)),
                 }
-                // Stopping here: another server takes the room over in a moment.
-                Ok(Err(ErrorCode::ShuttingDown)) if self.relay().is_some() && Instant::now() < deadline => {
-                    tokio::time::sleep(CLAIM_RETRY).await;
-                }
-                Ok(result) => return result,
-            }
+            })
+            .await?;
+        match (opened, self.relay()) {
+            (Ok(handle), _) => Ok(handle),
+            (Err(holder), Some(relay)) => Ok(relay.relay_room(code, holder)),
+            (Err(_), None) => Err(ErrorCode::ServerBusy),
         }
     }
 
     /// Opens room `code` here if this server may claim it (its lease ran out, or it is this
-    /// server's own from before a restart); a room another server holds stays there.
-    pub async fn adopt(self: &Arc<Self>, code: &str) {
+    /// server's own from before a restart); a room another server holds stays there. Whether it
+    /// was opened here now.
+    pub async fn adopt(self: &Arc<Self>, code: &str) -> bool {
         if self.cluster.is_none()
             || self.stopping.load(Ordering::Acquire)
             || !secrets::looks_like_invite(code)
             || self.rooms.contains_key(code)
         {
-            return;
+            return false;
         }
-        if let Ok(Err(e)) = self.open_once(&Arc::from(code)).await {
-            warn!(room = %code, code = e.code(), "cannot open a room claimed here");
+        match self.open_once(&Arc::from(code)).await {
+            Ok(Ok(_)) => true,
+            Ok(Err(e)) => {
+                warn!(room = %code, code = e.code(), "cannot open a room claimed here");
+                false
+            }
+            Err(_) => false,
         }
     }
 

@@ -56,14 +56,9 @@ async fn await_metric(server: &Server, name: &str, value: u64) {
 
 /// Seat `seat` of `table` comes back through `server` with its token and last sequence number.
 async fn resume_at(server: &Server, table: &mut Table, seat: usize, token: &str) {
-    let mut c = Client::greeted(server).await;
-    let last = table.seats[seat].seq;
-    c.send(json!({"type": "resume", "room": table.room, "token": token, "last_seq": last})).await;
-    let joined = c.recv_type_or_error("joined").await;
-    assert_eq!(joined["type"], "joined", "{joined}");
-    assert_eq!(joined["you"]["seat"], json!(seat));
-    assert_eq!(joined["game"], table.seats[seat].game, "seat {seat} sees the game as it was");
-    table.seats[seat] = c;
+    let before = table.seats[seat].game.clone();
+    let game = common::resume_seat(server, table, seat, token).await;
+    assert_eq!(game, before, "seat {seat} sees the game as it was");
 }
 
 /// A spectator of `table` through `server`.

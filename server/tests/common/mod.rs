@@ -1084,19 +1084,25 @@ pub async fn metric(server: &Server, name: &str) -> u64 {
         .unwrap_or_else(|| panic!("no {name} in {body}"))
 }
 
+/// Seat `seat` of `table` comes back through `server` with its token and the last sequence
+/// number it saw (its client replaced); returns the game as it sees it on joining.
+pub async fn resume_seat(server: &Server, table: &mut Table, seat: usize, token: &str) -> Value {
+    let mut c = Client::greeted(server).await;
+    let last = table.seats[seat].seq;
+    c.send(json!({"type": "resume", "room": table.room, "token": token, "last_seq": last})).await;
+    let joined = c.recv_type_or_error("joined").await;
+    assert_eq!(joined["type"], "joined", "{joined}");
+    assert_eq!(joined["you"]["seat"], json!(seat));
+    table.seats[seat] = c;
+    joined["game"].clone()
+}
+
 /// Every seat and every spectator come back on a restarted server (the seats with their tokens
 /// and the last sequence number they saw); returns the seats' views.
 pub async fn resume_all(server: &Server, table: &mut Table, tokens: &[String]) -> Vec<Value> {
     let mut views = Vec::new();
     for (seat, token) in tokens.iter().enumerate() {
-        let mut c = Client::greeted(server).await;
-        let last = table.seats[seat].seq;
-        c.send(json!({"type": "resume", "room": table.room, "token": token, "last_seq": last})).await;
-        let joined = c.recv_type_or_error("joined").await;
-        assert_eq!(joined["type"], "joined", "{joined}");
-        assert_eq!(joined["you"]["seat"], json!(seat));
-        views.push(joined["game"].clone());
-        table.seats[seat] = c;
+        views.push(resume_seat(server, table, seat, token).await);
     }
     for (i, spectator) in table.spectators.iter_mut().enumerate() {
         let mut c = Client::greeted(server).await;

@@ -65,7 +65,8 @@ impl Relay {
             RoomHandle { instance: 0, code: code.clone(), tx: tx.clone(), lobby, lease: Some(lease), opened: 0 };
         debug!(room = %code, owner = %owner.node, epoch = owner.epoch, "relaying a room held by another server");
         let incarnation = self.incarnation(&owner.node);
-        let room = EdgeRoom { relay: self.clone(), code, owner, incarnation, members: HashSet::new(), tx };
+        let subject = async_nats::Subject::from(self.subject(&wire::owner_subject(&owner.node)));
+        let room = EdgeRoom { relay: self.clone(), code, owner, subject, incarnation, members: HashSet::new(), tx };
         tokio::spawn(room.run(rx));
         handle
     }
@@ -125,6 +126,8 @@ struct EdgeRoom {
     relay: Arc<Relay>,
     code: Arc<str>,
     owner: Fence,
+    /// The owner's subject, where the room's messages go.
+    subject: async_nats::Subject,
     /// The owner's run when this began: a restarted owner no longer has the room.
     incarnation: Option<u64>,
     /// The connections in the room through this edge.
@@ -267,26 +270,17 @@ impl EdgeRoom {
     /// Sends the owner a message that needs no answer.
     async fn tell(&self, message: &ToOwner) -> Result<(), End> {
         let payload = serde_json::to_vec(message).map_err(|_| End::Moved)?;
-        self.relay
-            .client
-            .publish(self.relay.subject(&wire::owner_subject(&self.owner.node)), payload.into())
-            .await
-            .map_err(|e| {
-                warn!(room = %self.code, error = %e, "cannot relay a message to the room's server");
-                End::Moved
-            })
+        self.relay.client.publish(self.subject.clone(), payload.into()).await.map_err(|e| {
+            warn!(room = %self.code, error = %e, "cannot relay a message to the room's server");
+            End::Moved
+        })
     }
 
     /// Asks the owner, and reads its answer; `End::Moved` when it does not answer, or answers
     /// that the room is not served there under that lease.
     async fn ask<T: DeserializeOwned>(&self, message: &ToOwner) -> Result<T, End> {
         let payload = serde_json::to_vec(message).map_err(|_| End::Moved)?;
-        let answer = match self
-            .relay
-            .client
-            .request(self.relay.subject(&wire::owner_subject(&self.owner.node)), payload.into())
-            .await
-        {
+        let answer = match self.relay.client.request(self.subject.clone(), payload.into()).await {
             Ok(answer) => answer,
             Err(e) => {
                 info!(room = %self.code, owner = %self.owner.node, error = %e, "the room's server does not answer");

@@ -244,6 +244,19 @@ impl Relay {
         Some(node)
     }
 
+    /// The servers that may take rooms now: this one, and every other alive and not stopping
+    /// (as its heartbeats say), by name.
+    pub fn live_nodes(&self) -> Vec<String> {
+        let mut nodes: Vec<String> = self
+            .peers
+            .iter()
+            .filter(|peer| peer.seen.elapsed() < SILENCE && !peer.suspected && !matches!(peer.load, Some((_, true))))
+            .map(|peer| peer.key().clone())
+            .collect();
+        nodes.push(self.node.to_string());
+        nodes
+    }
+
     /// Asks server `node` to open room `code`, just stored here, and hold it: the lease it
     /// holds it under, or `None` when it did not (it does not answer, is stopping, or another
     /// server holds the room).
