@@ -18,6 +18,10 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a transaction may wait idle for the server before the database ends it.
 const STALLED_TRANSACTION: Duration = Duration::from_secs(5);
 
+/// How long one statement may run before the database cancels it (a lock never released, a
+/// query gone wrong): its write or read fails with an error instead of holding a connection.
+const STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// How long an operation waits for a connection of the pool before it fails.
 const WAIT_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -66,8 +70,12 @@ pub(super) fn config(url: &str) -> Result<tokio_postgres::Config, StorageError> 
     // A server stalled inside a transaction (a pause, a lost network) would hold its room's lease
     // row locked and keep the others from taking the room over: the database ends such a
     // transaction after a while (nothing of it is stored; the stalled server's write fails). The
-    // URL's own `options` come after, and win.
-    let stall = format!("-c idle_in_transaction_session_timeout={}", STALLED_TRANSACTION.as_millis());
+    // URL's own `options` come after, and win. A statement that runs too long is cancelled too.
+    let stall = format!(
+        "-c idle_in_transaction_session_timeout={} -c statement_timeout={}",
+        STALLED_TRANSACTION.as_millis(),
+        STATEMENT_TIMEOUT.as_millis()
+    );
     let options = match config.get_options() {
         Some(given) => format!("{stall} {given}"),
         None => stall,

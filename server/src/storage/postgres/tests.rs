@@ -464,3 +464,15 @@ async fn creations_flags_deletions_and_tournament_records_are_fenced() {
     let refused = b.create_tournament_under(Some(stale), "TOU2".into(), 1, Vec::new()).await;
     assert!(matches!(refused, Err(StorageError::Fenced { .. })), "{refused:?}");
 }
+
+/// Every connection asks the database to end a transaction left idle and to cancel a statement
+/// that runs too long; options given in the URL come after, and so win.
+#[test]
+fn connections_carry_the_stall_and_statement_timeouts() {
+    let options = |url: &str| super::connect::config(url).expect("a URL").get_options().map(str::to_string);
+    let plain = options("postgres://u@h/db").expect("options");
+    assert!(plain.contains("-c idle_in_transaction_session_timeout=5000"), "{plain}");
+    assert!(plain.contains("-c statement_timeout=30000"), "{plain}");
+    let given = options("postgres://u@h/db?options=-c%20statement_timeout%3D1000").expect("options");
+    assert!(given.ends_with("-c statement_timeout=1000"), "{given}");
+}
