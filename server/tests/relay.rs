@@ -374,3 +374,41 @@ async fn new_rooms_go_to_the_least_loaded_node() {
         }
     }
 }
+
+/// The titles of the rooms in `server`'s lobby.
+async fn lobby_at(server: &Server) -> Vec<String> {
+    let mut visitor = Client::greeted(server).await;
+    visitor.send(json!({"type": "lobby"})).await;
+    let lobby = visitor.recv_type("lobby").await;
+    lobby["rooms"].as_array().unwrap().iter().map(|r| r["title"].as_str().unwrap().to_string()).collect()
+}
+
+/// Two clusters on one NATS server (each named after its database with `--cluster-name`, both
+/// with a node called "a") do not hear each other: a public room of one is listed by that
+/// cluster's other node, never by the other cluster.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clusters_sharing_a_nats_server_do_not_hear_each_other() {
+    let (Some(server_url), Some(nats)) = (test_server(), test_nats()) else { return };
+    let one = Database::create(server_url.clone(), "relay_cluster_one").await;
+    let two = Database::create(server_url, "relay_cluster_two").await;
+    let (url_one, url_two) = (one.url(), two.url());
+    let a1 = node(Path::new(&url_one), "a", &nats, LEASE_MS);
+    let b1 = node(Path::new(&url_one), "b", &nats, LEASE_MS);
+    let a2 = node(Path::new(&url_two), "a", &nats, LEASE_MS);
+    let mut hosts = Vec::new();
+    for (server, title) in [(&a1, "Cluster one"), (&a2, "Cluster two")] {
+        let mut host = Client::greeted(server).await;
+        host.create("Host", json!({"players": 4}), json!({"title": title, "public": true})).await;
+        hosts.push(host);
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while lobby_at(&b1).await != ["Cluster one"] {
+        assert!(Instant::now() < deadline, "B of cluster one does not list its cluster's room");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // By now each node has published its rooms at least once more.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(lobby_at(&b1).await, ["Cluster one"]);
+    assert_eq!(lobby_at(&a2).await, ["Cluster two"], "the other cluster's room is not listed");
+    assert_eq!(lobby_at(&a1).await, ["Cluster one"]);
+}
