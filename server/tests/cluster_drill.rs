@@ -963,6 +963,7 @@ async fn tables_play_on_through_kills_pauses_and_a_rolling_restart() {
     let mut rng = Rng(seed);
     let first_kill = Instant::now();
     let figures = control(&mut nodes, &shared, &mut rng, kills).await;
+    let controller = first_kill..Instant::now();
     println!("drill: the controller is done after {:.1} s", started.elapsed().as_secs_f64());
     shared.stop.store(true, Ordering::SeqCst);
     let mut finished = Vec::new();
@@ -970,13 +971,21 @@ async fn tables_play_on_through_kills_pauses_and_a_rolling_restart() {
         finished.push(task.await.unwrap());
     }
     println!("drill: every table stopped after {:.1} s", started.elapsed().as_secs_f64());
-    let mut drill_tournament = tournament_run.await.unwrap();
-    holders_done.store(true, Ordering::SeqCst);
-    let holders = holders.await.unwrap();
-    println!("drill: the tournament stands still after {:.1} s", started.elapsed().as_secs_f64());
 
-    // Every table checked at once (the card check on the blocking threads).
+    // Every table checked at once (the card check on the blocking threads), and meanwhile the
+    // tournament once the round in play has ended.
     let checks: Vec<_> = finished.into_iter().map(|table| tokio::spawn(check_table(shared.clone(), table))).collect();
+    let tournament_checks = {
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            let mut drill_tournament = tournament_run.await.unwrap();
+            holders_done.store(true, Ordering::SeqCst);
+            let holders = holders.await.unwrap();
+            println!("drill: the tournament stands still after {:.1} s", started.elapsed().as_secs_f64());
+            let checked = drill_tournament.check(&shared, &holders, started, controller).await;
+            (drill_tournament, checked)
+        })
+    };
     let mut total = Checked::default();
     for check in checks {
         let checked = check.await.unwrap();
@@ -1012,7 +1021,7 @@ async fn tables_play_on_through_kills_pauses_and_a_rolling_restart() {
         started.elapsed().as_secs_f64(),
         proxy.log()
     );
-    let t = drill_tournament.check(&shared, &holders, started, first_kill).await;
+    let (drill_tournament, t) = tournament_checks.await.unwrap();
     let (asked, refused) = drill_tournament.requests();
     println!(
         "drill: tournament {}: {} rounds over, {} tables, {} deals recomputed from the tables' logs to the \
