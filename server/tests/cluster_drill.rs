@@ -297,6 +297,45 @@ async fn enter(shared: &Shared, who: &str, request: &Value, next_id: u64) -> (Cl
     }
 }
 
+/// A host creates a room through the proxy and seats bots at `bot_seats`; returns him and the
+/// room's code. Should his connection be lost before (a node whose lease renewals do not reach
+/// the database in time, on a machine busy with other work, gives the new room up and closes it
+/// with 1012), the room is left and a new one created on a new connection.
+async fn create_room(
+    shared: &Shared,
+    name: &str,
+    rules: &Value,
+    options: &Value,
+    bot_seats: &[usize],
+) -> (Client, String) {
+    'again: loop {
+        let Some(mut host) = connect(&shared.url).await else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        host.send(json!({"type": "create_room", "name": name, "rules": rules, "options": options})).await;
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while host.room.is_null() {
+            if !matches!(host.recv_until(deadline).await, Ok(Some(_))) {
+                eprintln!("{name}: the new room's connection was lost; creating another");
+                continue 'again;
+            }
+        }
+        let room = host.room["room"].as_str().unwrap().to_string();
+        for &seat in bot_seats {
+            let level = ["easy", "normal", "strong"][seat % 3];
+            host.send(json!({"type": "add_bot", "seat": seat, "level": level})).await;
+            while !host.room["seats"][seat]["bot"].is_string() {
+                if !matches!(host.recv_until(deadline).await, Ok(Some(_))) {
+                    eprintln!("{name}: the connection to new room {room} was lost; creating another");
+                    continue 'again;
+                }
+            }
+        }
+        return (host, room);
+    }
+}
+
 /// A player or spectator of a table, across his connections.
 struct Member {
     /// His seat; `None` for a spectator.
@@ -402,21 +441,8 @@ impl DrillTable {
         let rules: GameRules = serde_json::from_value(rules_json.clone()).unwrap();
         let n = rules.seats();
         let options = json!({"bot_delay_ms": 0, "next_deal_seconds": null, "bot_takeover": null});
-        let mut host = loop {
-            if let Some(client) = connect(&shared.url).await {
-                break client;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        };
-        let room = host.create(&format!("T{index}.0"), rules_json, options).await;
         let bot_seats: Vec<usize> = (n - bots..n).collect();
-        for &seat in &bot_seats {
-            let level = ["easy", "normal", "strong"][seat % 3];
-            host.send(json!({"type": "add_bot", "seat": seat, "level": level})).await;
-            while !host.room["seats"][seat]["bot"].is_string() {
-                host.recv_type("update").await;
-            }
-        }
+        let (host, room) = create_room(shared, &format!("T{index}.0"), &rules_json, &options, &bot_seats).await;
         let token = host.token();
         let mut seats: Vec<Option<Member>> = (0..n).map(|_| None).collect();
         let member = |seat, name: String, token, client| Member {
