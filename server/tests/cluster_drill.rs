@@ -7,7 +7,10 @@
 //! pauses one node past its lease (SIGSTOP, then SIGCONT), and at the end restarts every node in
 //! turn with SIGTERM. A client whose connection closes comes back through the proxy as the web
 //! client does: a player resumes with his token and the last sequence number he saw, a
-//! spectator joins again.
+//! spectator joins again. Beside the tables, a tournament (the `drill_tournament` module) plays round
+//! after round on tables of its own, created, started and watched through the proxy before the
+//! first kill, its seats played by bots, while the holder of each of its tables is read from
+//! PostgreSQL every second.
 //!
 //! Checked: every acknowledged action is in the room's log as stored in PostgreSQL and in every
 //! client's state (each finished deal ends the same for everyone, and at the end each client's
@@ -16,7 +19,9 @@
 //! may not see; the epochs of each room's records never go back (no room was written by two
 //! owners); and after every kill, pause and restart every client that lost its connection was
 //! back in its seat within 15 s. The time until then is printed for each, with the median and
-//! the longest (BENCHMARKS.md quotes them).
+//! the longest (BENCHMARKS.md quotes them). The tournament ended a round after the first kill,
+//! its standings as shown are those its tables' stored deals make, its records have no gap, and
+//! its tables were held by at least two nodes.
 //!
 //! Needs `FIPSEN_TEST_POSTGRES` (a server to make the drill's database on) and HAProxy
 //! (`FIPSEN_TEST_HAPROXY`, else `haproxy` on the PATH or in /usr/sbin). `DRILL_TABLES` sets the
@@ -27,6 +32,8 @@
 #![allow(clippy::unwrap_used)]
 
 mod common;
+#[path = "cluster_drill/tournament.rs"]
+mod drill_tournament;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -37,6 +44,7 @@ use std::time::{Duration, Instant};
 
 use common::pg::{Database, test_server};
 use common::{Client, Rng, Server, check_frames_except, random_action, replay_deal, short_rules};
+use drill_tournament::{DrillTournament, watch_holders};
 use fipsen_rules::{GameId, GameRules, Seat};
 use serde_json::{Value, json};
 
@@ -229,6 +237,8 @@ struct Shared {
     think_ms: u64,
     /// Tables open and started.
     opened: AtomicUsize,
+    /// When the rolling restart began.
+    restart_began: Mutex<Option<Instant>>,
 }
 
 /// Connects through the proxy and says hello; `None` when that failed or took too long.
@@ -284,6 +294,45 @@ async fn enter(shared: &Shared, who: &str, request: &Value, next_id: u64) -> (Cl
             Some(error) => panic!("{who}: {request} answered {error}"),
             None => tokio::time::sleep(Duration::from_millis(100)).await,
         }
+    }
+}
+
+/// A host creates a room through the proxy and seats bots at `bot_seats`; returns him and the
+/// room's code. Should his connection be lost before (a node whose lease renewals do not reach
+/// the database in time, on a machine busy with other work, gives the new room up and closes it
+/// with 1012), the room is left and a new one created on a new connection.
+async fn create_room(
+    shared: &Shared,
+    name: &str,
+    rules: &Value,
+    options: &Value,
+    bot_seats: &[usize],
+) -> (Client, String) {
+    'again: loop {
+        let Some(mut host) = connect(&shared.url).await else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        host.send(json!({"type": "create_room", "name": name, "rules": rules, "options": options})).await;
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while host.room.is_null() {
+            if !matches!(host.recv_until(deadline).await, Ok(Some(_))) {
+                eprintln!("{name}: the new room's connection was lost; creating another");
+                continue 'again;
+            }
+        }
+        let room = host.room["room"].as_str().unwrap().to_string();
+        for &seat in bot_seats {
+            let level = ["easy", "normal", "strong"][seat % 3];
+            host.send(json!({"type": "add_bot", "seat": seat, "level": level})).await;
+            while !host.room["seats"][seat]["bot"].is_string() {
+                if !matches!(host.recv_until(deadline).await, Ok(Some(_))) {
+                    eprintln!("{name}: the connection to new room {room} was lost; creating another");
+                    continue 'again;
+                }
+            }
+        }
+        return (host, room);
     }
 }
 
@@ -392,21 +441,8 @@ impl DrillTable {
         let rules: GameRules = serde_json::from_value(rules_json.clone()).unwrap();
         let n = rules.seats();
         let options = json!({"bot_delay_ms": 0, "next_deal_seconds": null, "bot_takeover": null});
-        let mut host = loop {
-            if let Some(client) = connect(&shared.url).await {
-                break client;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        };
-        let room = host.create(&format!("T{index}.0"), rules_json, options).await;
         let bot_seats: Vec<usize> = (n - bots..n).collect();
-        for &seat in &bot_seats {
-            let level = ["easy", "normal", "strong"][seat % 3];
-            host.send(json!({"type": "add_bot", "seat": seat, "level": level})).await;
-            while !host.room["seats"][seat]["bot"].is_string() {
-                host.recv_type("update").await;
-            }
-        }
+        let (host, room) = create_room(shared, &format!("T{index}.0"), &rules_json, &options, &bot_seats).await;
         let token = host.token();
         let mut seats: Vec<Option<Member>> = (0..n).map(|_| None).collect();
         let member = |seat, name: String, token, client| Member {
@@ -863,6 +899,7 @@ async fn control(nodes: &mut Nodes, shared: &Shared, rng: &mut Rng, kills: u64) 
     }
 
     // A rolling restart: each node stopped with SIGTERM and back before the next.
+    *shared.restart_began.lock().unwrap() = Some(Instant::now());
     for (i, name) in NODES.iter().enumerate() {
         pause(rng, 300, 1000).await;
         let since = Instant::now();
@@ -908,10 +945,21 @@ async fn tables_play_on_through_kills_pauses_and_a_rolling_restart() {
         stalls: AtomicUsize::new(0),
         progress: Mutex::new(vec![(Instant::now(), false); tables]),
         opened: AtomicUsize::new(0),
+        restart_began: Mutex::new(None),
         think_ms: env_number("DRILL_THINK_MS", 250),
     });
     // Every node in the proxy's rotation.
     tokio::time::sleep(Duration::from_millis(1500)).await;
+
+    // The tournament, its first round in play before the tables open, and who holds its tables.
+    let drill_tournament = DrillTournament::start(&shared).await;
+    println!("drill: tournament {} started after {:.1} s", drill_tournament.code(), started.elapsed().as_secs_f64());
+    let holders_done = Arc::new(AtomicBool::new(false));
+    let holders = tokio::spawn(watch_holders(shared.clone(), holders_done.clone()));
+    let tournament_run = {
+        let shared = shared.clone();
+        tokio::spawn(async move { drill_tournament.run(&shared.stop).await })
+    };
 
     // The tables: every game in turn, bots at some, one or two spectators each.
     let mut tasks = Vec::new();
@@ -939,7 +987,10 @@ async fn tables_play_on_through_kills_pauses_and_a_rolling_restart() {
     println!("drill: {tables} tables open after {:.1} s", started.elapsed().as_secs_f64());
 
     let mut rng = Rng(seed);
+    let first_kill = Instant::now();
     let figures = control(&mut nodes, &shared, &mut rng, kills).await;
+    let controller = first_kill..Instant::now();
+    println!("drill: the controller is done after {:.1} s", started.elapsed().as_secs_f64());
     shared.stop.store(true, Ordering::SeqCst);
     let mut finished = Vec::new();
     for task in tasks {
@@ -947,8 +998,20 @@ async fn tables_play_on_through_kills_pauses_and_a_rolling_restart() {
     }
     println!("drill: every table stopped after {:.1} s", started.elapsed().as_secs_f64());
 
-    // Every table checked at once (the card check on the blocking threads).
+    // Every table checked at once (the card check on the blocking threads), and meanwhile the
+    // tournament once the round in play has ended.
     let checks: Vec<_> = finished.into_iter().map(|table| tokio::spawn(check_table(shared.clone(), table))).collect();
+    let tournament_checks = {
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            let mut drill_tournament = tournament_run.await.unwrap();
+            holders_done.store(true, Ordering::SeqCst);
+            let holders = holders.await.unwrap();
+            println!("drill: the tournament stands still after {:.1} s", started.elapsed().as_secs_f64());
+            let checked = drill_tournament.check(&shared, &holders, started, controller).await;
+            (drill_tournament, checked)
+        })
+    };
     let mut total = Checked::default();
     for check in checks {
         let checked = check.await.unwrap();
@@ -983,6 +1046,21 @@ async fn tables_play_on_through_kills_pauses_and_a_rolling_restart() {
         shared.stalls.load(Ordering::Relaxed),
         started.elapsed().as_secs_f64(),
         proxy.log()
+    );
+    let (drill_tournament, t) = tournament_checks.await.unwrap();
+    let (asked, refused) = drill_tournament.requests();
+    println!(
+        "drill: tournament {}: {} rounds over, {} tables, {} deals recomputed from the tables' logs to the \
+         standings shown, {} records without gap, tables held by {} nodes ({} changes of holder), {} returns \
+         of its watcher, {asked} next-round requests ({refused} refused)",
+        drill_tournament.code(),
+        t.rounds_over,
+        t.tables,
+        t.deals,
+        t.records,
+        t.holders,
+        t.changes,
+        drill_tournament.returns
     );
     assert!(deals >= tables, "too few deals were played to the end: {deals}");
     assert!(rooms_with_takeovers > 0, "no room changed hands: the drill tested nothing");
