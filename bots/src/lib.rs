@@ -50,7 +50,7 @@ pub use games::{grossenaspe, mecklenburg, thedinghausen, tippen, wippen};
 
 pub use analysis::{Analysis, Budget, CardAnalysis};
 pub use bot::Bot;
+pub use evaluate::Estimate;
 pub use games::GameBot;
 pub use level::{Config, Level};
 pub use review::{CallReview, DurchReview, PlayReview, Review};
-pub use evaluate::Estimate;

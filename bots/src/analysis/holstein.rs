@@ -119,4 +119,3 @@ pub fn analyse(open: &OpenPlay, stakes: impl Fn(bool, u8, u8) -> Stakes, budget:
     }
     Some(Analysis { unit: Unit::Points, method: Method::Exact, cards, complete, nodes: solver.nodes })
 }
-

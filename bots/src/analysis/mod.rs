@@ -116,7 +116,8 @@ impl Analysis {
     }
 }
 
-/// How much search an analysis may spend on one deal.
+/// How much search an analysis may spend on one deal, in nodes of the exact solver (a node of
+/// a costlier search counts for more: [`wippen::NODE_COST`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Budget {
     /// Search nodes (positions visited) for the whole deal.
@@ -124,8 +125,8 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The budget a server should use: a few tens of milliseconds per deal on one core at
-    /// most (see `BENCHMARKS.md`).
+    /// The budget a server should use: at most some tens of milliseconds per deal of the
+    /// trick games and about half a second per Wippen deal, on one core.
     pub const DEFAULT: Budget = Budget { nodes: 3_000_000 };
 
     /// A budget of `nodes` search nodes.
@@ -142,7 +143,13 @@ impl Default for Budget {
 
 /// A card's entry from the values of every card its player could play (higher: better for
 /// his side); the card played must be among them.
-pub(crate) fn entry(index: usize, seat: Seat, played: Card, values: &[(Card, i32)], horizon: Option<u8>) -> CardAnalysis {
+pub(crate) fn entry(
+    index: usize,
+    seat: Seat,
+    played: Card,
+    values: &[(Card, i32)],
+    horizon: Option<u8>,
+) -> CardAnalysis {
     let before = values.iter().map(|v| v.1).max();
     let after = values.iter().find(|v| v.0 == played).map(|v| v.1);
     let mut best: Vec<Card> = values.iter().filter(|v| Some(v.1) == before).map(|v| v.0).collect();

@@ -191,12 +191,8 @@ pub fn analyse(
             cards.push(unanalysed(i, p.seat, p.card));
         } else {
             let side = side_of(place);
-            let search = searches.entry(side).or_insert_with(|| Search {
-                table,
-                side,
-                bounds: HashMap::new(),
-                nodes: 0,
-            });
+            let search =
+                searches.entry(side).or_insert_with(|| Search { table, side, bounds: HashMap::new(), nodes: 0 });
             let before_nodes = search.nodes;
             let so_far: u8 = (0..n).filter(|&q| side & (1 << q) != 0).map(|q| taken[q]).sum();
             let mut values: Vec<(Card, i32)> = Vec::new();

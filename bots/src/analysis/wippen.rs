@@ -4,7 +4,8 @@
 //! the points the deal would give if it ended there: the player's points less the best of the
 //! others'. The search deepens one move at a time while the move's share of the budget lasts;
 //! the depth reached is given with each move ([`super::CardAnalysis::horizon`]). A line that
-//! reaches the end of the deal is scored by the deal's outcome.
+//! reaches the end of the deal is scored by the deal's outcome. Each node of this search
+//! counts as [`NODE_COST`] nodes of the budget.
 
 use fipsen_rules::Seat;
 use fipsen_rules::wippen::{Deal, Move, MoveRecord, score};
@@ -14,6 +15,11 @@ use super::{Analysis, Budget, CardAnalysis, Method, Unit, unanalysed};
 /// The deepest search tried after a move (a round of hand cards of two players).
 pub const MAX_DEPTH: u8 = 8;
 
+/// What one node of this search (a move applied to a copy of the deal, the next moves listed)
+/// costs in the nodes of a [`Budget`], which counts the exact solver's (about a hundred times
+/// cheaper).
+pub const NODE_COST: u64 = 100;
+
 /// The analysis of finished deal `finished`, replayed from its seed.
 pub fn analyse(finished: &Deal, budget: Budget) -> Option<Analysis> {
     let (start, _) = Deal::new(*finished.rules(), finished.number(), finished.dealer(), finished.seed());
@@ -22,7 +28,7 @@ pub fn analyse(finished: &Deal, budget: Budget) -> Option<Analysis> {
 
 /// The analysis of `moves` played from `start`. `None` if a move does not fit the deal.
 pub fn analyse_from(start: Deal, moves: &[MoveRecord], budget: Budget) -> Option<Analysis> {
-    let per_move = budget.nodes / moves.len().max(1) as u64;
+    let per_move = budget.nodes / NODE_COST / moves.len().max(1) as u64;
     let mut deal = start;
     let mut cards = Vec::with_capacity(moves.len());
     let mut nodes = 0u64;
@@ -47,7 +53,7 @@ pub fn analyse_from(start: Deal, moves: &[MoveRecord], budget: Budget) -> Option
                 break;
             }
         }
-        nodes += search.nodes;
+        nodes += search.nodes * NODE_COST;
         let card = record.mv.card();
         match found {
             Some((values, depth)) => {

@@ -25,12 +25,12 @@
 use fipsen_rules::grossenaspe::{Action, Bid, Call, Deal, DealView, Game, Outcome, Phase, Rules, SeriesView};
 use fipsen_rules::{CardSet, FirstLead, Seat, Seed, Suit};
 
-pub use crate::level::{Config, Level};
 use crate::cards::{Bits, PackMasks, card, highest, packed, packed_index, suit_index};
 use crate::evaluate::{draw_layouts, game_value_at, skat_and_stock};
 use crate::heuristic::{best_keep_in, easy_card, strength_in, top_keeps_in};
 use crate::inference::{Clue, Evidence, weighted_layouts};
 use crate::knowledge::{Knowledge, Layout, Seen};
+pub use crate::level::{Config, Level};
 use crate::play::{best_card_at, durch_value_at};
 use crate::rng::{Hasher, Rng};
 use crate::solver::{MAX_PLAYERS, Position, Solver, Stakes};
@@ -822,7 +822,6 @@ pub fn play_from(mut deal: Deal, players: &[crate::arena::Player], bot_seed: u64
     Played { scores, outcome, actions }
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // The one interface.
 
@@ -866,7 +865,9 @@ impl crate::games::GameBot for Bot {
         let from_start = open.durch_from_start;
         analyse(
             &open,
-            |on, won, lost| stakes(&Game { durch: if from_start { game.durch } else { on }, ..game }, suit, won, lost, lf),
+            |on, won, lost| {
+                stakes(&Game { durch: if from_start { game.durch } else { on }, ..game }, suit, won, lost, lf)
+            },
             budget,
         )
     }

@@ -42,11 +42,11 @@ use std::sync::OnceLock;
 use fipsen_rules::thedinghausen::{Action, Deal, DealView, FipsenResult, Phase, Round, Rules, SeriesView};
 use fipsen_rules::{Seat, Seed};
 
-use crate::level::Level;
 use crate::cards::{
     Bits, PackMasks, beats, card, highest, lowest, packed, packed_index, suit_index, suit_mask_of, winning_card,
 };
 use crate::knowledge::{Knowledge, Layout, Sampler, Seen};
+use crate::level::Level;
 use crate::rng::{Hasher, Rng};
 
 /// The pack: 32 cards.
@@ -1171,7 +1171,6 @@ pub fn play_round(
         dealer = dealer.next(PLAYERS as u8);
     }
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // The one interface.

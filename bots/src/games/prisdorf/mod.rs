@@ -51,7 +51,8 @@ impl GameBot for Bot {
         open.durch_from_start = game.tricks >= 5;
         open.went_on = game.durch && game.tricks < 5;
         let base = Game { durch: false, ..game };
-        let stakes = |on: bool, won, lost| Stakes::from_game(&Game { durch: on || game.tricks >= 5, ..base }, won, lost);
+        let stakes =
+            |on: bool, won, lost| Stakes::from_game(&Game { durch: on || game.tricks >= 5, ..base }, won, lost);
         holstein::analyse(&open, stakes, budget)
     }
 }
