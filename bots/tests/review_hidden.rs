@@ -95,7 +95,7 @@ fn replay_len(deal: &Deal, actions: &[(Seat, fipsen_rules::Action)]) -> usize {
         if d.phase() != Phase::Auction {
             break;
         }
-        d.apply(s, a).unwrap();
+        d.apply(s, a).expect("the auction replays");
         k += 1;
     }
     k

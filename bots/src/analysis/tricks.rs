@@ -117,16 +117,16 @@ impl Search<'_, '_> {
             return false;
         }
         let (mut lower, mut upper) = (0u8, left);
-        if s.len == 0 {
-            if let Some(&(lo, hi)) = self.bounds.get(s) {
-                if lo as i8 >= need {
-                    return true;
-                }
-                if (hi as i8) < need {
-                    return false;
-                }
-                (lower, upper) = (lo, hi);
+        if s.len == 0
+            && let Some(&(lo, hi)) = self.bounds.get(s)
+        {
+            if lo as i8 >= need {
+                return true;
             }
+            if (hi as i8) < need {
+                return false;
+            }
+            (lower, upper) = (lo, hi);
         }
         let mine = self.side & (1 << s.turn(self.table.n())) != 0;
         let mut result = !mine;

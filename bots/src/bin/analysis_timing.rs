@@ -25,7 +25,8 @@ fn main() {
         let mut series = 0u64;
         while times.len() < deals && series < 10 * deals as u64 + 10 {
             series += 1;
-            let (mut game, _) = AnyGame::start(&GameRules::default_for(id), Seed::from_u64(series)).unwrap();
+            let (mut game, _) = AnyGame::start(&GameRules::default_for(id), Seed::from_u64(series))
+                .expect("the default rules start a series");
             let mut actions = 0u64;
             while times.len() < deals && !game.series_over() && actions < 20_000 {
                 if game.deal_over() {
