@@ -13,8 +13,12 @@
 //! * [`knowledge`]: what a seat knows of the unseen cards, and uniform sampling or enumeration
 //!   of the deals consistent with it; [`inference`] weighs those deals by the auction.
 //! * [`evaluate`]: what a hand is worth as each contract; [`play`]: the card by sampling.
-//! * [`bot`]: the levels and every decision; [`review`]: the review of a finished deal.
-//! * [`games`]: the bots of every game behind one door, for servers.
+//! * [`level`]: the levels, for every game.
+//! * [`games`]: the bots of every game behind one interface ([`games::GameBot`]: choose,
+//!   review, analyse), a module per game, and one door for servers.
+//! * [`analysis`]: the card-by-card analysis of a finished deal's play, every card open.
+//! * [`bot`]: Prisdorf's bot, every decision; [`review`]: the review of a finished Prisdorf
+//!   deal (both in [`games::prisdorf`]).
 //! * [`arena`]: deals played between bots (used by the `arena` binary and the tests).
 //! * [`grossenaspe`]: the bots of Großenaspe Fipsen, on the same solver, sampling and rules
 //!   of thumb (parametrised by the pack: [`cards::PackMasks`]).
@@ -26,24 +30,27 @@
 // Loops over parallel small arrays (seats, suits, capacities) read better with an index.
 #![allow(clippy::needless_range_loop)]
 
+pub mod analysis;
 pub mod arena;
-pub mod bot;
 pub mod cards;
 pub mod evaluate;
 pub mod games;
-pub mod grossenaspe;
 pub mod heuristic;
 pub mod inference;
 pub mod knowledge;
-pub mod mecklenburg;
+pub mod level;
 pub mod play;
-pub mod review;
 pub mod rng;
 pub mod solver;
 pub mod table;
-pub mod thedinghausen;
-pub mod tippen;
-pub mod wippen;
 
-pub use bot::{Bot, Config, Level};
+// Each game's module under its old path.
+pub use games::prisdorf::{bot, review};
+pub use games::{grossenaspe, mecklenburg, thedinghausen, tippen, wippen};
+
+pub use analysis::{Analysis, Budget, CardAnalysis};
+pub use bot::Bot;
 pub use evaluate::Estimate;
+pub use games::GameBot;
+pub use level::{Config, Level};
+pub use review::{CallReview, DurchReview, PlayReview, Review};

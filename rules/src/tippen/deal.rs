@@ -776,8 +776,13 @@ impl Deal {
     /// The lead rule for the trick about to be led (§D6): a trump to the first trick with three
     /// or more active players, the Daus of trumps to the second.
     pub(crate) fn lead_rule(&self) -> Lead {
+        self.lead_rule_at(self.winners.len())
+    }
+
+    /// The lead rule for a trick led once `done` tricks are finished.
+    fn lead_rule_at(&self, done: usize) -> Lead {
         let (params, Some(trumps)) = (self.params(), self.trumps) else { return Lead::Any };
-        match self.winners.len() {
+        match done {
             0 if params.trump_lead && self.active.len() >= 3 => Lead::Trump(trumps),
             1 => params.daus.map_or(Lead::Any, |rank| Lead::Card(Card::new(trumps, rank))),
             _ => Lead::Any,
@@ -788,6 +793,18 @@ impl Deal {
     pub(crate) fn follow(&self) -> Follow {
         let params = self.params();
         Follow { head: params.head, void: params.void, trumps: self.trumps }
+    }
+
+    /// The cards of `hand` this deal's rules and trumps allow to be added to a trick holding
+    /// `trick` (from its leader; empty: a lead) once `done` tricks are finished: what
+    /// [`Deal::playable`] answers for any position of the play (an analysis with every card
+    /// open asks it of positions the deal never reached).
+    pub fn playable_at(&self, hand: CardSet, trick: &[Card], done: usize) -> CardSet {
+        if trick.is_empty() {
+            return self.lead_rule_at(done).playable(hand);
+        }
+        let plays: Vec<Play> = trick.iter().map(|&card| Play { seat: Seat(0), card }).collect();
+        self.follow().playable(&plays, hand)
     }
 
     /// The cards `seat` may play now.

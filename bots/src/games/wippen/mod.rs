@@ -25,6 +25,36 @@
 //! view give the same answer.
 
 pub mod arena;
+
+// ---------------------------------------------------------------------------------------------
+// The one interface.
+
+impl crate::games::GameBot for Bot {
+    type View = SeriesView;
+    type Action = Move;
+    type Deal = fipsen_rules::wippen::Deal;
+    type Review = ();
+
+    fn new(level: Level, seed: u64) -> Bot {
+        Bot::new(level, seed)
+    }
+
+    fn choose(&mut self, view: &SeriesView) -> Option<Move> {
+        self.choose_in_series(view)
+    }
+
+    /// Wippen has no review yet.
+    fn review(&mut self, _deal: &Self::Deal, _seat: Seat) -> Option<()> {
+        None
+    }
+
+    /// Each move against every simple move its player had, searched a bounded number of moves
+    /// ahead with every card open ([`crate::analysis::wippen`]).
+    fn analyse(deal: &Self::Deal, budget: crate::analysis::Budget) -> Option<crate::analysis::Analysis> {
+        crate::analysis::wippen::analyse(deal, budget)
+    }
+}
+
 #[cfg(test)]
 mod tests;
 
@@ -33,7 +63,7 @@ use fipsen_rules::wippen::{
 };
 use fipsen_rules::{Card, CardSet, Rank, Seat, Suit};
 
-use crate::bot::Level;
+use crate::level::Level;
 use crate::rng::{Hasher, Rng};
 
 /// Above this many table piles every level plays by the easy rules: the sets of piles to weigh

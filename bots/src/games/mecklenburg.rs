@@ -32,12 +32,12 @@
 use fipsen_rules::mecklenburg::{Action, Bid, Call, Deal, DealView, DuttUse, Game, Outcome, Phase, Rules, SeriesView};
 use fipsen_rules::{CardSet, FirstLead, Pack, Seat, Seed, Suit};
 
-pub use crate::bot::{Config, Level};
 use crate::cards::{Bits, PackMasks, card, highest, packed, packed_index, suit_index};
 use crate::evaluate::{draw_layouts, game_value_at};
 use crate::heuristic::{best_keep_in, easy_card, strength_in, top_keeps_in};
 use crate::inference::{Clue, Evidence, weighted_layouts};
 use crate::knowledge::{Knowledge, Layout, Seen};
+pub use crate::level::{Config, Level};
 use crate::play::{best_card_at, durch_value_at};
 use crate::rng::{Hasher, Rng};
 use crate::solver::{MAX_PLAYERS, Position, Solver, Stakes};
@@ -839,6 +839,55 @@ pub fn play_from(mut deal: Deal, players: &[crate::arena::Player], bot_seed: u64
         scores[seat.index()] = points;
     }
     Played { scores, outcome, actions }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The one interface.
+
+impl crate::games::GameBot for Bot {
+    type View = SeriesView;
+    type Action = Action;
+    type Deal = Deal;
+    type Review = ();
+
+    fn new(level: Level, seed: u64) -> Bot {
+        Bot::new(level, seed)
+    }
+
+    fn choose(&mut self, view: &SeriesView) -> Option<Action> {
+        self.choose_in_series(view)
+    }
+
+    /// Anseggerfips and Duttfips have no review yet.
+    fn review(&mut self, _deal: &Deal, _seat: Seat) -> Option<()> {
+        None
+    }
+
+    /// Exact, the declarer against the defenders, in the game's points.
+    fn analyse(deal: &Deal, budget: crate::analysis::Budget) -> Option<crate::analysis::Analysis> {
+        use crate::analysis::holstein::{OpenPlay, analyse};
+        let view = deal.view(None);
+        let (reveal, game, declarer) = (view.reveal.as_ref()?, view.game?, view.declarer?);
+        let suit = game.trumps?;
+        let mut open = OpenPlay::from_tricks(
+            PLAYERS,
+            declarer.0,
+            PACK.suits[suit_index(suit)],
+            &view.tricks,
+            &view.trick,
+            &reveal.hands,
+        );
+        open.target = game.bid.target();
+        open.durch_from_start = game.bid.target() >= 5;
+        open.went_on = game.durch && !open.durch_from_start;
+        let lf = view.rules.loss_factor();
+        let from_start = open.durch_from_start;
+        analyse(
+            &open,
+            |on, won, lost| stakes(&Game { durch: if from_start { game.durch } else { on }, ..game }, won, lost, lf),
+            budget,
+        )
+    }
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ mod sim;
 use fipsen_rules::tippen::{Action, Choice, DealView, Phase, SeriesView, Sniffing};
 use fipsen_rules::{Card, CardSet, Rank, Suit};
 
-use crate::bot::Level;
+use crate::level::Level;
 use crate::rng::{Hasher, Rng};
 use sim::{Params, Sim, SimPhase};
 
@@ -699,6 +699,61 @@ impl Knowledge {
         let talon = usize::from(view.talon).min(pool.len());
         sim.talon = pool[..talon].to_vec();
         Some(sim)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The one interface.
+
+impl crate::games::GameBot for Bot {
+    type View = SeriesView;
+    type Action = Action;
+    type Deal = fipsen_rules::tippen::Deal;
+    type Review = ();
+
+    fn new(level: Level, seed: u64) -> Bot {
+        Bot::new(level, seed)
+    }
+
+    fn choose(&mut self, view: &SeriesView) -> Option<Action> {
+        self.choose_in_series(view)
+    }
+
+    /// Tippen has no review yet.
+    fn review(&mut self, _deal: &Self::Deal, _seat: fipsen_rules::Seat) -> Option<()> {
+        None
+    }
+
+    /// The tricks a player can be sure of against every other active player, every card
+    /// known, under the preset's duties (the lead rules, heading and trumping).
+    fn analyse(deal: &Self::Deal, budget: crate::analysis::Budget) -> Option<crate::analysis::Analysis> {
+        use crate::analysis::tricks::{MAX_SEATS, Table, analyse};
+        let view = deal.view(None);
+        let reveal = view.reveal.as_ref()?;
+        let trumps = crate::cards::trump_mask(view.trumps?);
+        let plays: Vec<fipsen_rules::Play> =
+            view.tricks.iter().flat_map(|t| t.cards.iter()).chain(view.trick.iter()).copied().collect();
+        let first = plays.first()?;
+        let mut seats = view.active.clone();
+        seats.sort_by_key(|s| s.0);
+        if seats.len() > MAX_SEATS {
+            return None;
+        }
+        let mut hands = [0u64; MAX_SEATS];
+        for (place, seat) in seats.iter().enumerate() {
+            hands[place] = reveal.hands.get(seat.index()).map_or(0, |h| h.bits());
+        }
+        for p in &plays {
+            let place = seats.iter().position(|&s| s == p.seat)?;
+            hands[place] |= 1 << p.card.index();
+        }
+        let leader = seats.iter().position(|&s| s == first.seat)? as u8;
+        let legal = |hand: u64, trick: &[u8], done: u8| {
+            let cards: Vec<Card> = trick.iter().map(|&c| crate::cards::card(c)).collect();
+            deal.playable_at(CardSet::from_bits(hand), &cards, usize::from(done)).bits()
+        };
+        let table = Table { seats: &seats, trumps, legal: &legal };
+        analyse(&table, hands, leader, &plays, |place| 1 << place, budget)
     }
 }
 

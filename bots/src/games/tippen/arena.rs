@@ -9,7 +9,7 @@ use fipsen_rules::tippen::{Preset, Rules, Series};
 
 use super::Bot;
 use crate::arena::{Decisions, Stats, in_parallel, verdict};
-use crate::bot::Level;
+use crate::level::Level;
 use crate::rng::Hasher;
 
 /// How one series went.

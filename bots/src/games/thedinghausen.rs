@@ -42,11 +42,11 @@ use std::sync::OnceLock;
 use fipsen_rules::thedinghausen::{Action, Deal, DealView, FipsenResult, Phase, Round, Rules, SeriesView};
 use fipsen_rules::{Seat, Seed};
 
-use crate::bot::Level;
 use crate::cards::{
     Bits, PackMasks, beats, card, highest, lowest, packed, packed_index, suit_index, suit_mask_of, winning_card,
 };
 use crate::knowledge::{Knowledge, Layout, Sampler, Seen};
+use crate::level::Level;
 use crate::rng::{Hasher, Rng};
 
 /// The pack: 32 cards.
@@ -1169,6 +1169,59 @@ pub fn play_round(
         }
         round = deal.next_round();
         dealer = dealer.next(PLAYERS as u8);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The one interface.
+
+impl crate::games::GameBot for Bot {
+    type View = SeriesView;
+    type Action = Action;
+    type Deal = Deal;
+    type Review = ();
+
+    fn new(level: Level, seed: u64) -> Bot {
+        Bot::new(level, seed)
+    }
+
+    fn choose(&mut self, view: &SeriesView) -> Option<Action> {
+        self.choose_in_series(view)
+    }
+
+    /// Thedinghausen has no review yet.
+    fn review(&mut self, _deal: &Deal, _seat: Seat) -> Option<()> {
+        None
+    }
+
+    /// The tricks a seat can be sure of against the other four, every card known; in a deal
+    /// with a fipsen, the tricks of the announcer against the four, and of the four together
+    /// against him. The race to ten is not weighed: only this deal's tricks count.
+    fn analyse(deal: &Deal, budget: crate::analysis::Budget) -> Option<crate::analysis::Analysis> {
+        use crate::analysis::holstein::hands_at_start;
+        use crate::analysis::tricks::{MAX_SEATS, Table, analyse};
+        let view = deal.view(None);
+        let reveal = view.reveal.as_ref()?;
+        let plays: Vec<fipsen_rules::Play> =
+            view.tricks.iter().flat_map(|t| t.cards.iter()).chain(view.trick.iter()).copied().collect();
+        let first = plays.first()?;
+        let start = hands_at_start(PLAYERS as u8, &plays, &reveal.hands);
+        let mut hands = [0u64; MAX_SEATS];
+        hands[..PLAYERS].copy_from_slice(&start[..PLAYERS]);
+        let seats: Vec<Seat> = (0..PLAYERS as u8).map(Seat).collect();
+        let (trumps, head) = (trumps_of(&view), view.rules.head_the_trick);
+        let legal = move |hand: u64, trick: &[u8], _done: u8| {
+            playable(hand, trick.iter().fold(0, |m, &c| m | 1 << c), trick.first().copied(), trumps, head)
+        };
+        let table = Table { seats: &seats, trumps, legal: &legal };
+        let all = (1u16 << PLAYERS) - 1;
+        let announcer = view.fipsen.map(|f| f.seat.index());
+        let side_of = |place: usize| match announcer {
+            Some(a) if a == place => 1 << a,
+            Some(a) => all & !(1 << a),
+            None => 1 << place,
+        };
+        analyse(&table, hands, first.seat.0, &plays, side_of, budget)
     }
 }
 

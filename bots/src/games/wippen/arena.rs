@@ -11,7 +11,7 @@ use fipsen_rules::wippen::{Rules, Series};
 
 use super::Bot;
 use crate::arena::{Decisions, Stats, in_parallel, verdict};
-use crate::bot::Level;
+use crate::level::Level;
 use crate::rng::Hasher;
 
 /// How one game went.
