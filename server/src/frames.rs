@@ -19,6 +19,7 @@ mod splice;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 
+use axum::extract::ws::Utf8Bytes;
 use fipsen_protocol::patch::spanned::Spanned;
 use fipsen_protocol::patch::text::{PatchWriter, Seg};
 use fipsen_protocol::{RoomEvent, RoomState, SeqEvent};
@@ -126,7 +127,7 @@ pub struct UpdateFrames<'a> {
     plain_events: bool,
     /// The frames built, by viewer and base (the base's address: the caller holds every base
     /// while the frames are built, so that no two bases share one).
-    built: Vec<(Option<Seat>, usize, Arc<str>)>,
+    built: Vec<(Option<Seat>, usize, Utf8Bytes)>,
     /// The room's patches, by the address of the room text they were made from (held by a
     /// base, so alive while the frames are built).
     room_patches: Vec<(usize, String)>,
@@ -180,15 +181,16 @@ impl<'a> UpdateFrames<'a> {
     }
 
     /// The frame for a connection of `viewer` that was last sent `base`, and the state it is
-    /// sent now (its next base).
-    pub fn frame(&mut self, viewer: Option<Seat>, base: &Arc<Base>) -> (Arc<str>, Arc<Base>) {
+    /// sent now (its next base). The frame's bytes are shared: connections of one viewer and
+    /// base are given the same.
+    pub fn frame(&mut self, viewer: Option<Seat>, base: &Arc<Base>) -> (Utf8Bytes, Arc<Base>) {
         let state = self.state(viewer);
         let key = Arc::as_ptr(base) as usize;
         if let Some((_, _, frame)) = self.built.iter().find(|(v, b, _)| *v == viewer && *b == key) {
             return (frame.clone(), state);
         }
         let patches = self.patches(base, &state);
-        let frame: Arc<str> = Arc::from(self.build(viewer, patches.as_str()));
+        let frame = Utf8Bytes::from(self.build(viewer, patches.as_str()));
         self.built.push((viewer, key, frame.clone()));
         (frame, state)
     }
@@ -561,9 +563,9 @@ mod tests {
         let mut frames = UpdateFrames::new(2, &[], &changed, None);
         let (a, next_a) = frames.frame(None, &base);
         let (b, next_b) = frames.frame(None, &base);
-        assert!(Arc::ptr_eq(&a, &b) && Arc::ptr_eq(&next_a, &next_b));
+        assert!(std::ptr::eq(a.as_ptr(), b.as_ptr()) && Arc::ptr_eq(&next_a, &next_b));
         let (c, _) = frames.frame(None, &other);
-        assert!(!Arc::ptr_eq(&a, &c));
+        assert!(!std::ptr::eq(a.as_ptr(), c.as_ptr()));
         assert_eq!(a, c);
     }
 }
