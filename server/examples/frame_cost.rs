@@ -17,9 +17,9 @@
 
 use std::sync::Arc;
 
+use axum::extract::ws::{Message, Utf8Bytes};
 use fipsen_protocol::{RoomEvent, RoomOptions, RoomState, RoomStatus, SeatInfo, SeqEvent};
 use fipsen_rules::{AnyGame, GameEvent, GameRules, Seat, Seed, Series};
-use axum::extract::ws::{Message, Utf8Bytes};
 use fipsen_server::frames::{Base, UpdateFrames, redact};
 
 const VIEWERS: [Option<Seat>; 5] = [Some(Seat(0)), Some(Seat(1)), Some(Seat(2)), Some(Seat(3)), None];

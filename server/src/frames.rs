@@ -11,7 +11,7 @@
 //! without looking at the rows before it, so a move late in a long series costs what one early
 //! in it does. Each viewer's state (each seat, and every spectator alike) is built once per
 //! change, the deal's fields every viewer sees alike serialised once for all of them
-//! ([`splice`]); viewers whose redacted events are the same share their events' JSON, and
+//! (`frames/splice.rs`); viewers whose redacted events are the same share their events' JSON, and
 //! connections that share a viewer and a base share one frame.
 
 mod splice;
@@ -510,8 +510,9 @@ mod tests {
                 series.next_deal().unwrap()
             } else {
                 let seat = series.turn().unwrap();
-                let action = fipsen_bots::games::choose(fipsen_bots::Level::Easy, seed ^ step, &series.view(Some(seat)))
-                    .unwrap_or_else(|| series.legal_actions(seat).get(0).unwrap());
+                let action =
+                    fipsen_bots::games::choose(fipsen_bots::Level::Easy, seed ^ step, &series.view(Some(seat)))
+                        .unwrap_or_else(|| series.legal_actions(seat).get(0).unwrap());
                 series.apply(seat, &action).unwrap()
             };
             pending = number(events);

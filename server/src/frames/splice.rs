@@ -6,8 +6,8 @@
 //! first view of a change writes each such field's JSON and keeps it ([`SharedParts`]); every
 //! later view of the same change writes the kept JSON in its place instead of serialising the
 //! field again. The output is the bytes the plain serialisation gives, as long as the fields
-//! named are in fact the same for every viewer (tests hold this over whole series of every
-//! game).
+//! named are in fact the same for every viewer (a test holds this over series of every game
+//! played by bots, for every viewer).
 
 use std::cell::{Cell, RefCell};
 
@@ -64,7 +64,9 @@ pub fn shared_fields(game: GameId) -> &'static [&'static str] {
             "outcome",
             "reveal",
         ],
-        GameId::Wippen => &["rules", "hand_sizes", "table", "captured", "sweeps", "moves", "outcome", "scores", "reveal"],
+        GameId::Wippen => {
+            &["rules", "hand_sizes", "table", "captured", "sweeps", "moves", "outcome", "scores", "reveal"]
+        }
     }
 }
 
@@ -83,7 +85,11 @@ pub struct SharedParts {
 impl SharedParts {
     /// Empty parts for a change of a table of `game` (`None` before a series: nothing shared).
     pub fn for_game(game: Option<GameId>) -> SharedParts {
-        SharedParts { names: game.map_or(&[], shared_fields), fields: RefCell::new(Vec::new()), filled: Cell::new(false) }
+        SharedParts {
+            names: game.map_or(&[], shared_fields),
+            fields: RefCell::new(Vec::new()),
+            filled: Cell::new(false),
+        }
     }
 
     /// Whether no field's JSON is kept (none written yet, or none shared).
@@ -302,12 +308,7 @@ impl<'a, S: Serializer> Serializer for Splicer<'a, S> {
     fn serialize_unit_struct(self, name: &'static str) -> Result<S::Ok, S::Error> {
         self.inner.serialize_unit_struct(name)
     }
-    fn serialize_unit_variant(
-        self,
-        name: &'static str,
-        index: u32,
-        variant: &'static str,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize_unit_variant(self, name: &'static str, index: u32, variant: &'static str) -> Result<S::Ok, S::Error> {
         self.inner.serialize_unit_variant(name, index, variant)
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, name: &'static str, value: &T) -> Result<S::Ok, S::Error> {
