@@ -10,10 +10,14 @@
 //! valgrind --tool=callgrind target/release/examples/frame_cost lean 20 1000
 //! ```
 //! (arguments: the way, the deals played before the move, the repetitions; run with 0
-//! repetitions to count the set-up alone).
+//! repetitions to count the set-up alone). Two more ways take the `lean` frames on to a table's
+//! six connections (four seats, two spectators) as the socket's messages: `queued` as the
+//! server does (the frame's shared bytes), `copied` as it did before (each connection's
+//! message a copy of the frame).
 
 use std::sync::Arc;
 
+use axum::extract::ws::{Message, Utf8Bytes};
 use fipsen_protocol::{RoomEvent, RoomOptions, RoomState, RoomStatus, SeatInfo, SeqEvent};
 use fipsen_rules::{AnyGame, GameEvent, GameRules, Seat, Seed, Series};
 use fipsen_server::frames::{Base, UpdateFrames, redact};
@@ -48,6 +52,21 @@ fn main() {
                     update.to_string().len()
                 })
                 .sum::<usize>(),
+            "queued" | "copied" => {
+                let mut frames = UpdateFrames::new(101, &events, &state, Some(&game));
+                // The second spectator has the first's base, and so the same frame.
+                let connections = VIEWERS.iter().zip(&bases).chain(std::iter::once((&VIEWERS[4], &bases[4])));
+                let messages: Vec<Message> = connections
+                    .map(|(&viewer, base)| {
+                        let frame = frames.frame(viewer, base).0;
+                        match way {
+                            "copied" => Message::Text(Utf8Bytes::from(&*frame)),
+                            _ => Message::Text(frame),
+                        }
+                    })
+                    .collect();
+                messages.iter().map(|m| std::hint::black_box(m).to_text().map_or(0, str::len)).sum::<usize>()
+            }
             _ => {
                 let mut frames = UpdateFrames::new(101, &events, &state, Some(&game));
                 VIEWERS.iter().zip(&bases).map(|(&viewer, base)| frames.frame(viewer, base).0.len()).sum::<usize>()

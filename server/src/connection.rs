@@ -122,7 +122,7 @@ async fn write_loop(
                         reply_too_large(&state, &text);
                         break Some(CloseCode::Internal);
                     }
-                    Message::Text(Utf8Bytes::from(text.as_ref()))
+                    Message::Text(text)
                 }
                 Some(Outgoing::Close(code)) => break Some(code),
                 None => break Some(CloseCode::Normal),
@@ -390,7 +390,7 @@ impl Reader {
     }
 
     fn send(&self, message: &ServerMessage) {
-        if self.link.send(Arc::from(message.to_json()), &self.state.metrics) {
+        if self.link.send(message.to_json(), &self.state.metrics) {
             inc(&self.state.metrics.messages_out);
         }
     }

@@ -10,15 +10,22 @@
 //! a row added to the scoresheet is appended
 //! without looking at the rows before it, so a move late in a long series costs what one early
 //! in it does. Each viewer's state (each seat, and every spectator alike) is built once per
-//! change, and connections that share a viewer and a base share one frame.
+//! change, the deal's fields every viewer sees alike serialised once for all of them
+//! (`frames/splice.rs`); viewers whose redacted events are the same share their events' JSON, and
+//! connections that share a viewer and a base share one frame.
+
+mod splice;
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 
+use axum::extract::ws::Utf8Bytes;
 use fipsen_protocol::patch::spanned::Spanned;
 use fipsen_protocol::patch::text::{PatchWriter, Seg};
 use fipsen_protocol::{RoomEvent, RoomState, SeqEvent};
 use fipsen_rules::{AnyGame, Seat};
+
+use splice::{SharedParts, Spliced};
 
 /// How deep the places of a game view's members are kept with a base: the view's parts and the
 /// deal's fields (a move changes a few of these; what lies deeper is compared as text). A third
@@ -59,10 +66,19 @@ impl Base {
     /// `prompt` is false.
     pub fn now(room: &RoomState, series: Option<&AnyGame>, viewer: Option<Seat>, prompt: bool) -> Base {
         let room: Arc<str> = Arc::from(json(room));
-        Base::of(room, series, viewer, prompt, first_row(series))
+        Base::of(room, series, viewer, prompt, first_row(series), None)
     }
 
-    fn of(room: Arc<str>, series: Option<&AnyGame>, viewer: Option<Seat>, prompt: bool, first_row: u64) -> Base {
+    /// The base of `viewer` with the room's text `room`; with `shared`, the deal's shared fields
+    /// are copied from (or, first, written into) the change's [`SharedParts`].
+    fn of(
+        room: Arc<str>,
+        series: Option<&AnyGame>,
+        viewer: Option<Seat>,
+        prompt: bool,
+        first_row: u64,
+        shared: Option<&SharedParts>,
+    ) -> Base {
         let Some(series) = series else {
             return Base { room, game: None, rows: 0, first_row: 0 };
         };
@@ -70,7 +86,11 @@ impl Base {
         if !prompt {
             view.clear_prompt();
         }
-        let game = Spanned::of(&view, SPAN_DEPTH).unwrap_or_else(|_| Spanned::plain("null"));
+        let game = match shared {
+            Some(parts) => Spanned::of(&Spliced::new(&view, parts), SPAN_DEPTH),
+            None => Spanned::of(&view, SPAN_DEPTH),
+        };
+        let game = game.unwrap_or_else(|_| Spanned::plain("null"));
         Base { room, game: Some(game), rows: series.rows(), first_row }
     }
 }
@@ -97,10 +117,17 @@ pub struct UpdateFrames<'a> {
     first_row: u64,
     /// Seats whose own view offers no action (a bot plays for them for now).
     no_prompt: Vec<Seat>,
+    /// The deal's fields every viewer sees alike, as JSON, written by the first state built.
+    shared: SharedParts,
     states: Vec<(Option<Seat>, Arc<Base>)>,
+    /// The events' JSON as each viewer may see them, kept once per different redaction.
+    events_json: Vec<(Vec<SeqEvent>, String)>,
+    /// Tests only: each viewer's events serialised on their own, as before they were shared.
+    #[cfg(test)]
+    plain_events: bool,
     /// The frames built, by viewer and base (the base's address: the caller holds every base
     /// while the frames are built, so that no two bases share one).
-    built: Vec<(Option<Seat>, usize, Arc<str>)>,
+    built: Vec<(Option<Seat>, usize, Utf8Bytes)>,
     /// The room's patches, by the address of the room text they were made from (held by a
     /// base, so alive while the frames are built).
     room_patches: Vec<(usize, String)>,
@@ -116,10 +143,23 @@ impl<'a> UpdateFrames<'a> {
             room: Arc::from(json(room)),
             first_row: first_row(series),
             no_prompt: Vec::new(),
+            shared: SharedParts::for_game(series.map(AnyGame::game)),
             states: Vec::with_capacity(5),
+            events_json: Vec::with_capacity(2),
+            #[cfg(test)]
+            plain_events: false,
             built: Vec::with_capacity(5),
             room_patches: Vec::with_capacity(1),
         }
+    }
+
+    /// The frames built the way before the shared parts: each viewer's view and events
+    /// serialised whole, for tests that hold the two ways' bytes equal.
+    #[cfg(test)]
+    fn plain(mut self) -> UpdateFrames<'a> {
+        self.shared = SharedParts::for_game(None);
+        self.plain_events = true;
+        self
     }
 
     /// These seats' states show their view without a prompt: a bot acts for them meanwhile.
@@ -134,21 +174,23 @@ impl<'a> UpdateFrames<'a> {
             return state.clone();
         }
         let prompt = viewer.is_none_or(|v| !self.no_prompt.contains(&v));
-        let state = Arc::new(Base::of(self.room.clone(), self.series, viewer, prompt, self.first_row));
+        let state =
+            Arc::new(Base::of(self.room.clone(), self.series, viewer, prompt, self.first_row, Some(&self.shared)));
         self.states.push((viewer, state.clone()));
         state
     }
 
     /// The frame for a connection of `viewer` that was last sent `base`, and the state it is
-    /// sent now (its next base).
-    pub fn frame(&mut self, viewer: Option<Seat>, base: &Arc<Base>) -> (Arc<str>, Arc<Base>) {
+    /// sent now (its next base). The frame's bytes are shared: connections of one viewer and
+    /// base are given the same.
+    pub fn frame(&mut self, viewer: Option<Seat>, base: &Arc<Base>) -> (Utf8Bytes, Arc<Base>) {
         let state = self.state(viewer);
         let key = Arc::as_ptr(base) as usize;
         if let Some((_, _, frame)) = self.built.iter().find(|(v, b, _)| *v == viewer && *b == key) {
             return (frame.clone(), state);
         }
         let patches = self.patches(base, &state);
-        let frame: Arc<str> = Arc::from(self.build(viewer, patches.as_str()));
+        let frame = Utf8Bytes::from(self.build(viewer, patches.as_str()));
         self.built.push((viewer, key, frame.clone()));
         (frame, state)
     }
@@ -206,14 +248,34 @@ impl<'a> UpdateFrames<'a> {
         (from..to).filter_map(|i| series.and_then(|s| s.row_json(i))).collect()
     }
 
-    fn build(&self, viewer: Option<Seat>, patches: &str) -> String {
-        let events: Vec<SeqEvent> = self.events.iter().map(|e| redact(e, viewer)).collect();
-        let events = json(&events);
+    /// The events' JSON as `viewer` may see them: serialised once for all viewers who see them
+    /// alike.
+    fn events(&mut self, viewer: Option<Seat>) -> &str {
+        let redacted: Vec<SeqEvent> = self.events.iter().map(|e| redact(e, viewer)).collect();
+        #[cfg(test)]
+        if self.plain_events {
+            self.events_json.push((Vec::new(), json(&redacted)));
+            return &self.events_json[self.events_json.len() - 1].1;
+        }
+        let at = match self.events_json.iter().position(|(events, _)| *events == redacted) {
+            Some(at) => at,
+            None => {
+                let text = json(&redacted);
+                self.events_json.push((redacted, text));
+                self.events_json.len() - 1
+            }
+        };
+        &self.events_json[at].1
+    }
+
+    fn build(&mut self, viewer: Option<Seat>, patches: &str) -> String {
+        let seq = self.seq;
+        let events = self.events(viewer);
         let mut out = String::with_capacity(events.len() + patches.len() + 48);
         out.push_str(r#"{"type":"update","seq":"#);
-        out.push_str(&self.seq.to_string());
+        out.push_str(&seq.to_string());
         out.push_str(r#","events":"#);
-        out.push_str(&events);
+        out.push_str(events);
         out.push_str(r#","patches":["#);
         out.push_str(patches);
         out.push_str("]}");
@@ -378,6 +440,88 @@ mod tests {
         assert_eq!(&*frame, expected.to_json());
     }
 
+    /// The frames and states built with the deal's shared fields and the events' JSON written
+    /// once per change are, byte for byte, those built with each viewer's view and events
+    /// serialised whole (and the states keep the same record of places): at every step of
+    /// series played by bots, in every game, for every viewer, a seat stood in for included.
+    #[test]
+    fn shared_parts_give_the_bytes_of_each_viewers_own_view() {
+        for &game in GameId::ALL {
+            let mut rules = serde_json::to_value(GameRules::default_for(game)).unwrap();
+            if rules.get("rounds").is_some() {
+                rules["rounds"] = 1.into();
+            } else {
+                rules["deals"] = 4.into();
+            }
+            let rules: GameRules = serde_json::from_value(rules).unwrap();
+            for seed in 0..2 {
+                let spliced = bot_series_frames_match_plain_ones(&rules, seed);
+                assert!(spliced > 100, "{game:?}: {spliced} frames compared");
+            }
+        }
+    }
+
+    /// Plays a series with bots, comparing each step's frames and states both ways; returns how
+    /// many frames were compared.
+    fn bot_series_frames_match_plain_ones(rules: &GameRules, seed: u64) -> usize {
+        let (mut series, dealt) = AnyGame::start(rules, Seed::from_u64(seed)).unwrap();
+        let game = series.game();
+        let mut seq = 0;
+        let mut number = |events: fipsen_rules::GameEvents| -> Vec<SeqEvent> {
+            events
+                .into_iter()
+                .map(|event| {
+                    seq += 1;
+                    SeqEvent { seq, event: RoomEvent::Game { event } }
+                })
+                .collect()
+        };
+        let mut pending = number(dealt);
+        let viewers: Vec<Option<Seat>> =
+            (0..series.seats() as u8).map(|s| Some(Seat(s))).chain(std::iter::once(None)).collect();
+        let mut bases: Vec<Arc<Base>> =
+            viewers.iter().map(|_| Arc::new(Base::now(&room(None), None, None, true))).collect();
+        let mut compared = 0;
+        let mut shared_written = false;
+        for step in 0..5000u64 {
+            let state = room(Some(&series));
+            // Now and then a seat is stood in for (its view has no prompt).
+            let hidden: Vec<Seat> = if step % 7 == 3 { vec![Seat((step % 3) as u8)] } else { vec![] };
+            let mut new = UpdateFrames::new(step, &pending, &state, Some(&series)).without_prompt(&hidden);
+            let mut old = UpdateFrames::new(step, &pending, &state, Some(&series)).without_prompt(&hidden).plain();
+            // The first viewer served differs from step to step (it writes the shared parts).
+            let first = step as usize % viewers.len();
+            for i in (first..viewers.len()).chain(0..first) {
+                let viewer = viewers[i];
+                let (frame, next) = new.frame(viewer, &bases[i]);
+                let (expected, expected_next) = old.frame(viewer, &bases[i]);
+                assert_eq!(frame, expected, "{game:?}, step {step}, viewer {viewer:?}");
+                assert_eq!(next, expected_next, "{game:?}, step {step}, viewer {viewer:?}");
+                let plain = Base::now(&state, Some(&series), viewer, viewer.is_none_or(|v| !hidden.contains(&v)));
+                assert_eq!(*next, plain, "{game:?}, step {step}, viewer {viewer:?}");
+                bases[i] = next;
+                compared += 1;
+            }
+            shared_written |= !new.shared.is_empty();
+            if series.series_over() {
+                break;
+            }
+            let events = if series.deal_over() {
+                series.next_deal().unwrap()
+            } else {
+                let seat = series.turn().unwrap();
+                let action =
+                    fipsen_bots::games::choose(fipsen_bots::Level::Easy, seed ^ step, &series.view(Some(seat)))
+                        .unwrap_or_else(|| series.legal_actions(seat).get(0).unwrap());
+                series.apply(seat, &action).unwrap()
+            };
+            pending = number(events);
+        }
+        assert!(series.series_over(), "{game:?}: the series was played to its end");
+        assert!(shared_written, "{game:?}: no field was shared");
+        compared
+    }
+
     /// A client whose base is another series' (a new series in the same room) is sent the new
     /// scoresheet whole.
     #[test]
@@ -420,9 +564,9 @@ mod tests {
         let mut frames = UpdateFrames::new(2, &[], &changed, None);
         let (a, next_a) = frames.frame(None, &base);
         let (b, next_b) = frames.frame(None, &base);
-        assert!(Arc::ptr_eq(&a, &b) && Arc::ptr_eq(&next_a, &next_b));
+        assert!(std::ptr::eq(a.as_ptr(), b.as_ptr()) && Arc::ptr_eq(&next_a, &next_b));
         let (c, _) = frames.frame(None, &other);
-        assert!(!Arc::ptr_eq(&a, &c));
+        assert!(!std::ptr::eq(a.as_ptr(), c.as_ptr()));
         assert_eq!(a, c);
     }
 }

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use axum::extract::ws::Utf8Bytes;
 use fipsen_protocol::CloseCode;
 use tokio::sync::mpsc;
 
@@ -20,8 +21,9 @@ pub fn new_conn_id() -> ConnId {
 /// A frame on its way to one connection.
 #[derive(Debug, Clone)]
 pub enum Outgoing {
-    /// A JSON text frame (shared by every viewer who gets the same one).
-    Text(Arc<str>),
+    /// A JSON text frame, as the socket sends it: shared bytes, so that every connection sent
+    /// the same frame holds one copy, and the socket takes it without copying.
+    Text(Utf8Bytes),
     /// Close the connection with this code after the frames before it.
     Close(CloseCode),
 }
@@ -82,11 +84,37 @@ impl Kick {
     }
 }
 
+/// A frame's text, as a connection's queue takes it.
+pub trait IntoFrame {
+    /// The text as shared bytes.
+    fn into_frame(self) -> Utf8Bytes;
+}
+
+impl IntoFrame for Utf8Bytes {
+    fn into_frame(self) -> Utf8Bytes {
+        self
+    }
+}
+
+/// A frame built for one connection: its text is taken, not copied.
+impl IntoFrame for String {
+    fn into_frame(self) -> Utf8Bytes {
+        Utf8Bytes::from(self)
+    }
+}
+
+/// Copied once into shared bytes.
+impl IntoFrame for Arc<str> {
+    fn into_frame(self) -> Utf8Bytes {
+        Utf8Bytes::from(&*self)
+    }
+}
+
 impl ConnLink {
     /// Queues a frame; a full queue means the client does not read: it is dropped.
     /// Returns false if the connection is gone or was dropped.
-    pub fn send(&self, frame: Arc<str>, metrics: &Metrics) -> bool {
-        match self.tx.try_send(Outgoing::Text(frame)) {
+    pub fn send(&self, frame: impl IntoFrame, metrics: &Metrics) -> bool {
+        match self.tx.try_send(Outgoing::Text(frame.into_frame())) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
                 inc(&metrics.slow_clients);

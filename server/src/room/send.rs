@@ -1,6 +1,5 @@
 //! Frames to the room's viewers, each redacted for its viewer, and the room's lobby entry.
 
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -15,7 +14,7 @@ use crate::metrics::inc;
 impl Room {
     /// Sends one connection a message; a connection that does not read is dropped.
     pub(super) fn send_to(&mut self, conn: ConnId, message: &ServerMessage) {
-        let frame: Arc<str> = Arc::from(message.to_json());
+        let frame = message.to_json();
         let alive = self.members.get(&conn).is_none_or(|m| m.link.send(frame, &self.env.metrics));
         if alive {
             inc(&self.env.metrics.messages_out);

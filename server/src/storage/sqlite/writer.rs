@@ -49,6 +49,8 @@ pub(super) struct Writer {
 
 impl Writer {
     pub(super) fn new(conn: Connection, shared: Arc<Shared>) -> Writer {
+        // Room for every statement the writer runs (about 20), so that none is prepared twice.
+        conn.set_prepared_statement_cache_capacity(32);
         Writer { conn, shared, restored: HashMap::new(), known_active: HashSet::new() }
     }
 
@@ -158,32 +160,22 @@ impl Writer {
 
 /// Commits the writes in one transaction, then answers each. A write of several statements
 /// runs inside a savepoint of its own, so that one that fails leaves nothing behind while the
-/// others are committed.
+/// others are committed. The transaction's own statements (`BEGIN`, `COMMIT`, the savepoint's)
+/// are kept prepared like the writes' (a `rusqlite::Transaction` prepares them anew each time).
 fn commit(conn: &mut Connection, writes: Vec<Op>) {
-    let mut tx = match conn.transaction() {
-        Ok(tx) => tx,
-        Err(e) => {
-            tracing::error!(error = %e, "cannot begin a transaction");
-            for op in writes {
-                fail(op, &e);
-            }
-            return;
+    if let Err(e) = run(conn, "BEGIN") {
+        tracing::error!(error = %e, "cannot begin a transaction");
+        for op in writes {
+            fail(op, &e);
         }
-    };
+        return;
+    }
     let mut done = Vec::with_capacity(writes.len());
     for op in writes {
-        let result = if op.is_one_statement() {
-            write(&tx, &op)
-        } else {
-            tx.savepoint().map_err(StorageError::from).and_then(|savepoint| {
-                write(&savepoint, &op)?;
-                savepoint.commit()?;
-                Ok(())
-            })
-        };
+        let result = if op.is_one_statement() { write(conn, &op) } else { in_savepoint(conn, &op) };
         done.push((op, result));
     }
-    match tx.commit() {
+    match run(conn, "COMMIT") {
         Ok(()) => {
             for (op, result) in done {
                 answer(op, result);
@@ -191,11 +183,34 @@ fn commit(conn: &mut Connection, writes: Vec<Op>) {
         }
         Err(e) => {
             tracing::error!(error = %e, "commit failed");
+            // Nothing of the batch stays (a failed COMMIT may leave the transaction open).
+            if !conn.is_autocommit() {
+                let _ = run(conn, "ROLLBACK");
+            }
             for (op, _) in done {
                 fail(op, &e);
             }
         }
     }
+}
+
+/// Runs `op` inside a savepoint: all of it, or (on an error) none of it.
+fn in_savepoint(conn: &Connection, op: &Op) -> Result<(), StorageError> {
+    run(conn, "SAVEPOINT one_write")?;
+    match write(conn, op) {
+        Ok(()) => Ok(run(conn, "RELEASE one_write")?),
+        Err(e) => {
+            let _ = run(conn, "ROLLBACK TO one_write");
+            let _ = run(conn, "RELEASE one_write");
+            Err(e)
+        }
+    }
+}
+
+/// Runs a statement without parameters, kept prepared.
+fn run(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql)?.execute([])?;
+    Ok(())
 }
 
 fn write(tx: &Connection, op: &Op) -> Result<(), StorageError> {
