@@ -341,7 +341,8 @@ async fn a_tournament_runs_from_any_node_and_survives_its_node() {
 /// New rooms go to the node holding the fewest: four tables created through A end up two at A
 /// and two at B (A hands the second and the fourth over, as B's heartbeats and its own count
 /// of rooms placed tell). The tables placed at B are played through A, relayed, with every
-/// viewer shown only what he may see, as the tables held at A.
+/// viewer shown only what he may see, as the tables held at A; each table's series page and
+/// replay are the same at both nodes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn new_rooms_go_to_the_least_loaded_node() {
     let (Some(server_url), Some(nats)) = (test_server(), test_nats()) else { return };
@@ -372,6 +373,24 @@ async fn new_rooms_go_to_the_least_loaded_node() {
         for seat in 0..4 {
             assert!(check_frames(Some(seat as u8), &table.seats[seat].frames, &truth) > 5);
         }
+    }
+
+    // Series pages and replays are read from the shared store: both nodes show every table's
+    // alike, wherever it is held.
+    for table in &tables {
+        let token = table.seats[0].token();
+        let mut answers = Vec::new();
+        for server in [&a, &b] {
+            let mut c = Client::greeted(server).await;
+            c.send(json!({"type": "series", "room": table.room, "key": token})).await;
+            let page = c.recv_type_or_error("series").await;
+            assert_eq!(page["type"], "series", "{page}");
+            c.send(json!({"type": "series_replay", "room": table.room, "key": token, "deal": 1})).await;
+            let replay = c.recv_type_or_error("replay").await;
+            assert_eq!(replay["type"], "replay", "{replay}");
+            answers.push((page, replay));
+        }
+        assert_eq!(answers[0], answers[1], "both nodes show the same series and replay");
     }
 }
 
