@@ -404,7 +404,7 @@ impl Registry {
     }
 
     /// Opens here a room that another server created and placed on this one
-    /// ([`Registry::place`]): the epoch of the lease it is held under, or `None` when this
+    /// (`Registry::place`): the epoch of the lease it is held under, or `None` when this
     /// server does not hold it (it is stopping, another server holds the room, or it cannot be
     /// read).
     pub async fn open_placed(self: &Arc<Self>, code: &str) -> Option<u64> {
