@@ -1,7 +1,8 @@
 // The analysis of the play in the replay, on a phone and on a desktop: a practice deal against
 // three bots played through and replayed; the replay lists every card the server's analysis
 // says cost something, with what it cost and the better cards, and a tap on one goes to the
-// step that played it, where the card is marked in the trick. Screenshots go to artifacts/.
+// step that played it, where the card is marked in the trick; the series page counts each
+// player's costly cards in the deal, on screen and on paper. Screenshots go to artifacts/.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -77,6 +78,20 @@ for (const [kind, device] of /** @type {const} */ ([
     });
     assert.deepEqual(wrong, [], 'no card that cost nothing is marked');
     await screenshot(me, `${kind}-replay-analysis`);
+
+    // The series page: each player's costly cards in the deal, as the replay's analysis counts
+    // them, in a table that is printed.
+    const perSeat = [0, 1, 2, 3].map((seat) => costly.filter((c) => c.seat === seat).length);
+    await me.page.locator('[data-key="close-replay"]').click();
+    await me.page.locator('[data-key="result-sheet"]').click();
+    await me.page.locator('[data-key="series-page"]').click();
+    await me.page.locator('[data-testid="series-analysis"]').waitFor();
+    const row = await me.page.locator('.costly-table tbody tr[data-deal="1"] td').allTextContents();
+    assert.deepEqual(row.map(Number), perSeat, 'the series page counts the costly cards per player');
+    await me.page.emulateMedia({ media: 'print' });
+    assert.ok(await me.page.locator('[data-testid="series-analysis"]').isVisible(), 'printed with the scoresheet');
+    await me.page.emulateMedia({ media: 'screen' });
+    await screenshot(me, `${kind}-series-analysis`);
     assertNoConsoleErrors([me]);
     await me.context.close();
   });
