@@ -23,14 +23,14 @@ async fn ask_replay(client: &mut Client, deal: u32) -> Value {
 /// carries it (`null` where the game has none for this deal).
 fn expected(rules: &GameRules, actions: &[(fipsen_rules::Seat, Value)]) -> Value {
     let game = rules.game();
-    let (mut series, _) = AnyGame::start(rules, Seed::from_hex(SEED).unwrap()).expect("the series starts");
+    let (mut series, _) = AnyGame::start(rules, Seed::from_hex(SEED).expect("a seed")).expect("the series starts");
     for (seat, action) in actions {
         let action = GameAction::from_json(game, action.clone()).expect("an action of the game");
         series.apply(*seat, &action).expect("every action played was legal");
     }
     let finished = FinishedDeal::of(&series).expect("the deal is over");
     let analysis = finished.analyse(analysis::budget(game)).map(|a| analysis::to_protocol(&a, series.seats()));
-    serde_json::to_value(analysis).unwrap()
+    serde_json::to_value(analysis).expect("the analysis serialises")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
