@@ -8,6 +8,16 @@
  */
 
 /**
+ * How the values of a [`PlayAnalysis`] were found.
+ * @typedef {"exact" | "against_all" | "bounded"} AnalysisMethod
+ */
+
+/**
+ * What the values of a [`PlayAnalysis`] count.
+ * @typedef {"points" | "tricks"} AnalysisUnit
+ */
+
+/**
  * How Anseggerfips is bid (§B2).
  * @typedef {"single_round" | "duels"} AuctionKind
  */
@@ -38,6 +48,11 @@
  */
 
 /**
+ * One card played, analysed.
+ * @typedef {{after?: number | null, before?: number | null, best: Array<Card>, card: Card, cost?: number | null, horizon?: number | null, index: number, seat: Seat}} CardCost
+ */
+
+/**
  * A set of distinct cards, lowest first.
  * @typedef {Array<Card>} CardSet
  */
@@ -64,7 +79,7 @@
 
 /**
  * A finished deal, step by step.
- * @typedef {{deal: number, format: number, game: GameId, perspective?: Seat | null, steps: Array<ReplayStep>}} DealReplay
+ * @typedef {{analysis?: PlayAnalysis | null, deal: number, format: number, game: GameId, perspective?: Seat | null, steps: Array<ReplayStep>}} DealReplay
  */
 
 /**
@@ -109,7 +124,7 @@
 
 /**
  * One finished deal: enough to deal it again and replay it.
- * @typedef {{actions: Array<SeatAction>, dealer: Seat, number: number, seed: Seed}} FinishedDeal
+ * @typedef {{actions: Array<SeatAction>, costly?: Array<number> | null, dealer: Seat, number: number, seed: Seed}} FinishedDeal
  */
 
 /**
@@ -345,6 +360,11 @@
 /**
  * One card played: by whom.
  * @typedef {{card: Card, seat: Seat}} Play
+ */
+
+/**
+ * The analysis of a finished deal's play: for each card played, the best value its player's side could still reach before it, the value after it, and the cards that kept the best.
+ * @typedef {{cards: Array<CardCost>, complete: boolean, costly: Array<number>, method: AnalysisMethod, unit: AnalysisUnit}} PlayAnalysis
  */
 
 /**

@@ -11,6 +11,7 @@ import { gameOf } from './games/index.js';
 import { S, api, seatName, mySeat } from './store.js';
 import { dialog } from './header.js';
 import { askReview, reviewBody } from './review.js';
+import { analysisPanel, costMark, costlyCards } from './analysis.js';
 
 /**
  * What the replay dialog shows: asked for (`loading`), refused (`failed`), or the server's
@@ -173,15 +174,25 @@ function openHand(cards, trumps, label) {
   );
 }
 
-/** The middle: the trick being played, or what the game lays in the middle (Wippen: its piles). */
-function middle(game, deal) {
+/**
+ * The middle: the trick being played, or what the game lays in the middle (Wippen: its piles);
+ * a card of the trick that cost something in the analysis is marked.
+ * @param {any} game @param {any} deal @param {Map<string, any>} costly by card @param {string} unit
+ */
+function middle(game, deal, costly, unit) {
   if (Array.isArray(deal.trick)) {
     const shown = deal.trick.length ? deal.trick : (deal.tricks ?? []).at(-1)?.cards ?? [];
     return h(
       'div',
       { class: 'replay-trick', 'data-testid': 'replay-trick' },
       shown.map((p) =>
-        h('span', { class: 'replay-play', 'data-card': p.card }, h('span', { class: 'small-card', 'aria-label': cardName(p.card) }, cardFace(p.card)), h('span', { class: 'hint' }, seatName(p.seat))),
+        h(
+          'span',
+          { class: `replay-play${costly.has(p.card) ? ' costly' : ''}`, 'data-card': p.card },
+          h('span', { class: 'small-card', 'aria-label': cardName(p.card) }, cardFace(p.card)),
+          costMark(costly.get(p.card), unit),
+          h('span', { class: 'hint' }, seatName(p.seat)),
+        ),
       ),
     );
   }
@@ -212,6 +223,9 @@ function stage(r) {
   const series = S.game ?? (S.series.status === 'ready' ? S.series.record.sheet : {});
   const shell = { ...series, deal };
   const tricks = trickSteps(steps);
+  // The analysis's costly cards played so far, by card (a card is played once in a deal).
+  const costly = new Map(costlyCards(replay).filter((c) => c.step <= r.step).map((c) => [c.card, c]));
+  const unit = replay.analysis?.unit ?? 'tricks';
   let startX = null;
   const swipe = {
     ontouchstart: (e) => (startX = e.touches[0]?.clientX ?? null),
@@ -248,7 +262,7 @@ function stage(r) {
         )
       : null,
     whatHappened(game, step),
-    middle(game, deal),
+    middle(game, deal, costly, unit),
     h(
       'div',
       { class: 'replay-seats' },
@@ -262,6 +276,7 @@ function stage(r) {
         ),
       ),
     ),
+    analysisPanel(replay, r.step, go),
     h('p', { class: 'hint replay-keys' }, t('replay.keys')),
   );
 }

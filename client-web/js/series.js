@@ -9,6 +9,7 @@ import { strings } from './series-strings.js';
 import { gameName } from './games/index.js';
 import { scoresheet } from './sheet.js';
 import { openReplay, replayDialog } from './replay.js';
+import { costlyTable } from './analysis.js';
 import { S, api, mySeat, seatFor } from './store.js';
 
 addStrings(strings);
@@ -122,6 +123,7 @@ export function seriesView() {
     ),
     s.shareKey ? h('p', { class: 'hint no-print' }, t('series.share_hint')) : null,
     h('div', { class: 'series-sheet' }, scoresheet(sheet)),
+    costlyTable(record, record.players.map((p, i) => p ?? t('room.seat_label', { n: i + 1 }))),
     h(
       'section',
       { class: 'series-deals no-print', 'aria-labelledby': 'series-deals-title' },

@@ -30,6 +30,78 @@ pub struct DealReplay {
     pub perspective: Option<Seat>,
     /// The deal as dealt, then one step per action, to the end of the deal.
     pub steps: Vec<ReplayStep>,
+    /// The card-by-card analysis of the deal's play with every hand open, where the game has
+    /// one (left out where it has none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<PlayAnalysis>,
+}
+
+/// What the values of a [`PlayAnalysis`] count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AnalysisUnit {
+    /// The game's points, from the player's side.
+    Points,
+    /// Tricks the player's side takes in the deal (those already taken included).
+    Tricks,
+}
+
+/// How the values of a [`PlayAnalysis`] were found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AnalysisMethod {
+    /// Best play of both sides to the end of the deal, every card known.
+    Exact,
+    /// Best play to the end of the deal, every card known, the other seats playing as one side
+    /// against the player (games where each seat plays for himself).
+    AgainstAll,
+    /// Best play of every seat for a bounded number of moves (each card's `horizon`).
+    Bounded,
+}
+
+/// The analysis of a finished deal's play: for each card played, the best value its player's
+/// side could still reach before it, the value after it, and the cards that kept the best.
+///
+/// ```json
+/// {"unit": "tricks", "method": "exact", "complete": true, "costly": [0, 1, 0, 0],
+///  "cards": [{"index": 0, "seat": 1, "card": "HA", "before": 2, "after": 2, "cost": 0, "best": ["HA"]},
+///            {"index": 1, "seat": 2, "card": "H7", "before": 3, "after": 2, "cost": 1, "best": ["HK"]}]}
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PlayAnalysis {
+    /// What the values count.
+    pub unit: AnalysisUnit,
+    /// How they were found.
+    pub method: AnalysisMethod,
+    /// Whether every card was analysed within the server's budget (cards it had no time for
+    /// have no values).
+    pub complete: bool,
+    /// How many cards of each seat cost something.
+    pub costly: Vec<u32>,
+    /// Every card played, in order.
+    pub cards: Vec<CardCost>,
+}
+
+/// One card played, analysed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CardCost {
+    /// The card's place in the play of the deal, from 0.
+    pub index: u16,
+    /// Who played it.
+    pub seat: Seat,
+    /// The card.
+    pub card: Card,
+    /// The best value the player's side could reach before the card (`null`: not analysed).
+    pub before: Option<i32>,
+    /// The value after the card played (`null`: not analysed).
+    pub after: Option<i32>,
+    /// What the card cost: `before` less `after` (0 for a best card; `null`: not analysed).
+    pub cost: Option<i32>,
+    /// The cards that keep the best value (the card played among them when it cost nothing).
+    pub best: Vec<Card>,
+    /// For a bounded search, the moves searched after this one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub horizon: Option<u8>,
 }
 
 /// One step of a replay: what was done, what it caused, and the deal after it.
@@ -108,6 +180,10 @@ pub struct FinishedDeal {
     pub seed: Seed,
     /// Every action of the deal, in order.
     pub actions: Vec<SeatAction>,
+    /// How many cards of each seat cost something in the analysis of the deal's play, where
+    /// the game has one (left out where it has none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub costly: Option<Vec<u32>>,
 }
 
 /// An action and the seat it was made for.

@@ -12,11 +12,13 @@
 //! * [`tournaments`] — one task per tournament: registration, rounds, its tables as rooms,
 //!   the live standings.
 //! * [`replay`] — finished deals rebuilt from storage, step by step with every hand open.
+//! * [`analysis`] — the card-by-card analysis of finished deals, computed off the rooms' tasks and cached.
 //! * [`storage`] — SQLite or PostgreSQL, one writer with group commit; persist before acknowledging.
 //! * [`proxy`] — the client's address behind a trusted reverse proxy (`X-Forwarded-For`).
 //! * [`metrics`], [`config`], [`secrets`] — counters, settings, invite codes and tokens.
 
 pub mod accept;
+pub mod analysis;
 pub mod cluster;
 pub mod config;
 pub mod connection;

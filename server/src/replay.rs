@@ -4,13 +4,16 @@
 //! Only a deal that is over is ever replayed: the steps are collected while the series is
 //! rebuilt, and if the records end before the deal does (it is still being played), there is no
 //! replay. The master seed never leaves the server; the replay carries the finished deal's own
-//! events, which reveal that deal and nothing of the next.
+//! events, which reveal that deal and nothing of the next. The same holds for the analysis of a
+//! deal's play ([`crate::analysis`]), which uses every hand: it is computed only once the deal
+//! is over, and goes only with its replay and (as counts of costly cards) its series page.
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use fipsen_protocol::{
-    DealReplay, FinishedDeal, REPLAY_FORMAT, ReplayStep, RoomEvent, SERIES_FORMAT, SeatAction, SeriesRecord,
+    DealReplay, FinishedDeal, PlayAnalysis, REPLAY_FORMAT, ReplayStep, RoomEvent, SERIES_FORMAT, SeatAction,
+    SeriesRecord,
 };
 use fipsen_rules::{AnyGame, Card, GameAction, GameEvent, Seat, Seed};
 use serde_json::Value;
@@ -85,15 +88,35 @@ pub fn replay_deal(stored: &StoredRoom, deal: u32, perspective: Option<Seat>) ->
     let game = stored.meta.rules.game();
     let mut steps = Vec::new();
     let mut over = false;
+    let mut analysis = None;
     rebuild(stored, |step| {
         if step.series.deal_number() != deal {
             return ControlFlow::Continue(());
         }
         steps.push(replay_step(step.series, step.seat, step.action, step.events, perspective));
         over = step.series.deal_over();
-        if over { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        if !over {
+            return ControlFlow::Continue(());
+        }
+        // The deal is over: its analysis (every hand open) may go where its replay goes.
+        analysis = analyse(stored, step.series);
+        ControlFlow::Break(())
     });
-    over.then_some(DealReplay { format: REPLAY_FORMAT, game, deal, perspective, steps })
+    over.then(|| DealReplay {
+        format: REPLAY_FORMAT,
+        game,
+        deal,
+        perspective,
+        steps,
+        analysis: analysis.map(|a| (*a).clone()),
+    })
+}
+
+/// The analysis of the deal of `series`, which must be over (`None` where it is not, or the
+/// game has no analysis); cached per room and deal.
+fn analyse(stored: &StoredRoom, series: &AnyGame) -> Option<std::sync::Arc<PlayAnalysis>> {
+    let finished = fipsen_bots::games::FinishedDeal::of(series)?;
+    crate::analysis::of_deal(&stored.meta.code, series.deal_number(), series.seats(), &finished)
 }
 
 /// Finished deal `deal` of a stored room as the bots' review reads it; `None` when that deal
@@ -144,7 +167,8 @@ pub fn series_record(stored: &StoredRoom, perspective: Option<Seat>) -> SeriesRe
             if let (Some(seed), Some(dealer)) = (seed, dealer)
                 && deals.last().is_none_or(|d| d.number != number)
             {
-                deals.push(FinishedDeal { number, dealer, seed, actions: std::mem::take(&mut actions) });
+                let costly = analyse(stored, step.series).map(|a| a.costly.clone());
+                deals.push(FinishedDeal { number, dealer, seed, actions: std::mem::take(&mut actions), costly });
             }
         }
         sheet = view;

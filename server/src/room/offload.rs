@@ -1,5 +1,6 @@
-//! Work done for the room off its task: reviews and replays rebuilt on a blocking thread, and
-//! the deletion of the series in storage.
+//! Work done for the room off its task: reviews and replays (with the analysis of the deal's
+//! play, [`crate::analysis`]) rebuilt on a blocking thread, and the deletion of the series in
+//! storage.
 
 use fipsen_bots::Level;
 use fipsen_bots::games::FinishedDeal;
@@ -107,6 +108,7 @@ impl Room {
             return Err(ErrorCode::Storage);
         }
         info!(room = %code, "deleted by its players' agreement");
+        crate::analysis::forget(&code);
         let message = ServerMessage::Deleted { room: code.to_string() };
         let members: Vec<ConnId> = self.members.keys().copied().collect();
         for conn in members {

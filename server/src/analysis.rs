@@ -1,0 +1,148 @@
+//! The card-by-card analysis of finished deals, as replays and series pages carry it: computed
+//! by the bots crate within a per-game budget, on the blocking thread that rebuilds the replay
+//! (never on a room's task), and kept once computed in a bounded map shared by the whole
+//! process, so that a second viewer of the same deal gets it at once.
+//!
+//! Only a finished deal is ever analysed: the callers hand over a deal the rules say is over
+//! ([`fipsen_bots::games::FinishedDeal::of`] gives nothing else).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use fipsen_bots::analysis::{Analysis, Budget, Method, Unit};
+use fipsen_bots::games::FinishedDeal;
+use fipsen_protocol::{AnalysisMethod, AnalysisUnit, CardCost, PlayAnalysis};
+use fipsen_rules::GameId;
+
+/// How many analysed deals the cache keeps; the least recently used goes first.
+pub const CACHED_DEALS: usize = 2048;
+
+/// The search budget for one deal of `game`. Wippen's search is the costliest (about 0.7 s a
+/// deal at the bots' default budget), so the server gives it a quarter of it: its analysis
+/// looks fewer moves ahead; every other game stays well under 100 ms at the default.
+pub fn budget(game: GameId) -> Budget {
+    match game {
+        GameId::Wippen => Budget::nodes(Budget::DEFAULT.nodes / 4),
+        _ => Budget::DEFAULT,
+    }
+}
+
+/// A room's deal, as the cache knows it.
+type Key = (String, u32);
+
+/// The cached analyses with the tick of their last use.
+#[derive(Default)]
+struct Cache {
+    entries: HashMap<Key, (Option<Arc<PlayAnalysis>>, u64)>,
+    tick: u64,
+}
+
+impl Cache {
+    /// The analysis of `key` if it is cached (`Some(None)`: the game has none), marked used.
+    fn get(&mut self, key: &Key) -> Option<Option<Arc<PlayAnalysis>>> {
+        self.tick += 1;
+        let tick = self.tick;
+        self.entries.get_mut(key).map(|(analysis, used)| {
+            *used = tick;
+            analysis.clone()
+        })
+    }
+
+    /// Keeps `analysis` for `key`, dropping the least recently used entry when full.
+    fn put(&mut self, key: Key, analysis: Option<Arc<PlayAnalysis>>) {
+        self.tick += 1;
+        if self.entries.len() >= CACHED_DEALS
+            && !self.entries.contains_key(&key)
+            && let Some(oldest) = self.entries.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| k.clone())
+        {
+            self.entries.remove(&oldest);
+        }
+        self.entries.insert(key, (analysis, self.tick));
+    }
+}
+
+/// The process's cache.
+fn cache() -> &'static Mutex<Cache> {
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    CACHE.get_or_init(Mutex::default)
+}
+
+/// The analysis of deal `deal` of room `room`, played at `seats` seats, from the cache or
+/// computed now within the game's [`budget`] (blocking: call it off the async threads); `None`
+/// where the game has no analysis.
+pub fn of_deal(room: &str, deal: u32, seats: usize, finished: &FinishedDeal) -> Option<Arc<PlayAnalysis>> {
+    let key = (room.to_string(), deal);
+    if let Some(found) = cache().lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return found;
+    }
+    // Computed without the lock held, so that other deals are served meanwhile.
+    let analysis = finished.analyse(budget(finished.game())).map(|a| Arc::new(to_protocol(&a, seats)));
+    cache().lock().unwrap_or_else(|e| e.into_inner()).put(key, analysis.clone());
+    analysis
+}
+
+/// Forgets every analysis of `room` (its series was deleted).
+pub fn forget(room: &str) {
+    cache().lock().unwrap_or_else(|e| e.into_inner()).entries.retain(|(code, _), _| code != room);
+}
+
+/// The bots' analysis as the protocol carries it, with `seats` seats' counts of costly cards.
+pub fn to_protocol(analysis: &Analysis, seats: usize) -> PlayAnalysis {
+    PlayAnalysis {
+        unit: match analysis.unit {
+            Unit::Points => AnalysisUnit::Points,
+            Unit::Tricks => AnalysisUnit::Tricks,
+        },
+        method: match analysis.method {
+            Method::Exact => AnalysisMethod::Exact,
+            Method::AgainstAll => AnalysisMethod::AgainstAll,
+            Method::Bounded => AnalysisMethod::Bounded,
+        },
+        complete: analysis.complete,
+        costly: analysis.losses_by_seat(seats),
+        cards: analysis
+            .cards
+            .iter()
+            .map(|c| CardCost {
+                index: c.index,
+                seat: c.seat,
+                card: c.card,
+                before: c.before,
+                after: c.after,
+                cost: c.cost(),
+                best: c.best.clone(),
+                horizon: c.horizon,
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn analysis(n: u16) -> Option<Arc<PlayAnalysis>> {
+        Some(Arc::new(PlayAnalysis {
+            unit: AnalysisUnit::Tricks,
+            method: AnalysisMethod::Exact,
+            complete: true,
+            costly: vec![u32::from(n)],
+            cards: Vec::new(),
+        }))
+    }
+
+    /// A full cache drops the deal used longest ago, and keeps one just read.
+    #[test]
+    fn the_cache_drops_the_least_recently_used_deal() {
+        let mut cache = Cache::default();
+        for n in 0..CACHED_DEALS as u32 {
+            cache.put(("r".into(), n), analysis(1));
+        }
+        assert!(cache.get(&("r".into(), 0)).is_some());
+        cache.put(("s".into(), 1), analysis(2));
+        assert_eq!(cache.entries.len(), CACHED_DEALS);
+        assert!(cache.get(&("r".into(), 0)).is_some(), "just used: kept");
+        assert!(cache.get(&("r".into(), 1)).is_none(), "the oldest: dropped");
+        assert_eq!(cache.get(&("s".into(), 1)), Some(analysis(2)));
+    }
+}
