@@ -9,6 +9,7 @@
 //! [`FinishedDeal::analyse`] for an analysis. One impl of [`GameBot`] and one arm per game
 //! here is all a new game's bots need.
 
+pub mod decisions;
 pub mod grossenaspe;
 pub mod mecklenburg;
 pub mod prisdorf;
