@@ -196,3 +196,149 @@ mod grossenaspe_review {
         assert!(bot.value > chosen.value + chosen.margin + bot.margin, "{bot:?} against {chosen:?}");
     }
 }
+
+mod mecklenburg_review {
+    use super::*;
+    use fipsen_rules::mecklenburg::{
+        Action, AnseggerfipsRules, AuctionKind, Bid, Deal, DuttUse, DuttfipsRules, Phase, Rules,
+    };
+
+    /// The pack's positions dealt to `seat`.
+    fn positions_of(seat: Seat, dealer: Seat) -> Vec<usize> {
+        let i = usize::from((seat.0 + 4 - dealer.next(4).0) % 4);
+        vec![3 * i, 3 * i + 1, 3 * i + 2, 12 + 2 * i, 13 + 2 * i]
+    }
+
+    fn players() -> Vec<Player> {
+        (0..4).map(|_| Player { level: Level::Normal, config: light(Level::Normal) }).collect()
+    }
+
+    fn review(deal: &Deal, seat: Seat) -> DecisionReview<Action> {
+        let mut bot = mecklenburg::Bot::with_config(Level::Strong, light(Level::Strong), 9);
+        mecklenburg::review(&mut bot, deal, seat).expect("a finished deal")
+    }
+
+    fn finish(deal: Deal, seed: u64) -> Deal {
+        let mut deal = deal;
+        for (s, a) in mecklenburg::play_from(deal.clone(), &players(), seed).actions {
+            deal.apply(s, a).unwrap();
+        }
+        assert!(deal.is_over());
+        deal
+    }
+
+    fn random_rules(rng: &mut Rng) -> Rules {
+        if rng.index(2) == 0 {
+            Rules::Duttfips(DuttfipsRules { ruten_needs_rutenas: rng.index(2) == 0, ..DuttfipsRules::duttfips() })
+        } else {
+            Rules::Anseggerfips(AnseggerfipsRules {
+                auction: if rng.index(2) == 0 { AuctionKind::SingleRound } else { AuctionKind::Duels },
+                min_bid: 1 + rng.index(3) as u8,
+                dutt: if rng.index(2) == 0 { DuttUse::Unused } else { DuttUse::Exchange },
+                ..AnseggerfipsRules::anseggerfips()
+            })
+        }
+    }
+
+    #[test]
+    fn the_review_is_the_same_whatever_the_unseen_cards() {
+        let mut rng = Rng::new(28);
+        let (mut compared, mut tries) = (0, 0);
+        let mut games = std::collections::HashSet::new();
+        while compared < 10 && tries < 200 {
+            tries += 1;
+            let rules = random_rules(&mut rng);
+            let dealer = Seat(rng.index(4) as u8);
+            let pack = shuffled(&mut rng, Pack::P25_A);
+            let (deal, _) = Deal::from_pack(rules, 1, dealer, &pack).unwrap();
+            let played = mecklenburg::play_from(deal.clone(), &players(), tries);
+            let seat = Seat(rng.index(4) as u8);
+            let other_pack = others_anew(&mut rng, &pack, &positions_of(seat, dealer));
+            let (mut other, _) = Deal::from_pack(rules, 1, dealer, &other_pack).unwrap();
+            let mut replay = deal.clone();
+            let mut fits = true;
+            for &(s, action) in &played.actions {
+                if replay.phase() != Phase::Auction {
+                    break;
+                }
+                replay.apply(s, action).unwrap();
+                if other.apply(s, action).is_err() {
+                    fits = false;
+                    break;
+                }
+            }
+            if !fits {
+                continue;
+            }
+            let (replay, other) = (finish(replay, tries), finish(other, tries));
+            let (a, b) = (review(&replay, seat), review(&other, seat));
+            assert!(!a.decisions.is_empty(), "every seat calls at least once");
+            well_formed(&a);
+            assert_eq!(a, b, "every call judged from what the seat knew");
+            games.insert(matches!(rules, Rules::Duttfips(_)));
+            compared += 1;
+        }
+        assert!(compared >= 10, "enough deals compared ({compared} of {tries})");
+        assert_eq!(games.len(), 2, "both games compared");
+    }
+
+    /// A deal of these hands (seat 0 forehand: seat 3 deals), dealt 3-2; cards not named make
+    /// the Dutt.
+    fn arranged(rules: impl Into<Rules>, hands: &[[&str; 5]; 4]) -> Deal {
+        let mut slots: Vec<Option<Card>> = vec![None; 25];
+        let mut used = Vec::new();
+        for (i, hand) in hands.iter().enumerate() {
+            for (j, c) in hand.iter().enumerate() {
+                slots[if j < 3 { 3 * i + j } else { 12 + 2 * i + (j - 3) }] = Some(card(c));
+                used.push(card(c));
+            }
+        }
+        let mut rest = Pack::P25_A.cards().iter().filter(|c| !used.contains(c));
+        let pack: Vec<Card> = slots.iter().map(|s| s.or_else(|| rest.next()).expect("25 cards")).collect();
+        Deal::from_pack(rules, 1, Seat(3), &pack).expect("a whole pack").0
+    }
+
+    #[test]
+    fn passing_a_certain_fips_is_shown_as_the_worse_call() {
+        let hands = [
+            ["CA", "CK", "CQ", "CJ", "C10"],
+            ["SA", "SK", "HA", "HK", "C9"],
+            ["SQ", "SJ", "HQ", "HJ", "C8"],
+            ["S10", "S9", "H10", "H9", "C7"],
+        ];
+        let mut deal = arranged(AnseggerfipsRules::anseggerfips(), &hands);
+        deal.apply(Seat(0), Action::Pass).unwrap();
+        let deal = finish(deal, 3);
+        let r = review(&deal, Seat(0));
+        well_formed(&r);
+        let first = &r.decisions[0];
+        assert_eq!(first.chosen, Action::Pass);
+        assert_eq!(first.bot, Action::Bid { bid: Bid::Fips }, "the bot bids the Fips");
+        let fips = first.options.iter().find(|o| o.action == first.bot).unwrap();
+        // Five tricks whatever the other cards: the same score in every sampled deal.
+        assert_eq!(fips.margin, 0.0);
+        assert!(fips.value - fips.margin > first.chosen_option().unwrap().value + 5.0);
+        assert_eq!(first.best_option().map(|o| o.action), Some(first.bot));
+    }
+
+    #[test]
+    fn a_fips_on_a_poor_hand_is_shown_as_a_loss() {
+        let hands = [
+            ["C7", "C8", "S7", "S8", "H7"],
+            ["CA", "CK", "SA", "SK", "HA"],
+            ["CQ", "CJ", "SQ", "SJ", "HK"],
+            ["C10", "C9", "S10", "S9", "HQ"],
+        ];
+        let mut deal = arranged(AnseggerfipsRules::anseggerfips(), &hands);
+        let fips = Action::Bid { bid: Bid::Fips };
+        deal.apply(Seat(0), fips).unwrap();
+        let deal = finish(deal, 3);
+        let r = review(&deal, Seat(0));
+        well_formed(&r);
+        let first = &r.decisions[0];
+        assert_eq!(first.chosen, fips);
+        assert_eq!(first.bot, Action::Pass, "the bot passes");
+        let chosen = first.chosen_option().unwrap();
+        assert!(chosen.value + chosen.margin < 0.0, "a sure loss: {chosen:?}");
+    }
+}
