@@ -74,6 +74,23 @@ pub struct DecisionReview<A> {
     pub decisions: Vec<Decision<A>>,
 }
 
+/// The review of a seat's decisions before the play in a deal of any game that has one,
+/// tagged with its game.
+///
+/// ```json
+/// {"game": "grossenaspe", "review": {"seat": 0, "decisions": []}}
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "game", content = "review", rename_all = "snake_case")]
+pub enum GameDecisions {
+    /// A Großenaspe deal.
+    Grossenaspe(DecisionReview<fipsen_rules::grossenaspe::Action>),
+    /// An Anseggerfips deal.
+    Anseggerfips(DecisionReview<fipsen_rules::mecklenburg::Action>),
+    /// A Duttfips deal.
+    Duttfips(DecisionReview<fipsen_rules::mecklenburg::Action>),
+}
+
 /// The weighted mean of `values` (pairs of weight and value) and its margin (1.96 standard
 /// errors of a weighted mean: √Σw²(x−m)² / Σw). `(0, 0)` with no weight.
 pub fn mean_and_margin(values: impl Iterator<Item = (f64, f64)> + Clone) -> (f64, f64) {
