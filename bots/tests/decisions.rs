@@ -342,3 +342,121 @@ mod mecklenburg_review {
         assert!(chosen.value + chosen.margin < 0.0, "a sure loss: {chosen:?}");
     }
 }
+
+mod thedinghausen_review {
+    use super::*;
+    use fipsen_bots::thedinghausen;
+    use fipsen_rules::thedinghausen::{Action, Deal, Phase, Round, Rules};
+
+    /// The pack's positions dealt to `seat`, and the turned trump card everybody sees.
+    fn seen_by(seat: Seat, dealer: Seat) -> Vec<usize> {
+        let i = usize::from((seat.0 + 5 - dealer.next(5).0) % 5);
+        vec![3 * i, 3 * i + 1, 3 * i + 2, 15 + 2 * i, 16 + 2 * i, 25]
+    }
+
+    fn review(deal: &Deal, seat: Seat) -> DecisionReview<Action> {
+        let mut bot = thedinghausen::Bot::new(Level::Strong, 9);
+        thedinghausen::review(&mut bot, deal, seat).expect("a finished deal")
+    }
+
+    fn finish(mut deal: Deal, seed: u64) -> Deal {
+        let mut bots: Vec<thedinghausen::Bot> =
+            (0..5).map(|s| thedinghausen::Bot::new(Level::Normal, seed * 5 + s)).collect();
+        while !deal.is_over() {
+            let seat = deal.turn().expect("a turn");
+            let action = bots[seat.index()].choose(&deal.view(Some(seat))).expect("an answer");
+            deal.apply(seat, action).unwrap();
+        }
+        deal
+    }
+
+    #[test]
+    fn the_review_is_the_same_whatever_the_unseen_cards() {
+        let mut rng = Rng::new(28);
+        let (mut compared, mut tries, mut announced, mut uncertain) = (0, 0, 0, 0);
+        while compared < 10 && tries < 300 {
+            tries += 1;
+            let round = Round { number: 1, counts: std::array::from_fn(|_| rng.index(5) as u8), pot: 5, fresh: false };
+            let dealer = Seat(rng.index(5) as u8);
+            let mut pack = shuffled(&mut rng, Pack::P32);
+            // A seat with three high trumps, often: a fipsen worth weighing.
+            let strong = Seat(rng.index(5) as u8);
+            let letter = pack[25].suit().letter();
+            let high: Vec<Card> =
+                ["A", "K", "Q", "J"].iter().map(|r| card(&format!("{letter}{r}"))).filter(|&c| c != pack[25]).collect();
+            for (&at, &c) in seen_by(strong, dealer).iter().zip(&high[..3]) {
+                let from = pack.iter().position(|&x| x == c).unwrap();
+                pack.swap(at, from);
+            }
+            let (deal, _) = Deal::from_pack(Rules::default(), 1, dealer, &pack, round).unwrap();
+            // The announcements, the strong bots' (a fipsen is rare otherwise).
+            let mut replay = deal.clone();
+            let mut calls = Vec::new();
+            while replay.phase() == Phase::Fipsen {
+                let seat = replay.turn().unwrap();
+                let a = thedinghausen::Bot::new(Level::Strong, tries).choose(&replay.view(Some(seat))).unwrap();
+                replay.apply(seat, a).unwrap();
+                calls.push((seat, a));
+            }
+            // The seat with the most trumps among those who spoke: a fipsen worth weighing.
+            let trumps =
+                |s: &Seat| deal.view(Some(*s)).hand.unwrap().iter().filter(|c| c.suit() == pack[25].suit()).count();
+            let Some(seat) = calls.iter().map(|c| c.0).max_by_key(|s| (trumps(s), rng.index(2))) else { continue };
+            let other_pack = others_anew(&mut rng, &pack, &seen_by(seat, dealer));
+            let (mut other, _) = Deal::from_pack(Rules::default(), 1, dealer, &other_pack, round).unwrap();
+            for &(s, a) in &calls {
+                other.apply(s, a).unwrap();
+            }
+            let (replay, other) = (finish(replay, tries), finish(other, tries));
+            let (a, b) = (review(&replay, seat), review(&other, seat));
+            assert_eq!(a.decisions.len(), 1, "one announcement");
+            assert_eq!(a.decisions[0].decision, DecisionKind::Announcement);
+            assert!(a.decisions[0].chosen_option().is_some());
+            assert_eq!(a, b, "the announcement judged from what the seat knew");
+            announced += usize::from(calls.iter().any(|c| c.1 == Action::Fipsen));
+            // A chance of a sweep strictly between none and certain has a margin.
+            uncertain += usize::from(a.decisions[0].options.iter().any(|o| o.margin > 0.0));
+            compared += 1;
+        }
+        assert!(compared >= 10, "enough deals compared ({compared} of {tries})");
+        assert!(uncertain >= 2, "some compared with a chance of a sweep ({uncertain})");
+        eprintln!("{compared} compared, {announced} with a fipsen, {uncertain} uncertain");
+    }
+
+    /// A deal with seat 4 dealing (seat 0 is forehand), hearts turned up.
+    fn arranged(hands: [&str; 5]) -> Deal {
+        let hands: Vec<Vec<Card>> = hands.iter().map(|h| h.split_whitespace().map(card).collect()).collect();
+        let trump = card("H9");
+        let mut pack = vec![trump; 32];
+        for (i, h) in hands.iter().enumerate() {
+            pack[3 * i..3 * i + 3].copy_from_slice(&h[..3]);
+            pack[15 + 2 * i..17 + 2 * i].copy_from_slice(&h[3..]);
+        }
+        let used: Vec<Card> = pack[..26].to_vec();
+        let rest: Vec<Card> = Pack::P32.cards().iter().filter(|c| !used.contains(c)).collect();
+        pack[26..].copy_from_slice(&rest);
+        let round = Round { number: 1, counts: [0; 5], pot: 5, fresh: false };
+        Deal::from_pack(Rules::default(), 1, Seat(4), &pack, round).expect("a valid pack").0
+    }
+
+    #[test]
+    fn passing_a_sure_fipsen_is_shown_as_the_worse_choice() {
+        let mut deal =
+            arranged(["HA HK HQ HJ H10", "C7 C8 C9 C10 CJ", "S7 S8 S9 S10 SJ", "D7 D8 D9 D10 DJ", "CQ CK SQ SK DQ"]);
+        deal.apply(Seat(0), Action::Pass).unwrap();
+        let deal = finish(deal, 1);
+        let r = review(&deal, Seat(0));
+        let d = &r.decisions[0];
+        assert_eq!((d.chosen, d.bot), (Action::Pass, Action::Fipsen));
+        let fipsen = d.options.iter().find(|o| o.action == Action::Fipsen).unwrap();
+        // Every sampled deal swept: no margin on the chance.
+        assert_eq!(fipsen.margin, 0.0);
+        assert!(fipsen.value > d.chosen_option().unwrap().value);
+        // Seat 1's five low clubs: announcing can only cost the penalty.
+        let r = review(&deal, Seat(1));
+        let d = &r.decisions[0];
+        assert_eq!(d.bot, Action::Pass);
+        let fipsen = d.options.iter().find(|o| o.action == Action::Fipsen).unwrap();
+        assert!(fipsen.value + fipsen.margin < 0.0, "{fipsen:?}");
+    }
+}

@@ -35,6 +35,7 @@ fn main() {
                                 GameDecisions::Anseggerfips(r) | GameDecisions::Duttfips(r) => {
                                     r.decisions.iter().map(|d| d.samples).collect::<Vec<_>>()
                                 }
+                                GameDecisions::Thedinghausen(r) => r.decisions.iter().map(|d| d.samples).collect(),
                             };
                             counts.push(decisions.len());
                             samples.extend(decisions);

@@ -24,6 +24,8 @@ pub const Z95: f64 = 1.96;
 pub enum DecisionKind {
     /// A call in the auction: a bid (with its Gute, Fips, Kieker, Dutt…), a hold or a pass.
     Call,
+    /// An announcement before the play (Thedinghausen's fipsen, or a pass).
+    Announcement,
 }
 
 /// One option of a decision, with its expected result for the seat.
@@ -31,7 +33,8 @@ pub enum DecisionKind {
 pub struct Choice<A> {
     /// The action.
     pub action: A,
-    /// Its expected score for the seat over the sampled deals.
+    /// Its expected score for the seat over the sampled deals (Thedinghausen: its expected
+    /// gain in chips over passing).
     pub value: f64,
     /// The margin of that estimate: 1.96 standard errors (0 for a result without chance, such
     /// as a pass).
@@ -89,6 +92,8 @@ pub enum GameDecisions {
     Anseggerfips(DecisionReview<fipsen_rules::mecklenburg::Action>),
     /// A Duttfips deal.
     Duttfips(DecisionReview<fipsen_rules::mecklenburg::Action>),
+    /// A Thedinghausen deal.
+    Thedinghausen(DecisionReview<fipsen_rules::thedinghausen::Action>),
 }
 
 /// The weighted mean of `values` (pairs of weight and value) and its margin (1.96 standard

@@ -135,7 +135,7 @@ impl FinishedDeal {
     /// Whether the deals of `game` have a review of the decisions before the play
     /// ([`FinishedDeal::decisions`]).
     pub fn decisions_reviewed(game: GameId) -> bool {
-        matches!(game, GameId::Grossenaspe | GameId::Anseggerfips | GameId::Duttfips)
+        matches!(game, GameId::Grossenaspe | GameId::Anseggerfips | GameId::Duttfips | GameId::Thedinghausen)
     }
 
     /// The review of `seat`'s decisions before the play by a bot of `level` (`None`: the deal
