@@ -121,7 +121,7 @@ mod grossenaspe_review {
     fn finish(deal: Deal, n: u8, seed: u64) -> Deal {
         let mut deal = deal;
         for (s, a) in grossenaspe::play_from(deal.clone(), &players(n), seed).actions {
-            deal.apply(s, a).unwrap();
+            deal.apply(s, a).expect("the bots play legally");
         }
         assert!(deal.is_over());
         deal
@@ -221,7 +221,7 @@ mod mecklenburg_review {
     fn finish(deal: Deal, seed: u64) -> Deal {
         let mut deal = deal;
         for (s, a) in mecklenburg::play_from(deal.clone(), &players(), seed).actions {
-            deal.apply(s, a).unwrap();
+            deal.apply(s, a).expect("the bots play legally");
         }
         assert!(deal.is_over());
         deal
@@ -365,7 +365,7 @@ mod thedinghausen_review {
         while !deal.is_over() {
             let seat = deal.turn().expect("a turn");
             let action = bots[seat.index()].choose(&deal.view(Some(seat))).expect("an answer");
-            deal.apply(seat, action).unwrap();
+            deal.apply(seat, action).expect("the bots play legally");
         }
         deal
     }

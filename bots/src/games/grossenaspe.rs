@@ -972,7 +972,7 @@ mod tests {
     #[test]
     fn strength_reads_the_32_card_pack() {
         let mask = |codes: &str| {
-            crate::cards::mask_of(codes.split_whitespace().map(|c| c.parse::<fipsen_rules::Card>().unwrap().index()))
+            crate::cards::mask_of(codes.split_whitespace().map(|c| c.parse::<Card>().unwrap().index()))
         };
         // Diamonds is a full suit here: the top diamonds are as strong as the top clubs.
         let diamonds = mask("DA DK DQ DJ D10");

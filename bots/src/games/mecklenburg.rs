@@ -962,7 +962,7 @@ mod tests {
     use super::*;
 
     fn mask(codes: &str) -> u64 {
-        crate::cards::mask_of(codes.split_whitespace().map(|c| c.parse::<fipsen_rules::Card>().unwrap().index()))
+        crate::cards::mask_of(codes.split_whitespace().map(|c| c.parse::<Card>().unwrap().index()))
     }
 
     #[test]
