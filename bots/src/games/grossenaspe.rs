@@ -971,9 +971,8 @@ mod tests {
 
     #[test]
     fn strength_reads_the_32_card_pack() {
-        let mask = |codes: &str| {
-            crate::cards::mask_of(codes.split_whitespace().map(|c| c.parse::<Card>().unwrap().index()))
-        };
+        let mask =
+            |codes: &str| crate::cards::mask_of(codes.split_whitespace().map(|c| c.parse::<Card>().unwrap().index()));
         // Diamonds is a full suit here: the top diamonds are as strong as the top clubs.
         let diamonds = mask("DA DK DQ DJ D10");
         let clubs = mask("CA CK CQ CJ C10");
