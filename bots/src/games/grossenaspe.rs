@@ -23,10 +23,11 @@
 //! ```
 
 use fipsen_rules::grossenaspe::{Action, Bid, Call, Deal, DealView, Game, Outcome, Phase, Rules, SeriesView};
-use fipsen_rules::{CardSet, FirstLead, Seat, Seed, Suit};
+use fipsen_rules::{Card, CardSet, FirstLead, Seat, Seed, Suit};
 
 use crate::cards::{Bits, PackMasks, card, highest, packed, packed_index, suit_index};
 use crate::evaluate::{draw_layouts, game_value_at, skat_and_stock};
+use crate::games::decisions::{Choice, Decision, DecisionKind, DecisionReview, mean_and_margin};
 use crate::heuristic::{best_keep_in, easy_card, strength_in, top_keeps_in};
 use crate::inference::{Clue, Evidence, weighted_layouts};
 use crate::knowledge::{Knowledge, Layout, Seen};
@@ -216,6 +217,8 @@ pub struct Estimate {
     pub win: f64,
     /// The expected score for the bidder.
     pub score: f64,
+    /// The margin of that expected score over the sampled deals (1.96 standard errors).
+    pub margin: f64,
 }
 
 /// The scores of every game the bidder could play, deal by deal, kept so that the deals can
@@ -238,36 +241,30 @@ impl GameTable {
 
     /// The estimates with deal `i` weighed by `weights[i]`.
     pub fn weighted(&self, weights: &[f64]) -> Vec<Estimate> {
+        let at = |i: usize| {
+            let values = self.scores.iter().zip(weights).map(move |(row, &w)| (w, f64::from(row[i])));
+            let total: f64 = weights.iter().sum();
+            let wins: f64 = self.scores.iter().zip(weights).filter(|(row, _)| row[i] > 0).map(|(_, &w)| w).sum();
+            let (score, margin) = mean_and_margin(values);
+            (if total > 0.0 { wins / total } else { 0.0 }, score, margin)
+        };
         let cols = GameTable::columns(self.min_bid);
-        let mut score = vec![0.0f64; cols];
-        let mut wins = vec![0.0f64; cols];
-        let mut total = 0.0;
-        for (row, &w) in self.scores.iter().zip(weights) {
-            total += w;
-            for (i, &v) in row.iter().enumerate() {
-                score[i] += w * f64::from(v);
-                if v > 0 {
-                    wins[i] += w;
-                }
-            }
-        }
-        let total = if total > 0.0 { total } else { 1.0 };
-        let at = |i: usize| (wins[i] / total, score[i] / total);
         let mut out = Vec::new();
         let counts = usize::from(6 - self.min_bid);
         for k in 0..counts {
             let tricks = self.min_bid + k as u8;
             for (gute, i) in [(false, 2 * k), (true, 2 * k + 1)] {
-                let (win, score) = at(i);
-                out.push(Estimate { game: Bid::Tricks { tricks, gute }, win, score });
+                let (win, score, margin) = at(i);
+                out.push(Estimate { game: Bid::Tricks { tricks, gute }, win, score, margin });
             }
         }
         // A Fips names the suit best on average (before anything more is known).
-        let (win, score) = (0..4).map(|s| at(2 * counts + s)).max_by(|a, b| a.1.total_cmp(&b.1)).unwrap_or((0.0, 0.0));
-        out.push(Estimate { game: Bid::Fips, win, score });
+        let (win, score, margin) =
+            (0..4).map(|s| at(2 * counts + s)).max_by(|a, b| a.1.total_cmp(&b.1)).unwrap_or((0.0, 0.0, 0.0));
+        out.push(Estimate { game: Bid::Fips, win, score, margin });
         if self.kieker {
-            let (win, score) = at(cols - 1);
-            out.push(Estimate { game: Bid::Kieker, win, score });
+            let (win, score, margin) = at(cols - 1);
+            out.push(Estimate { game: Bid::Kieker, win, score, margin });
         }
         out
     }
@@ -483,21 +480,35 @@ impl Bot {
     /// The expected score of every call the viewer may make: passing scores 0, holding or
     /// bidding the game that call would owe him (should he win the auction).
     pub fn call_values(&mut self, view: &DealView) -> Vec<(Action, f64)> {
+        self.call_choices(view).into_iter().map(|c| (c.action, c.value)).collect()
+    }
+
+    /// [`Bot::call_values`] with the margin of each value.
+    pub fn call_choices(&mut self, view: &DealView) -> Vec<Choice<Action>> {
         let est = self.estimates(view);
-        let value = |bid: Bid| est.iter().find(|e| e.game == bid).map_or(f64::NEG_INFINITY, |e| e.score);
+        let value = |action: Action, bid: Bid| {
+            est.iter().find(|e| e.game == bid).map_or(Choice { action, value: f64::NEG_INFINITY, margin: 0.0 }, |e| {
+                Choice { action, value: e.score, margin: e.margin }
+            })
+        };
         let mut out = Vec::new();
         if view.prompt.hold
             && let Some(standing) = view.standing
         {
-            out.push((Action::Hold, value(standing)));
+            out.push(value(Action::Hold, standing));
         }
         for &bid in &view.prompt.bids {
-            out.push((Action::Bid { bid }, value(bid)));
+            out.push(value(Action::Bid { bid }, bid));
         }
         if view.prompt.pass {
-            out.push((Action::Pass, 0.0));
+            out.push(Choice { action: Action::Pass, value: 0.0, margin: 0.0 });
         }
         out
+    }
+
+    /// How many deals the last bidding estimate sampled.
+    pub fn bid_sample_count(&self) -> usize {
+        self.table.as_ref().map_or(0, |t| t.1.hands.len())
     }
 
     fn auction(&mut self, view: &DealView) -> Option<Action> {
@@ -823,13 +834,72 @@ pub fn play_from(mut deal: Deal, players: &[crate::arena::Player], bot_seed: u64
 }
 
 // ---------------------------------------------------------------------------------------------
+// The review.
+
+/// The pack order that deals `view`'s revealed hands, skat and talon again
+/// ([`Deal::from_pack`]).
+fn pack_of(view: &DealView) -> Option<Vec<Card>> {
+    let reveal = view.reveal.as_ref()?;
+    let n = usize::from(view.rules.players);
+    let mut pack = vec![None; 32];
+    for i in 0..n {
+        let seat = (usize::from(view.forehand.0) + i) % n;
+        let cards: Vec<Card> = reveal.dealt.get(seat)?.iter().collect();
+        if cards.len() != 5 {
+            return None;
+        }
+        for (k, &c) in cards.iter().enumerate() {
+            let at = if k < 3 { 3 * i + k } else { 3 * n + 2 + 2 * i + k - 3 };
+            pack[at] = Some(c);
+        }
+    }
+    for (k, c) in reveal.skat.iter().enumerate() {
+        *pack.get_mut(3 * n + k)? = Some(c);
+    }
+    for (k, c) in reveal.talon.iter().enumerate() {
+        *pack.get_mut(5 * n + 2 + k)? = Some(c);
+    }
+    pack.into_iter().collect()
+}
+
+/// The review of `seat`'s calls in the finished `deal` by `bot`: at each call, every call he
+/// could make valued from his own view at that moment (the bidding estimate over deals of the
+/// cards he could not see, drawn from his hand and the auction only), and the bot's call there.
+/// `None` if the deal is not over.
+pub fn review(bot: &mut Bot, deal: &Deal, seat: Seat) -> Option<DecisionReview<Action>> {
+    if !deal.is_over() {
+        return None;
+    }
+    let view = deal.view(Some(seat));
+    view.viewer?;
+    let (mut replay, _) = Deal::from_pack(*deal.rules(), deal.number(), view.dealer, &pack_of(&view)?)?;
+    let mut decisions = Vec::new();
+    for record in &view.calls {
+        let action = match record.call {
+            Call::Bid { bid } => Action::Bid { bid },
+            Call::Hold => Action::Hold,
+            Call::Pass => Action::Pass,
+        };
+        if record.seat == seat {
+            let at = replay.view(Some(seat));
+            let options = bot.call_choices(&at);
+            let choice = bot.choose(&at)?;
+            let samples = bot.bid_sample_count() as u32;
+            decisions.push(Decision { decision: DecisionKind::Call, samples, options, bot: choice, chosen: action });
+        }
+        replay.apply(record.seat, action).ok()?;
+    }
+    Some(DecisionReview { seat, decisions })
+}
+
+// ---------------------------------------------------------------------------------------------
 // The one interface.
 
 impl crate::games::GameBot for Bot {
     type View = SeriesView;
     type Action = Action;
     type Deal = Deal;
-    type Review = ();
+    type Review = DecisionReview<Action>;
 
     fn new(level: Level, seed: u64) -> Bot {
         Bot::new(level, seed)
@@ -839,9 +909,10 @@ impl crate::games::GameBot for Bot {
         self.choose_in_series(view)
     }
 
-    /// Großenaspe has no review yet.
-    fn review(&mut self, _deal: &Deal, _seat: Seat) -> Option<()> {
-        None
+    /// Each of the seat's calls in the auction (bids with or without Gute, a Fips, a Kieker,
+    /// holds and passes), valued over deals sampled from what he knew.
+    fn review(&mut self, deal: &Deal, seat: Seat) -> Option<DecisionReview<Action>> {
+        review(self, deal, seat)
     }
 
     /// Exact, the declarer against the defenders, in the game's points.
@@ -900,9 +971,8 @@ mod tests {
 
     #[test]
     fn strength_reads_the_32_card_pack() {
-        let mask = |codes: &str| {
-            crate::cards::mask_of(codes.split_whitespace().map(|c| c.parse::<fipsen_rules::Card>().unwrap().index()))
-        };
+        let mask =
+            |codes: &str| crate::cards::mask_of(codes.split_whitespace().map(|c| c.parse::<Card>().unwrap().index()));
         // Diamonds is a full suit here: the top diamonds are as strong as the top clubs.
         let diamonds = mask("DA DK DQ DJ D10");
         let clubs = mask("CA CK CQ CJ C10");

@@ -30,10 +30,11 @@
 //! ```
 
 use fipsen_rules::mecklenburg::{Action, Bid, Call, Deal, DealView, DuttUse, Game, Outcome, Phase, Rules, SeriesView};
-use fipsen_rules::{CardSet, FirstLead, Pack, Seat, Seed, Suit};
+use fipsen_rules::{Card, CardSet, FirstLead, Pack, Seat, Seed, Suit};
 
 use crate::cards::{Bits, PackMasks, card, highest, packed, packed_index, suit_index};
 use crate::evaluate::{draw_layouts, game_value_at};
+use crate::games::decisions::{Choice, Decision, DecisionKind, DecisionReview, mean_and_margin};
 use crate::heuristic::{best_keep_in, easy_card, strength_in, top_keeps_in};
 use crate::inference::{Clue, Evidence, weighted_layouts};
 use crate::knowledge::{Knowledge, Layout, Seen};
@@ -186,6 +187,8 @@ pub struct Estimate {
     pub win: f64,
     /// The expected score for the bidder.
     pub score: f64,
+    /// The margin of that expected score over the sampled deals (1.96 standard errors).
+    pub margin: f64,
 }
 
 /// Tricks taken by the bidder in one sampled deal for each trump naming (`None`: the naming
@@ -243,23 +246,27 @@ impl GameTable {
     fn estimate(&self, bid: Bid, weights: &[f64]) -> Option<Estimate> {
         let total: f64 = weights.iter().sum();
         let total = if total > 0.0 { total } else { 1.0 };
+        let of = |values: Vec<i32>| {
+            let win: f64 = values.iter().zip(weights).filter(|(v, _)| **v > 0).map(|(_, &w)| w).sum();
+            let (score, margin) = mean_and_margin(weights.iter().zip(&values).map(|(&w, &v)| (w, f64::from(v))));
+            Estimate { game: bid, win: win / total, score, margin }
+        };
         if self.exchange {
-            let (mut score, mut win, mut any) = (0.0, 0.0, false);
-            for (row, &w) in self.rows.iter().zip(weights) {
-                let v = match self.pick(bid, row) {
+            let mut any = false;
+            let values = self
+                .rows
+                .iter()
+                .map(|row| match self.pick(bid, row) {
                     Some(s) => {
                         any = true;
                         self.score(bid, s, row.taken[s].unwrap_or(0))
                     }
                     // With no naming open (the Rutenas needed and not found) the bid is lost.
                     None => game_score(bid.target(), true, 0, self.rules.loss_factor(), false),
-                };
-                score += w * f64::from(v);
-                if v > 0 {
-                    win += w;
-                }
-            }
-            return any.then_some(Estimate { game: bid, win: win / total, score: score / total });
+                })
+                .collect();
+            let e = of(values);
+            return any.then_some(e);
         }
         // The Dutt unused: the naming is chosen knowing nothing more, the best on average.
         let mut best: Option<Estimate> = None;
@@ -267,15 +274,7 @@ impl GameTable {
             if !self.rows.first().is_some_and(|r| self.namings(bid, r).any(|n| n == s)) {
                 continue;
             }
-            let (mut score, mut win) = (0.0, 0.0);
-            for (row, &w) in self.rows.iter().zip(weights) {
-                let v = self.score(bid, s, row.taken[s].unwrap_or(0));
-                score += w * f64::from(v);
-                if v > 0 {
-                    win += w;
-                }
-            }
-            let e = Estimate { game: bid, win: win / total, score: score / total };
+            let e = of(self.rows.iter().map(|row| self.score(bid, s, row.taken[s].unwrap_or(0))).collect());
             if best.is_none_or(|b| e.score > b.score) {
                 best = Some(e);
             }
@@ -447,21 +446,35 @@ impl Bot {
     /// The expected score of every call the viewer may make: passing scores 0, holding or
     /// bidding the game that call would owe him (should he win the auction).
     pub fn call_values(&mut self, view: &DealView) -> Vec<(Action, f64)> {
+        self.call_choices(view).into_iter().map(|c| (c.action, c.value)).collect()
+    }
+
+    /// [`Bot::call_values`] with the margin of each value.
+    pub fn call_choices(&mut self, view: &DealView) -> Vec<Choice<Action>> {
         let est = self.estimates(view);
-        let value = |bid: Bid| est.iter().find(|e| e.game == bid).map_or(f64::NEG_INFINITY, |e| e.score);
+        let value = |action: Action, bid: Bid| {
+            est.iter().find(|e| e.game == bid).map_or(Choice { action, value: f64::NEG_INFINITY, margin: 0.0 }, |e| {
+                Choice { action, value: e.score, margin: e.margin }
+            })
+        };
         let mut out = Vec::new();
         if view.prompt.hold
             && let Some(standing) = view.standing
         {
-            out.push((Action::Hold, value(standing)));
+            out.push(value(Action::Hold, standing));
         }
         for &bid in &view.prompt.bids {
-            out.push((Action::Bid { bid }, value(bid)));
+            out.push(value(Action::Bid { bid }, bid));
         }
         if view.prompt.pass {
-            out.push((Action::Pass, 0.0));
+            out.push(Choice { action: Action::Pass, value: 0.0, margin: 0.0 });
         }
         out
+    }
+
+    /// How many deals the last bidding estimate sampled.
+    pub fn bid_sample_count(&self) -> usize {
+        self.table.as_ref().map_or(0, |t| t.1.hands.len())
     }
 
     fn auction(&mut self, view: &DealView) -> Option<Action> {
@@ -842,13 +855,66 @@ pub fn play_from(mut deal: Deal, players: &[crate::arena::Player], bot_seed: u64
 }
 
 // ---------------------------------------------------------------------------------------------
+// The review.
+
+/// The pack order that deals `view`'s revealed hands and Dutt again ([`Deal::from_pack`]).
+fn pack_of(view: &DealView) -> Option<Vec<Card>> {
+    let reveal = view.reveal.as_ref()?;
+    let mut pack = vec![None; 25];
+    for i in 0..4 {
+        let seat = (usize::from(view.forehand.0) + i) % 4;
+        let cards: Vec<Card> = reveal.dealt.get(seat)?.iter().collect();
+        if cards.len() != 5 {
+            return None;
+        }
+        for (k, &c) in cards.iter().enumerate() {
+            pack[if k < 3 { 3 * i + k } else { 12 + 2 * i + k - 3 }] = Some(c);
+        }
+    }
+    for (k, c) in reveal.dutt.iter().enumerate() {
+        *pack.get_mut(20 + k)? = Some(c);
+    }
+    pack.into_iter().collect()
+}
+
+/// The review of `seat`'s calls in the finished `deal` by `bot`: at each call, every call he
+/// could make valued from his own view at that moment (the bidding estimate over deals of the
+/// cards he could not see, drawn from his hand and the auction only), and the bot's call there.
+/// `None` if the deal is not over.
+pub fn review(bot: &mut Bot, deal: &Deal, seat: Seat) -> Option<DecisionReview<Action>> {
+    if !deal.is_over() {
+        return None;
+    }
+    let view = deal.view(Some(seat));
+    view.viewer?;
+    let (mut replay, _) = Deal::from_pack(*deal.rules(), deal.number(), view.dealer, &pack_of(&view)?)?;
+    let mut decisions = Vec::new();
+    for record in &view.calls {
+        let action = match record.call {
+            Call::Bid { bid } => Action::Bid { bid },
+            Call::Hold => Action::Hold,
+            Call::Pass => Action::Pass,
+        };
+        if record.seat == seat {
+            let at = replay.view(Some(seat));
+            let options = bot.call_choices(&at);
+            let choice = bot.choose(&at)?;
+            let samples = bot.bid_sample_count() as u32;
+            decisions.push(Decision { decision: DecisionKind::Call, samples, options, bot: choice, chosen: action });
+        }
+        replay.apply(record.seat, action).ok()?;
+    }
+    Some(DecisionReview { seat, decisions })
+}
+
+// ---------------------------------------------------------------------------------------------
 // The one interface.
 
 impl crate::games::GameBot for Bot {
     type View = SeriesView;
     type Action = Action;
     type Deal = Deal;
-    type Review = ();
+    type Review = DecisionReview<Action>;
 
     fn new(level: Level, seed: u64) -> Bot {
         Bot::new(level, seed)
@@ -858,9 +924,10 @@ impl crate::games::GameBot for Bot {
         self.choose_in_series(view)
     }
 
-    /// Anseggerfips and Duttfips have no review yet.
-    fn review(&mut self, _deal: &Deal, _seat: Seat) -> Option<()> {
-        None
+    /// Each of the seat's calls in the auction (bids with or without Ruten, a Fips, holds and
+    /// passes), valued over deals sampled from what he knew.
+    fn review(&mut self, deal: &Deal, seat: Seat) -> Option<DecisionReview<Action>> {
+        review(self, deal, seat)
     }
 
     /// Exact, the declarer against the defenders, in the game's points.
@@ -895,7 +962,7 @@ mod tests {
     use super::*;
 
     fn mask(codes: &str) -> u64 {
-        crate::cards::mask_of(codes.split_whitespace().map(|c| c.parse::<fipsen_rules::Card>().unwrap().index()))
+        crate::cards::mask_of(codes.split_whitespace().map(|c| c.parse::<Card>().unwrap().index()))
     }
 
     #[test]

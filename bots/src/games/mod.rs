@@ -9,6 +9,7 @@
 //! [`FinishedDeal::analyse`] for an analysis. One impl of [`GameBot`] and one arm per game
 //! here is all a new game's bots need.
 
+pub mod decisions;
 pub mod grossenaspe;
 pub mod mecklenburg;
 pub mod prisdorf;
@@ -21,6 +22,7 @@ use fipsen_rules::{AnyGame, GameAction, GameId, GameView, Seat};
 use crate::analysis::{Analysis, Budget};
 use crate::level::Level;
 use crate::review::Review;
+use decisions::GameDecisions;
 
 /// One game's bots: what every game's bot module provides.
 pub trait GameBot {
@@ -126,6 +128,29 @@ impl FinishedDeal {
     pub fn review(&self, seat: Seat, level: Level, seed: u64) -> Option<Review> {
         match self {
             FinishedDeal::Prisdorf(deal) => prisdorf::Bot::new(level, seed).review(deal, seat),
+            _ => None,
+        }
+    }
+
+    /// Whether the deals of `game` have a review of the decisions before the play
+    /// ([`FinishedDeal::decisions`]).
+    pub fn decisions_reviewed(game: GameId) -> bool {
+        matches!(game, GameId::Grossenaspe | GameId::Anseggerfips | GameId::Duttfips | GameId::Thedinghausen)
+    }
+
+    /// The review of `seat`'s decisions before the play by a bot of `level` (`None`: the deal
+    /// is not over, or the game has no such review).
+    pub fn decisions(&self, seat: Seat, level: Level, seed: u64) -> Option<GameDecisions> {
+        match self {
+            FinishedDeal::Grossenaspe(d) => {
+                grossenaspe::Bot::new(level, seed).review(d, seat).map(GameDecisions::Grossenaspe)
+            }
+            FinishedDeal::Anseggerfips(d) => {
+                mecklenburg::Bot::new(level, seed).review(d, seat).map(GameDecisions::Anseggerfips)
+            }
+            FinishedDeal::Duttfips(d) => {
+                mecklenburg::Bot::new(level, seed).review(d, seat).map(GameDecisions::Duttfips)
+            }
             _ => None,
         }
     }

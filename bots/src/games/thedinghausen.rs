@@ -40,7 +40,9 @@
 use std::sync::OnceLock;
 
 use fipsen_rules::thedinghausen::{Action, Deal, DealView, FipsenResult, Phase, Round, Rules, SeriesView};
-use fipsen_rules::{Seat, Seed};
+use fipsen_rules::{Card, Seat, Seed};
+
+use crate::games::decisions::{Choice, Decision, DecisionKind, DecisionReview, Z95};
 
 use crate::cards::{
     Bits, PackMasks, beats, card, highest, lowest, packed, packed_index, suit_index, suit_mask_of, winning_card,
@@ -863,6 +865,62 @@ fn easy_fipsen(view: &DealView) -> bool {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The review.
+
+/// The pack order that deals `view`'s revealed hands, trump card and unused cards again.
+fn pack_of(view: &DealView) -> Option<Vec<Card>> {
+    let reveal = view.reveal.as_ref()?;
+    let mut pack = vec![None; 32];
+    for i in 0..PLAYERS {
+        let seat = (usize::from(view.forehand.0) + i) % PLAYERS;
+        let cards: Vec<Card> = reveal.dealt.get(seat)?.iter().collect();
+        if cards.len() != 5 {
+            return None;
+        }
+        for (k, &c) in cards.iter().enumerate() {
+            pack[if k < 3 { 3 * i + k } else { 15 + 2 * i + k - 3 }] = Some(c);
+        }
+    }
+    pack[25] = Some(view.trump_card);
+    for (k, c) in reveal.unused.iter().enumerate() {
+        *pack.get_mut(26 + k)? = Some(c);
+    }
+    pack.into_iter().collect()
+}
+
+/// The review of `seat`'s announcement in the finished `deal` by `bot`: if his turn came in
+/// the announcements, fipsen and pass valued from his own view then, and the bot's choice.
+/// `None` if the deal is not over.
+pub fn review(bot: &mut Bot, deal: &Deal, seat: Seat) -> Option<DecisionReview<Action>> {
+    if !deal.is_over() {
+        return None;
+    }
+    let view = deal.view(Some(seat));
+    view.viewer?;
+    let (mut replay, _) = Deal::from_pack(*deal.rules(), deal.number(), view.dealer, &pack_of(&view)?, deal.round())?;
+    let mut decisions = Vec::new();
+    while replay.phase() == Phase::Fipsen {
+        let turn = replay.turn()?;
+        let action = if view.passed.contains(&turn) { Action::Pass } else { Action::Fipsen };
+        if turn == seat {
+            let at = replay.view(Some(seat));
+            let (options, samples) = bot.announce_choices(&at)?;
+            let choice = bot.choose(&at)?;
+            let samples = samples as u32;
+            decisions.push(Decision {
+                decision: DecisionKind::Announcement,
+                samples,
+                options,
+                bot: choice,
+                chosen: action,
+            });
+        }
+        replay.apply(turn, action).ok()?;
+    }
+    Some(DecisionReview { seat, decisions })
+}
+
+// ---------------------------------------------------------------------------------------------
 // The bot.
 
 /// A Thedinghausen bot of one level. Its choices depend only on its level, configuration,
@@ -914,6 +972,12 @@ impl Bot {
     /// The chance that the viewer takes every trick he needs if he announces, by sampling and
     /// the exact search; `None` for a spectator.
     pub fn fipsen_chance(&mut self, view: &DealView, samples: usize, rng: &mut Rng) -> Option<f64> {
+        self.fipsen_chance_counted(view, samples, rng).map(|(p, _)| p)
+    }
+
+    /// [`Bot::fipsen_chance`] with the number of sampled deals it was measured on (fewer than
+    /// asked when the first eight show the hand hopeless).
+    pub fn fipsen_chance_counted(&mut self, view: &DealView, samples: usize, rng: &mut Rng) -> Option<(f64, usize)> {
         let me = view.viewer?.0;
         let count = view.counts.get(usize::from(me)).copied().unwrap_or(0);
         let need = 5u8.min(TARGET.saturating_sub(count)).max(1);
@@ -923,7 +987,7 @@ impl Bot {
         for (i, layout) in layouts.iter().enumerate() {
             // A hand that sweeps none of the first eight deals is hopeless: stop there.
             if i == 8 && won == 0 {
-                return Some(0.0);
+                return Some((0.0, 8));
             }
             let mut s = state_of(view, layout.hands);
             s.fipsen = me;
@@ -931,7 +995,27 @@ impl Bot {
                 won += 1;
             }
         }
-        Some(won as f64 / layouts.len().max(1) as f64)
+        Some((won as f64 / layouts.len().max(1) as f64, layouts.len()))
+    }
+
+    /// The announcing decision at `view` (the viewer's turn in the announcements): passing
+    /// worth 0, announcing worth its gain over passing in chips ([`fipsen_gain`]) at the chance
+    /// of a sweep measured over deals of the cards he cannot see, with the margin of that
+    /// chance carried through (the gain is linear in it).
+    pub fn announce_choices(&mut self, view: &DealView) -> Option<(Vec<Choice<Action>>, usize)> {
+        let mut rng = Rng::new(decision_seed(self.seed, view));
+        let samples = self.config.fipsen_samples.max(16);
+        let (p, n) = self.fipsen_chance_counted(view, samples, &mut rng)?;
+        let spread = (fipsen_gain(view, 1.0) - fipsen_gain(view, 0.0)).abs();
+        let margin = Z95 * spread * (p * (1.0 - p) / n.max(1) as f64).sqrt();
+        let mut out = Vec::new();
+        if view.prompt.fipsen {
+            out.push(Choice { action: Action::Fipsen, value: fipsen_gain(view, p), margin });
+        }
+        if view.prompt.pass {
+            out.push(Choice { action: Action::Pass, value: 0.0, margin: 0.0 });
+        }
+        Some((out, n))
     }
 
     fn announce(&mut self, view: &DealView, rng: &mut Rng) -> Option<Action> {
@@ -1179,7 +1263,7 @@ impl crate::games::GameBot for Bot {
     type View = SeriesView;
     type Action = Action;
     type Deal = Deal;
-    type Review = ();
+    type Review = DecisionReview<Action>;
 
     fn new(level: Level, seed: u64) -> Bot {
         Bot::new(level, seed)
@@ -1189,9 +1273,9 @@ impl crate::games::GameBot for Bot {
         self.choose_in_series(view)
     }
 
-    /// Thedinghausen has no review yet.
-    fn review(&mut self, _deal: &Deal, _seat: Seat) -> Option<()> {
-        None
+    /// The seat's announcement: fipsen or pass, valued over deals sampled from what he knew.
+    fn review(&mut self, deal: &Deal, seat: Seat) -> Option<DecisionReview<Action>> {
+        review(self, deal, seat)
     }
 
     /// The tricks a seat can be sure of against the other four, every card known; in a deal
