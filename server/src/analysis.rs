@@ -81,6 +81,18 @@ pub fn of_deal(room: &str, deal: u32, seats: usize, finished: &FinishedDeal) -> 
     analysis
 }
 
+/// The analysis of a deal as [`of_deal`] gives it where it is quick to compute (every game but
+/// Wippen, whose deal takes up to seconds); for Wippen only if it is cached already (its replay
+/// was asked for). A series page lists many deals at once: it must not wait for every Wippen
+/// deal's search.
+pub fn of_deal_if_quick(room: &str, deal: u32, seats: usize, finished: &FinishedDeal) -> Option<Arc<PlayAnalysis>> {
+    if finished.game() != GameId::Wippen {
+        return of_deal(room, deal, seats, finished);
+    }
+    let key = (room.to_string(), deal);
+    cache().lock().unwrap_or_else(|e| e.into_inner()).get(&key).flatten()
+}
+
 /// Forgets every analysis of `room` (its series was deleted).
 pub fn forget(room: &str) {
     cache().lock().unwrap_or_else(|e| e.into_inner()).entries.retain(|(code, _), _| code != room);

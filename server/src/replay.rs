@@ -112,6 +112,13 @@ pub fn replay_deal(stored: &StoredRoom, deal: u32, perspective: Option<Seat>) ->
     })
 }
 
+/// [`analyse`] for a series page: a Wippen deal only if its analysis is cached
+/// ([`crate::analysis::of_deal_if_quick`]).
+fn analyse_if_quick(stored: &StoredRoom, series: &AnyGame) -> Option<std::sync::Arc<PlayAnalysis>> {
+    let finished = fipsen_bots::games::FinishedDeal::of(series)?;
+    crate::analysis::of_deal_if_quick(&stored.meta.code, series.deal_number(), series.seats(), &finished)
+}
+
 /// The analysis of the deal of `series`, which must be over (`None` where it is not, or the
 /// game has no analysis); cached per room and deal.
 fn analyse(stored: &StoredRoom, series: &AnyGame) -> Option<std::sync::Arc<PlayAnalysis>> {
@@ -167,7 +174,7 @@ pub fn series_record(stored: &StoredRoom, perspective: Option<Seat>) -> SeriesRe
             if let (Some(seed), Some(dealer)) = (seed, dealer)
                 && deals.last().is_none_or(|d| d.number != number)
             {
-                let costly = analyse(stored, step.series).map(|a| a.costly.clone());
+                let costly = analyse_if_quick(stored, step.series).map(|a| a.costly.clone());
                 deals.push(FinishedDeal { number, dealer, seed, actions: std::mem::take(&mut actions), costly });
             }
         }
