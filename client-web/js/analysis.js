@@ -92,8 +92,11 @@ export function analysisPanel(replay, step, go) {
               { class: c.step === step ? 'current' : '', 'data-card': c.card, 'data-seat': c.seat, 'data-step': c.step, 'data-cost': c.cost },
               h(
                 'button',
-                { type: 'button', class: 'link', 'aria-label': `${place(c)}, ${seatName(c.seat)}: ${cardName(c.card)}`, onclick: () => go(c.step) },
+                { type: 'button', class: 'link', onclick: () => go(c.step) },
                 `${place(c)} · ${t('analysis.played', { name: seatName(c.seat), card: cardShort(c.card) })}`,
+                // The card's whole name for a screen reader, after the visible text (which the
+                // accessible name must contain).
+                h('span', { class: 'sr-only' }, ` (${cardName(c.card)})`),
               ),
               ' ',
               h('span', { class: 'analysis-cost' }, costText(c, analysis.unit)),
