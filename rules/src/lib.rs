@@ -37,6 +37,7 @@ mod auction;
 mod bid;
 mod card;
 mod deal;
+pub mod decisions;
 mod duel;
 mod engine;
 mod error;

@@ -7,7 +7,6 @@
 use std::time::{Duration, Instant};
 
 use fipsen_bots::Level;
-use fipsen_bots::games::decisions::GameDecisions;
 use fipsen_bots::games::{FinishedDeal, choose};
 use fipsen_rules::{AnyGame, GameId, GameRules, Seat, Seed};
 
@@ -30,13 +29,7 @@ fn main() {
                         let t = Instant::now();
                         if let Some(review) = finished.decisions(seat, Level::Strong, series) {
                             times.push(t.elapsed());
-                            let decisions = match &review {
-                                GameDecisions::Grossenaspe(r) => r.decisions.iter().map(|d| d.samples).collect(),
-                                GameDecisions::Anseggerfips(r) | GameDecisions::Duttfips(r) => {
-                                    r.decisions.iter().map(|d| d.samples).collect::<Vec<_>>()
-                                }
-                                GameDecisions::Thedinghausen(r) => r.decisions.iter().map(|d| d.samples).collect(),
-                            };
+                            let decisions = review.samples();
                             counts.push(decisions.len());
                             samples.extend(decisions);
                         }

@@ -151,6 +151,9 @@ impl FinishedDeal {
             FinishedDeal::Duttfips(d) => {
                 mecklenburg::Bot::new(level, seed).review(d, seat).map(GameDecisions::Duttfips)
             }
+            FinishedDeal::Thedinghausen(d) => {
+                thedinghausen::Bot::new(level, seed).review(d, seat).map(GameDecisions::Thedinghausen)
+            }
             _ => None,
         }
     }
@@ -195,6 +198,32 @@ mod tests {
             }
             // Wippen's default match is two games (two players, one set).
             assert!(game.deal_number() == 3 || game.series_over(), "{id:?} played two deals");
+        }
+    }
+
+    /// Every game said to have a review of its decisions gives one, for each seat, once a deal
+    /// is over, and only then.
+    #[test]
+    fn every_game_with_decisions_reviewed_reviews_each_seat() {
+        for &id in GameId::ALL.iter().filter(|&&id| FinishedDeal::decisions_reviewed(id)) {
+            let (mut game, _) = AnyGame::start(&GameRules::default_for(id), Seed([5; 32])).unwrap();
+            let mut actions = 0;
+            while !game.deal_over() {
+                let seat = game.turn().expect("a deal in progress has a seat to act");
+                let action = choose(Level::Normal, actions, &game.view(Some(seat))).unwrap();
+                game.apply(seat, &action).unwrap();
+                actions += 1;
+                assert!(actions < 2_000, "{id:?}: the deal ends");
+            }
+            let finished = FinishedDeal::of(&game).expect("the deal is over");
+            let seats = game.seats();
+            assert!(seats >= 2, "{id:?} has seats");
+            for s in 0..seats {
+                let review = finished
+                    .decisions(Seat(s as u8), Level::Normal, 1)
+                    .unwrap_or_else(|| panic!("{id:?}: seat {s} gets a review"));
+                assert_eq!(review.seat(), Seat(s as u8));
+            }
         }
     }
 }
