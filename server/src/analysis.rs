@@ -30,11 +30,14 @@ pub fn budget(game: GameId) -> Budget {
 /// A room's deal, as the cache knows it.
 type Key = (String, u32);
 
-/// The cached analyses with the tick of their last use.
+/// The cached analyses with the tick of their last use, and the deals being analysed now.
 #[derive(Default)]
 struct Cache {
     entries: HashMap<Key, (Option<Arc<PlayAnalysis>>, u64)>,
     tick: u64,
+    /// One lock per deal being analysed: a second request for the same deal waits on it for
+    /// the first one's result instead of searching again.
+    computing: HashMap<Key, Arc<Mutex<()>>>,
 }
 
 impl Cache {
@@ -71,13 +74,31 @@ fn cache() -> &'static Mutex<Cache> {
 /// computed now within the game's [`budget`] (blocking: call it off the async threads); `None`
 /// where the game has no analysis.
 pub fn of_deal(room: &str, deal: u32, seats: usize, finished: &FinishedDeal) -> Option<Arc<PlayAnalysis>> {
-    let key = (room.to_string(), deal);
+    cached_or((room.to_string(), deal), || {
+        finished.analyse(budget(finished.game())).map(|a| Arc::new(to_protocol(&a, seats)))
+    })
+}
+
+/// The analysis of `key` from the cache, or computed by `compute` and cached: once, however
+/// many threads ask for the same deal at the same time (the others wait for its result).
+fn cached_or(key: Key, compute: impl FnOnce() -> Option<Arc<PlayAnalysis>>) -> Option<Arc<PlayAnalysis>> {
+    let this_deal = {
+        let mut cache = cache().lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(found) = cache.get(&key) {
+            return found;
+        }
+        cache.computing.entry(key.clone()).or_default().clone()
+    };
+    // Computed without the cache's lock held, so that other deals are served meanwhile; under
+    // this deal's own lock, so that it is computed once however many ask at the same time.
+    let _computing = this_deal.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(found) = cache().lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return found;
     }
-    // Computed without the lock held, so that other deals are served meanwhile.
-    let analysis = finished.analyse(budget(finished.game())).map(|a| Arc::new(to_protocol(&a, seats)));
-    cache().lock().unwrap_or_else(|e| e.into_inner()).put(key, analysis.clone());
+    let analysis = compute();
+    let mut cache = cache().lock().unwrap_or_else(|e| e.into_inner());
+    cache.put(key.clone(), analysis.clone());
+    cache.computing.remove(&key);
     analysis
 }
 
@@ -156,5 +177,30 @@ mod tests {
         assert!(cache.get(&("r".into(), 0)).is_some(), "just used: kept");
         assert!(cache.get(&("r".into(), 1)).is_none(), "the oldest: dropped");
         assert_eq!(cache.get(&("s".into(), 1)), Some(analysis(2)));
+    }
+
+    /// Viewers asking for the same deal at the same time get one computation's result.
+    #[test]
+    fn a_deal_asked_for_at_once_is_analysed_once() {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        let computed = Arc::new(AtomicU32::new(0));
+        let askers: Vec<_> = (0..4)
+            .map(|_| {
+                let computed = computed.clone();
+                std::thread::spawn(move || {
+                    cached_or(("analysed-once".into(), 7), || {
+                        computed.fetch_add(1, Ordering::SeqCst);
+                        std::thread::sleep(std::time::Duration::from_millis(100));
+                        analysis(3)
+                    })
+                })
+            })
+            .collect();
+        for asker in askers {
+            assert_eq!(asker.join().unwrap(), analysis(3));
+        }
+        assert_eq!(computed.load(Ordering::SeqCst), 1);
+        let key = ("analysed-once".to_string(), 7);
+        assert!(!cache().lock().unwrap().computing.contains_key(&key), "no lock is left behind");
     }
 }

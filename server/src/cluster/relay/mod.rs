@@ -55,6 +55,14 @@ struct Peer {
     placed: u64,
 }
 
+impl Peer {
+    /// Whether it may take rooms now: heard from lately, not suspected, and not stopping (as
+    /// far as its heartbeats say).
+    fn takes_rooms(&self) -> bool {
+        self.seen.elapsed() < SILENCE && !self.suspected && !matches!(self.load, Some((_, true)))
+    }
+}
+
 /// How often each server says it is alive.
 pub const HEARTBEAT: Duration = Duration::from_secs(1);
 /// A server not heard from for this long is taken for dead (or paused): its relayed clients
@@ -228,10 +236,7 @@ impl Relay {
         let own = self.metrics.rooms_owned.load(std::sync::atomic::Ordering::Relaxed);
         let mut best: Option<(u64, String)> = None;
         for peer in &self.peers {
-            let Some((rooms, false)) = peer.load else { continue };
-            if peer.seen.elapsed() >= SILENCE || peer.suspected {
-                continue;
-            }
+            let Some((rooms, _)) = peer.load.filter(|_| peer.takes_rooms()) else { continue };
             let load = rooms.saturating_add(peer.placed);
             if load < best.as_ref().map_or(own, |(least, _)| *least) {
                 best = Some((load, peer.key().clone()));
@@ -247,12 +252,8 @@ impl Relay {
     /// The servers that may take rooms now: this one, and every other alive and not stopping
     /// (as its heartbeats say), by name.
     pub fn live_nodes(&self) -> Vec<String> {
-        let mut nodes: Vec<String> = self
-            .peers
-            .iter()
-            .filter(|peer| peer.seen.elapsed() < SILENCE && !peer.suspected && !matches!(peer.load, Some((_, true))))
-            .map(|peer| peer.key().clone())
-            .collect();
+        let mut nodes: Vec<String> =
+            self.peers.iter().filter(|peer| peer.takes_rooms()).map(|peer| peer.key().clone()).collect();
         nodes.push(self.node.to_string());
         nodes
     }
