@@ -836,6 +836,13 @@ pub fn play_from(mut deal: Deal, players: &[crate::arena::Player], bot_seed: u64
 // ---------------------------------------------------------------------------------------------
 // The review.
 
+/// The suits of `suits` that `keep` holds a card of (all of them if it holds none): the
+/// trumps worth weighing for a discard that keeps `keep`.
+fn held_suits(suits: &[Suit], keep: u64) -> Vec<Suit> {
+    let held: Vec<Suit> = suits.iter().copied().filter(|&s| keep & PACK.suits[suit_index(s)] != 0).collect();
+    if held.is_empty() { suits.to_vec() } else { held }
+}
+
 /// How many of the rules of thumb's best keeps for each trump suit a discard's review values
 /// beside the declarer's discard and the bot's.
 const REVIEW_KEEPS: usize = 2;
@@ -942,9 +949,10 @@ impl Bot {
     /// see, drawn from his view alone as the bot's own choice draws them (the same deals for
     /// every option), and the bot's choice.
     ///
-    /// A discard is valued with the trumps best for the cards it keeps (he names them after,
-    /// knowing no more), or a Kieker's fold if that is worth more; its options are his discard,
-    /// the bot's, and the rules of thumb's two best keeps for each suit he may name.
+    /// A discard is valued with the trumps best for the cards it keeps among the suits it keeps
+    /// a card of (he names them after, knowing no more), or a Kieker's fold if that is worth
+    /// more; its options are his discard, the bot's, and the rules of thumb's two best keeps
+    /// for each suit he may name.
     fn declarer_decision(&mut self, view: &DealView, chosen: Action) -> Option<Decision<Action>> {
         let hand = view.hand?.bits();
         let declarer = view.declarer?;
@@ -973,7 +981,7 @@ impl Bot {
                 }
                 let keep = hand & !cards.bits();
                 let mut best = if kieker { (f64::from(fold), 0.0) } else { (f64::NEG_INFINITY, 0.0) };
-                for &s in &suits {
+                for &s in held_suits(&suits, keep).iter() {
                     let v = self.declaration_value(view, &layouts, keep, s)?;
                     if v.0 > best.0 {
                         best = v;

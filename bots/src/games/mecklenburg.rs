@@ -857,6 +857,13 @@ pub fn play_from(mut deal: Deal, players: &[crate::arena::Player], bot_seed: u64
 // ---------------------------------------------------------------------------------------------
 // The review.
 
+/// The suits of `suits` that `keep` holds a card of (all of them if it holds none): the
+/// trumps worth weighing for a discard that keeps `keep`.
+fn held_suits(suits: &[Suit], keep: u64) -> Vec<Suit> {
+    let held: Vec<Suit> = suits.iter().copied().filter(|&s| keep & PACK.suits[suit_index(s)] != 0).collect();
+    if held.is_empty() { suits.to_vec() } else { held }
+}
+
 /// How many of the rules of thumb's best keeps for each trump suit a discard's review values
 /// beside the declarer's discard and the bot's.
 const REVIEW_KEEPS: usize = 2;
@@ -950,9 +957,10 @@ impl Bot {
     /// see, drawn from his view alone as the bot's own choice draws them (the same deals for
     /// every option), and the bot's choice.
     ///
-    /// A discard is valued with the trumps best for the cards it keeps (he names them after,
-    /// knowing no more; Ruten only where the kept cards allow it); its options are his
-    /// discard, the bot's, and the rules of thumb's two best keeps for each naming.
+    /// A discard is valued with the trumps best for the cards it keeps among the suits it keeps
+    /// a card of (he names them after, knowing no more; Ruten by choice only where the kept
+    /// cards allow it); its options are his discard, the bot's, and the rules of thumb's two
+    /// best keeps for each naming.
     fn declarer_decision(&mut self, view: &DealView, chosen: Action) -> Option<Decision<Action>> {
         let hand = view.hand?.bits();
         let bot = self.choose(view)?;
@@ -966,10 +974,11 @@ impl Bot {
             let needs = view.rules.ruten_needs_rutenas();
             let fits = |keep: u64, s: Suit| s != Suit::Diamonds || !needs || keep & RUTENAS != 0;
             let namings = Bot::namings(view);
+            let forced = view.contract.is_some_and(|c| c.bid.is_ruten());
             let mut actions = vec![chosen, bot];
             for &s in &namings {
                 for (keep, _) in top_keeps_in(&PACK, hand, suit_index(s), keep_count, REVIEW_KEEPS) {
-                    if fits(keep, s) {
+                    if forced || fits(keep, s) {
                         actions.push(discard_action(hand, keep, count));
                     }
                 }
@@ -981,7 +990,9 @@ impl Bot {
                 }
                 let keep = hand & !cards.bits();
                 let mut best: Option<(f64, f64)> = None;
-                for &s in namings.iter().filter(|&&s| fits(keep, s)) {
+                // A Ruten contract's trump is forced whatever is kept; a naming is by choice.
+                let fitting: Vec<Suit> = namings.iter().copied().filter(|&s| forced || fits(keep, s)).collect();
+                for &s in held_suits(&fitting, keep).iter() {
                     let v = self.declaration_value(view, &layouts, keep, s)?;
                     if best.is_none_or(|b| v.0 > b.0) {
                         best = Some(v);
