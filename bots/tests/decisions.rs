@@ -201,8 +201,7 @@ mod grossenaspe_review {
                         // Every suit, and the fold where a Kieker may fold.
                         let mut offered: Vec<Action> = d.options.iter().map(|o| o.action).collect();
                         offered.sort_by_key(|a| format!("{a:?}"));
-                        let mut all: Vec<Action> =
-                            fipsen_rules::Suit::ALL.iter().map(|&suit| Action::NameTrumps { suit }).collect();
+                        let mut all: Vec<Action> = Suit::ALL.iter().map(|&suit| Action::NameTrumps { suit }).collect();
                         if bid == Bid::Kieker {
                             all.push(Action::Fold);
                         }
@@ -293,7 +292,7 @@ mod grossenaspe_review {
         well_formed(r);
         let kinds: Vec<DecisionKind> = r.decisions.iter().map(|d| d.decision).collect();
         assert_eq!(kinds[kinds.len() - 2..], [DecisionKind::Discard, DecisionKind::Trumps], "{kinds:?}");
-        r.decisions.last().unwrap()
+        r.decisions.last().expect("a trumps decision")
     }
 
     #[test]
