@@ -44,20 +44,42 @@ fn others_anew(rng: &mut Rng, pack: &[Card], mine: &[usize]) -> Vec<Card> {
     out
 }
 
-/// Every decision of the review is a call with the seat's own call among its options, and the
-/// bot's call too.
+/// The review's decisions are the seat's calls, then for a declarer the cards he laid away
+/// and the trumps he named (each at most once, in that order); every decision has the seat's
+/// own choice among its options, and the bot's too, and finite values with their margins.
 fn well_formed<A: PartialEq + std::fmt::Debug>(review: &DecisionReview<A>) {
+    let kinds: Vec<DecisionKind> = review.decisions.iter().map(|d| d.decision).collect();
+    let calls = kinds.iter().take_while(|&&k| k == DecisionKind::Call).count();
+    assert!(
+        matches!(
+            kinds[calls..],
+            [] | [DecisionKind::Discard] | [DecisionKind::Trumps] | [DecisionKind::Discard, DecisionKind::Trumps]
+        ),
+        "calls, then a discard and trumps: {kinds:?}"
+    );
     for d in &review.decisions {
-        assert_eq!(d.decision, DecisionKind::Call);
-        assert!(d.samples >= 8, "{} samples", d.samples);
+        let least = if d.decision == DecisionKind::Call { 8 } else { 4 };
+        assert!(d.samples >= least, "{:?}: {} samples", d.decision, d.samples);
         assert!(d.chosen_option().is_some(), "{:?} among the options", d.chosen);
         assert!(d.options.iter().any(|o| o.action == d.bot), "{:?} among the options", d.bot);
         assert!(d.options.iter().all(|o| o.margin >= 0.0 && o.margin.is_finite()));
+        if d.decision != DecisionKind::Call {
+            assert!(d.options.iter().all(|o| o.value.is_finite()), "{:?}", d.options);
+        }
+        for (i, o) in d.options.iter().enumerate() {
+            assert!(d.options[..i].iter().all(|p| p.action != o.action), "{:?} offered twice", o.action);
+        }
     }
+}
+
+/// The seat's choices after the auction in the review (its discard and trumps), in order.
+fn after_auction<A: Copy>(review: &DecisionReview<A>) -> Vec<A> {
+    review.decisions.iter().filter(|d| d.decision != DecisionKind::Call).map(|d| d.chosen).collect()
 }
 
 mod grossenaspe_review {
     use super::*;
+    use fipsen_rules::Suit;
     use fipsen_rules::grossenaspe::{Action, Bid, Deal, Phase, Rules};
 
     /// The pack's positions dealt to `seat`.
@@ -79,8 +101,8 @@ mod grossenaspe_review {
     #[test]
     fn the_review_is_the_same_whatever_the_unseen_cards() {
         let mut rng = Rng::new(28);
-        let (mut compared, mut tries) = (0, 0);
-        while compared < 8 && tries < 200 {
+        let (mut compared, mut tries, mut declarers) = (0, 0, 0);
+        while (compared < 8 || declarers < 3) && tries < 300 {
             tries += 1;
             let n = 3 + rng.index(3) as u8;
             let rules = Rules { players: n, min_bid: 1 + rng.index(2) as u8, ..Rules::grossenaspe() };
@@ -88,23 +110,36 @@ mod grossenaspe_review {
             let pack = shuffled(&mut rng, Pack::P32);
             let (deal, _) = Deal::from_pack(rules, 1, dealer, &pack).unwrap();
             let played = grossenaspe::play_from(deal.clone(), &players(n), tries);
-            let seat = Seat(rng.index(usize::from(n)) as u8);
-            let other_pack = others_anew(&mut rng, &pack, &positions_of(seat, dealer, n));
-            let (mut other, _) = Deal::from_pack(rules, 1, dealer, &other_pack).unwrap();
             let mut replay = deal.clone();
-            // The same auction, where the other cards allow it.
-            let mut fits = true;
+            let mut auction = Vec::new();
             for &(s, action) in &played.actions {
                 if replay.phase() != Phase::Auction {
                     break;
                 }
                 replay.apply(s, action).unwrap();
-                if other.apply(s, action).is_err() {
-                    fits = false;
-                    break;
+                auction.push((s, action));
+            }
+            // The declarer half the time (his discard and trumps are reviewed too), else anyone.
+            let after = replay.view(None);
+            let seat = match after.declarer {
+                Some(d) if rng.index(2) == 0 => d,
+                _ => Seat(rng.index(usize::from(n)) as u8),
+            };
+            // What he saw: his hand, and as declarer the skat he took, or skat and talon as a
+            // Kieker (a Fips sees neither).
+            let mut mine = positions_of(seat, dealer, n);
+            let nn = usize::from(n);
+            if after.declarer == Some(seat) {
+                match after.contract.map(|c| c.bid) {
+                    Some(Bid::Fips) | None => {}
+                    Some(Bid::Kieker) => mine.extend((3 * nn..3 * nn + 2).chain(5 * nn + 2..32)),
+                    Some(Bid::Tricks { .. }) => mine.extend(3 * nn..3 * nn + 2),
                 }
             }
-            if !fits {
+            let other_pack = others_anew(&mut rng, &pack, &mine);
+            let (mut other, _) = Deal::from_pack(rules, 1, dealer, &other_pack).unwrap();
+            // The same auction, where the other cards allow it.
+            if auction.iter().any(|&(s, action)| other.apply(s, action).is_err()) {
                 continue;
             }
             let other = finish(other, n, tries);
@@ -112,10 +147,88 @@ mod grossenaspe_review {
             let (a, b) = (review(&replay, seat), review(&other, seat));
             assert!(!a.decisions.is_empty(), "every seat calls at least once");
             well_formed(&a);
-            assert_eq!(a, b, "every call judged from what the seat knew");
+            assert_eq!(a, b, "every decision judged from what the seat knew");
+            declarers += usize::from(!after_auction(&a).is_empty());
             compared += 1;
         }
         assert!(compared >= 8, "enough deals compared ({compared} of {tries})");
+        assert!(declarers >= 3, "enough declarers' discards and trumps compared ({declarers})");
+    }
+
+    #[test]
+    fn the_declarer_review_ends_with_his_discard_and_trumps() {
+        let mut rng = Rng::new(2801);
+        let (mut reviewed, mut both, mut tries) = (0, 0, 0);
+        while reviewed < 12 && tries < 300 {
+            tries += 1;
+            let n = 3 + rng.index(3) as u8;
+            let rules = Rules { players: n, min_bid: 1 + rng.index(2) as u8, ..Rules::grossenaspe() };
+            let dealer = Seat(rng.index(usize::from(n)) as u8);
+            let pack = shuffled(&mut rng, Pack::P32);
+            let (deal, _) = Deal::from_pack(rules, 1, dealer, &pack).unwrap();
+            let played = grossenaspe::play_from(deal.clone(), &players(n), tries);
+            let mut finished = deal.clone();
+            for &(s, a) in &played.actions {
+                finished.apply(s, a).unwrap();
+            }
+            let end = finished.view(None);
+            let Some(declarer) = end.declarer else { continue };
+            let bid = end.contract.unwrap().bid;
+            // What he did after the auction: his discard, then trumps or a fold (a Gute's
+            // clubs are forced and not his choice).
+            let taken: Vec<Action> = played
+                .actions
+                .iter()
+                .filter(|&&(s, a)| {
+                    s == declarer && matches!(a, Action::Discard { .. } | Action::NameTrumps { .. } | Action::Fold)
+                })
+                .map(|&(_, a)| a)
+                .collect();
+            let r = review(&finished, declarer);
+            well_formed(&r);
+            assert_eq!(after_auction(&r), taken, "{bid:?}");
+            let kinds: Vec<DecisionKind> =
+                r.decisions.iter().filter(|d| d.decision != DecisionKind::Call).map(|d| d.decision).collect();
+            let expected = match bid {
+                Bid::Fips => vec![DecisionKind::Trumps],
+                Bid::Tricks { gute: true, .. } => vec![DecisionKind::Discard],
+                _ => vec![DecisionKind::Discard, DecisionKind::Trumps],
+            };
+            assert_eq!(kinds, expected, "{bid:?}");
+            for d in r.decisions.iter().filter(|d| d.decision != DecisionKind::Call) {
+                match d.decision {
+                    DecisionKind::Trumps => {
+                        // Every suit, and the fold where a Kieker may fold.
+                        let mut offered: Vec<Action> = d.options.iter().map(|o| o.action).collect();
+                        offered.sort_by_key(|a| format!("{a:?}"));
+                        let mut all: Vec<Action> = Suit::ALL.iter().map(|&suit| Action::NameTrumps { suit }).collect();
+                        if bid == Bid::Kieker {
+                            all.push(Action::Fold);
+                        }
+                        all.sort_by_key(|a| format!("{a:?}"));
+                        assert_eq!(offered, all);
+                    }
+                    _ => {
+                        let Action::Discard { cards } = d.chosen else { panic!("a discard: {:?}", d.chosen) };
+                        assert!(d.options.len() >= 2, "more than his own discard: {:?}", d.options);
+                        for o in &d.options {
+                            let Action::Discard { cards: other } = o.action else { panic!("{:?}", o.action) };
+                            assert_eq!(other.len(), cards.len());
+                        }
+                    }
+                }
+            }
+            both += usize::from(
+                r.decisions.iter().any(|d| d.decision == DecisionKind::Discard)
+                    && r.decisions.iter().any(|d| d.decision == DecisionKind::Trumps),
+            );
+            // The others' reviews have their calls only.
+            for s in (0..n).map(Seat).filter(|&s| s != declarer) {
+                assert!(after_auction(&review(&finished, s)).is_empty());
+            }
+            reviewed += 1;
+        }
+        assert!(reviewed >= 12 && both >= 4, "enough declarers reviewed ({reviewed}, {both} with both)");
     }
 
     fn finish(deal: Deal, n: u8, seed: u64) -> Deal {
@@ -173,6 +286,68 @@ mod grossenaspe_review {
         assert_eq!(first.best_option().map(|o| o.action), Some(first.bot));
     }
 
+    /// The trumps decision of seat 0's review of `deal`, which must end with his discard and
+    /// then his trumps.
+    fn trumps_decision(r: &DecisionReview<Action>) -> &fipsen_bots::games::decisions::Decision<Action> {
+        well_formed(r);
+        let kinds: Vec<DecisionKind> = r.decisions.iter().map(|d| d.decision).collect();
+        assert_eq!(kinds[kinds.len() - 2..], [DecisionKind::Discard, DecisionKind::Trumps], "{kinds:?}");
+        r.decisions.last().expect("a trumps decision")
+    }
+
+    #[test]
+    fn naming_the_long_strong_suit_is_ranked_above_a_short_weak_one() {
+        let rules = Rules::grossenaspe();
+        let mut deal = arranged(rules, &[["SA", "SK", "SQ", "SJ", "H7"]], ["D7", "C7"]);
+        let three = Action::Bid { bid: Bid::Tricks { tricks: 3, gute: false } };
+        deal.apply(Seat(0), three).unwrap();
+        for s in 1..4 {
+            deal.apply(Seat(s), Action::Pass).unwrap();
+        }
+        assert_eq!(deal.phase(), Phase::Discard);
+        let away = Action::Discard { cards: [card("D7"), card("C7")].into_iter().collect() };
+        deal.apply(Seat(0), away).unwrap();
+        // Hearts, his lone seven, rather than his four top spades.
+        deal.apply(Seat(0), Action::NameTrumps { suit: Suit::Hearts }).unwrap();
+        let deal = finish(deal, 4, 3);
+        let r = review(&deal, Seat(0));
+        let d = trumps_decision(&r);
+        assert_eq!(r.decisions[r.decisions.len() - 2].chosen, away);
+        assert_eq!(d.chosen, Action::NameTrumps { suit: Suit::Hearts });
+        assert_eq!(d.bot, Action::NameTrumps { suit: Suit::Spades }, "the bot names spades");
+        let value = |suit| d.options.iter().find(|o| o.action == Action::NameTrumps { suit }).unwrap();
+        let (spades, hearts) = (value(Suit::Spades), value(Suit::Hearts));
+        // Four of the five top spades make three tricks however the rest lie: +3 or more.
+        assert!(spades.value >= 3.0, "{spades:?}");
+        assert!(spades.value - spades.margin > hearts.value + hearts.margin, "{spades:?} against {hearts:?}");
+        assert_eq!(d.best_option().map(|o| o.action), Some(d.bot));
+        // The discard of two cards he did not need is as good as any the review offers.
+        let discard = &r.decisions[r.decisions.len() - 2];
+        let best = discard.best_option().unwrap();
+        assert!(discard.chosen_option().unwrap().value + 1e-9 >= best.value - best.margin, "{:?}", discard.options);
+    }
+
+    #[test]
+    fn a_kieker_may_fold_and_the_fold_is_valued() {
+        let rules = Rules::grossenaspe();
+        let mut deal = arranged(rules, &[["C7", "C8", "S9", "H10", "D7"]], ["D8", "H8"]);
+        deal.apply(Seat(0), Action::Bid { bid: Bid::Kieker }).unwrap();
+        for s in 1..4 {
+            deal.apply(Seat(s), Action::Pass).unwrap();
+        }
+        assert_eq!(deal.phase(), Phase::Discard);
+        let deal = finish(deal, 4, 5);
+        let r = review(&deal, Seat(0));
+        let d = trumps_decision(&r);
+        let fold = d.options.iter().find(|o| o.action == Action::Fold).expect("the fold offered");
+        // A fold costs five, whatever the cards.
+        assert_eq!((fold.value, fold.margin), (-5.0, 0.0));
+        assert_eq!(d.options.len(), 5, "four suits and the fold");
+        // The discard is worth at least the fold: he may still fold after it.
+        let discard = &r.decisions[r.decisions.len() - 2];
+        assert!(discard.options.iter().all(|o| o.value >= -5.0), "{:?}", discard.options);
+    }
+
     #[test]
     fn bidding_all_five_on_a_poor_hand_is_shown_as_a_loss() {
         let rules = Rules::grossenaspe();
@@ -199,6 +374,7 @@ mod grossenaspe_review {
 
 mod mecklenburg_review {
     use super::*;
+    use fipsen_rules::Suit;
     use fipsen_rules::mecklenburg::{
         Action, AnseggerfipsRules, AuctionKind, Bid, Deal, DuttUse, DuttfipsRules, Phase, Rules,
     };
@@ -243,43 +419,149 @@ mod mecklenburg_review {
     #[test]
     fn the_review_is_the_same_whatever_the_unseen_cards() {
         let mut rng = Rng::new(28);
-        let (mut compared, mut tries) = (0, 0);
+        let (mut compared, mut tries, mut declarers) = (0, 0, 0);
         let mut games = std::collections::HashSet::new();
-        while compared < 10 && tries < 200 {
+        while (compared < 10 || declarers < 4) && tries < 300 {
             tries += 1;
             let rules = random_rules(&mut rng);
             let dealer = Seat(rng.index(4) as u8);
             let pack = shuffled(&mut rng, Pack::P25_A);
             let (deal, _) = Deal::from_pack(rules, 1, dealer, &pack).unwrap();
             let played = mecklenburg::play_from(deal.clone(), &players(), tries);
-            let seat = Seat(rng.index(4) as u8);
-            let other_pack = others_anew(&mut rng, &pack, &positions_of(seat, dealer));
-            let (mut other, _) = Deal::from_pack(rules, 1, dealer, &other_pack).unwrap();
             let mut replay = deal.clone();
-            let mut fits = true;
+            let mut auction = Vec::new();
             for &(s, action) in &played.actions {
                 if replay.phase() != Phase::Auction {
                     break;
                 }
                 replay.apply(s, action).unwrap();
-                if other.apply(s, action).is_err() {
-                    fits = false;
-                    break;
-                }
+                auction.push((s, action));
             }
-            if !fits {
+            // The declarer half the time (his discard and trumps are reviewed too), else anyone.
+            let after = replay.view(None);
+            let seat = match after.declarer {
+                Some(d) if rng.index(2) == 0 => d,
+                _ => Seat(rng.index(4) as u8),
+            };
+            // What he saw: his hand, and as declarer the Dutt where he takes it.
+            let mut mine = positions_of(seat, dealer);
+            if after.declarer == Some(seat) && rules.dutt() == DuttUse::Exchange {
+                mine.extend(20..25);
+            }
+            let other_pack = others_anew(&mut rng, &pack, &mine);
+            let (mut other, _) = Deal::from_pack(rules, 1, dealer, &other_pack).unwrap();
+            if auction.iter().any(|&(s, action)| other.apply(s, action).is_err()) {
                 continue;
             }
             let (replay, other) = (finish(replay, tries), finish(other, tries));
             let (a, b) = (review(&replay, seat), review(&other, seat));
             assert!(!a.decisions.is_empty(), "every seat calls at least once");
             well_formed(&a);
-            assert_eq!(a, b, "every call judged from what the seat knew");
+            assert_eq!(a, b, "every decision judged from what the seat knew");
             games.insert(matches!(rules, Rules::Duttfips(_)));
+            declarers += usize::from(!after_auction(&a).is_empty());
             compared += 1;
         }
         assert!(compared >= 10, "enough deals compared ({compared} of {tries})");
         assert_eq!(games.len(), 2, "both games compared");
+        assert!(declarers >= 4, "enough declarers' discards and trumps compared ({declarers})");
+    }
+
+    #[test]
+    fn the_declarer_review_ends_with_his_discard_and_trumps() {
+        let mut rng = Rng::new(2802);
+        let (mut reviewed, mut discards, mut tries) = (0, 0, 0);
+        while (reviewed < 12 || discards < 4) && tries < 300 {
+            tries += 1;
+            let rules = random_rules(&mut rng);
+            let dealer = Seat(rng.index(4) as u8);
+            let pack = shuffled(&mut rng, Pack::P25_A);
+            let (deal, _) = Deal::from_pack(rules, 1, dealer, &pack).unwrap();
+            let played = mecklenburg::play_from(deal.clone(), &players(), tries);
+            let mut finished = deal.clone();
+            for &(s, a) in &played.actions {
+                finished.apply(s, a).unwrap();
+            }
+            let end = finished.view(None);
+            let Some(declarer) = end.declarer else { continue };
+            let bid = end.contract.unwrap().bid;
+            // What he did after the auction: the Dutt's five cards away, then trumps (a Ruten
+            // contract's are forced and not his choice).
+            let taken: Vec<Action> = played
+                .actions
+                .iter()
+                .filter(|&&(s, a)| s == declarer && matches!(a, Action::Discard { .. } | Action::NameTrumps { .. }))
+                .map(|&(_, a)| a)
+                .collect();
+            let r = review(&finished, declarer);
+            well_formed(&r);
+            assert_eq!(after_auction(&r), taken, "{bid:?}");
+            let mut expected = Vec::new();
+            if rules.dutt() == DuttUse::Exchange {
+                expected.push(DecisionKind::Discard);
+            }
+            if !bid.is_ruten() {
+                expected.push(DecisionKind::Trumps);
+            }
+            let kinds: Vec<DecisionKind> =
+                r.decisions.iter().filter(|d| d.decision != DecisionKind::Call).map(|d| d.decision).collect();
+            assert_eq!(kinds, expected, "{bid:?}");
+            for d in r.decisions.iter().filter(|d| d.decision != DecisionKind::Call) {
+                if d.decision == DecisionKind::Trumps {
+                    // The three suits, and Ruten where it may be named.
+                    assert!(d.options.len() >= 3, "{:?}", d.options);
+                    assert!(d.options.iter().all(|o| matches!(o.action, Action::NameTrumps { .. })));
+                } else {
+                    assert!(d.options.len() >= 2, "more than his own discard: {:?}", d.options);
+                    for o in &d.options {
+                        let Action::Discard { cards } = o.action else { panic!("{:?}", o.action) };
+                        assert_eq!(cards.len(), 5);
+                    }
+                    discards += 1;
+                }
+            }
+            for s in (0..4).map(Seat).filter(|&s| s != declarer) {
+                assert!(after_auction(&review(&finished, s)).is_empty());
+            }
+            reviewed += 1;
+        }
+        assert!(reviewed >= 12 && discards >= 4, "enough declarers reviewed ({reviewed}, {discards} discards)");
+    }
+
+    #[test]
+    fn naming_the_long_strong_suit_is_ranked_above_a_short_weak_one() {
+        let hands = [
+            ["CA", "CK", "CQ", "CJ", "S7"],
+            ["SA", "SK", "HA", "HK", "DA"],
+            ["SQ", "SJ", "HQ", "HJ", "C10"],
+            ["S10", "S9", "H10", "H9", "C9"],
+        ];
+        // The Dutt: C8 C7 S8 H8 H7.
+        let mut deal = arranged(DuttfipsRules::duttfips(), &hands);
+        deal.apply(Seat(0), Action::Bid { bid: Bid::Dutt }).unwrap();
+        for s in 1..4 {
+            deal.apply(Seat(s), Action::Pass).unwrap();
+        }
+        assert_eq!(deal.phase(), Phase::Discard);
+        let away = Action::Discard { cards: ["C8", "C7", "S8", "H8", "H7"].into_iter().map(card).collect() };
+        deal.apply(Seat(0), away).unwrap();
+        // Spades, his lone seven, rather than his four top clubs.
+        deal.apply(Seat(0), Action::NameTrumps { suit: Suit::Spades }).unwrap();
+        let deal = finish(deal, 3);
+        let r = review(&deal, Seat(0));
+        well_formed(&r);
+        let kinds: Vec<DecisionKind> = r.decisions.iter().map(|d| d.decision).collect();
+        assert_eq!(kinds[kinds.len() - 2..], [DecisionKind::Discard, DecisionKind::Trumps], "{kinds:?}");
+        assert_eq!(r.decisions[kinds.len() - 2].chosen, away);
+        let d = r.decisions.last().unwrap();
+        assert_eq!(d.chosen, Action::NameTrumps { suit: Suit::Spades });
+        assert_eq!(d.bot, Action::NameTrumps { suit: Suit::Clubs }, "the bot names clubs");
+        let value = |suit| d.options.iter().find(|o| o.action == Action::NameTrumps { suit }).unwrap();
+        let (clubs, spades) = (value(Suit::Clubs), value(Suit::Spades));
+        // The four top clubs make three tricks however the rest lie: +3 or more.
+        assert!(clubs.value >= 3.0, "{clubs:?}");
+        assert!(clubs.value - clubs.margin > spades.value + spades.margin, "{clubs:?} against {spades:?}");
+        assert_eq!(d.best_option().map(|o| o.action), Some(d.bot));
     }
 
     /// A deal of these hands (seat 0 forehand: seat 3 deals), dealt 3-2; cards not named make

@@ -857,6 +857,17 @@ pub fn play_from(mut deal: Deal, players: &[crate::arena::Player], bot_seed: u64
 // ---------------------------------------------------------------------------------------------
 // The review.
 
+/// The suits of `suits` that `keep` holds a card of (all of them if it holds none): the
+/// trumps worth weighing for a discard that keeps `keep`.
+fn held_suits(suits: &[Suit], keep: u64) -> Vec<Suit> {
+    let held: Vec<Suit> = suits.iter().copied().filter(|&s| keep & PACK.suits[suit_index(s)] != 0).collect();
+    if held.is_empty() { suits.to_vec() } else { held }
+}
+
+/// How many of the rules of thumb's best keeps for each trump suit a discard's review values
+/// beside the declarer's discard and the bot's.
+const REVIEW_KEEPS: usize = 2;
+
 /// The pack order that deals `view`'s revealed hands and Dutt again ([`Deal::from_pack`]).
 fn pack_of(view: &DealView) -> Option<Vec<Card>> {
     let reveal = view.reveal.as_ref()?;
@@ -877,10 +888,12 @@ fn pack_of(view: &DealView) -> Option<Vec<Card>> {
     pack.into_iter().collect()
 }
 
-/// The review of `seat`'s calls in the finished `deal` by `bot`: at each call, every call he
-/// could make valued from his own view at that moment (the bidding estimate over deals of the
-/// cards he could not see, drawn from his hand and the auction only), and the bot's call there.
-/// `None` if the deal is not over.
+/// The review of `seat`'s decisions in the finished `deal` by `bot`: at each call, every call
+/// he could make valued from his own view at that moment (the bidding estimate over deals of
+/// the cards he could not see, drawn from his hand and the auction only), and the bot's call
+/// there; then, for the declarer, the five cards he laid away after taking the Dutt and the
+/// trumps he named, each valued over deals drawn from what he knew at that moment. `None` if
+/// the deal is not over.
 pub fn review(bot: &mut Bot, deal: &Deal, seat: Seat) -> Option<DecisionReview<Action>> {
     if !deal.is_over() {
         return None;
@@ -904,7 +917,100 @@ pub fn review(bot: &mut Bot, deal: &Deal, seat: Seat) -> Option<DecisionReview<A
         }
         replay.apply(record.seat, action).ok()?;
     }
+    // The declarer's own decisions after the auction, in the order taken: the five cards laid
+    // away after taking the Dutt, then trumps (a Ruten contract's trump is forced, not chosen).
+    loop {
+        let at = replay.view(Some(seat));
+        if at.turn != Some(seat) || !matches!(at.phase, Phase::Discard | Phase::Trumps) {
+            break;
+        }
+        let chosen = match at.phase {
+            Phase::Discard => Action::Discard { cards: view.discards? },
+            _ => Action::NameTrumps { suit: view.game?.trumps? },
+        };
+        decisions.push(bot.declarer_decision(&at, chosen)?);
+        replay.apply(seat, chosen).ok()?;
+    }
     Some(DecisionReview { seat, decisions })
+}
+
+impl Bot {
+    /// The declarer's expected score with `keep` in his hand and trumps `suit` over `layouts`
+    /// (the play solved with every hand open, as [`game_value_at`] averages it), with its
+    /// margin.
+    fn declaration_value(&mut self, view: &DealView, layouts: &[Layout], keep: u64, suit: Suit) -> Option<(f64, f64)> {
+        let bid = view.contract?.bid;
+        let mut pos = Bot::base(view, suit)?;
+        let st = stakes(&game_with(bid, suit), 0, 0, view.rules.loss_factor());
+        let me = usize::from(pos.declarer);
+        let mut scores = Vec::with_capacity(layouts.len());
+        for layout in layouts {
+            pos.hands = layout.hands;
+            pos.hands[me] = keep;
+            scores.push(f64::from(self.solver.solve(&pos, &st).0));
+        }
+        Some(mean_and_margin(scores.iter().map(|&x| (1.0, x))))
+    }
+
+    /// The declarer's decision in `view` (laying the five cards away, or naming trumps) and
+    /// `chosen`, what he did there: the options valued over deals of the cards he could not
+    /// see, drawn from his view alone as the bot's own choice draws them (the same deals for
+    /// every option), and the bot's choice.
+    ///
+    /// A discard is valued with the trumps best for the cards it keeps among the suits it keeps
+    /// a card of (he names them after, knowing no more; Ruten by choice only where the kept
+    /// cards allow it); its options are his discard, the bot's, and the rules of thumb's two
+    /// best keeps for each naming.
+    fn declarer_decision(&mut self, view: &DealView, chosen: Action) -> Option<Decision<Action>> {
+        let hand = view.hand?.bits();
+        let bot = self.choose(view)?;
+        let k = knowledge(view)?;
+        let mut rng = Rng::new(decision_seed(self.seed, view));
+        let layouts = self.layouts(view, &k, self.config.decision_samples.max(4), &mut rng);
+        let mut options: Vec<Choice<Action>> = Vec::new();
+        let kind = if view.phase == Phase::Discard {
+            let count = usize::from(view.prompt.discard?);
+            let keep_count = (hand.count_ones() as usize).checked_sub(count)?;
+            let needs = view.rules.ruten_needs_rutenas();
+            let fits = |keep: u64, s: Suit| s != Suit::Diamonds || !needs || keep & RUTENAS != 0;
+            let namings = Bot::namings(view);
+            let forced = view.contract.is_some_and(|c| c.bid.is_ruten());
+            let mut actions = vec![chosen, bot];
+            for &s in &namings {
+                for (keep, _) in top_keeps_in(&PACK, hand, suit_index(s), keep_count, REVIEW_KEEPS) {
+                    if forced || fits(keep, s) {
+                        actions.push(discard_action(hand, keep, count));
+                    }
+                }
+            }
+            for action in actions {
+                let Action::Discard { cards } = action else { return None };
+                if options.iter().any(|o| o.action == action) {
+                    continue;
+                }
+                let keep = hand & !cards.bits();
+                let mut best: Option<(f64, f64)> = None;
+                // A Ruten contract's trump is forced whatever is kept; a naming is by choice.
+                let fitting: Vec<Suit> = namings.iter().copied().filter(|&s| forced || fits(keep, s)).collect();
+                for &s in held_suits(&fitting, keep).iter() {
+                    let v = self.declaration_value(view, &layouts, keep, s)?;
+                    if best.is_none_or(|b| v.0 > b.0) {
+                        best = Some(v);
+                    }
+                }
+                let (value, margin) = best?;
+                options.push(Choice { action, value, margin });
+            }
+            DecisionKind::Discard
+        } else {
+            for &suit in &view.prompt.trumps {
+                let (value, margin) = self.declaration_value(view, &layouts, hand, suit)?;
+                options.push(Choice { action: Action::NameTrumps { suit }, value, margin });
+            }
+            DecisionKind::Trumps
+        };
+        Some(Decision { decision: kind, samples: layouts.len() as u32, options, bot, chosen })
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -925,7 +1031,8 @@ impl crate::games::GameBot for Bot {
     }
 
     /// Each of the seat's calls in the auction (bids with or without Ruten, a Fips, holds and
-    /// passes), valued over deals sampled from what he knew.
+    /// passes), then the declarer's discard after the Dutt and his trumps, valued over deals
+    /// sampled from what he knew.
     fn review(&mut self, deal: &Deal, seat: Seat) -> Option<DecisionReview<Action>> {
         review(self, deal, seat)
     }
