@@ -23,6 +23,10 @@
 //! Tables of more than [`LOOKAHEAD_PILES`] piles are played by the easy rules at every level, so
 //! a move stays cheap whatever the table. Every answer is a legal move; the same level, seed and
 //! view give the same answer.
+//!
+//! The review of a finished game ([`review`]) replays it and weighs each of a seat's moves as
+//! the strong bot would from the seat's view at that moment: normal's best candidates, the bot's
+//! move and the seat's, each valued over the strong bot's own sampled deals of the unseen cards.
 
 pub mod arena;
 mod review;

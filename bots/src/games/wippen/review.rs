@@ -134,7 +134,8 @@ struct Weighted {
 impl Bot {
     /// The review of the seat's move `chosen` in `view` (his own view before it), the `at`-th
     /// move of the game (`None`: it is not his turn, or the move names a pile not on the table).
-    fn review_move(&self, view: &DealView, chosen: &Move, at: u32) -> Option<MoveDecision> {
+    /// A bot's move that takes and leaves what the seat's does is given as the seat's.
+    pub(super) fn review_move(&self, view: &DealView, chosen: &Move, at: u32) -> Option<MoveDecision> {
         let seat = view.viewer?;
         let hand = view.hand?;
         let pos = Position { rules: &view.rules, table: &view.table, hand, seat };
@@ -174,6 +175,10 @@ impl Bot {
         // they take at once.
         if view.table.len() > LOOKAHEAD_PILES {
             let bot = self.clone().choose(view)?;
+            let bot = match effect(&pos, &bot, &worth) {
+                Some(c) if key_of(&c) == key_of(&chosen_cand) => chosen.clone(),
+                _ => bot,
+            };
             let mut weighed =
                 vec![Weighted { action: chosen.clone(), score: chosen_cand.gain, cand: chosen_cand, values: None }];
             if let Some(c) = effect(&pos, &bot, &worth).filter(|c| key_of(c) != key_of(&weighed[0].cand)) {
@@ -198,6 +203,12 @@ impl Bot {
             play(&w.cands, order, &pos, &raw)?
         } else {
             self.clone().choose(view)?
+        };
+        // The bot's move, where it does what the seat's does, is the seat's (they differ in
+        // their arithmetic only).
+        let bot = match effect(&pos, &bot, &worth) {
+            Some(c) if key_of(&c) == key_of(&chosen_cand) => chosen.clone(),
+            _ => bot,
         };
         // The moves weighed: normal's best, the bot's and the seat's.
         let mut weighed: Vec<Weighted> = Vec::new();
