@@ -23,8 +23,15 @@
 //! Tables of more than [`LOOKAHEAD_PILES`] piles are played by the easy rules at every level, so
 //! a move stays cheap whatever the table. Every answer is a legal move; the same level, seed and
 //! view give the same answer.
+//!
+//! The review of a finished game ([`review`]) replays it and weighs each of a seat's moves as
+//! the strong bot would from the seat's view at that moment: normal's best candidates, the bot's
+//! move and the seat's, each valued over the strong bot's own sampled deals of the unseen cards.
 
 pub mod arena;
+mod review;
+
+pub use review::{review, review_from};
 
 // ---------------------------------------------------------------------------------------------
 // The one interface.
@@ -33,7 +40,7 @@ impl crate::games::GameBot for Bot {
     type View = SeriesView;
     type Action = Move;
     type Deal = fipsen_rules::wippen::Deal;
-    type Review = ();
+    type Review = MoveReview;
 
     fn new(level: Level, seed: u64) -> Bot {
         Bot::new(level, seed)
@@ -43,9 +50,10 @@ impl crate::games::GameBot for Bot {
         self.choose_in_series(view)
     }
 
-    /// Wippen has no review yet.
-    fn review(&mut self, _deal: &Self::Deal, _seat: Seat) -> Option<()> {
-        None
+    /// Each of the seat's moves against the moves the strong bot weighs, valued over deals of
+    /// the cards he could not see ([`review`]).
+    fn review(&mut self, deal: &Self::Deal, seat: Seat) -> Option<MoveReview> {
+        review(self, deal, seat)
     }
 
     /// Each move against every simple move its player had, searched a bounded number of moves
@@ -63,6 +71,7 @@ use fipsen_rules::wippen::{
 };
 use fipsen_rules::{Card, CardSet, Rank, Seat, Suit};
 
+use crate::games::decisions::MoveReview;
 use crate::level::Level;
 use crate::rng::{Hasher, Rng};
 
@@ -86,6 +95,9 @@ const CARD: f64 = 0.15;
 const SPADE: f64 = 0.3;
 /// A sweep.
 const SWEEP: f64 = 1.0;
+
+/// What a sweep is worth to the greedy bot, beside the cards it takes.
+const SWEEP_WORTH: i32 = 8;
 
 /// A Wippen bot.
 #[derive(Debug, Clone)]
@@ -148,6 +160,57 @@ impl Bot {
         if self.level == Level::Easy || deal.table.len() > LOOKAHEAD_PILES {
             return greedy(&pos, &raw).or_else(|| pos.simple_moves().into_iter().next());
         }
+        let weighed = Weighed::of(deal, seat, hand);
+        let mut order = weighed.order.clone();
+        if self.level == Level::Strong && weighed.looks_ahead() {
+            let deals = weighed.sample(self.seed, deal);
+            let top = weighed.top();
+            let totals: Vec<f64> =
+                top.iter().map(|&i| weighed.values(&weighed.cands[i], &deals, &deal.captured).iter().sum()).collect();
+            promote(&mut order, &top, &totals);
+        }
+        play(&weighed.cands, order, &pos, &raw)
+    }
+}
+
+/// The move of the first candidate in `order` that converts to one, else the easy bot's, else
+/// the first simple move.
+fn play(cands: &[Candidate], order: Vec<usize>, pos: &Position, raw: &[RawCard]) -> Option<Move> {
+    order
+        .into_iter()
+        .find_map(|i| cands[i].to_move(pos))
+        .or_else(|| greedy(pos, raw))
+        .or_else(|| pos.simple_moves().into_iter().next())
+}
+
+/// Puts first in `order` the candidate of `top` with the best total (the first of equals).
+fn promote(order: &mut Vec<usize>, top: &[usize], totals: &[f64]) {
+    let mut best: Option<(f64, usize)> = None;
+    for (&i, &total) in top.iter().zip(totals) {
+        if best.is_none_or(|(b, _)| total > b) {
+            best = Some((total, i));
+        }
+    }
+    if let Some((_, i)) = best {
+        order.retain(|&j| j != i);
+        order.insert(0, i);
+    }
+}
+
+/// One decision weighed from the viewer's view alone: what the seat knows, the moves worth
+/// weighing, and their ranking by normal's one-ply score, best first. The strong bot's
+/// look-ahead and the review read their values from here.
+struct Weighed {
+    ctx: Context,
+    cands: Vec<Candidate>,
+    order: Vec<usize>,
+    sizes: Vec<usize>,
+    stock: usize,
+}
+
+impl Weighed {
+    /// The decision of `seat`, holding `hand`, in `deal` (his own view).
+    fn of(deal: &DealView, seat: Seat, hand: CardSet) -> Weighed {
         let sizes: Vec<usize> = deal.hand_sizes.iter().map(|&k| usize::from(k)).collect();
         let seen = Seen {
             rules: deal.rules,
@@ -158,28 +221,31 @@ impl Bot {
             last_capturer: deal.last_capturer,
         };
         let ctx = Context::new(&seen, seat, hand);
-        let (cands, mut order) = ctx.ranked(&deal.table);
-        if self.level == Level::Strong && !ctx.last_of_round && order.len() > 1 {
-            let mut rng = Rng::new(decision_seed(self.seed, deal));
-            let deals: Vec<Vec<CardSet>> = (0..STRONG_SAMPLES).map(|_| ctx.deal_others(&sizes, &mut rng)).collect();
-            let mut best: Option<(f64, usize)> = None;
-            for &i in order.iter().take(STRONG_CANDIDATES) {
-                let total: f64 =
-                    deals.iter().map(|others| ctx.rollout(&cands[i], others, seen.stock, &deal.captured)).sum();
-                if best.is_none_or(|(b, _)| total > b) {
-                    best = Some((total, i));
-                }
-            }
-            if let Some((_, i)) = best {
-                order.retain(|&j| j != i);
-                order.insert(0, i);
-            }
-        }
-        order
-            .into_iter()
-            .find_map(|i| cands[i].to_move(&pos))
-            .or_else(|| greedy(&pos, &raw))
-            .or_else(|| pos.simple_moves().into_iter().next())
+        let (cands, order) = ctx.ranked(&deal.table);
+        Weighed { ctx, cands, order, sizes, stock: usize::from(deal.stock) }
+    }
+
+    /// Whether the strong bot looks ahead here: not with the last card of a round, nor with a
+    /// single candidate.
+    fn looks_ahead(&self) -> bool {
+        !self.ctx.last_of_round && self.order.len() > 1
+    }
+
+    /// The candidates the strong bot looks ahead from: normal's best [`STRONG_CANDIDATES`].
+    fn top(&self) -> Vec<usize> {
+        self.order.iter().take(STRONG_CANDIDATES).copied().collect()
+    }
+
+    /// The [`STRONG_SAMPLES`] deals of the other hands the strong bot draws from the unseen
+    /// cards, seeded by `seed` and the view alone.
+    fn sample(&self, seed: u64, deal: &DealView) -> Vec<Vec<CardSet>> {
+        let mut rng = Rng::new(decision_seed(seed, deal));
+        (0..STRONG_SAMPLES).map(|_| self.ctx.deal_others(&self.sizes, &mut rng)).collect()
+    }
+
+    /// A candidate's value on each of `deals`: its rollout, the seat's points less the others'.
+    fn values(&self, c: &Candidate, deals: &[Vec<CardSet>], captured: &[CardSet]) -> Vec<f64> {
+        deals.iter().map(|others| self.ctx.rollout(c, others, self.stock, captured)).collect()
     }
 }
 
@@ -211,7 +277,7 @@ fn greedy(pos: &Position, raw: &[RawCard]) -> Option<Move> {
         }
         let mut score = pile_worth(used) + card_worth(rc.card);
         if used == all {
-            score += 8;
+            score += SWEEP_WORTH;
         }
         if best.as_ref().is_none_or(|(s, ..)| score > *s) {
             best = Some((score, rc.card, chosen));

@@ -211,6 +211,32 @@ fn a_crowded_table_is_played_by_the_easy_rules() {
     }
 }
 
+/// On a crowded table the review weighs the easy move, which every level plays, and the seat's
+/// by what they take at once, without sampling.
+#[test]
+fn a_crowded_table_is_reviewed_by_what_each_move_takes() {
+    let mut rng = Rng::new(6);
+    let mut pack: Vec<Card> = CardSet::ALL.iter().collect();
+    rng.shuffle(&mut pack);
+    let piles = LOOKAHEAD_PILES + 2;
+    let deal = arranged(&pack[..piles], &pack[piles..piles + 4], &mut rng);
+    let view = deal.view(Some(Seat(0)));
+    let easy = Bot::new(Level::Easy, 1).choose(&view).unwrap();
+    let discard = deal.legal_actions(Seat(0)).into_iter().find(|m| matches!(m, Move::Discard { .. }) && *m != easy);
+    let discard = discard.expect("a discard other than the easy move");
+    let review = Bot::new(Level::Strong, 1).review_move(&view, &discard, 0).unwrap();
+    assert_eq!((review.samples, &review.bot, &review.chosen), (0, &easy, &discard));
+    assert_eq!(review.options.len(), 2);
+    let chosen = review.options.iter().find(|o| o.action == discard).unwrap();
+    assert_eq!((chosen.value, chosen.margin, chosen.worth), (0.0, 0.0, 0));
+    assert_eq!(chosen.left.len(), piles + 1, "the table and the discarded card");
+    let bot = review.options.iter().find(|o| o.action == easy).unwrap();
+    assert!(matches!(easy, Move::Capture { .. }), "a crowded table offers a capture");
+    assert_eq!(review.options[0].action, easy, "a capture is worth more than a discard");
+    assert!(bot.value > 0.0 && bot.worth >= worth(bot.taken.iter().copied().collect()));
+    assert_eq!(bot.left.len() + bot.taken.len(), piles + 1);
+}
+
 #[test]
 fn the_arena_plays_each_game_twice_with_seats_swapped() {
     let o = Options { rules: Rules::default(), deals: 4, matches: vec![], seed: 3, threads: 1 };
