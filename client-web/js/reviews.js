@@ -206,17 +206,18 @@ function movesList(review, say) {
  */
 export function decisionsBody(decisions) {
   const game = gameOf(decisions.game);
-  const say = (action) => game.actionText?.(action) ?? '';
-  const note = decisions.game === 'thedinghausen' || decisions.game === 'wippen' ? ` ${t(`rv.explain.${decisions.game}`)}` : '';
+  const say = (action) => game.actionText(action);
+  const wippen = decisions.game === 'wippen';
+  const explain = wippen ? t('rv.explain.wippen') : decisions.game === 'thedinghausen' ? `${t('rv.explain')} ${t('rv.explain.thedinghausen')}` : t('rv.explain');
   return h(
     'div',
     { class: 'review review-of-decisions', 'data-testid': 'review', 'data-game': decisions.game },
-    h('p', { class: 'review-explain' }, t('rv.explain'), note),
+    h('p', { class: 'review-explain' }, explain),
     h(
       'section',
       { class: 'review-choices', 'aria-labelledby': 'review-decisions-title' },
-      h('h3', { id: 'review-decisions-title' }, t('rv.decisions')),
-      decisions.game === 'wippen' ? movesList(decisions.review, say) : decisionsList(/** @type {any} */ (decisions.review), say),
+      h('h3', { id: 'review-decisions-title' }, wippen ? t('rv.moves') : t('rv.decisions')),
+      wippen ? movesList(/** @type {any} */ (decisions.review), say) : decisionsList(/** @type {any} */ (decisions.review), say),
     ),
   );
 }

@@ -4,7 +4,8 @@
 // player's choice and the bot's marked, the bot's differing choice and the value lost said in
 // words; under it the player's cards that cost something, from the deal's analysis. Nothing
 // runs out of the phone's width, the review prints alone, and axe-core finds no serious
-// violation in the dialog. Screenshots go to artifacts/.
+// violation in the dialog. Tippen's and Wippen's reviews are drawn from their types as well.
+// Screenshots go to artifacts/.
 
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -169,7 +170,113 @@ for (const [kind, device, game] of /** @type {const} */ ([
     assert.ok(!(await page.locator('[data-testid="result"]').isVisible()), 'the table is not printed');
     await page.emulateMedia({ media: 'screen' });
 
+    // Beside the deal's replay, the same review (the replay is here already: it opens at once).
+    if (kind === 'phone') {
+      await page.keyboard.press('Escape');
+      await page.locator('[data-key="replay-open"]').click();
+      await page.locator('[data-key="replay-review"]').click();
+      const beside = page.locator('[data-testid="replay-review"]');
+      assert.match((await beside.locator('h3').first().textContent()) ?? '', new RegExp(`Your decisions in deal ${state.number}`));
+      assert.equal(await beside.locator('[data-testid="decision"]').count(), decisions.length, 'the decisions beside the replay');
+      await page.keyboard.press('Escape');
+      await page.locator('[data-key="review-open"]').click();
+      await page.locator('dialog[open] [data-testid="review"]').waitFor();
+    }
+
+    // Tippen's and Wippen's reviews (their bots' reviews come to the server apart from this) are
+    // drawn from their types the same way: given to the page, each option with its words.
+    if (kind === 'desktop') {
+      await showReview(page, TIPPEN);
+      const tippen = page.locator('dialog[open] [data-testid="decision"]');
+      assert.equal(await tippen.count(), 2);
+      assert.equal(await tippen.nth(0).getAttribute('data-kind'), 'entry');
+      assert.match((await tippen.nth(0).locator('h4').textContent()) ?? '', /Play or pass/);
+      assert.deepEqual((await tippen.nth(0).locator('tbody th').allTextContents()).map((s) => s.trim()), ['Play and rob ★ the bot’s', 'Play your choice', 'Pass']);
+      assert.match((await tippen.nth(0).locator('[data-testid="verdict"]').textContent()) ?? '', /The bot would have chosen Play and rob; you chose Play\./);
+      assert.match((await tippen.nth(0).locator('[data-testid="value-lost"]').textContent()) ?? '', /Value lost: 0\.7/);
+      assert.match((await tippen.nth(1).locator('tbody tr[data-chosen="yes"] th').textContent()) ?? '', /exchange 2: /);
+      assert.match((await tippen.nth(1).locator('[data-testid="verdict"]').textContent()) ?? '', /The bot would have chosen the same/);
+
+      await showReview(page, WIPPEN);
+      const wippen = page.locator('dialog[open] [data-testid="decision"]');
+      assert.equal(await wippen.count(), 1);
+      assert.match((await wippen.locator('h4').textContent()) ?? '', /Move 5/);
+      assert.match((await wippen.locator('.samples').textContent()) ?? '', /without sampling/);
+      const head = await wippen.locator('thead th').allTextContents();
+      assert.deepEqual(head, ['Option', 'Takes', 'Worth', 'Leaves on the table', 'Expected']);
+      const best = await wippen.locator('tbody tr').first().locator('th, td').allTextContents();
+      assert.match(best[0], /Capture with .*★ the bot’s/);
+      assert.match(best[1], /sweep/, 'the sweep marked');
+      assert.equal(best[2], '1');
+      assert.equal(best[3], '—', 'the table left empty');
+      assert.equal(await wippen.locator('tbody tr').nth(1).getAttribute('data-chosen'), 'yes');
+      assert.match((await wippen.locator('[data-testid="value-lost"]').textContent()) ?? '', /Value lost: 3\.5/);
+      assert.deepEqual(await axeViolations(page), [], 'no serious or critical violation in a Wippen review');
+      await screenshot(me, `${kind}-wippen-review`);
+    }
+
     assertNoConsoleErrors([me]);
     await me.context.close();
   });
 }
+
+/** Shows `decisions` in the open review dialog, as if the server had sent them. @param {import('playwright-core').Page} page @param {any} decisions */
+async function showReview(page, decisions) {
+  await page.evaluate((d) => {
+    const w = /** @type {any} */ (window).fipsenDebug;
+    w.S.review = { status: 'ready', deal: w.S.game.number, decisions: d };
+    w.render();
+  }, decisions);
+  await page.locator(`dialog[open] [data-testid="review"][data-game="${decisions.game}"]`).waitFor();
+}
+
+/** A Tippen review as the protocol's types shape it: playing or passing, then the exchange. */
+const TIPPEN = {
+  game: 'tippen',
+  review: {
+    seat: 0,
+    decisions: [
+      {
+        decision: 'entry',
+        samples: 40,
+        options: [
+          { action: { action: 'join' }, value: 0.8, margin: 0.4 },
+          { action: { action: 'rob' }, value: 1.5, margin: 0.5 },
+          { action: { action: 'pass' }, value: 0, margin: 0 },
+        ],
+        bot: { action: 'rob' },
+        chosen: { action: 'join' },
+      },
+      {
+        decision: 'exchange',
+        samples: 40,
+        options: [
+          { action: { action: 'keep' }, value: -0.2, margin: 0.3 },
+          { action: { action: 'exchange', cards: ['S8', 'H7'] }, value: 0.4, margin: 0.3 },
+        ],
+        bot: { action: 'exchange', cards: ['S8', 'H7'] },
+        chosen: { action: 'exchange', cards: ['S8', 'H7'] },
+      },
+    ],
+  },
+};
+
+/** A Wippen review: one move, a discard where the bot would have swept the table. */
+const WIPPEN = {
+  game: 'wippen',
+  review: {
+    seat: 0,
+    moves: [
+      {
+        at: 4,
+        samples: 0,
+        options: [
+          { action: { kind: 'capture', card: 'H10', groups: [{ card: 'S10' }] }, value: 2.5, margin: 0.5, taken: ['H10', 'S10'], worth: 1, sweep: true, left: [] },
+          { action: { kind: 'discard', card: 'H10' }, value: -1, margin: 0.4, taken: [], worth: 0, sweep: false, left: ['S10', 'H10'] },
+        ],
+        bot: { kind: 'capture', card: 'H10', groups: [{ card: 'S10' }] },
+        chosen: { kind: 'discard', card: 'H10' },
+      },
+    ],
+  },
+};

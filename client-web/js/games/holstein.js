@@ -90,6 +90,13 @@ export function actionTextWith(bidText, trumpsName) {
         return t('rv.act.stop');
       case 'go_on':
         return t('rv.act.go_on');
+      case 'take_skat':
+      case 'play_hand':
+      case 'kontra':
+      case 'rekontra':
+      case 'give_up':
+      case 'siebener_fips':
+        return t(`act.${action.action}`);
       default:
         return action?.action ?? '';
     }

@@ -6,8 +6,7 @@
 //
 // What a game's module exports:
 //   id, name(), strings {de, en, ja}, review (whether the server reviews its deals)
-//   actionText(action)                                      — an action in words (the review of
-//                                                            decisions; every game but Prisdorf)
+//   actionText(action)                                       — an action in words (the review)
 //   defaults, playerChoices, rulesForm(kit), rulesFromForm(draft, deals), practiceRules(players),
 //     rulesRows(rules), inviteFacts(rules), lengthText(rules), howto()
 //                                                            — the rules: form, room, invitation, home
@@ -45,7 +44,7 @@ import { strings as holsteinStrings } from './holstein.js';
 
 /**
  * What a game's module exports (the optional part only where a move is chosen in steps).
- * @typedef {typeof prisdorf & Partial<{actionText: (action: any) => string, handPicks: boolean, pickCard: (card: string) => void, pickedCard: (card: string) => boolean, answer: (message: any) => void}>} Game
+ * @typedef {typeof prisdorf & Partial<{handPicks: boolean, pickCard: (card: string) => void, pickedCard: (card: string) => boolean, answer: (message: any) => void}>} Game
  */
 
 /** Every game, the default first. @type {Record<string, Game>} */
