@@ -10,6 +10,7 @@ import { applyPatches } from './patch.js';
 import { countdownText, tableTitle } from './format.js';
 import { gameName, gameOf } from './games/index.js';
 import { replayArrived, replayRefused } from './replay.js';
+import { askAnalysis } from './reviews.js';
 import { askSeries, seriesArrived, seriesRefused, seriesView, shareArrived } from './series.js';
 import { NUDGE_AFTER_MS, S, amHost, api, botStandsInForMe, deckInUse, forgetSeat, loadLog, mySeat, saveLog, saveSeat, seatFor } from './store.js';
 import { homeView, inviteTitle, joinView } from './home.js';
@@ -353,6 +354,16 @@ function onMessage(msg) {
       // answer that comes after leaving the room is dropped).
       if (S.review.status !== 'loading' || !S.room) break;
       S.review = { status: 'ready', deal: msg.deal, review: msg.review };
+      // In the review's dialog the analysis of the deal's play comes with it (the replay
+      // carries it); beside a replay it is there already.
+      if (S.ui.dialog === 'review') askAnalysis(msg.deal);
+      render();
+      break;
+    case 'decisions':
+      // Another game's review of our decisions before the play: the same way.
+      if (S.review.status !== 'loading' || !S.room) break;
+      S.review = { status: 'ready', deal: msg.deal, decisions: msg.review };
+      if (S.ui.dialog === 'review') askAnalysis(msg.deal);
       render();
       break;
     case 'replay':

@@ -63,6 +63,26 @@
  */
 
 /**
+ * One option of a decision, with its expected result for the seat.
+ * @typedef {{action: GrossenaspeAction, margin: number, value: number}} Choice
+ */
+
+/**
+ * One option of a decision, with its expected result for the seat.
+ * @typedef {{action: MecklenburgAction, margin: number, value: number}} Choice2
+ */
+
+/**
+ * One option of a decision, with its expected result for the seat.
+ * @typedef {{action: ThedinghausenAction, margin: number, value: number}} Choice3
+ */
+
+/**
+ * One option of a decision, with its expected result for the seat.
+ * @typedef {{action: TippenAction, margin: number, value: number}} Choice4
+ */
+
+/**
  * What a client sends: one JSON object per WebSocket text frame, with a `type` field. The first message on a connection must be [`ClientMessage::Hello`].
  * @typedef {({client?: string | null, protocol: number, type: "hello"}) | {name: string, options?: RoomOptions, rules?: GameRules, type: "create_room"} | ({name: string, role?: Role, room: string, token?: string | null, type: "join_room"}) | ({last_seq?: number | null, room: string, token: string, type: "resume"}) | {seat: Seat, type: "take_seat"} | {type: "leave_seat"} | {type: "start"} | {public: boolean, type: "set_public"} | {action: GameAction, id: number, seq: number, type: "act"} | {type: "next_deal"} | {text: string, type: "chat"} | {type: "leave_room"} | {offset?: number, type: "lobby"} | {room: string, type: "peek"} | {tokens: Array<string>, type: "my_rooms"} | {type: "ping"} | {level: Level, seat: Seat, type: "add_bot"} | {seat: Seat, type: "remove_bot"} | ({deal?: number | null, type: "review"}) | {type: "nudge"} | {reading: boolean, type: "reading"} | {deal: number, type: "replay"} | {card: Card, piles: Array<WippenPileRef>, type: "options"} | ({name: string, settings: Settings, tables?: RoomOptions | null, type: "create_tournament"}) | {tournament: string, type: "peek_tournament"} | ({token?: string | null, tournament: string, type: "watch_tournament"}) | {type: "unwatch_tournament"} | {name: string, tournament: string, type: "register"} | {entrant: EntrantId, token: string, tournament: string, type: "remove_entrant"} | {token: string, tournament: string, type: "close_registration"} | {fill_with_bots?: boolean, token: string, tournament: string, type: "start_tournament"} | {token: string, tournament: string, type: "next_round"} | ({round?: number | null, tournament: string, type: "tournament_results"}) | {offset?: number, type: "tournaments"} | {key: string, room: string, type: "series"} | {deal: number, key: string, room: string, type: "series_replay"} | {type: "share_link"} | {agree: boolean, type: "delete_series"} | {type: "rematch"}} ClientMessage
  */
@@ -85,6 +105,51 @@
 /**
  * A deal as one viewer sees it. Built only by [`Deal::view`].
  * @typedef {{calls: Array<CallRecord>, challenger?: Seat | null, contract?: Contract | null, dealer: Seat, declarer?: Seat | null, discards?: CardSet | null, game?: Game | null, hand?: CardSet | null, hand_sizes: Array<number>, holder?: Seat | null, kieker_hand?: CardSet | null, outcome?: Outcome | null, phase: Phase, prompt: Prompt, reveal?: Reveal | null, rules: RuleSet, scores?: Array<number> | null, skat?: CardSet | null, standing?: Bid | null, stock?: CardSet | null, trick: Array<Play>, tricks: Array<TrickView>, tricks_taken: TricksTaken, turn?: Seat | null, viewer?: Seat | null, vorhand: Seat, winning?: Seat | null}} DealView
+ */
+
+/**
+ * One decision of the seat.
+ * @typedef {{bot: GrossenaspeAction, chosen: GrossenaspeAction, decision: DecisionKind, options: Array<Choice>, samples: number}} Decision
+ */
+
+/**
+ * One decision of the seat.
+ * @typedef {{bot: MecklenburgAction, chosen: MecklenburgAction, decision: DecisionKind, options: Array<Choice2>, samples: number}} Decision2
+ */
+
+/**
+ * One decision of the seat.
+ * @typedef {{bot: ThedinghausenAction, chosen: ThedinghausenAction, decision: DecisionKind, options: Array<Choice3>, samples: number}} Decision3
+ */
+
+/**
+ * One decision of the seat.
+ * @typedef {{bot: TippenAction, chosen: TippenAction, decision: DecisionKind, options: Array<Choice4>, samples: number}} Decision4
+ */
+
+/**
+ * What kind of decision was taken.
+ * @typedef {"call" | "announcement" | "discard" | "trumps" | "shove" | "knock" | "sniff" | "entry" | "exchange"} DecisionKind
+ */
+
+/**
+ * A seat's decisions before the play in one finished deal.
+ * @typedef {{decisions: Array<Decision>, seat: Seat}} DecisionReview
+ */
+
+/**
+ * A seat's decisions before the play in one finished deal.
+ * @typedef {{decisions: Array<Decision2>, seat: Seat}} DecisionReview2
+ */
+
+/**
+ * A seat's decisions before the play in one finished deal.
+ * @typedef {{decisions: Array<Decision3>, seat: Seat}} DecisionReview3
+ */
+
+/**
+ * A seat's decisions before the play in one finished deal.
+ * @typedef {{decisions: Array<Decision4>, seat: Seat}} DecisionReview4
  */
 
 /**
@@ -140,6 +205,11 @@
 /**
  * One game's action.
  * @typedef {Action | GrossenaspeAction | MecklenburgAction | MecklenburgAction | ThedinghausenAction | TippenAction | WippenMove} GameAction
+ */
+
+/**
+ * The review of a seat's decisions in a deal of any game that has one, tagged with its game (Prisdorf's review is [`crate::review::Review`]).
+ * @typedef {{game: "grossenaspe", review: DecisionReview} | {game: "anseggerfips", review: DecisionReview2} | {game: "duttfips", review: DecisionReview2} | {game: "thedinghausen", review: DecisionReview3} | {game: "tippen", review: DecisionReview4} | {game: "wippen", review: MoveReview}} GameDecisions
  */
 
 /**
@@ -333,6 +403,21 @@
  */
 
 /**
+ * One Wippen move of the seat, against the moves the strong bot preferred.
+ * @typedef {{at: number, bot: WippenMove, chosen: WippenMove, options: Array<MoveOption>, samples: number}} MoveDecision
+ */
+
+/**
+ * One Wippen move the seat could have made, with what it does and what the bot expected of it.
+ * @typedef {{action: WippenMove, left: Array<Card>, margin: number, sweep: boolean, taken: Array<Card>, value: number, worth: number}} MoveOption
+ */
+
+/**
+ * A seat's moves in one finished Wippen deal, each against the bot's preferred moves.
+ * @typedef {{moves: Array<MoveDecision>, seat: Seat}} MoveReview
+ */
+
+/**
  * A room one of the given tokens belongs to, for a player's list of his rooms (open in memory or not).
  * @typedef {{deal: number, game: GameId, name: string, players: Array<string | null>, room: string, seat?: Seat | null, status: RoomStatus, title: string, totals: Array<number>}} MyRoom
  */
@@ -502,7 +587,7 @@
 
 /**
  * What the server sends: one JSON object per WebSocket text frame, with a `type` field.
- * @typedef {{max_message_bytes: number, protocol: number, server: string, type: "welcome"} | ({chat: Array<ChatLine>, game?: GameView | null, missed: Array<SeqEvent>, resync: boolean, room: RoomState, seq: number, type: "joined", you: You}) | {events: Array<SeqEvent>, patches: Array<Patch>, seq: number, type: "update"} | {id: number, seq: number, type: "ack"} | ({code: "proto/malformed" | "proto/unknown_type" | "proto/version" | "proto/too_large" | "proto/handshake_required" | "proto/already_greeted" | "room/not_found" | "room/broken" | "room/full" | "room/started" | "room/not_started" | "room/not_host" | "room/no_spectators" | "room/already_in" | "room/not_in" | "room/seats_not_full" | "seat/taken" | "seat/invalid" | "seat/not_seated" | "token/invalid" | "action/stale" | "action/id_reused" | "card/named_twice" | "rate/limited" | "chat/too_long" | "chat/empty" | "name/invalid" | "rules/invalid" | "options/invalid" | "server/busy" | "server/storage" | "server/shutting_down" | "bot/mid_deal" | "bot/not_a_bot" | "review/unavailable" | "review/busy" | "bot/standing_in" | "nudge/too_soon" | "nudge/nobody" | "room/too_many" | "replay/unavailable" | "tournament/not_found" | "tournament/not_organiser" | "tournament/token_invalid" | "room/tournament_table" | "tournament/too_many" | "tournament/too_many_registrations" | "series/not_found" | "rematch/unavailable" | "seat/unknown" | "deal/over" | "series/over" | "deal/not_over" | "turn/not_yours" | "phase/wrong" | "bid/invalid" | "bid/below_minimum" | "bid/too_low" | "bid/kieker_not_allowed" | "bid/hold_not_allowed" | "skat/hand_required" | "skat/kieker_no_hand" | "discard/wrong_count" | "card/not_in_hand" | "trumps/ruten_required" | "play/must_follow_suit" | "fips/not_held" | "fips/too_late" | "kieker/give_up_not_allowed" | "bid/no_such_bid" | "bid/not_higher" | "kieker/fold_not_allowed" | "action/wrong_game" | "bid/unknown" | "bid/must_bid_higher" | "ruten/rutenas_required" | "trumps/ruten_must_be_bid" | "bid/forehand_must_bid" | "play/must_head" | "play/must_trump" | "play/must_lead_trump" | "play/must_lead_daus" | "exchange/too_many" | "rob/not_allowed" | "shove/not_allowed" | "decide/pass_not_allowed" | "decide/drop_out_not_allowed" | "move/too_large" | "move/no_group" | "move/unknown_pile" | "move/pile_used_twice" | "move/hand_card_misplaced" | "move/group_too_large" | "build/no_table_pile" | "move/operator_not_allowed" | "move/invalid_arithmetic" | "move/wrong_value" | "build/no_card_for_value" | "build/own_building_value_change" | "move/broken_promise" | "move/selection_too_large" | "tournament/invalid_settings" | "tournament/name_empty" | "tournament/name_too_long" | "tournament/name_invalid" | "tournament/name_taken" | "tournament/closed" | "tournament/full" | "tournament/unknown_entrant" | "tournament/already_started" | "tournament/not_started" | "tournament/too_few_players" | "tournament/cannot_seat" | "tournament/unknown_table" | "tournament/deal_out_of_order" | "tournament/deal_conflict" | "tournament/table_finished" | "tournament/wrong_seat_count" | "tournament/round_not_over" | "tournament/finished" | "tournament/invalid_event", id?: number | null, message: string, type: "error"}) | {offset: number, rooms: Array<LobbyRoom>, total: number, type: "lobby"} | {room: LobbyRoom, type: "room_info"} | {rooms: Array<MyRoom>, type: "my_rooms"} | {type: "left"} | {type: "pong"} | {deal: number, review: Review, type: "review"} | {replay: DealReplay, type: "replay"} | {card: Card, moves: Array<WippenMove>, piles: Array<WippenPileRef>, type: "options"} | {tournament: TournamentState, type: "tournament"} | {token: string, tournament: string, type: "tournament_created"} | {entrant: EntrantId, name: string, token: string, tournament: string, type: "registered"} | {type: "unwatched"} | ({csv: string, results: Results, round?: number | null, tables_csv: string, tournament: string, type: "tournament_results"}) | {offset: number, total: number, tournaments: Array<TournamentSummary>, type: "tournaments"} | ({series: SeriesRecord, share_key?: string | null, type: "series"}) | {key: string, room: string, type: "share_link"} | {room: string, type: "deleted"}} ServerMessage
+ * @typedef {{max_message_bytes: number, protocol: number, server: string, type: "welcome"} | ({chat: Array<ChatLine>, game?: GameView | null, missed: Array<SeqEvent>, resync: boolean, room: RoomState, seq: number, type: "joined", you: You}) | {events: Array<SeqEvent>, patches: Array<Patch>, seq: number, type: "update"} | {id: number, seq: number, type: "ack"} | ({code: "proto/malformed" | "proto/unknown_type" | "proto/version" | "proto/too_large" | "proto/handshake_required" | "proto/already_greeted" | "room/not_found" | "room/broken" | "room/full" | "room/started" | "room/not_started" | "room/not_host" | "room/no_spectators" | "room/already_in" | "room/not_in" | "room/seats_not_full" | "seat/taken" | "seat/invalid" | "seat/not_seated" | "token/invalid" | "action/stale" | "action/id_reused" | "card/named_twice" | "rate/limited" | "chat/too_long" | "chat/empty" | "name/invalid" | "rules/invalid" | "options/invalid" | "server/busy" | "server/storage" | "server/shutting_down" | "bot/mid_deal" | "bot/not_a_bot" | "review/unavailable" | "review/busy" | "bot/standing_in" | "nudge/too_soon" | "nudge/nobody" | "room/too_many" | "replay/unavailable" | "tournament/not_found" | "tournament/not_organiser" | "tournament/token_invalid" | "room/tournament_table" | "tournament/too_many" | "tournament/too_many_registrations" | "series/not_found" | "rematch/unavailable" | "seat/unknown" | "deal/over" | "series/over" | "deal/not_over" | "turn/not_yours" | "phase/wrong" | "bid/invalid" | "bid/below_minimum" | "bid/too_low" | "bid/kieker_not_allowed" | "bid/hold_not_allowed" | "skat/hand_required" | "skat/kieker_no_hand" | "discard/wrong_count" | "card/not_in_hand" | "trumps/ruten_required" | "play/must_follow_suit" | "fips/not_held" | "fips/too_late" | "kieker/give_up_not_allowed" | "bid/no_such_bid" | "bid/not_higher" | "kieker/fold_not_allowed" | "action/wrong_game" | "bid/unknown" | "bid/must_bid_higher" | "ruten/rutenas_required" | "trumps/ruten_must_be_bid" | "bid/forehand_must_bid" | "play/must_head" | "play/must_trump" | "play/must_lead_trump" | "play/must_lead_daus" | "exchange/too_many" | "rob/not_allowed" | "shove/not_allowed" | "decide/pass_not_allowed" | "decide/drop_out_not_allowed" | "move/too_large" | "move/no_group" | "move/unknown_pile" | "move/pile_used_twice" | "move/hand_card_misplaced" | "move/group_too_large" | "build/no_table_pile" | "move/operator_not_allowed" | "move/invalid_arithmetic" | "move/wrong_value" | "build/no_card_for_value" | "build/own_building_value_change" | "move/broken_promise" | "move/selection_too_large" | "tournament/invalid_settings" | "tournament/name_empty" | "tournament/name_too_long" | "tournament/name_invalid" | "tournament/name_taken" | "tournament/closed" | "tournament/full" | "tournament/unknown_entrant" | "tournament/already_started" | "tournament/not_started" | "tournament/too_few_players" | "tournament/cannot_seat" | "tournament/unknown_table" | "tournament/deal_out_of_order" | "tournament/deal_conflict" | "tournament/table_finished" | "tournament/wrong_seat_count" | "tournament/round_not_over" | "tournament/finished" | "tournament/invalid_event", id?: number | null, message: string, type: "error"}) | {offset: number, rooms: Array<LobbyRoom>, total: number, type: "lobby"} | {room: LobbyRoom, type: "room_info"} | {rooms: Array<MyRoom>, type: "my_rooms"} | {type: "left"} | {type: "pong"} | {deal: number, review: Review, type: "review"} | {deal: number, review: GameDecisions, type: "decisions"} | {replay: DealReplay, type: "replay"} | {card: Card, moves: Array<WippenMove>, piles: Array<WippenPileRef>, type: "options"} | {tournament: TournamentState, type: "tournament"} | {token: string, tournament: string, type: "tournament_created"} | {entrant: EntrantId, name: string, token: string, tournament: string, type: "registered"} | {type: "unwatched"} | ({csv: string, results: Results, round?: number | null, tables_csv: string, tournament: string, type: "tournament_results"}) | {offset: number, total: number, tournaments: Array<TournamentSummary>, type: "tournaments"} | ({series: SeriesRecord, share_key?: string | null, type: "series"}) | {key: string, room: string, type: "share_link"} | {room: string, type: "deleted"}} ServerMessage
  */
 
 /**

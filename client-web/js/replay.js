@@ -282,8 +282,8 @@ function stage(r) {
 }
 
 /**
- * The replay, and beside it (in a room whose game has one, for a seated player) the bidding
- * review of the same deal for his own seat.
+ * The replay, and beside it (in a room whose game has one, for a seated player) the review of
+ * the same deal for his own seat: Prisdorf's bidding review, the other games' decisions.
  * @param {Extract<ReplayState, {status: 'ready'}>} r
  */
 function withReview(r) {
@@ -297,12 +297,14 @@ function withReview(r) {
     api.render();
   };
   const here = S.review.status !== 'idle' && S.review.deal === r.deal;
+  const bidding = r.replay.game === 'prisdorf';
+  const title = bidding ? t('review.title', { n: r.deal }) : t('rv.title', { n: r.deal });
   return h(
     'div',
     { class: `replay-with-review${open ? ' open' : ''}` },
-    h('div', { class: 'replay-main' }, stage(r), h('button', { type: 'button', class: 'small', 'data-key': 'replay-review', 'aria-expanded': String(open), onclick: toggle }, open ? t('replay.review_hide') : t('replay.review'))),
+    h('div', { class: 'replay-main' }, stage(r), h('button', { type: 'button', class: 'small', 'data-key': 'replay-review', 'aria-expanded': String(open), onclick: toggle }, open ? t('replay.review_hide') : bidding ? t('replay.review') : t('rv.replay'))),
     open
-      ? h('aside', { class: 'replay-review', 'data-testid': 'replay-review', 'aria-label': t('review.title', { n: r.deal }) }, h('h3', null, t('review.title', { n: r.deal })), here ? reviewBody(/** @type {any} */ (series), () => askReview(r.deal)) : h('p', { role: 'status' }, t('review.loading')))
+      ? h('aside', { class: 'replay-review', 'data-testid': 'replay-review', 'aria-label': title }, h('h3', null, title), here ? reviewBody(/** @type {any} */ (series), () => askReview(r.deal)) : h('p', { role: 'status' }, t('review.loading')))
       : null,
   );
 }

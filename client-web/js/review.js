@@ -1,13 +1,16 @@
-// The bidding review after a deal: asked for from the result panel, shown in a dialog — the
-// hand as dealt, what each game was worth, each call against the best one, and for the declarer
-// his play trick by trick. Every number comes from the server's `review` answer.
+// The review after a deal: asked for from the result panel, shown in a dialog. In Prisdorf the
+// bidding review — the hand as dealt, what each game was worth, each call against the best one,
+// and for the declarer his play trick by trick (the server's `review` answer); in the other
+// games the review of the decisions before the play (`decisions`, drawn by reviews.js). Below
+// it in the dialog, his cards of the deal that cost something (the analysis of the play).
 
 import { cardFace, cardName, cardShort, sortHand } from './cards.js';
 import { h } from './dom.js';
 import { has, lang, t } from './i18n.js';
 import { bidText } from './games/prisdorf.js';
-import { S, api } from './store.js';
+import { S, api, mySeat } from './store.js';
 import { dialog } from './header.js';
+import { decisionsBody, playAnalysis } from './reviews.js';
 
 /** @typedef {import('./protocol.js').Review} Review */
 /** @typedef {import('./protocol.js').Bid} Bid */
@@ -53,8 +56,13 @@ export function reviewButton(game) {
         } else ask(game.number);
       },
     },
-    here && r.status === 'ready' ? t('review.show') : t('review.button'),
+    here && r.status === 'ready' ? t('review.show') : bidding() ? t('review.button') : t('rv.button'),
   );
+}
+
+/** Whether the room's game has Prisdorf's bidding review (the others review their decisions). */
+function bidding() {
+  return (S.game?.game ?? 'prisdorf') === 'prisdorf';
 }
 
 /** A signed expected score with one decimal: "+1.9", "−13.0", "0.0". */
@@ -243,7 +251,13 @@ function durchSentence(d) {
 export function reviewDialog(game) {
   const r = S.review;
   const number = r.status === 'idle' ? game.number : r.deal;
-  return dialog('review', t('review.title', { n: number }), reviewBody(game, () => ask(game.number)));
+  const title = bidding() ? t('review.title', { n: number }) : t('rv.title', { n: number });
+  const ready = r.status === 'ready';
+  return dialog('review', title, [
+    reviewBody(game, () => ask(game.number)),
+    ready ? playAnalysis(r.deal, mySeat()) : null,
+    ready ? h('div', { class: 'row no-print' }, h('button', { type: 'button', class: 'small', 'data-key': 'review-print', onclick: () => window.print() }, t('rv.print'))) : null,
+  ]);
 }
 
 /**
@@ -261,6 +275,8 @@ export function reviewBody(game, retry) {
       h('p', { role: 'alert' }, t('review.failed'), ' ', has(`err.${r.code}`) ? t(`err.${r.code}`) : ''),
       h('button', { type: 'button', class: 'primary', 'data-key': 'review-retry', onclick: retry }, t('review.retry')),
     ];
+  } else if ('decisions' in r) {
+    body = decisionsBody(r.decisions);
   } else {
     const review = r.review;
     const played = playedGame(game, review, r.deal);

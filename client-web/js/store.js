@@ -70,9 +70,11 @@ import { t } from './i18n.js';
  */
 
 /**
- * The bidding review of a finished deal: asked for (`loading`), or the server's answer.
+ * The review of a finished deal: asked for (`loading`), or the server's answer (Prisdorf's
+ * bidding review, or another game's review of the decisions before the play).
  * @typedef {{status: 'idle'} | {status: 'loading', deal: number} | {status: 'failed', deal: number, code: string}
- *   | {status: 'ready', deal: number, review: import('./protocol.js').Review}} ReviewState
+ *   | {status: 'ready', deal: number, review: import('./protocol.js').Review}
+ *   | {status: 'ready', deal: number, decisions: import('./protocol.js').GameDecisions}} ReviewState
  */
 
 /** @type {State} */

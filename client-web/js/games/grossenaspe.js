@@ -10,6 +10,7 @@ import { seatName } from '../store.js';
 import { cardShort } from '../cards.js';
 import { strings as words } from './grossenaspe-strings.js';
 import {
+  actionTextWith,
   callTextWith,
   centreExtra,
   commonEventTexts,
@@ -37,7 +38,7 @@ export function name() {
 export const strings = /** @type {Partial<Record<import("../i18n.js").Lang, Record<string, string>>>} */ (words);
 
 /** The server has no review of a Großenaspe deal. */
-export const review = /** @type {boolean} */ (false);
+export const review = /** @type {boolean} */ (true);
 
 // ---- the rules ----
 
@@ -163,6 +164,11 @@ export function gameValue(game) {
 
 /** @param {any} contract a GrossenaspeContract */
 export const contractText = contractTextWith(bidText);
+
+/** An action in words (the review of a seat's decisions). @param {any} action a GrossenaspeAction */
+export function actionText(action) {
+  return actionTextWith(bidText, trumpsName)(action);
+}
 
 /** Trumps are named by the suit alone (no Ruten here). */
 export function trumpsName(suit) {

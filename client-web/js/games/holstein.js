@@ -9,6 +9,7 @@ import { t } from '../i18n.js';
 import { points } from '../format.js';
 import { callRow } from '../calls.js';
 import { seatName } from '../store.js';
+import { cardShort } from '../cards.js';
 import { strings as words } from './holstein-strings.js';
 
 export const strings = /** @type {Partial<Record<import("../i18n.js").Lang, Record<string, string>>>} */ (words);
@@ -59,6 +60,46 @@ export function callTextWith(bidText) {
     if (call.call === 'bid') return bidText(call.bid);
     if (call.call === 'hold') return t('call.hold_short');
     return t('call.pass_short');
+  };
+}
+
+/**
+ * An action of a Holstein-family deal in words, for the review of a seat's decisions: a call
+ * as the auction says it, the cards laid away, the trumps named, a card played.
+ * @param {(bid: any) => string} bidText
+ * @param {(suit: string) => string} trumpsName
+ */
+export function actionTextWith(bidText, trumpsName) {
+  return (action) => {
+    switch (action?.action) {
+      case 'bid':
+        return bidText(action.bid);
+      case 'hold':
+        return t('call.hold_short');
+      case 'pass':
+        return t('call.pass_short');
+      case 'discard':
+        return t('rv.act.discard', { cards: (action.cards ?? []).map(cardShort).join(' ') });
+      case 'name_trumps':
+        return t('rv.act.trumps', { suit: trumpsName(action.suit) });
+      case 'play':
+        return t('rv.act.play', { card: cardShort(action.card) });
+      case 'fold':
+        return t('ga.act.fold');
+      case 'stop':
+        return t('rv.act.stop');
+      case 'go_on':
+        return t('rv.act.go_on');
+      case 'take_skat':
+      case 'play_hand':
+      case 'kontra':
+      case 'rekontra':
+      case 'give_up':
+      case 'siebener_fips':
+        return t(`act.${action.action}`);
+      default:
+        return action?.action ?? '';
+    }
   };
 }
 

@@ -6,6 +6,7 @@
 //
 // What a game's module exports:
 //   id, name(), strings {de, en, ja}, review (whether the server reviews its deals)
+//   actionText(action)                                       — an action in words (the review)
 //   defaults, playerChoices, rulesForm(kit), rulesFromForm(draft, deals), practiceRules(players),
 //     rulesRows(rules), inviteFacts(rules), lengthText(rules), howto()
 //                                                            — the rules: form, room, invitation, home

@@ -12,6 +12,7 @@ import { seatName } from '../store.js';
 import { cardShort } from '../cards.js';
 import { strings as words } from './mecklenburg-strings.js';
 import {
+  actionTextWith,
   callTextWith,
   centreExtra,
   commonEventTexts,
@@ -347,7 +348,7 @@ export function mecklenburg(id) {
     id,
     name: () => t(`game.name.${id}`),
     strings,
-    review: false,
+    review: true,
     defaults,
     playerChoices: [4],
     rulesForm,
@@ -360,6 +361,8 @@ export function mecklenburg(id) {
     bidText,
     callText,
     contractText,
+    /** An action in words (the review of a seat's decisions). @param {any} action a MecklenburgAction */
+    actionText: actionTextWith(bidText, trumpsName),
     gameText,
     gameValue,
     trumpsName,

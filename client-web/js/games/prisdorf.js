@@ -7,7 +7,7 @@ import { t } from '../i18n.js';
 import { points, suitName } from '../format.js';
 import { callButton, callRow, discardPanel, suitButton, term } from '../calls.js';
 import { seatName } from '../store.js';
-import { tricksPlayed } from './holstein.js';
+import { actionTextWith, tricksPlayed } from './holstein.js';
 
 export const id = /** @type {string} */ ('prisdorf');
 
@@ -156,6 +156,11 @@ export function contractText(contract) {
 /** A trump suit's name: diamonds are Ruten. */
 export function trumpsName(suit) {
   return suitName(suit, true);
+}
+
+/** An action in words (as the other games' reviews say theirs). @param {any} action an Action */
+export function actionText(action) {
+  return actionTextWith(bidText, trumpsName)(action);
 }
 
 /** The terms explained beside the game on the info bar. @param {any} g the declared game */

@@ -21,7 +21,7 @@ export function name() {
 export const strings = /** @type {Partial<Record<import("../i18n.js").Lang, Record<string, string>>>} */ (words);
 
 /** The server has no review of a Thedinghausen deal. */
-export const review = /** @type {boolean} */ (false);
+export const review = /** @type {boolean} */ (true);
 
 /** The tricks that win a round. */
 const TARGET = 10;
@@ -107,6 +107,14 @@ export function bidText(bid) {
 // eslint-disable-next-line no-unused-vars
 export function callText(call) {
   return '';
+}
+
+/** An action in words (the review of a seat's decisions): fipsen, pass, a card. @param {any} action a ThedinghausenAction */
+export function actionText(action) {
+  if (action?.action === 'fipsen') return t('th.act.fipsen');
+  if (action?.action === 'pass') return t('act.pass');
+  if (action?.action === 'play') return t('rv.act.play', { card: cardShort(action.card) });
+  return action?.action ?? '';
 }
 
 /** @param {any} contract */

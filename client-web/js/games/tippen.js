@@ -25,6 +25,37 @@ export const strings = /** @type {Partial<Record<import("../i18n.js").Lang, Reco
 export const review = /** @type {boolean} */ (false);
 
 /**
+ * An action in words (the review of a seat's decisions): the dealer's shove, knock and sniff,
+ * playing, robbing or passing, the exchange, a card.
+ * @param {any} action a TippenAction
+ */
+export function actionText(action) {
+  const cards = (action?.cards ?? []).map(cardShort).join(' ');
+  switch (action?.action) {
+    case 'discard':
+      return t('rv.act.discard', { cards });
+    case 'exchange':
+      return t('rv.act.exchange', { n: action.cards?.length ?? 0, cards });
+    case 'play':
+      return t('rv.act.play', { card: cardShort(action.card) });
+    case 'shove':
+    case 'deal':
+    case 'knock':
+    case 'no_knock':
+    case 'sniff':
+    case 'no_sniff':
+    case 'join':
+    case 'rob':
+    case 'pass':
+    case 'drop_out':
+    case 'keep':
+      return t(`tp.act.${action.action}`);
+    default:
+      return action?.action ?? '';
+  }
+}
+
+/**
  * What the create form knows of each rule set: the players it seats, the cards in a hand (a
  * maximum bête is a multiple of it; a trick's share is the pot played for divided by it), and the
  * options the server accepts with it. The order is the order of the sources.

@@ -288,6 +288,11 @@ function moveText(move, deal) {
   return t(key, { card: cardShort(move.card), value: target, groups });
 }
 
+/** A move in words without the table it was made on (the review of a seat's moves). @param {any} move a WippenMove */
+export function actionText(move) {
+  return moveText(move, null);
+}
+
 // ---- what the player has chosen ----
 
 /**

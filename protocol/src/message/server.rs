@@ -1,5 +1,6 @@
 //! What the server sends. One flat enum, as the room and the connection build its frames.
 
+use fipsen_rules::decisions::GameDecisions;
 use fipsen_rules::review::Review;
 use fipsen_rules::{Card, GameView, wippen};
 use fipsen_tournament::{EntrantId, Results, TournamentError};
@@ -167,6 +168,24 @@ pub enum ServerMessage {
         deal: u32,
         /// The review.
         review: Review,
+    },
+    /// The answer to `review` in a game whose decisions before the play are reviewed (all but
+    /// Prisdorf's): your decisions in deal `deal`, each with every option you had, its expected
+    /// result over sampled deals of the cards you could not see, the bot's choice and yours
+    /// (Wippen: each of your moves against the moves the bot preferred).
+    ///
+    /// ```json
+    /// {"type": "decisions", "deal": 2, "review": {"game": "thedinghausen", "review": {"seat": 1,
+    ///  "decisions": [{"decision": "announcement", "samples": 64,
+    ///    "options": [{"action": {"action": "pass"}, "value": 0.0, "margin": 0.0},
+    ///                {"action": {"action": "fipsen"}, "value": 1.2, "margin": 0.5}],
+    ///    "bot": {"action": "fipsen"}, "chosen": {"action": "pass"}}]}}}
+    /// ```
+    Decisions {
+        /// The deal's number in the series.
+        deal: u32,
+        /// The review, tagged with its game.
+        review: GameDecisions,
     },
     /// The answer to `replay`: a finished deal, step by step, every hand open.
     ///

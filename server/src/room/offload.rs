@@ -15,8 +15,9 @@ use super::shell::Room;
 use crate::storage::RoomMeta;
 
 impl Room {
-    /// Starts computing the review of `seat`'s hand in finished deal `deal`; the answer goes
-    /// to the connection when it is ready, if it is still in the room.
+    /// Starts computing the review of `seat`'s hand in finished deal `deal` (Prisdorf's
+    /// `review`, or the other games' `decisions`); the answer goes to the connection when it is
+    /// ready, if it is still in the room.
     pub(super) fn review(
         &mut self,
         conn: ConnId,
@@ -36,11 +37,18 @@ impl Room {
                 let _permit = permit;
                 let finished =
                     at_hand.map(|d| *d).or_else(|| stored.and_then(|s| crate::replay::finished_deal(&s, deal)))?;
-                finished.review(seat, Level::Strong, seed)
+                // Prisdorf's review has its own shape; the other games review the decisions.
+                if FinishedDeal::reviewed(finished.game()) {
+                    finished.review(seat, Level::Strong, seed).map(|review| ServerMessage::Review { deal, review })
+                } else {
+                    finished
+                        .decisions(seat, Level::Strong, seed)
+                        .map(|review| ServerMessage::Decisions { deal, review })
+                }
             })
             .await;
             let message = match computed {
-                Ok(Some(review)) => ServerMessage::Review { deal, review },
+                Ok(Some(message)) => message,
                 _ => {
                     warn!(room = %code, "a review could not be computed");
                     ServerMessage::error(ErrorCode::ReviewUnavailable, None)

@@ -51,7 +51,9 @@ impl Core {
         Ok(Decision::record(Record::Act { participant, seat, id, action }).with(Effect::Ack { conn, id }))
     }
 
-    /// The review of `seat`'s hand in the last finished deal, or in finished deal `asked`.
+    /// The review of `seat`'s hand in the last finished deal, or in finished deal `asked`: in
+    /// Prisdorf his bidding and play, in the other reviewed games his decisions before the play
+    /// (Wippen: his moves). Only a seated player gets one, and only of his own seat.
     pub(super) fn decide_review(
         &self,
         conn: ConnId,
@@ -70,7 +72,8 @@ impl Core {
         };
         let deal = asked.or(at_hand.as_ref().map(|(n, _)| *n)).ok_or(ErrorCode::ReviewUnavailable)?;
         let finished = deal >= 1 && (deal < current || (deal == current && series.deal_over()));
-        if !finished || !FinishedDeal::reviewed(self.rules.game()) {
+        let game = self.rules.game();
+        if !finished || !(FinishedDeal::reviewed(game) || FinishedDeal::decisions_reviewed(game)) {
             return Err(ErrorCode::ReviewUnavailable);
         }
         let at_hand = at_hand.filter(|(n, _)| *n == deal).map(|(_, finished)| Box::new(finished));
