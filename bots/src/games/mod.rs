@@ -135,7 +135,10 @@ impl FinishedDeal {
     /// Whether the deals of `game` have a review of the decisions before the play
     /// ([`FinishedDeal::decisions`]).
     pub fn decisions_reviewed(game: GameId) -> bool {
-        matches!(game, GameId::Grossenaspe | GameId::Anseggerfips | GameId::Duttfips | GameId::Thedinghausen)
+        matches!(
+            game,
+            GameId::Grossenaspe | GameId::Anseggerfips | GameId::Duttfips | GameId::Thedinghausen | GameId::Tippen
+        )
     }
 
     /// The review of `seat`'s decisions before the play by a bot of `level` (`None`: the deal
@@ -154,6 +157,7 @@ impl FinishedDeal {
             FinishedDeal::Thedinghausen(d) => {
                 thedinghausen::Bot::new(level, seed).review(d, seat).map(GameDecisions::Thedinghausen)
             }
+            FinishedDeal::Tippen(d) => tippen::Bot::new(level, seed).review(d, seat).map(GameDecisions::Tippen),
             _ => None,
         }
     }
