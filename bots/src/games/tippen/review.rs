@@ -10,7 +10,7 @@ use fipsen_rules::tippen::{Action, Choice as Answer, Deal, Phase, Preset};
 use fipsen_rules::{Card, CardSet, Seat};
 
 use super::Bot;
-use super::sim::keep_value;
+use super::sim::discard_choice;
 use crate::games::decisions::{Decision, DecisionKind, DecisionReview};
 
 /// What the finished deal tells of its answers before the play that it does not keep one by
@@ -24,8 +24,8 @@ struct Record {
 impl Record {
     /// The deal keeps a seat's discards together. A dealer who knocked or sniffed and then
     /// exchanged laid one of them away first: it cannot be told which, and either order leaves
-    /// the same deal; the card of least worth (trumps above plain cards, then by rank) is taken
-    /// as the one laid away, as a dealer would.
+    /// the same deal; the card the rule of thumb lays away (the least worth: trumps above plain
+    /// cards, then by rank) is taken as the one laid away.
     fn of(deal: &Deal) -> Option<Record> {
         let n = usize::from(deal.players());
         let mut exchanged: Vec<CardSet> = deal.discards().to_vec();
@@ -34,7 +34,7 @@ impl Record {
         if deal.knocked() || deal.sniffed().is_some() {
             let dealer = deal.dealer().index();
             let trumps = deal.trumps()?;
-            let card = exchanged[dealer].iter().min_by_key(|&c| (keep_value(c, trumps), c))?;
+            let card = discard_choice(trumps, exchanged[dealer])?;
             exchanged[dealer].remove(card);
             laid_away = Some(card);
         }
