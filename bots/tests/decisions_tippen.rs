@@ -242,8 +242,10 @@ fn every_decision_is_reviewed_in_order_with_every_answer() {
 /// bête the whole 27).
 fn meyers(forehand_hand: &str) -> Deal {
     let rules = Rules::preset(Preset::Meyers1905, 4);
-    let hands: Vec<Vec<Card>> =
-        [forehand_hand, "CA CK CQ", "SA SK SQ", "DA DK DQ"].iter().map(|h| h.split_whitespace().map(card).collect()).collect();
+    let hands: Vec<Vec<Card>> = [forehand_hand, "CA CK CQ", "SA SK SQ", "DA DK DQ"]
+        .iter()
+        .map(|h| h.split_whitespace().map(card).collect())
+        .collect();
     let mut pack = Vec::new();
     for round in 0..3 {
         pack.extend(hands.iter().map(|h| h[round]));

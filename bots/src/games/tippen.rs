@@ -9,9 +9,8 @@
 //! * **Strong** samples the hidden cards consistent with what it has seen (the voids and
 //!   duties the play revealed, the cards known to lie in a hand), tries each answer the prompt
 //!   offers on every sample and plays the deal out with the normal rules of thumb for every
-//!   seat, and takes the answer with the best average counters for itself (the dealer's shove
-//!   too: the packs sampled whole, dealt by him or by the next seat, neither knocking nor
-//!   sniffing in the model).
+//!   seat, and takes the answer with the best average counters for itself. As dealer it keeps
+//!   the deal rather than shove it on.
 //!
 //! [`review`] values every answer of a seat's decisions before the play in a finished deal the
 //! same way, from what the seat knew at each.
@@ -77,8 +76,10 @@ impl Bot {
     /// viewer's expected counters from there to the end of the deal over the deals it samples
     /// of the cards he cannot see, and the margin of that mean; with the number of deals
     /// sampled (0 for a single answer, not sampled). The sampling is seeded from the bot's seed
-    /// and the view alone, as the strong level's own choice there is; `None` if the viewer may
-    /// do nothing now.
+    /// and the view alone, as the strong level's own choice there is, which is the answer of
+    /// best value; but for the dealer's shove, valued here (either dealer knocking or sniffing
+    /// by the rules of thumb) while the strong level always keeps the deal. `None` if the viewer
+    /// may do nothing now.
     pub fn answer_values(&self, view: &DealView) -> Option<(Vec<crate::games::decisions::Choice<Action>>, u32)> {
         let me = view.viewer?;
         if view.turn != Some(me) || view.prompt.is_empty() {
@@ -91,8 +92,7 @@ impl Bot {
             .into_iter()
             .zip(&payoffs)
             .map(|(action, p)| {
-                let (value, margin) =
-                    crate::games::decisions::mean_and_margin(p.iter().map(|&x| (1.0, f64::from(x))));
+                let (value, margin) = crate::games::decisions::mean_and_margin(p.iter().map(|&x| (1.0, f64::from(x))));
                 crate::games::decisions::Choice { action, value, margin }
             })
             .collect();
@@ -364,6 +364,12 @@ fn candidates(view: &DealView) -> Vec<Action> {
 }
 
 fn strong(view: &DealView, rng: &mut Rng) -> Option<Action> {
+    // The dealer keeps the deal: shoving by the sampled values below lost counters against
+    // the normal level in the arena (the model leaves out what the deal is worth to its dealer
+    // beyond this deal's rollouts).
+    if view.prompt.deal {
+        return Some(Action::Deal);
+    }
     let (options, payoffs) = rollouts(view, rng)?;
     if options.len() <= 1 {
         return options.first().copied();
@@ -373,10 +379,11 @@ fn strong(view: &DealView, rng: &mut Rng) -> Option<Action> {
     Some(options[best])
 }
 
-/// The answers the strong level weighs at `view`, and the viewer's counters from there to the
-/// end of the deal with each (his ante not counted) in every sampled deal: `payoffs[i][j]` is
-/// answer `i` in deal `j`, the same deals for every answer. A single answer is not sampled.
-/// The first answer is preferred on a tie.
+/// The answers the strong level weighs at `view` (and deal or shove, which it values for the
+/// review but does not choose by), and the viewer's counters from there to the end of the
+/// deal with each (his ante not counted) in every sampled deal: `payoffs[i][j]` is answer `i`
+/// in deal `j`, the same deals for every answer. A single answer is not sampled. The first
+/// answer is preferred on a tie.
 pub(crate) fn rollouts(view: &DealView, rng: &mut Rng) -> Option<(Vec<Action>, Vec<Vec<i32>>)> {
     let p = &view.prompt;
     let me = view.viewer?.index();
@@ -413,14 +420,16 @@ pub(crate) fn rollouts(view: &DealView, rng: &mut Rng) -> Option<(Vec<Action>, V
 }
 
 /// Deal or shove, both tried on the same sampled packs: the dealer keeping the deal, or the
-/// next seat anteing and dealing. Neither dealer knocks nor sniffs in the model.
+/// next seat anteing and dealing; either dealer knocks or sniffs by the rules of thumb
+/// ([`dealer_takes`]).
 fn shove_rollouts(view: &DealView, me: usize, rng: &mut Rng) -> Option<(Vec<Action>, Vec<Vec<i32>>)> {
     let params = Params::of(&view.rules);
     let n = usize::from(view.rules.players);
     let h = usize::from(params.hand);
     let total = view.pot + view.reserve;
     let room = i32::try_from(view.rules.max_pot).unwrap_or(i32::MAX).saturating_sub(total).max(0);
-    let played_for = |total: i32| view.rules.max_bete.map_or(total, |m| total.min(i32::try_from(m).unwrap_or(i32::MAX)));
+    let played_for =
+        |total: i32| view.rules.max_bete.map_or(total, |m| total.min(i32::try_from(m).unwrap_or(i32::MAX)));
     let next = (me + 1) % n;
     let mut payoffs = vec![Vec::with_capacity(DEALER_SAMPLES); 2];
     for _ in 0..DEALER_SAMPLES {
@@ -437,15 +446,37 @@ fn shove_rollouts(view: &DealView, me: usize, rng: &mut Rng) -> Option<(Vec<Acti
             let trump = cards.next()?;
             sim.talon = cards.collect();
             sim.trumps = trump.suit();
-            sim.seen = trump.set();
-            sim.robbable = params.robbing.then_some(trump);
             sim.forced = 0;
-            sim.begin_decisions();
+            if dealer_takes(view, &params, sim.hands[dealer], sim.played_for) {
+                sim.hands[dealer].insert(trump);
+                sim.knocked = view.rules.knocking;
+                sim.sniffed = (!view.rules.knocking).then_some(view.rules.sniffing);
+                sim.phase = SimPhase::Discard;
+            } else {
+                sim.seen = trump.set();
+                sim.robbable = params.robbing.then_some(trump);
+                sim.begin_decisions();
+            }
             sim.run();
             payoffs[i].push(sim.payoff(me));
         }
     }
     Some((vec![Action::Deal, Action::Shove], payoffs))
+}
+
+/// Whether a dealer of `view`'s table holding `hand` knocks (where the table allows it) or
+/// sniffs (where it allows that instead) by the normal level's rules of thumb, the deal played
+/// for `played_for`: a share of a trick worth the stake, and for a sniff two cards of king or
+/// higher too.
+fn dealer_takes(view: &DealView, params: &Params, hand: CardSet, played_for: i32) -> bool {
+    let worth = params.share(played_for) >= params.stake;
+    if view.rules.knocking {
+        return worth;
+    }
+    match view.rules.sniffing {
+        Sniffing::Off | Sniffing::Alvensleben => false,
+        Sniffing::Grupp => worth && hand.iter().filter(|c| c.rank() >= Rank::King).count() >= 2,
+    }
 }
 
 /// Knock or not, sniff or not: both answers tried on sampled deals (declining first).
