@@ -406,7 +406,7 @@ pub(crate) fn rollouts(view: &DealView, rng: &mut Rng) -> Option<(Vec<Action>, V
         _ => PLAY_SAMPLES,
     };
     let knowledge = Knowledge::of(view, me);
-    let mut payoffs = vec![Vec::with_capacity(samples); options.len()];
+    let mut payoffs: Vec<Vec<i32>> = options.iter().map(|_| Vec::with_capacity(samples)).collect();
     for _ in 0..samples {
         let base = knowledge.sample(view, me, rng)?;
         for (i, &a) in options.iter().enumerate() {
@@ -431,7 +431,7 @@ fn shove_rollouts(view: &DealView, me: usize, rng: &mut Rng) -> Option<(Vec<Acti
     let played_for =
         |total: i32| view.rules.max_bete.map_or(total, |m| total.min(i32::try_from(m).unwrap_or(i32::MAX)));
     let next = (me + 1) % n;
-    let mut payoffs = vec![Vec::with_capacity(DEALER_SAMPLES); 2];
+    let mut payoffs: Vec<Vec<i32>> = (0..2).map(|_| Vec::with_capacity(DEALER_SAMPLES)).collect();
     for _ in 0..DEALER_SAMPLES {
         let mut pool: Vec<Card> = params.pack.iter().collect();
         rng.shuffle(&mut pool);
