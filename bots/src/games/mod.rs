@@ -137,7 +137,12 @@ impl FinishedDeal {
     pub fn decisions_reviewed(game: GameId) -> bool {
         matches!(
             game,
-            GameId::Grossenaspe | GameId::Anseggerfips | GameId::Duttfips | GameId::Thedinghausen | GameId::Wippen
+            GameId::Grossenaspe
+                | GameId::Anseggerfips
+                | GameId::Duttfips
+                | GameId::Thedinghausen
+                | GameId::Tippen
+                | GameId::Wippen
         )
     }
 
@@ -157,6 +162,7 @@ impl FinishedDeal {
             FinishedDeal::Thedinghausen(d) => {
                 thedinghausen::Bot::new(level, seed).review(d, seat).map(GameDecisions::Thedinghausen)
             }
+            FinishedDeal::Tippen(d) => tippen::Bot::new(level, seed).review(d, seat).map(GameDecisions::Tippen),
             FinishedDeal::Wippen(d) => wippen::Bot::new(level, seed).review(d, seat).map(GameDecisions::Wippen),
             _ => None,
         }

@@ -9,11 +9,16 @@
 //! * **Strong** samples the hidden cards consistent with what it has seen (the voids and
 //!   duties the play revealed, the cards known to lie in a hand), tries each answer the prompt
 //!   offers on every sample and plays the deal out with the normal rules of thumb for every
-//!   seat, and takes the answer with the best average counters for itself.
+//!   seat, and takes the answer with the best average counters for itself. As dealer it keeps
+//!   the deal rather than shove it on.
+//!
+//! [`review`] values every answer of a seat's decisions before the play in a finished deal the
+//! same way, from what the seat knew at each.
 //!
 //! Every answer is one the prompt offers; the same level, seed and view give the same answer.
 
 pub mod arena;
+mod review;
 mod sim;
 
 use fipsen_rules::tippen::{Action, Choice, DealView, Phase, SeriesView, Sniffing};
@@ -22,6 +27,8 @@ use fipsen_rules::{Card, CardSet, Rank, Suit};
 use crate::level::Level;
 use crate::rng::{Hasher, Rng};
 use sim::{Params, Sim, SimPhase};
+
+pub use review::review;
 
 /// Samples per answer at the strong level.
 const PLAY_SAMPLES: usize = 96;
@@ -63,6 +70,33 @@ impl Bot {
             Level::Strong => strong(view, &mut rng).or_else(|| normal(view)),
         };
         action.filter(|&a| offered(view, a)).or_else(|| fallback(view))
+    }
+
+    /// Every answer the strong level weighs at `view` (the viewer's turn), each with the
+    /// viewer's expected counters from there to the end of the deal over the deals it samples
+    /// of the cards he cannot see, and the margin of that mean; with the number of deals
+    /// sampled (0 for a single answer, not sampled). The sampling is seeded from the bot's seed
+    /// and the view alone, as the strong level's own choice there is, which is the answer of
+    /// best value; but for the dealer's shove, valued here (either dealer knocking or sniffing
+    /// by the rules of thumb) while the strong level always keeps the deal. `None` if the viewer
+    /// may do nothing now.
+    pub fn answer_values(&self, view: &DealView) -> Option<(Vec<crate::games::decisions::Choice<Action>>, u32)> {
+        let me = view.viewer?;
+        if view.turn != Some(me) || view.prompt.is_empty() {
+            return None;
+        }
+        let mut rng = Rng::new(self.view_hash(view));
+        let (options, payoffs) = rollouts(view, &mut rng)?;
+        let samples = payoffs.first().map_or(0, Vec::len) as u32;
+        let choices = options
+            .into_iter()
+            .zip(&payoffs)
+            .map(|(action, p)| {
+                let (value, margin) = crate::games::decisions::mean_and_margin(p.iter().map(|&x| (1.0, f64::from(x))));
+                crate::games::decisions::Choice { action, value, margin }
+            })
+            .collect();
+        Some((choices, samples))
     }
 
     fn view_hash(&self, view: &DealView) -> u64 {
@@ -330,45 +364,129 @@ fn candidates(view: &DealView) -> Vec<Action> {
 }
 
 fn strong(view: &DealView, rng: &mut Rng) -> Option<Action> {
+    // The dealer keeps the deal: shoving by the sampled values below lost counters against
+    // the normal level in the arena (the model leaves out what the deal is worth to its dealer
+    // beyond this deal's rollouts).
+    if view.prompt.deal {
+        return Some(Action::Deal);
+    }
+    let (options, payoffs) = rollouts(view, rng)?;
+    if options.len() <= 1 {
+        return options.first().copied();
+    }
+    let totals: Vec<i64> = payoffs.iter().map(|p| p.iter().map(|&x| i64::from(x)).sum()).collect();
+    let best = (0..options.len()).max_by_key(|&i| (totals[i], std::cmp::Reverse(i)))?;
+    Some(options[best])
+}
+
+/// The answers the strong level weighs at `view` (and deal or shove, which it values for the
+/// review but does not choose by), and the viewer's counters from there to the end of the
+/// deal with each (his ante not counted) in every sampled deal: `payoffs[i][j]` is answer `i`
+/// in deal `j`, the same deals for every answer. A single answer is not sampled. The first
+/// answer is preferred on a tie.
+pub(crate) fn rollouts(view: &DealView, rng: &mut Rng) -> Option<(Vec<Action>, Vec<Vec<i32>>)> {
     let p = &view.prompt;
     let me = view.viewer?.index();
     if p.deal {
-        return Some(Action::Deal);
+        if !p.shove {
+            return Some((vec![Action::Deal], vec![Vec::new()]));
+        }
+        return shove_rollouts(view, me, rng);
     }
     if p.knock || p.sniff {
-        return dealer_choice(view, me, rng);
+        return dealer_rollouts(view, me, rng);
     }
     let options = candidates(view);
     if options.len() <= 1 {
-        return options.first().copied();
+        let none = vec![Vec::new(); options.len()];
+        return Some((options, none));
     }
     let samples = match view.phase {
         Phase::Decide => DECIDE_SAMPLES,
         _ => PLAY_SAMPLES,
     };
     let knowledge = Knowledge::of(view, me);
-    let mut totals = vec![0i64; options.len()];
+    let mut payoffs: Vec<Vec<i32>> = options.iter().map(|_| Vec::with_capacity(samples)).collect();
     for _ in 0..samples {
         let base = knowledge.sample(view, me, rng)?;
         for (i, &a) in options.iter().enumerate() {
             let mut sim = base.clone();
             sim.apply(me, a);
             sim.run();
-            totals[i] += i64::from(sim.payoff(me));
+            payoffs[i].push(sim.payoff(me));
         }
     }
-    let best = (0..options.len()).max_by_key(|&i| (totals[i], std::cmp::Reverse(i)))?;
-    Some(options[best])
+    Some((options, payoffs))
 }
 
-/// Knock or not, sniff or not: both answers tried on sampled deals.
-fn dealer_choice(view: &DealView, me: usize, rng: &mut Rng) -> Option<Action> {
+/// Deal or shove, both tried on the same sampled packs: the dealer keeping the deal, or the
+/// next seat anteing and dealing; either dealer knocks or sniffs by the rules of thumb
+/// ([`dealer_takes`]).
+fn shove_rollouts(view: &DealView, me: usize, rng: &mut Rng) -> Option<(Vec<Action>, Vec<Vec<i32>>)> {
+    let params = Params::of(&view.rules);
+    let n = usize::from(view.rules.players);
+    let h = usize::from(params.hand);
+    let total = view.pot + view.reserve;
+    let room = i32::try_from(view.rules.max_pot).unwrap_or(i32::MAX).saturating_sub(total).max(0);
+    let played_for =
+        |total: i32| view.rules.max_bete.map_or(total, |m| total.min(i32::try_from(m).unwrap_or(i32::MAX)));
+    let next = (me + 1) % n;
+    let mut payoffs: Vec<Vec<i32>> = (0..2).map(|_| Vec::with_capacity(DEALER_SAMPLES)).collect();
+    for _ in 0..DEALER_SAMPLES {
+        let mut pool: Vec<Card> = params.pack.iter().collect();
+        rng.shuffle(&mut pool);
+        for (i, (dealer, total)) in [(me, total), (next, total + params.stake.min(room))].into_iter().enumerate() {
+            let mut sim = base_sim(view, &params);
+            sim.dealer = dealer;
+            sim.played_for = played_for(total);
+            let mut cards = pool.iter().copied();
+            for k in 1..=n {
+                sim.hands[(dealer + k) % n] = cards.by_ref().take(h).collect();
+            }
+            let trump = cards.next()?;
+            sim.talon = cards.collect();
+            sim.trumps = trump.suit();
+            sim.forced = 0;
+            if dealer_takes(view, &params, sim.hands[dealer], sim.played_for) {
+                sim.hands[dealer].insert(trump);
+                sim.knocked = view.rules.knocking;
+                sim.sniffed = (!view.rules.knocking).then_some(view.rules.sniffing);
+                sim.phase = SimPhase::Discard;
+            } else {
+                sim.seen = trump.set();
+                sim.robbable = params.robbing.then_some(trump);
+                sim.begin_decisions();
+            }
+            sim.run();
+            payoffs[i].push(sim.payoff(me));
+        }
+    }
+    Some((vec![Action::Deal, Action::Shove], payoffs))
+}
+
+/// Whether a dealer of `view`'s table holding `hand` knocks (where the table allows it) or
+/// sniffs (where it allows that instead) by the normal level's rules of thumb, the deal played
+/// for `played_for`: a share of a trick worth the stake, and for a sniff two cards of king or
+/// higher too.
+fn dealer_takes(view: &DealView, params: &Params, hand: CardSet, played_for: i32) -> bool {
+    let worth = params.share(played_for) >= params.stake;
+    if view.rules.knocking {
+        return worth;
+    }
+    match view.rules.sniffing {
+        Sniffing::Off | Sniffing::Alvensleben => false,
+        Sniffing::Grupp => worth && hand.iter().filter(|c| c.rank() >= Rank::King).count() >= 2,
+    }
+}
+
+/// Knock or not, sniff or not: both answers tried on sampled deals (declining first).
+fn dealer_rollouts(view: &DealView, me: usize, rng: &mut Rng) -> Option<(Vec<Action>, Vec<Vec<i32>>)> {
     let p = &view.prompt;
     let knock = p.knock;
     let params = Params::of(&view.rules);
     let n = usize::from(view.rules.players);
-    let mut take = 0i64;
-    let mut leave = 0i64;
+    let mut take = Vec::with_capacity(DEALER_SAMPLES);
+    let mut leave = Vec::with_capacity(DEALER_SAMPLES);
     for _ in 0..DEALER_SAMPLES {
         let mut pool: Vec<Card> = if knock {
             params.pack.iter().collect()
@@ -403,20 +521,16 @@ fn dealer_choice(view: &DealView, me: usize, rng: &mut Rng) -> Option<Action> {
         }
         taken.phase = SimPhase::Discard;
         taken.run();
-        take += i64::from(taken.payoff(me));
+        take.push(taken.payoff(me));
         let mut left = base;
         left.seen.insert(trump);
         left.robbable = params.robbing.then_some(trump);
         left.begin_decisions();
         left.run();
-        leave += i64::from(left.payoff(me));
+        leave.push(left.payoff(me));
     }
-    Some(match (knock, take > leave) {
-        (true, true) => Action::Knock,
-        (true, false) => Action::NoKnock,
-        (false, true) => Action::Sniff,
-        (false, false) => Action::NoSniff,
-    })
+    let options = if knock { vec![Action::NoKnock, Action::Knock] } else { vec![Action::NoSniff, Action::Sniff] };
+    Some((options, vec![leave, take]))
 }
 
 /// A simulated deal with the view's public state and no hidden cards placed yet.
@@ -709,7 +823,7 @@ impl crate::games::GameBot for Bot {
     type View = SeriesView;
     type Action = Action;
     type Deal = fipsen_rules::tippen::Deal;
-    type Review = ();
+    type Review = crate::games::decisions::DecisionReview<Action>;
 
     fn new(level: Level, seed: u64) -> Bot {
         Bot::new(level, seed)
@@ -719,9 +833,11 @@ impl crate::games::GameBot for Bot {
         self.choose_in_series(view)
     }
 
-    /// Tippen has no review yet.
-    fn review(&mut self, _deal: &Self::Deal, _seat: fipsen_rules::Seat) -> Option<()> {
-        None
+    /// Each of the seat's decisions before the play (shove or deal, knock, sniff, the card laid
+    /// away, play or pass, rob, drop out, the exchange), every answer valued over deals sampled
+    /// from what he knew.
+    fn review(&mut self, deal: &Self::Deal, seat: fipsen_rules::Seat) -> Option<Self::Review> {
+        review(self, deal, seat)
     }
 
     /// The tricks a player can be sure of against every other active player, every card
