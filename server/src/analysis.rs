@@ -1,5 +1,5 @@
 //! The card-by-card analysis of finished deals, as replays and series pages carry it: computed
-//! by the bots crate within a per-game budget, on the blocking thread that rebuilds the replay
+//! by the bots crate within a per-game budget, on the background thread that rebuilds the replay
 //! (never on a room's task), and kept once computed in a bounded map shared by the whole
 //! process, so that a second viewer of the same deal gets it at once.
 //!
@@ -71,7 +71,7 @@ fn cache() -> &'static Mutex<Cache> {
 }
 
 /// The analysis of deal `deal` of room `room`, played at `seats` seats, from the cache or
-/// computed now within the game's [`budget`] (blocking: call it off the async threads); `None`
+/// computed now within the game's [`budget`] (it takes time: call it off the async threads); `None`
 /// where the game has no analysis.
 pub fn of_deal(room: &str, deal: u32, seats: usize, finished: &FinishedDeal) -> Option<Arc<PlayAnalysis>> {
     cached_or((room.to_string(), deal), || {

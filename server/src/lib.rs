@@ -19,6 +19,7 @@
 
 pub mod accept;
 pub mod analysis;
+pub mod background;
 pub mod cluster;
 pub mod config;
 pub mod connection;

@@ -152,7 +152,7 @@ pub struct Registry {
 
 /// How many bidding reviews are computed at the same time (each takes a blocking thread for up
 /// to a second or two); more requests get `review/busy`.
-const CONCURRENT_REVIEWS: usize = 2;
+pub(crate) const CONCURRENT_REVIEWS: usize = 2;
 
 /// Checks a player's name: 1 to 32 characters once trimmed, with at least one visible
 /// character and no control, invisible or text-direction characters (which could make one
@@ -1052,11 +1052,12 @@ impl Registry {
         Ok((stored, seat))
     }
 
-    /// Runs `work` on a blocking thread while holding one of the review permits (rebuilding a
-    /// series is the same kind of work); `server/busy` when none is free.
+    /// Runs `work` on a background thread ([`crate::background`]) while holding one of the
+    /// review permits (rebuilding a series is the same kind of work); `server/busy` when none
+    /// is free.
     async fn rebuild<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, ErrorCode> {
         let permit = self.reviews.clone().try_acquire_owned().map_err(|_| ErrorCode::ServerBusy)?;
-        tokio::task::spawn_blocking(move || {
+        crate::background::run(move || {
             let _permit = permit;
             work()
         })

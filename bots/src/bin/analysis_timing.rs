@@ -3,7 +3,8 @@
 //! percentile and the maximum, with how many analyses were complete, the most nodes one took
 //! and (Wippen) the median number of moves searched after a move.
 //!
-//! `cargo run --release -p fipsen-bots --bin analysis_timing -- [deals per game]`
+//! `cargo run --release -p fipsen-bots --bin analysis_timing -- [deals per game] [nodes] [game]`
+//! (nodes: the budget, by default the bots' default; game: one game's code, by default all).
 
 use std::time::{Duration, Instant};
 
@@ -14,11 +15,13 @@ use fipsen_rules::{AnyGame, GameId, GameRules, Seed};
 
 fn main() {
     let deals: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(100);
+    let budget = std::env::args().nth(2).and_then(|a| a.parse().ok()).map_or(Budget::DEFAULT, Budget::nodes);
+    let only = std::env::args().nth(3).map(|code| GameId::from_code(&code).expect("a game's code"));
     println!(
         "{:<14} {:>6} {:>10} {:>10} {:>10} {:>9} {:>12} {:>8}",
         "game", "deals", "median", "p99", "max", "complete", "nodes (max)", "horizon"
     );
-    for &id in GameId::ALL {
+    for &id in GameId::ALL.iter().filter(|&&id| only.is_none_or(|g| g == id)) {
         let mut times: Vec<Duration> = Vec::new();
         let (mut complete, mut max_nodes) = (0usize, 0u64);
         let mut horizons: Vec<u8> = Vec::new();
@@ -32,7 +35,7 @@ fn main() {
                 if game.deal_over() {
                     if let Some(finished) = FinishedDeal::of(&game) {
                         let t = Instant::now();
-                        if let Some(a) = finished.analyse(Budget::DEFAULT) {
+                        if let Some(a) = finished.analyse(budget) {
                             times.push(t.elapsed());
                             complete += usize::from(a.complete);
                             max_nodes = max_nodes.max(a.nodes);

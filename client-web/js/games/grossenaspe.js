@@ -37,7 +37,7 @@ export function name() {
 
 export const strings = /** @type {Partial<Record<import("../i18n.js").Lang, Record<string, string>>>} */ (words);
 
-/** The server has no review of a Großenaspe deal. */
+/** The server reviews a seat's calls, and the declarer's discard and trumps. */
 export const review = /** @type {boolean} */ (true);
 
 // ---- the rules ----

@@ -20,7 +20,7 @@ export function name() {
 
 export const strings = /** @type {Partial<Record<import("../i18n.js").Lang, Record<string, string>>>} */ (words);
 
-/** The server has no review of a Thedinghausen deal. */
+/** The server reviews a seat's announcement (fipsen or pass). */
 export const review = /** @type {boolean} */ (true);
 
 /** The tricks that win a round. */

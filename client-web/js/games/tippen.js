@@ -21,8 +21,8 @@ export function name() {
 
 export const strings = /** @type {Partial<Record<import("../i18n.js").Lang, Record<string, string>>>} */ (words);
 
-/** The server has no review of a Tippen deal. */
-export const review = /** @type {boolean} */ (false);
+/** The server reviews a seat's decisions before the play (shove, knock, sniff, play or pass, the exchange). */
+export const review = /** @type {boolean} */ (true);
 
 /**
  * An action in words (the review of a seat's decisions): the dealer's shove, knock and sniff,

@@ -23,8 +23,8 @@ export function name() {
 
 export const strings = /** @type {Partial<Record<import("../i18n.js").Lang, Record<string, string>>>} */ (words);
 
-/** The server has no review of a Wippen game. */
-export const review = /** @type {boolean} */ (false);
+/** The server reviews each of a seat's moves against the moves its strong bot preferred. */
+export const review = /** @type {boolean} */ (true);
 
 // ---- the rules ----
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 use fipsen_loadgen::run::{PhaseSpec, RunOptions, run};
 use fipsen_loadgen::table::{SavedRoom, TableConfig};
-use fipsen_loadgen::{bot_rooms, report, restore};
+use fipsen_loadgen::{analyses, bot_rooms, report, restore};
 use fipsen_rules::GameId;
 
 #[derive(Debug, Parser)]
@@ -31,6 +31,31 @@ enum Command {
     RestoreCheck(RestoreArgs),
     /// Open rooms of bots only, each watched by its creator, and count their events.
     BotRooms(BotRoomsArgs),
+    /// Rooms of bots whose every finished deal is replayed at once (each an analysis): the
+    /// analysis load to run beside a table run.
+    Analyses(AnalysesArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct AnalysesArgs {
+    /// The server's address.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// Clients, each with a room of bots.
+    #[arg(long, default_value_t = 4)]
+    clients: usize,
+    /// The rooms' rules (JSON): by default Wippen at two seats over many games.
+    #[arg(long, default_value = r#"{"game": "wippen", "sets": 100}"#)]
+    rules: String,
+    /// The bots' level (easy bots cost least beside the analyses).
+    #[arg(long, default_value = "easy")]
+    level: String,
+    /// Seconds to run.
+    #[arg(long, default_value_t = 60.0)]
+    seconds: f64,
+    /// Write the report as JSON here.
+    #[arg(long)]
+    json: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -267,6 +292,23 @@ async fn main_bot_rooms(args: BotRoomsArgs) -> Result<bool, String> {
     Ok(report.first_failure.is_none())
 }
 
+async fn main_analyses(args: AnalysesArgs) -> Result<bool, String> {
+    let rules: serde_json::Value = serde_json::from_str(&args.rules).map_err(|e| format!("--rules: {e}"))?;
+    // One source address a client: rooms of bots watched from one address share one pace.
+    let target = fipsen_loadgen::net::Target::new(args.addr, args.clients);
+    let report = analyses::run(&target, args.clients, rules, &args.level, args.seconds).await;
+    let r = &report.replay;
+    println!(
+        "analyses: {} clients, {} replays in {:.1} s ({:.2} a second), replay p50 {:.0} ms p99 {:.0} ms max {:.0} ms, {} busy",
+        report.clients, report.replays, report.seconds, report.replays_per_s, r.p50_ms, r.p99_ms, r.max_ms, report.busy
+    );
+    if let Some(f) = &report.first_failure {
+        println!("first failure: {f}");
+    }
+    write_json(args.json.as_ref(), &report)?;
+    Ok(report.first_failure.is_none())
+}
+
 fn main() -> std::process::ExitCode {
     let args = Args::parse();
     let runtime =
@@ -283,6 +325,7 @@ fn main() -> std::process::ExitCode {
             Command::Preload(a) => main_preload(a).await,
             Command::RestoreCheck(a) => main_restore(a).await,
             Command::BotRooms(a) => main_bot_rooms(a).await,
+            Command::Analyses(a) => main_analyses(a).await,
         }
     });
     match outcome {

@@ -1,6 +1,6 @@
 //! Work done for the room off its task: reviews and replays (with the analysis of the deal's
-//! play, [`crate::analysis`]) rebuilt on a blocking thread, and the deletion of the series in
-//! storage.
+//! play, [`crate::analysis`]) rebuilt on a background thread ([`crate::background`]), and the
+//! deletion of the series in storage.
 
 use fipsen_bots::Level;
 use fipsen_bots::games::FinishedDeal;
@@ -33,7 +33,7 @@ impl Room {
                 Some(_) => None,
                 None => storage.load(&code).await.ok().flatten(),
             };
-            let computed = tokio::task::spawn_blocking(move || {
+            let computed = crate::background::run(move || {
                 let _permit = permit;
                 let finished =
                     at_hand.map(|d| *d).or_else(|| stored.and_then(|s| crate::replay::finished_deal(&s, deal)))?;
@@ -68,7 +68,7 @@ impl Room {
         tokio::spawn(async move {
             let message = match storage.load(&code).await {
                 Ok(Some(stored)) => {
-                    let built = tokio::task::spawn_blocking(move || {
+                    let built = crate::background::run(move || {
                         let _permit = permit;
                         crate::replay::replay_deal(&stored, deal, seat)
                     })
