@@ -26,15 +26,17 @@ async fn answer(c: &mut Client, request: Value, kind: &str) -> Value {
 /// The actions of a game that its review counts as decisions before the play.
 fn decision_actions(game: GameId) -> &'static [&'static str] {
     match game {
-        GameId::Grossenaspe => &["bid", "hold", "pass"],
+        // The declarer's discard and trumps (or a Kieker's fold) follow his calls.
+        GameId::Grossenaspe => &["bid", "hold", "pass", "discard", "name_trumps", "fold"],
         GameId::Thedinghausen => &["fipsen", "pass"],
         _ => unreachable!("only these games are played here"),
     }
 }
 
 /// Plays deal 1 of `game` at seat 0 against bots (random legal moves), asks for the review and
-/// checks it; returns the number of decisions reviewed.
-async fn review_against_bots(server: &Server, game: GameId, rng: &mut Rng) -> usize {
+/// checks it; returns the number of decisions reviewed and of the other hands' cards seat 0
+/// never saw (where every card was played, none: the check for leaks is then empty).
+async fn review_against_bots(server: &Server, game: GameId, rng: &mut Rng) -> (usize, usize) {
     let rules_json = short_rules(game, 2);
     let rules: GameRules = serde_json::from_value(rules_json.clone()).unwrap();
     let mut me = Client::greeted(server).await;
@@ -84,7 +86,6 @@ async fn review_against_bots(server: &Server, game: GameId, rng: &mut Rng) -> us
             unseen = unseen.union(cards_in(&hand.to_string()).difference(seen));
         }
     }
-    assert!(!unseen.is_empty(), "{game:?}: some cards of the other hands stayed hidden from seat 0");
 
     let review = answer(&mut me, json!({"type": "review"}), "decisions").await;
     assert_eq!(review["type"], "decisions", "{game:?}: {review}");
@@ -131,7 +132,7 @@ async fn review_against_bots(server: &Server, game: GameId, rng: &mut Rng) -> us
 
     me.close().await;
     watcher.close().await;
-    decisions.len()
+    (decisions.len(), unseen.len())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -139,9 +140,19 @@ async fn a_player_gets_the_review_of_his_own_decisions_in_grossenaspe_and_thedin
     let (_dir, db) = temp_db();
     let server = Server::start(&db, &[]);
     let mut rng = Rng(28);
-    let mut reviewed = 0;
-    for game in [GameId::Grossenaspe, GameId::Thedinghausen] {
-        reviewed += review_against_bots(&server, game, &mut rng).await;
+    let (mut reviewed, mut hidden) = (0, 0);
+    // Until some card of another hand stayed hidden from seat 0 (a deal played to its last card
+    // shows him every card), so that the check for leaks checks something.
+    for round in 0..5 {
+        for game in [GameId::Grossenaspe, GameId::Thedinghausen] {
+            let (decisions, unseen) = review_against_bots(&server, game, &mut rng).await;
+            reviewed += decisions;
+            hidden += unseen;
+        }
+        if hidden > 0 && reviewed > 0 {
+            break;
+        }
+        assert!(round < 4, "in five rounds, no card stayed hidden from seat 0");
     }
     assert!(reviewed > 0, "some decisions were reviewed");
 }
