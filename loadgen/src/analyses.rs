@@ -100,31 +100,11 @@ async fn answer(ws: &mut Ws, kind: &str, wait: Duration) -> Result<Value, String
     }
 }
 
-/// A room of `rules` with a bot of `level` in every seat, started, its replays public (its creator watches
-/// without a seat).
+/// A room of `rules` with a bot of `level` in every seat, started, its replays public (its
+/// creator watches without a seat).
 async fn open(target: &Target, rules: &Value, level: &str) -> Result<Ws, String> {
-    let mut ws = target.connect().await?;
-    let long = Duration::from_secs(30);
-    send(&mut ws, json!({"type": "hello", "protocol": fipsen_protocol::PROTOCOL_VERSION})).await?;
-    answer(&mut ws, "welcome", long).await?;
     let options = json!({"bot_delay_ms": 0, "next_deal_seconds": 0, "public_replays": true});
-    send(&mut ws, json!({"type": "create_room", "name": "Analyst", "rules": rules, "options": options})).await?;
-    let joined = answer(&mut ws, "joined", long).await?;
-    let seats = joined["room"]["seats"].as_array().map_or(0, Vec::len);
-    if seats == 0 {
-        return Err(format!("not joined: {joined}"));
-    }
-    for message in std::iter::once(json!({"type": "leave_seat"}))
-        .chain((0..seats).map(|seat| json!({"type": "add_bot", "seat": seat, "level": level})))
-        .chain(std::iter::once(json!({"type": "start"})))
-    {
-        send(&mut ws, message).await?;
-        let reply = answer(&mut ws, "update", long).await?;
-        if reply["type"] == "error" {
-            return Err(format!("refused: {reply}"));
-        }
-    }
-    Ok(ws)
+    crate::bot_rooms::start_room(target, rules, options, level).await
 }
 
 /// Asks for the replay of deal 1, 2, … each as soon as it is over, until `deadline`.

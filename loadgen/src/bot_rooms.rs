@@ -39,7 +39,8 @@ pub async fn run(target: &Target, rooms: usize, rules: Value, bot_delay_ms: u32,
     let mut report = BotRoomsReport::default();
     let mut watching = Vec::new();
     for _ in 0..rooms {
-        match start_room(target, &rules, bot_delay_ms).await {
+        let options = json!({"bot_delay_ms": bot_delay_ms, "next_deal_seconds": 0});
+        match start_room(target, &rules, options, "normal").await {
             Ok(ws) => {
                 report.rooms += 1;
                 watching.push(tokio::spawn(watch(ws, events.clone())));
@@ -88,18 +89,19 @@ async fn until(ws: &mut Ws, kind: &str) -> Result<Value, String> {
     }
 }
 
-async fn start_room(target: &Target, rules: &Value, bot_delay_ms: u32) -> Result<Ws, String> {
+/// A room of `rules` with `options`, its creator out of his seat and a bot of `level` in every
+/// seat, started; the creator's connection, watching it.
+pub(crate) async fn start_room(target: &Target, rules: &Value, options: Value, level: &str) -> Result<Ws, String> {
     let mut ws = target.connect().await?;
     send(&mut ws, json!({"type": "hello", "protocol": fipsen_protocol::PROTOCOL_VERSION})).await?;
     until(&mut ws, "welcome").await?;
-    let options = json!({"bot_delay_ms": bot_delay_ms, "next_deal_seconds": 0});
     send(&mut ws, json!({"type": "create_room", "name": "Watcher", "rules": rules, "options": options})).await?;
     let joined = until(&mut ws, "joined").await?;
     let seats = joined["room"]["seats"].as_array().map_or(0, Vec::len);
     send(&mut ws, json!({"type": "leave_seat"})).await?;
     until(&mut ws, "update").await?;
     for seat in 0..seats {
-        send(&mut ws, json!({"type": "add_bot", "seat": seat, "level": "normal"})).await?;
+        send(&mut ws, json!({"type": "add_bot", "seat": seat, "level": level})).await?;
         until(&mut ws, "update").await?;
     }
     send(&mut ws, json!({"type": "start"})).await?;
