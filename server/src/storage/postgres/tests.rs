@@ -57,20 +57,30 @@ fn with_database(url: &str, name: &str) -> String {
 }
 
 /// Runs `sql` on the database at `url`, on a runtime of its own (the caller may be on one).
+///
+/// # Panics
+/// The statement fails.
 fn execute(url: &str, sql: String) {
+    try_execute(url, sql).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Runs `sql` on the database at `url`, on a runtime of its own; the error names the statement.
+fn try_execute(url: &str, sql: String) -> Result<(), String> {
     let url = url.to_string();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
         runtime.block_on(async {
-            let (client, connection) = tokio_postgres::connect(&url, NoTls).await.expect("connect to the test server");
+            let (client, connection) =
+                tokio_postgres::connect(&url, NoTls).await.map_err(|e| format!("connect: {e:?}"))?;
             let connection = tokio::spawn(connection);
-            client.batch_execute(&sql).await.unwrap_or_else(|e| panic!("{sql}: {e:?}"));
+            let result = client.batch_execute(&sql).await.map_err(|e| format!("{sql}: {e:?}"));
             drop(client);
             let _ = connection.await;
-        });
+            result
+        })
     })
     .join()
-    .expect("the statement ran");
+    .expect("the statement's thread ran")
 }
 
 /// Runs `sql` on the database at `url` and returns the first column of each row, as text.
@@ -143,8 +153,18 @@ impl Harness for PgDatabase {
 impl Drop for PgDatabase {
     fn drop(&mut self) {
         if let Some((server, name)) = self.owned.take() {
-            // An engine still open (a test that failed) is disconnected.
-            execute(&server, format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+            // An engine still open (a test that failed) is disconnected. A session that is
+            // still starting (an engine's reconnection) can refuse to be ended for a moment:
+            // the drop is tried again, and a database left behind on the throwaway server is
+            // said, not a failure of the test that used it.
+            let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+            for attempt in 1..=5 {
+                match try_execute(&server, sql.clone()) {
+                    Ok(()) => return,
+                    Err(e) if attempt == 5 => eprintln!("left behind on the test server: {name}: {e}"),
+                    Err(_) => std::thread::sleep(Duration::from_millis(100 * attempt)),
+                }
+            }
         }
     }
 }
