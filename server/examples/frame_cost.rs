@@ -67,6 +67,16 @@ fn main() {
                     .collect();
                 messages.iter().map(|m| std::hint::black_box(m).to_text().map_or(0, str::len)).sum::<usize>()
             }
+            "print" => {
+                let mut frames = UpdateFrames::new(101, &events, &state, Some(&game));
+                for (&viewer, base) in VIEWERS.iter().zip(&bases) {
+                    println!("{viewer:?}: {}", frames.frame(viewer, base).0);
+                }
+                for &viewer in &VIEWERS {
+                    println!("{viewer:?} now: {}", serde_json::to_string(&game.view(viewer)).unwrap_or_default());
+                }
+                0
+            }
             _ => {
                 let mut frames = UpdateFrames::new(101, &events, &state, Some(&game));
                 VIEWERS.iter().zip(&bases).map(|(&viewer, base)| frames.frame(viewer, base).0.len()).sum::<usize>()

@@ -20,7 +20,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
-use fipsen_protocol::patch::spanned::Spanned;
+use fipsen_protocol::patch::spanned::{PatchMemo, Spanned};
 use fipsen_protocol::patch::text::{PatchWriter, Seg};
 use fipsen_protocol::{RoomEvent, RoomState, SeqEvent};
 use fipsen_rules::{AnyGame, Seat};
@@ -31,6 +31,14 @@ use splice::{SharedParts, Spliced};
 /// deal's fields (a move changes a few of these; what lies deeper is compared as text). A third
 /// level (the items of the deal's lists) doubled the record and saved nothing.
 const SPAN_DEPTH: usize = 2;
+
+/// The length of the paths whose patches are kept for the next viewer of a change:
+/// `["game", "deal", field]`, the deal's fields.
+const MEMO_DEPTH: usize = 3;
+
+/// The room of a patch buffer to start with: a move's patches for one viewer are a few
+/// hundred bytes.
+const PATCH_BYTES: usize = 1024;
 
 /// An event as `viewer` may see it: game events are redacted by the rules crate.
 pub fn redact(event: &SeqEvent, viewer: Option<Seat>) -> SeqEvent {
@@ -131,6 +139,9 @@ pub struct UpdateFrames<'a> {
     /// The room's patches, by the address of the room text they were made from (held by a
     /// base, so alive while the frames are built).
     room_patches: Vec<(usize, String)>,
+    /// The patches of the game view's parts compared for an earlier viewer of this change (the
+    /// deal's fields): a part every viewer sees alike is compared once.
+    memo: PatchMemo,
 }
 
 impl<'a> UpdateFrames<'a> {
@@ -150,6 +161,7 @@ impl<'a> UpdateFrames<'a> {
             plain_events: false,
             built: Vec::with_capacity(5),
             room_patches: Vec::with_capacity(1),
+            memo: PatchMemo::at_depth(MEMO_DEPTH),
         }
     }
 
@@ -159,6 +171,8 @@ impl<'a> UpdateFrames<'a> {
     fn plain(mut self) -> UpdateFrames<'a> {
         self.shared = SharedParts::for_game(None);
         self.plain_events = true;
+        // No path is this long: every part is compared for each viewer.
+        self.memo = PatchMemo::at_depth(usize::MAX);
         self
     }
 
@@ -197,7 +211,7 @@ impl<'a> UpdateFrames<'a> {
 
     /// The patches from `old` to `new`.
     fn patches(&mut self, old: &Base, new: &Base) -> PatchWriter {
-        let mut out = PatchWriter::new();
+        let mut out = PatchWriter::with_capacity(PATCH_BYTES);
         // The room is the same for every viewer: its patches are made once per room text sent
         // before (mostly one for all).
         let key = Arc::as_ptr(&old.room) as *const u8 as usize;
@@ -221,7 +235,7 @@ impl<'a> UpdateFrames<'a> {
             }
             (Some(before), Some(now)) => {
                 let mut path = vec![Seg::Name("game")];
-                out.diff_spanned(before, now, &mut path);
+                out.diff_spanned_with(before, now, &mut path, &mut self.memo);
                 let same_sheet = old.first_row == new.first_row || old.rows == 0;
                 if same_sheet && new.rows >= old.rows {
                     self.rows(&mut out, &sheet, old.rows, new.rows);

@@ -14,7 +14,7 @@ use std::io;
 use serde::Serialize;
 use serde_json::ser::Formatter;
 
-use super::text::{PatchWriter, Seg, changed_in_part};
+use super::text::{PatchWriter, Seg, changed_in_part, write_path};
 
 /// Where one member of an object or array stands in the text, as byte offsets into the whole
 /// text. An object member's key begins where the member before it ended, after the comma (or
@@ -252,6 +252,52 @@ impl<'a> Iterator for Members<'a> {
     }
 }
 
+/// The patches written for parts compared before, kept for the next comparison of the same
+/// two texts at the same path.
+///
+/// The viewers of one change in a room hold mostly the same parts (the trick, the auction, the
+/// hand sizes are alike for all of them), and so do the states they were sent before: the part
+/// that changed is compared once, and every later viewer whose old and new texts of it are the
+/// same gets the patches written for the first. Patches depend on nothing but the path and the
+/// two texts, so the output is the one comparing them again would give.
+#[derive(Debug, Default)]
+pub struct PatchMemo {
+    /// The length of the paths whose parts are kept (the members at that depth).
+    depth: usize,
+    entries: Vec<Memo>,
+    /// The path being looked up, as written into a patch.
+    scratch: String,
+}
+
+/// One part compared: where, its old and new texts, and the patches written (comma-separated).
+#[derive(Debug)]
+struct Memo {
+    path: Box<str>,
+    old: Box<str>,
+    new: Box<str>,
+    patches: Box<str>,
+}
+
+impl PatchMemo {
+    /// How many parts a memo keeps; those compared after are compared each time.
+    const CAPACITY: usize = 64;
+
+    /// A memo for the parts whose path has `depth` steps (`["game", "deal", "trick"]`: 3).
+    pub fn at_depth(depth: usize) -> PatchMemo {
+        PatchMemo { depth, entries: Vec::new(), scratch: String::with_capacity(64) }
+    }
+
+    /// How many parts are kept.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether no part is kept.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
 impl PatchWriter {
     /// Writes the patches that turn `old` into `new`, found at `path`: those
     /// [`PatchWriter::diff`] writes for their texts.
@@ -259,10 +305,57 @@ impl PatchWriter {
         self.diff_parts(old.whole(), new.whole(), path);
     }
 
+    /// [`PatchWriter::diff_spanned`], copying the patches of a part at the memo's depth from
+    /// the memo where the same two texts were compared there before, and keeping those of the
+    /// parts compared now.
+    pub fn diff_spanned_with<'a>(
+        &mut self,
+        old: &'a Spanned,
+        new: &'a Spanned,
+        path: &mut Vec<Seg<'a>>,
+        memo: &mut PatchMemo,
+    ) {
+        self.memo = Some(std::mem::take(memo));
+        self.diff_parts(old.whole(), new.whole(), path);
+        if let Some(kept) = self.memo.take() {
+            *memo = kept;
+        }
+    }
+
+    /// The patches of a part at the memo's depth: copied if its texts were compared there
+    /// before, else written and kept.
+    fn diff_remembered<'a>(&mut self, old: Part<'a>, new: Part<'a>, path: &mut Vec<Seg<'a>>) {
+        let Some(mut memo) = self.memo.take() else { return self.diff_parts(old, new, path) };
+        let (o, n) = (old.text(), new.text());
+        memo.scratch.clear();
+        write_path(&mut memo.scratch, path);
+        let found = memo.entries.iter().find(|m| *m.path == *memo.scratch && *m.old == *o && *m.new == *n);
+        if let Some(m) = found {
+            self.push_written(&m.patches);
+        } else {
+            let mark = self.out.len();
+            self.diff_parts(old, new, path);
+            if memo.entries.len() < PatchMemo::CAPACITY {
+                let written = &self.out[mark..];
+                let patches = written.strip_prefix(',').unwrap_or(written);
+                memo.entries.push(Memo {
+                    path: Box::from(memo.scratch.as_str()),
+                    old: Box::from(o),
+                    new: Box::from(n),
+                    patches: Box::from(patches),
+                });
+            }
+        }
+        self.memo = Some(memo);
+    }
+
     fn diff_parts<'a>(&mut self, old: Part<'a>, new: Part<'a>, path: &mut Vec<Seg<'a>>) {
         let (o, n) = (old.text(), new.text());
         if o == n {
             return;
+        }
+        if self.memo.as_ref().is_some_and(|m| m.depth == path.len()) {
+            return self.diff_remembered(old, new, path);
         }
         if old.nodes.is_empty() || new.nodes.is_empty() {
             return self.diff(o, n, path);
@@ -361,7 +454,54 @@ mod tests {
         assert_eq!(patches(&o, &n), r#"{"op":"set","path":["b"],"value":2}"#);
     }
 
+    fn patches_with(old: &Spanned, new: &Spanned, memo: &mut PatchMemo) -> String {
+        let mut writer = PatchWriter::new();
+        writer.diff_spanned_with(old, new, &mut Vec::new(), memo);
+        writer.into_string()
+    }
+
+    /// A part compared once is not compared again: its patches come from the memo (here
+    /// altered, to see where they come from), for the same texts at the same path only.
+    #[test]
+    fn a_memo_gives_the_patches_of_a_part_compared_before() {
+        let old = Spanned::of(&json!({"a": {"x": 1}, "b": [1], "c": 0}), 2).unwrap();
+        let new = Spanned::of(&json!({"a": {"x": 2}, "b": [1, 2], "c": 0}), 2).unwrap();
+        let mut memo = PatchMemo::at_depth(1);
+        let first = patches_with(&old, &new, &mut memo);
+        assert_eq!(first, r#"{"op":"set","path":["a","x"],"value":2},{"op":"append","path":["b"],"values":[2]}"#);
+        assert_eq!(memo.len(), 2);
+        memo.entries[0].patches = Box::from(r#"{"op":"unset","path":["kept"]}"#);
+        assert_eq!(
+            patches_with(&old, &new, &mut memo),
+            r#"{"op":"unset","path":["kept"]},{"op":"append","path":["b"],"values":[2]}"#
+        );
+        // Another old text of `a`: compared anew.
+        let other = Spanned::of(&json!({"a": {"x": 3}, "b": [1], "c": 0}), 2).unwrap();
+        assert_eq!(
+            patches_with(&other, &new, &mut memo),
+            r#"{"op":"set","path":["a","x"],"value":2},{"op":"append","path":["b"],"values":[2]}"#
+        );
+        assert_eq!(memo.len(), 3);
+    }
+
     proptest! {
+        /// Comparing many related texts through one memo (as the viewers of a change are) gives
+        /// the patches comparing each pair alone gives.
+        #[test]
+        fn patches_through_a_memo_equal_those_without(
+            old in json_value(), extra in json_value(), seeds in proptest::collection::vec(any::<u64>(), 1..6),
+            depth in 0usize..4
+        ) {
+            let mut memo = PatchMemo::at_depth(depth);
+            let o = Spanned::of(&old, 3).unwrap();
+            for seed in seeds.iter().chain(&seeds) {
+                let new = vary(&old, *seed, &extra);
+                let n = Spanned::of(&new, 3).unwrap();
+                prop_assert_eq!(patches_with(&o, &n, &mut memo), text_patches(&old, &new));
+                prop_assert_eq!(patches_with(&n, &o, &mut memo), text_patches(&new, &old));
+            }
+        }
+
         #[test]
         fn spanned_patches_equal_the_text_patches(old in json_value(), new in json_value(), depth in 0usize..5) {
             let (o, n) = (Spanned::of(&old, depth).unwrap(), Spanned::of(&new, depth).unwrap());

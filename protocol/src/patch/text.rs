@@ -27,13 +27,20 @@ pub enum Seg<'a> {
 /// Writes patches, comma-separated, into a buffer: the caller puts them between `[` and `]`.
 #[derive(Debug, Default)]
 pub struct PatchWriter {
-    out: String,
+    pub(super) out: String,
+    /// The patches of parts compared before, while [`PatchWriter::diff_spanned_with`] runs.
+    pub(super) memo: Option<super::spanned::PatchMemo>,
 }
 
 impl PatchWriter {
     /// A writer with an empty buffer.
     pub fn new() -> PatchWriter {
         PatchWriter::default()
+    }
+
+    /// A writer whose buffer holds `bytes` before it grows.
+    pub fn with_capacity(bytes: usize) -> PatchWriter {
+        PatchWriter { out: String::with_capacity(bytes), memo: None }
     }
 
     /// The patches written, comma-separated.
@@ -219,24 +226,29 @@ impl PatchWriter {
         self.out.push_str(r#"{"op":""#);
         self.out.push_str(op);
         self.out.push_str(r#"","path":["#);
-        for (i, seg) in path.iter().enumerate() {
-            if i > 0 {
-                self.out.push(',');
+        write_path(&mut self.out, path);
+        self.out.push(']');
+    }
+}
+
+/// Writes `path`'s steps as a patch's path has them, comma-separated.
+pub(super) fn write_path(out: &mut String, path: &[Seg<'_>]) {
+    for (i, seg) in path.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        match seg {
+            Seg::Name(name) => {
+                out.push('"');
+                out.push_str(name);
+                out.push('"');
             }
-            match seg {
-                Seg::Name(name) => {
-                    self.out.push('"');
-                    self.out.push_str(name);
-                    self.out.push('"');
-                }
-                Seg::Raw(raw) => self.out.push_str(raw),
-                Seg::Index(i) => {
-                    // Writing to a String cannot fail.
-                    let _ = write!(self.out, "{i}");
-                }
+            Seg::Raw(raw) => out.push_str(raw),
+            Seg::Index(i) => {
+                // Writing to a String cannot fail.
+                let _ = write!(out, "{i}");
             }
         }
-        self.out.push(']');
     }
 }
 
