@@ -10,11 +10,13 @@
 //! a row added to the scoresheet is appended
 //! without looking at the rows before it, so a move late in a long series costs what one early
 //! in it does. Each viewer's state (each seat, and every spectator alike) is built once per
-//! change, the deal's fields every viewer sees alike serialised once for all of them
-//! (`frames/splice.rs`); viewers whose redacted events are the same share their events' JSON, and
-//! connections that share a viewer and a base share one frame.
+//! change: the spectators' state is serialised whole, and each seat's is that text with the
+//! seat's own fields written in (`frames/private.rs`). A part of the game view that changed is
+//! compared once per change, and the next viewers whose old and new texts of it are the same
+//! get its patches from a memo ([`PatchMemo`]). Viewers whose redacted events are the same share
+//! their events' JSON, and connections that share a viewer and a base share one frame.
 
-mod splice;
+mod private;
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
@@ -24,8 +26,6 @@ use fipsen_protocol::patch::spanned::{PatchMemo, Spanned};
 use fipsen_protocol::patch::text::{PatchWriter, Seg};
 use fipsen_protocol::{RoomEvent, RoomState, SeqEvent};
 use fipsen_rules::{AnyGame, Seat};
-
-use splice::{SharedParts, Spliced};
 
 /// How deep the places of a game view's members are kept with a base: the view's parts and the
 /// deal's fields (a move changes a few of these; what lies deeper is compared as text). A third
@@ -74,19 +74,11 @@ impl Base {
     /// `prompt` is false.
     pub fn now(room: &RoomState, series: Option<&AnyGame>, viewer: Option<Seat>, prompt: bool) -> Base {
         let room: Arc<str> = Arc::from(json(room));
-        Base::of(room, series, viewer, prompt, first_row(series), None)
+        Base::of(room, series, viewer, prompt, first_row(series))
     }
 
-    /// The base of `viewer` with the room's text `room`; with `shared`, the deal's shared fields
-    /// are copied from (or, first, written into) the change's [`SharedParts`].
-    fn of(
-        room: Arc<str>,
-        series: Option<&AnyGame>,
-        viewer: Option<Seat>,
-        prompt: bool,
-        first_row: u64,
-        shared: Option<&SharedParts>,
-    ) -> Base {
+    /// The base of `viewer` with the room's text `room`, its game view serialised whole.
+    fn of(room: Arc<str>, series: Option<&AnyGame>, viewer: Option<Seat>, prompt: bool, first_row: u64) -> Base {
         let Some(series) = series else {
             return Base { room, game: None, rows: 0, first_row: 0 };
         };
@@ -94,11 +86,7 @@ impl Base {
         if !prompt {
             view.clear_prompt();
         }
-        let game = match shared {
-            Some(parts) => Spanned::of(&Spliced::new(&view, parts), SPAN_DEPTH),
-            None => Spanned::of(&view, SPAN_DEPTH),
-        };
-        let game = game.unwrap_or_else(|_| Spanned::plain("null"));
+        let game = Spanned::of(&view, SPAN_DEPTH).unwrap_or_else(|_| Spanned::plain("null"));
         Base { room, game: Some(game), rows: series.rows(), first_row }
     }
 }
@@ -125,8 +113,15 @@ pub struct UpdateFrames<'a> {
     first_row: u64,
     /// Seats whose own view offers no action (a bot plays for them for now).
     no_prompt: Vec<Seat>,
-    /// The deal's fields every viewer sees alike, as JSON, written by the first state built.
-    shared: SharedParts,
+    /// The deal's fields that differ from viewer to viewer, for the table's game (none before
+    /// a series).
+    private: &'static [&'static str],
+    /// Whether seats' states are made from the spectators' (tests compare them with states
+    /// serialised whole).
+    compose: bool,
+    /// Tests only: how many seats' states were made from the spectators'.
+    #[cfg(test)]
+    composed: usize,
     states: Vec<(Option<Seat>, Arc<Base>)>,
     /// The events' JSON as each viewer may see them, kept once per different redaction.
     events_json: Vec<(Vec<SeqEvent>, String)>,
@@ -154,7 +149,10 @@ impl<'a> UpdateFrames<'a> {
             room: Arc::from(json(room)),
             first_row: first_row(series),
             no_prompt: Vec::new(),
-            shared: SharedParts::for_game(series.map(AnyGame::game)),
+            private: series.map_or(&[], |s| private::private_fields(s.game())),
+            compose: true,
+            #[cfg(test)]
+            composed: 0,
             states: Vec::with_capacity(5),
             events_json: Vec::with_capacity(2),
             #[cfg(test)]
@@ -165,11 +163,11 @@ impl<'a> UpdateFrames<'a> {
         }
     }
 
-    /// The frames built the way before the shared parts: each viewer's view and events
-    /// serialised whole, for tests that hold the two ways' bytes equal.
+    /// The frames built the plain way: each viewer's view and events serialised whole, every
+    /// part compared for each viewer, for tests that hold the two ways' bytes equal.
     #[cfg(test)]
     fn plain(mut self) -> UpdateFrames<'a> {
-        self.shared = SharedParts::for_game(None);
+        self.compose = false;
         self.plain_events = true;
         // No path is this long: every part is compared for each viewer.
         self.memo = PatchMemo::at_depth(usize::MAX);
@@ -188,10 +186,42 @@ impl<'a> UpdateFrames<'a> {
             return state.clone();
         }
         let prompt = viewer.is_none_or(|v| !self.no_prompt.contains(&v));
-        let state =
-            Arc::new(Base::of(self.room.clone(), self.series, viewer, prompt, self.first_row, Some(&self.shared)));
+        let composed = match viewer {
+            Some(seat) if self.compose => self.composed(seat, prompt),
+            _ => None,
+        };
+        let state = composed
+            .unwrap_or_else(|| Arc::new(Base::of(self.room.clone(), self.series, viewer, prompt, self.first_row)));
         self.states.push((viewer, state.clone()));
         state
+    }
+
+    /// The state of `seat`: the spectators' state with the seat's own fields written in; `None`
+    /// where that cannot be done (no series, a game view whose fields are not where expected),
+    /// and the state is serialised whole.
+    fn composed(&mut self, seat: Seat, prompt: bool) -> Option<Arc<Base>> {
+        let series = self.series?;
+        if self.private.is_empty() {
+            return None;
+        }
+        let template = self.state(None);
+        let mut view = series.view_without_rows(Some(seat));
+        if !prompt {
+            view.clear_prompt();
+        }
+        let own = private::own_fields(&view, self.private)?;
+        let parts: Vec<(&str, &str)> = own.iter().map(|(name, json)| (*name, json.as_str())).collect();
+        let game = template.game.as_ref()?.with_members_replaced("deal", &parts)?;
+        #[cfg(test)]
+        {
+            self.composed += 1;
+        }
+        Some(Arc::new(Base {
+            room: self.room.clone(),
+            game: Some(game),
+            rows: series.rows(),
+            first_row: self.first_row,
+        }))
     }
 
     /// The frame for a connection of `viewer` that was last sent `base`, and the state it is
@@ -454,12 +484,14 @@ mod tests {
         assert_eq!(&*frame, expected.to_json());
     }
 
-    /// The frames and states built with the deal's shared fields and the events' JSON written
-    /// once per change are, byte for byte, those built with each viewer's view and events
-    /// serialised whole (and the states keep the same record of places): at every step of
-    /// series played by bots, in every game, for every viewer, a seat stood in for included.
+    /// The frames and states built with each seat's state made from the spectators' (its own
+    /// fields written in), a part's patches kept for the next viewer and the events' JSON
+    /// written once per change are, byte for byte, those built with each viewer's view and
+    /// events serialised whole and every part compared for each (and the states keep the same
+    /// record of places): at every step of series played by bots, in every game, for every
+    /// viewer, a seat stood in for included.
     #[test]
-    fn shared_parts_give_the_bytes_of_each_viewers_own_view() {
+    fn seats_made_from_the_spectators_state_give_the_bytes_of_their_own_view() {
         for &game in GameId::ALL {
             let mut rules = serde_json::to_value(GameRules::default_for(game)).unwrap();
             if rules.get("rounds").is_some() {
@@ -496,7 +528,7 @@ mod tests {
         let mut bases: Vec<Arc<Base>> =
             viewers.iter().map(|_| Arc::new(Base::now(&room(None), None, None, true))).collect();
         let mut compared = 0;
-        let mut shared_written = false;
+        let mut composed = 0;
         for step in 0..5000u64 {
             let state = room(Some(&series));
             // Now and then a seat is stood in for (its view has no prompt).
@@ -516,7 +548,7 @@ mod tests {
                 bases[i] = next;
                 compared += 1;
             }
-            shared_written |= !new.shared.is_empty();
+            composed += new.composed;
             if series.series_over() {
                 break;
             }
@@ -532,7 +564,7 @@ mod tests {
             pending = number(events);
         }
         assert!(series.series_over(), "{game:?}: the series was played to its end");
-        assert!(shared_written, "{game:?}: no field was shared");
+        assert!(composed >= compared / 2, "{game:?}: {composed} of {compared} states made from the spectators'");
         compared
     }
 

@@ -61,6 +61,87 @@ impl Spanned {
         &self.text
     }
 
+    /// This text with the values of some members of the object that is the top object's
+    /// member `parent` replaced by other JSON texts (`(name, json)`: the member's name, without
+    /// quotes, and its new value), and the record moved to match: the text and record
+    /// [`Spanned::of`] gives for the value so changed. Names are those of a struct's fields
+    /// (nothing in them to escape). `None` if the record does not reach
+    /// those members (too shallow, or not kept), or a name is not found under `parent`.
+    pub fn with_members_replaced(&self, parent: &str, parts: &[(&str, &str)]) -> Option<Spanned> {
+        let is = |key: &str, name: &str| key.len() == name.len() + 2 && &key[1..key.len() - 1] == name;
+        let (_, object) = self.whole().members().find(|(key, _)| is(key, parent))?;
+        // The ranges replaced, in the order of the text: the parts come in the members' order
+        // (as a view writes them), else they are looked up among all.
+        let mut cuts: Vec<(usize, usize, &str)> = Vec::with_capacity(parts.len());
+        let mut next = 0;
+        for (key, member) in object.members() {
+            let found = match parts.get(next) {
+                Some((name, json)) if is(key, name) => Some(*json),
+                _ => parts.iter().find(|(name, _)| is(key, name)).map(|(_, json)| *json),
+            };
+            if let Some(json) = found {
+                if !member.nodes.is_empty() {
+                    // Its own members are recorded: the record within it would change too.
+                    return None;
+                }
+                cuts.push((member.start, member.end, json));
+                next += 1;
+            }
+        }
+        if cuts.len() != parts.len() {
+            return None;
+        }
+        let grown: usize = cuts.iter().map(|(_, _, json)| json.len()).sum();
+        let cut: usize = cuts.iter().map(|(start, end, _)| end - start).sum();
+        let mut text = String::with_capacity(self.text.len() - cut + grown);
+        let mut at = 0;
+        for (start, end, json) in &cuts {
+            text.push_str(&self.text[at..*start]);
+            text.push_str(json);
+            at = *end;
+        }
+        text.push_str(&self.text[at..]);
+        // Where each cut's end now stands less where it stood: what an offset at or after it
+        // moves by.
+        let mut shifts: Vec<(usize, usize, isize)> = Vec::with_capacity(cuts.len());
+        let mut shift = 0isize;
+        for (start, end, json) in &cuts {
+            let before = shift;
+            shift += json.len() as isize - (end - start) as isize;
+            shifts.push((*start, *end, before));
+        }
+        // An offset moves by the change of every value that ends at or before it; a replaced
+        // value's own start moves by the changes before it only.
+        let moved = |offset: u16, end_of_value: bool| -> Option<u16> {
+            let offset = usize::from(offset);
+            let mut by = 0isize;
+            for (i, (start, end, before)) in shifts.iter().enumerate() {
+                if offset < *end {
+                    by = if !end_of_value && offset > *start {
+                        shifts.get(i + 1).map_or(shift, |s| s.2)
+                    } else {
+                        *before
+                    };
+                    break;
+                }
+                by = shifts.get(i + 1).map_or(shift, |s| s.2);
+            }
+            u16::try_from(offset as isize + by).ok()
+        };
+        let mut nodes = Vec::with_capacity(self.nodes.len());
+        for node in self.nodes.iter() {
+            match (moved(node.start, false), moved(node.end, true)) {
+                (Some(start), Some(end)) => nodes.push(Node { start, end, within: node.within }),
+                // A text too long to record is kept without a record, as [`Spanned::of`] keeps it.
+                _ => {
+                    nodes.clear();
+                    break;
+                }
+            }
+        }
+        Some(Spanned { text: text.into_boxed_str(), nodes: nodes.into_boxed_slice() })
+    }
+
     fn whole(&self) -> Part<'_> {
         Part { doc: &self.text, start: 0, end: self.text.len(), nodes: &self.nodes }
     }
@@ -482,6 +563,55 @@ mod tests {
             r#"{"op":"set","path":["a","x"],"value":2},{"op":"append","path":["b"],"values":[2]}"#
         );
         assert_eq!(memo.len(), 3);
+    }
+
+    #[test]
+    fn members_replaced_give_the_text_and_record_of_the_changed_value() {
+        let value = json!({"a": [1, 2], "deal": {"x": 1, "hand": ["HA", "S7"], "y": {"z": 2}, "p": {}}, "b": 3});
+        let spanned = Spanned::of(&value, 2).unwrap();
+        let replaced =
+            spanned.with_members_replaced("deal", &[("hand", "null"), ("p", r#"{"cards":["C9"]}"#)]).unwrap();
+        let mut expected = value.clone();
+        expected["deal"]["hand"] = Value::Null;
+        expected["deal"]["p"] = json!({"cards": ["C9"]});
+        assert_eq!(replaced, Spanned::of(&expected, 2).unwrap());
+        // A name not there, a parent not there, a member whose own members are recorded.
+        assert!(spanned.with_members_replaced("deal", &[("nope", "1")]).is_none());
+        assert!(spanned.with_members_replaced("nope", &[("x", "1")]).is_none());
+        assert!(Spanned::of(&value, 3).unwrap().with_members_replaced("deal", &[("y", "1")]).is_none());
+        assert!(Spanned::plain(spanned.as_str()).with_members_replaced("deal", &[("x", "1")]).is_none());
+    }
+
+    proptest! {
+        /// Replacing members under a parent gives what serialising the value so changed gives.
+        #[test]
+        fn members_replaced_equal_the_value_so_changed(
+            value in json_value(), parent in json_value(), new in proptest::collection::vec(json_value(), 4),
+            pick in any::<u8>()
+        ) {
+            let mut parent = match parent {
+                Value::Object(map) => map,
+                _ => serde_json::Map::new(),
+            };
+            parent.insert("k1".into(), json!(1));
+            let mut whole = json!({"first": value, "deal": parent, "last": [0]});
+            let spanned = Spanned::of(&whole, 2).unwrap();
+            let names: Vec<String> = whole["deal"].as_object().unwrap().keys().cloned().collect();
+            let chosen: Vec<(String, String)> = names
+                .iter()
+                .enumerate()
+                // Names as a struct's fields have them: nothing to escape.
+                .filter(|(_, name)| !name.contains(['"', '\\']))
+                .filter(|(i, _)| pick & (1 << (i % 8)) != 0 || *i == 0)
+                .map(|(i, name)| (name.clone(), new[i % new.len()].to_string()))
+                .collect();
+            let parts: Vec<(&str, &str)> = chosen.iter().map(|(n, j)| (n.as_str(), j.as_str())).collect();
+            let replaced = spanned.with_members_replaced("deal", &parts).unwrap();
+            for (name, json) in &chosen {
+                whole["deal"][name] = serde_json::from_str(json).unwrap();
+            }
+            prop_assert_eq!(replaced, Spanned::of(&whole, 2).unwrap());
+        }
     }
 
     proptest! {

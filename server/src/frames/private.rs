@@ -1,0 +1,231 @@
+//! A seat's game view as the spectators' view with the seat's own fields put in.
+//!
+//! Of a deal view, only a few fields differ from viewer to viewer: the seat the view is for,
+//! its hand, what it may do, and the cards shown to some seats only (a skat, a talon, a
+//! declarer's discards, a Kieker's hand). Everything else — the rules, the auction, the tricks,
+//! the scores — every viewer sees alike. So the spectators' view is serialised whole once per
+//! change (the template), and each seat's state is the template's text with the seat's own
+//! fields written in ([`private_fields`], [`own_fields`]); the record of places moves with them
+//! (`Spanned::with_members_replaced`).
+//!
+//! The spectators' view holds no hidden card, so a field wrongly left off a game's list would
+//! show a seat what the spectators see, never another seat's cards. A test plays series of
+//! every game with bots and holds every seat's state so made equal, byte for byte, to its own
+//! view serialised whole.
+
+use fipsen_rules::{GameId, GameView};
+use serde::ser::{self, Impossible, Serialize, Serializer};
+
+/// The deal's fields of `game` that differ from viewer to viewer: a seat's own, or shown to
+/// some seats only.
+pub fn private_fields(game: GameId) -> &'static [&'static str] {
+    match game {
+        GameId::Prisdorf => &["viewer", "hand", "skat", "stock", "discards", "kieker_hand", "prompt"],
+        GameId::Grossenaspe => &["viewer", "hand", "skat", "talon", "discards", "kieker_hand", "prompt"],
+        GameId::Anseggerfips | GameId::Duttfips => &["viewer", "hand", "dutt", "discards", "prompt"],
+        GameId::Thedinghausen | GameId::Wippen => &["viewer", "hand", "prompt"],
+        GameId::Tippen => &["viewer", "hand", "trump_card", "discards", "prompt"],
+    }
+}
+
+/// The JSON of the deal's fields named in `names` of `view`, in the view's order; `None` if
+/// the view does not write every one of them (a field skipped, or no deal found).
+pub fn own_fields(view: &GameView, names: &'static [&'static str]) -> Option<Vec<(&'static str, String)>> {
+    let mut found = Vec::with_capacity(names.len());
+    let complete = view.serialize(Capture { level: Level::Series, names, found: &mut found }).ok()?;
+    (complete && found.len() == names.len()).then_some(found)
+}
+
+/// Where in the view the capture stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Level {
+    /// The series view: its `deal` is the deal view.
+    Series,
+    /// The deal view: its fields named are written.
+    Deal,
+}
+
+/// A serializer that writes nothing but the JSON of the deal's fields named; every other value
+/// is passed over without being serialised. It answers whether no named field was skipped.
+struct Capture<'a> {
+    level: Level,
+    names: &'static [&'static str],
+    found: &'a mut Vec<(&'static str, String)>,
+}
+
+/// Why a capture failed: a field named could not be written.
+#[derive(Debug)]
+struct Failed(String);
+
+impl std::fmt::Display for Failed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Failed {}
+
+impl ser::Error for Failed {
+    fn custom<T: std::fmt::Display>(message: T) -> Failed {
+        Failed(message.to_string())
+    }
+}
+
+/// The members of a struct under capture.
+struct CaptureStruct<'a> {
+    level: Level,
+    names: &'static [&'static str],
+    found: &'a mut Vec<(&'static str, String)>,
+    complete: bool,
+}
+
+impl ser::SerializeStruct for CaptureStruct<'_> {
+    type Ok = bool;
+    type Error = Failed;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Failed> {
+        match self.level {
+            Level::Series if key == "deal" => {
+                let found = &mut *self.found;
+                self.complete &= value.serialize(Capture { level: Level::Deal, names: self.names, found })?;
+            }
+            Level::Deal if self.names.contains(&key) => {
+                let json = serde_json::to_string(value).map_err(ser::Error::custom)?;
+                self.found.push((key, json));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn skip_field(&mut self, key: &'static str) -> Result<(), Failed> {
+        if self.level == Level::Deal && self.names.contains(&key) {
+            self.complete = false;
+        }
+        Ok(())
+    }
+
+    fn end(self) -> Result<bool, Failed> {
+        Ok(self.complete)
+    }
+}
+
+/// Values other than structs and options are passed over; a deal found inside anything but a
+/// struct or an option (a list, a map, an enum's variant) is not one this capture knows.
+impl<'a> Serializer for Capture<'a> {
+    type Ok = bool;
+    type Error = Failed;
+    type SerializeSeq = Impossible<bool, Failed>;
+    type SerializeTuple = Impossible<bool, Failed>;
+    type SerializeTupleStruct = Impossible<bool, Failed>;
+    type SerializeTupleVariant = Impossible<bool, Failed>;
+    type SerializeMap = Impossible<bool, Failed>;
+    type SerializeStruct = CaptureStruct<'a>;
+    type SerializeStructVariant = Impossible<bool, Failed>;
+
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<CaptureStruct<'a>, Failed> {
+        Ok(CaptureStruct { level: self.level, names: self.names, found: self.found, complete: true })
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<bool, Failed> {
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _name: &'static str, value: &T) -> Result<bool, Failed> {
+        value.serialize(self)
+    }
+
+    fn serialize_bool(self, _v: bool) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_i8(self, _v: i8) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_i16(self, _v: i16) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_i32(self, _v: i32) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_i64(self, _v: i64) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_u8(self, _v: u8) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_u16(self, _v: u16) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_u32(self, _v: u32) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_u64(self, _v: u64) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_f32(self, _v: f32) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_f64(self, _v: f64) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_char(self, _v: char) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_str(self, _v: &str) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_bytes(self, _v: &[u8]) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_none(self) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_unit(self) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_unit_variant(self, _name: &'static str, _index: u32, _variant: &'static str) -> Result<bool, Failed> {
+        Ok(true)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _value: &T,
+    ) -> Result<bool, Failed> {
+        Err(Failed("a view inside an enum's variant".into()))
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Failed> {
+        Err(Failed("a view inside a list".into()))
+    }
+    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, Failed> {
+        Err(Failed("a view inside a tuple".into()))
+    }
+    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Self::SerializeTupleStruct, Failed> {
+        Err(Failed("a view inside a tuple".into()))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleVariant, Failed> {
+        Err(Failed("a view inside an enum's variant".into()))
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Failed> {
+        Err(Failed("a view written as a map".into()))
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStructVariant, Failed> {
+        Err(Failed("a view inside an enum's variant".into()))
+    }
+}
