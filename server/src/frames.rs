@@ -20,6 +20,7 @@ mod private;
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::extract::ws::Utf8Bytes;
 use fipsen_protocol::patch::spanned::{PatchMemo, Spanned};
@@ -51,7 +52,7 @@ pub fn redact(event: &SeqEvent, viewer: Option<Seat>) -> SeqEvent {
 }
 
 /// The state a connection was last sent, as compact text: what its next `update` is made from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Base {
     /// The room's JSON.
     room: Arc<str>,
@@ -62,12 +63,31 @@ pub struct Base {
     rows: usize,
     /// A hash of the first row's JSON, which tells one series' scoresheet from another's.
     first_row: u64,
+    /// The change that made this state from its spectators' state (0: made otherwise): states
+    /// made by one change differ in their seats' own fields only.
+    made: u64,
 }
+
+/// Two states are equal when they hold the same texts, however they were made.
+impl PartialEq for Base {
+    fn eq(&self, other: &Base) -> bool {
+        self.room == other.room
+            && self.game == other.game
+            && self.rows == other.rows
+            && self.first_row == other.first_row
+    }
+}
+
+impl Eq for Base {}
+
+/// The number of the next change whose frames are built: tells the states of one change
+/// from another's.
+static CHANGES: AtomicU64 = AtomicU64::new(1);
 
 impl Base {
     /// The base of a connection sent nothing yet.
     pub fn empty() -> Base {
-        Base { room: Arc::from("null"), game: None, rows: 0, first_row: 0 }
+        Base { room: Arc::from("null"), game: None, rows: 0, first_row: 0, made: 0 }
     }
 
     /// The state of `viewer` now, as a snapshot (`joined`) gives it, without the prompt where
@@ -80,14 +100,14 @@ impl Base {
     /// The base of `viewer` with the room's text `room`, its game view serialised whole.
     fn of(room: Arc<str>, series: Option<&AnyGame>, viewer: Option<Seat>, prompt: bool, first_row: u64) -> Base {
         let Some(series) = series else {
-            return Base { room, game: None, rows: 0, first_row: 0 };
+            return Base { room, game: None, rows: 0, first_row: 0, made: 0 };
         };
         let mut view = series.view_without_rows(viewer);
         if !prompt {
             view.clear_prompt();
         }
         let game = Spanned::of(&view, SPAN_DEPTH).unwrap_or_else(|_| Spanned::plain("null"));
-        Base { room, game: Some(game), rows: series.rows(), first_row }
+        Base { room, game: Some(game), rows: series.rows(), first_row, made: 0 }
     }
 }
 
@@ -107,6 +127,8 @@ fn first_row(series: Option<&AnyGame>) -> u64 {
 #[derive(Debug)]
 pub struct UpdateFrames<'a> {
     seq: u64,
+    /// This change's number (see [`Base::made`]).
+    change: u64,
     events: &'a [SeqEvent],
     series: Option<&'a AnyGame>,
     room: Arc<str>,
@@ -122,6 +144,9 @@ pub struct UpdateFrames<'a> {
     /// Tests only: how many seats' states were made from the spectators'.
     #[cfg(test)]
     composed: usize,
+    /// Tests only: how many viewers' patches were made from a group's.
+    #[cfg(test)]
+    grouped: usize,
     states: Vec<(Option<Seat>, Arc<Base>)>,
     /// The events' JSON as each viewer may see them, kept once per different redaction.
     events_json: Vec<(Vec<SeqEvent>, String)>,
@@ -137,6 +162,26 @@ pub struct UpdateFrames<'a> {
     /// The patches of the game view's parts compared for an earlier viewer of this change (the
     /// deal's fields): a part every viewer sees alike is compared once.
     memo: PatchMemo,
+    /// The game view's patches member by member, by the change that made the old states.
+    groups: Vec<Group>,
+}
+
+/// The patches of the game view's members between two states made from the spectators' states
+/// of two changes (the one before and this one), for every viewer whose old and new states
+/// were made so: they differ from viewer to viewer in the deal's private fields only, so every
+/// other member's patches are those of the first such viewer compared.
+#[derive(Debug)]
+struct Group {
+    /// The change that made the old states.
+    made: u64,
+    /// For each member of the view: its patches (comma-separated, empty for none); the deal's
+    /// are in `deal`.
+    top: Vec<String>,
+    /// Which member of the view is the deal.
+    deal: usize,
+    /// For each member of the deal: its patches, or `None` for a private field (compared for
+    /// each viewer).
+    members: Vec<Option<String>>,
 }
 
 impl<'a> UpdateFrames<'a> {
@@ -144,6 +189,7 @@ impl<'a> UpdateFrames<'a> {
     pub fn new(seq: u64, events: &'a [SeqEvent], room: &RoomState, series: Option<&'a AnyGame>) -> UpdateFrames<'a> {
         UpdateFrames {
             seq,
+            change: CHANGES.fetch_add(1, Ordering::Relaxed),
             events,
             series,
             room: Arc::from(json(room)),
@@ -153,6 +199,8 @@ impl<'a> UpdateFrames<'a> {
             compose: true,
             #[cfg(test)]
             composed: 0,
+            #[cfg(test)]
+            grouped: 0,
             states: Vec::with_capacity(5),
             events_json: Vec::with_capacity(2),
             #[cfg(test)]
@@ -160,6 +208,7 @@ impl<'a> UpdateFrames<'a> {
             built: Vec::with_capacity(5),
             room_patches: Vec::with_capacity(1),
             memo: PatchMemo::at_depth(MEMO_DEPTH),
+            groups: Vec::with_capacity(1),
         }
     }
 
@@ -190,8 +239,14 @@ impl<'a> UpdateFrames<'a> {
             Some(seat) if self.compose => self.composed(seat, prompt),
             _ => None,
         };
-        let state = composed
-            .unwrap_or_else(|| Arc::new(Base::of(self.room.clone(), self.series, viewer, prompt, self.first_row)));
+        let state = composed.unwrap_or_else(|| {
+            let mut state = Base::of(self.room.clone(), self.series, viewer, prompt, self.first_row);
+            if viewer.is_none() && self.compose && !self.private.is_empty() {
+                // The spectators' state, from which the seats' are made.
+                state.made = self.change;
+            }
+            Arc::new(state)
+        });
         self.states.push((viewer, state.clone()));
         state
     }
@@ -210,8 +265,7 @@ impl<'a> UpdateFrames<'a> {
             view.clear_prompt();
         }
         let own = private::own_fields(&view, self.private)?;
-        let parts: Vec<(&str, &str)> = own.iter().map(|(name, json)| (*name, json.as_str())).collect();
-        let game = template.game.as_ref()?.with_members_replaced("deal", &parts)?;
+        let game = template.game.as_ref()?.with_members_replaced("deal", &own.fields(self.private)?)?;
         #[cfg(test)]
         {
             self.composed += 1;
@@ -221,6 +275,7 @@ impl<'a> UpdateFrames<'a> {
             game: Some(game),
             rows: series.rows(),
             first_row: self.first_row,
+            made: self.change,
         }))
     }
 
@@ -264,8 +319,10 @@ impl<'a> UpdateFrames<'a> {
                 self.rows(&mut out, &sheet, 0, new.rows);
             }
             (Some(before), Some(now)) => {
-                let mut path = vec![Seg::Name("game")];
-                out.diff_spanned_with(before, now, &mut path, &mut self.memo);
+                if !self.group_patches(&mut out, old.made, new.made, before, now) {
+                    let mut path = vec![Seg::Name("game")];
+                    out.diff_spanned_with(before, now, &mut path, &mut self.memo);
+                }
                 let same_sheet = old.first_row == new.first_row || old.rows == 0;
                 if same_sheet && new.rows >= old.rows {
                     self.rows(&mut out, &sheet, old.rows, new.rows);
@@ -277,6 +334,39 @@ impl<'a> UpdateFrames<'a> {
             }
         }
         out
+    }
+
+    /// Writes the game view's patches from `before` to `now` member by member, as a viewer
+    /// before did whose old state the same change made; false (nothing written) where the
+    /// states were not made from the spectators' or their members do not match.
+    fn group_patches(
+        &mut self,
+        out: &mut PatchWriter,
+        made: u64,
+        now_made: u64,
+        before: &Spanned,
+        now: &Spanned,
+    ) -> bool {
+        let objects = is_object(before.as_str()) && is_object(now.as_str());
+        if made == 0 || now_made != self.change || !objects || !before.has_members() || !now.has_members() {
+            return false;
+        }
+        if let Some(group) = self.groups.iter().find(|g| g.made == made) {
+            let replayed = replay(out, group, before, now);
+            #[cfg(test)]
+            {
+                self.grouped += usize::from(replayed);
+            }
+            return replayed;
+        }
+        match record(made, before, now, self.private) {
+            Some((group, written)) => {
+                out.push_written(&written);
+                self.groups.push(group);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Appends rows `from..to` of the scoresheet, if any.
@@ -325,6 +415,96 @@ impl<'a> UpdateFrames<'a> {
         out.push_str("]}");
         out
     }
+}
+
+/// Compares the game view's states `before` and `now` member by member (the deal's members
+/// one by one), as [`PatchWriter::diff_spanned`] would: the patches written, and the group of
+/// each member's patches; `None` where the members do not pair up key by key.
+fn record(made: u64, before: &Spanned, now: &Spanned, private: &[&str]) -> Option<(Group, String)> {
+    let mut out = PatchWriter::with_capacity(PATCH_BYTES);
+    let mut group = Group { made, top: Vec::with_capacity(8), deal: usize::MAX, members: Vec::with_capacity(40) };
+    let (mut olds, mut news) = (before.members(), now.members());
+    loop {
+        match (olds.next(), news.next()) {
+            (None, None) => break,
+            (Some(o), Some(n)) if o.key() == n.key() => {
+                if o.is("deal") && o.has_members() && n.has_members() && is_object(o.text()) && is_object(n.text()) {
+                    group.deal = group.top.len();
+                    group.top.push(String::new());
+                    let (mut a, mut b) = (o.members(), n.members());
+                    loop {
+                        match (a.next(), b.next()) {
+                            (None, None) => break,
+                            (Some(x), Some(y)) if x.key() == y.key() => {
+                                let mark = out.len();
+                                let mut path = vec![Seg::Name("game"), Seg::Name("deal"), Seg::Raw(x.key())];
+                                out.diff_members(x, y, &mut path);
+                                let own = private.iter().any(|name| x.is(name));
+                                group.members.push((!own).then(|| out.written_since(mark).to_string()));
+                            }
+                            _ => return None,
+                        }
+                    }
+                } else {
+                    let mark = out.len();
+                    let mut path = vec![Seg::Name("game"), Seg::Raw(o.key())];
+                    out.diff_members(o, n, &mut path);
+                    group.top.push(out.written_since(mark).to_string());
+                }
+            }
+            _ => return None,
+        }
+    }
+    (group.deal != usize::MAX).then(|| (group, out.into_string()))
+}
+
+/// Writes the game view's patches from `before` to `now` with the group's patches of every
+/// member but the deal's private fields, which are compared; false (nothing written) where the
+/// members are not those of the group.
+fn replay(out: &mut PatchWriter, group: &Group, before: &Spanned, now: &Spanned) -> bool {
+    let mut written = PatchWriter::with_capacity(PATCH_BYTES);
+    let (mut olds, mut news) = (before.members(), now.members());
+    for (i, top) in group.top.iter().enumerate() {
+        let (Some(o), Some(n)) = (olds.next(), news.next()) else { return false };
+        if i != group.deal {
+            written.push_written(top);
+            continue;
+        }
+        if !o.is("deal") || !n.is("deal") || !o.has_members() || !n.has_members() {
+            return false;
+        }
+        if o.text() == n.text() {
+            // Its private fields are unchanged too, and the group has no patch for the rest.
+            if group.members.iter().flatten().any(|patches| !patches.is_empty()) {
+                return false;
+            }
+            continue;
+        }
+        let (mut a, mut b) = (o.members(), n.members());
+        for member in &group.members {
+            let (Some(x), Some(y)) = (a.next(), b.next()) else { return false };
+            match member {
+                Some(patches) => written.push_written(patches),
+                None => {
+                    let mut path = vec![Seg::Name("game"), Seg::Name("deal"), Seg::Raw(x.key())];
+                    written.diff_members(x, y, &mut path);
+                }
+            }
+        }
+        if a.next().is_some() || b.next().is_some() {
+            return false;
+        }
+    }
+    if olds.next().is_some() || news.next().is_some() {
+        return false;
+    }
+    out.push_written(written.as_str());
+    true
+}
+
+/// Whether a JSON text is an object.
+fn is_object(text: &str) -> bool {
+    text.as_bytes().first() == Some(&b'{')
 }
 
 fn json<T: serde::Serialize + ?Sized>(value: &T) -> String {
@@ -528,7 +708,7 @@ mod tests {
         let mut bases: Vec<Arc<Base>> =
             viewers.iter().map(|_| Arc::new(Base::now(&room(None), None, None, true))).collect();
         let mut compared = 0;
-        let mut composed = 0;
+        let (mut composed, mut grouped) = (0, 0);
         for step in 0..5000u64 {
             let state = room(Some(&series));
             // Now and then a seat is stood in for (its view has no prompt).
@@ -549,6 +729,7 @@ mod tests {
                 compared += 1;
             }
             composed += new.composed;
+            grouped += new.grouped;
             if series.series_over() {
                 break;
             }
@@ -565,6 +746,7 @@ mod tests {
         }
         assert!(series.series_over(), "{game:?}: the series was played to its end");
         assert!(composed >= compared / 2, "{game:?}: {composed} of {compared} states made from the spectators'");
+        assert!(grouped >= compared / 2, "{game:?}: {grouped} of {compared} viewers' patches made from a group's");
         compared
     }
 

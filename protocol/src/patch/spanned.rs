@@ -91,6 +91,9 @@ impl Spanned {
         if cuts.len() != parts.len() {
             return None;
         }
+        if cuts.is_empty() {
+            return Some(self.clone());
+        }
         let grown: usize = cuts.iter().map(|(_, _, json)| json.len()).sum();
         let cut: usize = cuts.iter().map(|(start, end, _)| end - start).sum();
         let mut text = String::with_capacity(self.text.len() - cut + grown);
@@ -101,30 +104,27 @@ impl Spanned {
             at = *end;
         }
         text.push_str(&self.text[at..]);
-        // Where each cut's end now stands less where it stood: what an offset at or after it
-        // moves by.
-        let mut shifts: Vec<(usize, usize, isize)> = Vec::with_capacity(cuts.len());
-        let mut shift = 0isize;
-        for (start, end, json) in &cuts {
-            let before = shift;
-            shift += json.len() as isize - (end - start) as isize;
-            shifts.push((*start, *end, before));
-        }
         // An offset moves by the change of every value that ends at or before it; a replaced
-        // value's own start moves by the changes before it only.
+        // value's own start moves by the changes before it only. Offsets before the first
+        // value replaced stay, those after the last move by the whole change.
+        let first = cuts[0].0;
+        let last = cuts[cuts.len() - 1].1;
+        let total = (text.len() as isize) - (self.text.len() as isize);
         let moved = |offset: u16, end_of_value: bool| -> Option<u16> {
             let offset = usize::from(offset);
+            if offset < first || (offset == first && !end_of_value) {
+                return Some(offset as u16);
+            }
+            if offset >= last {
+                return u16::try_from(offset as isize + total).ok();
+            }
             let mut by = 0isize;
-            for (i, (start, end, before)) in shifts.iter().enumerate() {
-                if offset < *end {
-                    by = if !end_of_value && offset > *start {
-                        shifts.get(i + 1).map_or(shift, |s| s.2)
-                    } else {
-                        *before
-                    };
+            for (start, end, json) in &cuts {
+                let past = if end_of_value { offset >= *end } else { offset > *start };
+                if !past {
                     break;
                 }
-                by = shifts.get(i + 1).map_or(shift, |s| s.2);
+                by += json.len() as isize - (end - start) as isize;
             }
             u16::try_from(offset as isize + by).ok()
         };
@@ -286,6 +286,55 @@ impl Formatter for &mut Recorder<'_> {
     }
 }
 
+/// A member of an object (or an item of an array) within a spanned text whose place is
+/// recorded: to be compared on its own ([`PatchWriter::diff_members`]) or looked into.
+#[derive(Debug, Clone, Copy)]
+pub struct Member<'a> {
+    key: &'a str,
+    part: Part<'a>,
+}
+
+impl<'a> Member<'a> {
+    /// Its key as it stands in the text, quotes included (empty for an array's item).
+    pub fn key(&self) -> &'a str {
+        self.key
+    }
+
+    /// Whether its key is `name` (a name with nothing to escape).
+    pub fn is(&self, name: &str) -> bool {
+        let key = self.key;
+        key.len() == name.len() + 2 && &key[1..key.len() - 1] == name
+    }
+
+    /// Its value's JSON text.
+    pub fn text(&self) -> &'a str {
+        self.part.text()
+    }
+
+    /// Whether the places of its own members are recorded (then [`Member::members`] lists them).
+    pub fn has_members(&self) -> bool {
+        !self.part.nodes.is_empty()
+    }
+
+    /// Its own members, where their places are recorded.
+    pub fn members(&self) -> impl Iterator<Item = Member<'a>> + use<'a> {
+        self.part.members().map(|(key, part)| Member { key, part })
+    }
+}
+
+impl Spanned {
+    /// The members of the top object (or items of the top array), where their places are
+    /// recorded.
+    pub fn members(&self) -> impl Iterator<Item = Member<'_>> {
+        self.whole().members().map(|(key, part)| Member { key, part })
+    }
+
+    /// Whether the places of the top value's members are recorded.
+    pub fn has_members(&self) -> bool {
+        !self.nodes.is_empty()
+    }
+}
+
 /// A value within a spanned text, with the record of its members (empty where none was kept).
 #[derive(Debug, Clone, Copy)]
 struct Part<'a> {
@@ -384,6 +433,24 @@ impl PatchWriter {
     /// [`PatchWriter::diff`] writes for their texts.
     pub fn diff_spanned<'a>(&mut self, old: &'a Spanned, new: &'a Spanned, path: &mut Vec<Seg<'a>>) {
         self.diff_parts(old.whole(), new.whole(), path);
+    }
+
+    /// Writes the patches that turn the member `old` into `new`, found at `path`: those
+    /// [`PatchWriter::diff_spanned`] writes for them within their texts.
+    pub fn diff_members<'a>(&mut self, old: Member<'a>, new: Member<'a>, path: &mut Vec<Seg<'a>>) {
+        self.diff_parts(old.part, new.part, path);
+    }
+
+    /// The patches written so far, comma-separated, from byte `mark` on (as
+    /// [`PatchWriter::len`] gave it before they were written).
+    pub fn written_since(&self, mark: usize) -> &str {
+        let written = &self.out[mark.min(self.out.len())..];
+        written.strip_prefix(',').unwrap_or(written)
+    }
+
+    /// The length of what is written: a mark for [`PatchWriter::written_since`].
+    pub fn len(&self) -> usize {
+        self.out.len()
     }
 
     /// [`PatchWriter::diff_spanned`], copying the patches of a part at the memo's depth from

@@ -17,7 +17,7 @@ use fipsen_rules::{GameId, GameView};
 use serde::ser::{self, Impossible, Serialize, Serializer};
 
 /// The deal's fields of `game` that differ from viewer to viewer: a seat's own, or shown to
-/// some seats only.
+/// some seats only; in the order the deal's view writes them.
 pub fn private_fields(game: GameId) -> &'static [&'static str] {
     match game {
         GameId::Prisdorf => &["viewer", "hand", "skat", "stock", "discards", "kieker_hand", "prompt"],
@@ -28,12 +28,35 @@ pub fn private_fields(game: GameId) -> &'static [&'static str] {
     }
 }
 
-/// The JSON of the deal's fields named in `names` of `view`, in the view's order; `None` if
-/// the view does not write every one of them (a field skipped, or no deal found).
-pub fn own_fields(view: &GameView, names: &'static [&'static str]) -> Option<Vec<(&'static str, String)>> {
-    let mut found = Vec::with_capacity(names.len());
-    let complete = view.serialize(Capture { level: Level::Series, names, found: &mut found }).ok()?;
-    (complete && found.len() == names.len()).then_some(found)
+/// The deal's fields named in `names` (in the order the view writes them) of `view`: their
+/// JSON, one after the other, and where each ends in it; `None` if the view does not write
+/// every one of them in that order (a field skipped, or no deal found).
+pub fn own_fields(view: &GameView, names: &'static [&'static str]) -> Option<Own> {
+    let mut own = Own { json: Vec::with_capacity(256), ends: Vec::with_capacity(names.len()) };
+    let complete = view.serialize(Capture { level: Level::Series, names, own: &mut own }).ok()?;
+    (complete && own.ends.len() == names.len()).then_some(own)
+}
+
+/// The JSON of a seat's own fields, one after the other.
+#[derive(Debug)]
+pub struct Own {
+    json: Vec<u8>,
+    /// Where each field's JSON ends in `json`.
+    ends: Vec<usize>,
+}
+
+impl Own {
+    /// Each field's name (of `names`, as given to [`own_fields`]) and JSON.
+    pub fn fields<'a>(&'a self, names: &'static [&'static str]) -> Option<Vec<(&'static str, &'a str)>> {
+        let json = std::str::from_utf8(&self.json).ok()?;
+        let mut start = 0;
+        let mut fields = Vec::with_capacity(names.len());
+        for (name, &end) in names.iter().zip(&self.ends) {
+            fields.push((*name, json.get(start..end)?));
+            start = end;
+        }
+        Some(fields)
+    }
 }
 
 /// Where in the view the capture stands.
@@ -45,12 +68,13 @@ enum Level {
     Deal,
 }
 
-/// A serializer that writes nothing but the JSON of the deal's fields named; every other value
-/// is passed over without being serialised. It answers whether no named field was skipped.
+/// A serializer that writes nothing but the JSON of the deal's fields named, in their order;
+/// every other value is passed over without being serialised. It answers whether no named
+/// field was skipped.
 struct Capture<'a> {
     level: Level,
     names: &'static [&'static str],
-    found: &'a mut Vec<(&'static str, String)>,
+    own: &'a mut Own,
 }
 
 /// Why a capture failed: a field named could not be written.
@@ -75,7 +99,7 @@ impl ser::Error for Failed {
 struct CaptureStruct<'a> {
     level: Level,
     names: &'static [&'static str],
-    found: &'a mut Vec<(&'static str, String)>,
+    own: &'a mut Own,
     complete: bool,
 }
 
@@ -86,12 +110,13 @@ impl ser::SerializeStruct for CaptureStruct<'_> {
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Failed> {
         match self.level {
             Level::Series if key == "deal" => {
-                let found = &mut *self.found;
-                self.complete &= value.serialize(Capture { level: Level::Deal, names: self.names, found })?;
+                let own = &mut *self.own;
+                self.complete &= value.serialize(Capture { level: Level::Deal, names: self.names, own })?;
             }
-            Level::Deal if self.names.contains(&key) => {
-                let json = serde_json::to_string(value).map_err(ser::Error::custom)?;
-                self.found.push((key, json));
+            // The names are looked for in their order: one comparison a field.
+            Level::Deal if self.names.get(self.own.ends.len()) == Some(&key) => {
+                serde_json::to_writer(&mut self.own.json, value).map_err(ser::Error::custom)?;
+                self.own.ends.push(self.own.json.len());
             }
             _ => {}
         }
@@ -124,7 +149,7 @@ impl<'a> Serializer for Capture<'a> {
     type SerializeStructVariant = Impossible<bool, Failed>;
 
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<CaptureStruct<'a>, Failed> {
-        Ok(CaptureStruct { level: self.level, names: self.names, found: self.found, complete: true })
+        Ok(CaptureStruct { level: self.level, names: self.names, own: self.own, complete: true })
     }
 
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<bool, Failed> {
