@@ -20,7 +20,7 @@ use std::sync::Arc;
 use axum::extract::ws::{Message, Utf8Bytes};
 use fipsen_protocol::{RoomEvent, RoomOptions, RoomState, RoomStatus, SeatInfo, SeqEvent};
 use fipsen_rules::{AnyGame, GameEvent, GameRules, Seat, Seed, Series};
-use fipsen_server::frames::{Base, UpdateFrames, redact};
+use fipsen_server::frames::{Base, UpdateFrames, first_row, redact};
 
 const VIEWERS: [Option<Seat>; 5] = [Some(Seat(0)), Some(Seat(1)), Some(Seat(2)), Some(Seat(3)), None];
 
@@ -36,6 +36,8 @@ fn main() {
     // viewers share one room text.
     let mut previous = UpdateFrames::new(100, &[], &state, Some(&before));
     let bases: Vec<Arc<Base>> = VIEWERS.iter().map(|&v| previous.state(v)).collect();
+    // A room works out what tells its scoresheet from another's once.
+    let sheet = first_row(Some(&game));
     let mut bytes = 0;
     for _ in 0..repeat {
         bytes += match way {
@@ -53,7 +55,7 @@ fn main() {
                 })
                 .sum::<usize>(),
             "queued" | "copied" => {
-                let mut frames = UpdateFrames::new(101, &events, &state, Some(&game));
+                let mut frames = UpdateFrames::with_sheet(101, &events, &state, Some(&game), sheet);
                 // The second spectator has the first's base, and so the same frame.
                 let connections = VIEWERS.iter().zip(&bases).chain(std::iter::once((&VIEWERS[4], &bases[4])));
                 let messages: Vec<Message> = connections
@@ -68,7 +70,7 @@ fn main() {
                 messages.iter().map(|m| std::hint::black_box(m).to_text().map_or(0, str::len)).sum::<usize>()
             }
             "print" => {
-                let mut frames = UpdateFrames::new(101, &events, &state, Some(&game));
+                let mut frames = UpdateFrames::with_sheet(101, &events, &state, Some(&game), sheet);
                 for (&viewer, base) in VIEWERS.iter().zip(&bases) {
                     println!("{viewer:?}: {}", frames.frame(viewer, base).0);
                 }
@@ -78,7 +80,7 @@ fn main() {
                 0
             }
             _ => {
-                let mut frames = UpdateFrames::new(101, &events, &state, Some(&game));
+                let mut frames = UpdateFrames::with_sheet(101, &events, &state, Some(&game), sheet);
                 VIEWERS.iter().zip(&bases).map(|(&viewer, base)| frames.frame(viewer, base).0.len()).sum::<usize>()
             }
         };

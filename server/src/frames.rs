@@ -111,7 +111,9 @@ impl Base {
     }
 }
 
-fn first_row(series: Option<&AnyGame>) -> u64 {
+/// What tells a series' scoresheet from another's: a hash of its first row's JSON (0 before
+/// the first row).
+pub fn first_row(series: Option<&AnyGame>) -> u64 {
     match series.and_then(|s| s.row_json(0)) {
         None => 0,
         Some(row) => {
@@ -187,13 +189,24 @@ struct Group {
 impl<'a> UpdateFrames<'a> {
     /// The frames for `events` (numbered up to `seq`), the room and the series now.
     pub fn new(seq: u64, events: &'a [SeqEvent], room: &RoomState, series: Option<&'a AnyGame>) -> UpdateFrames<'a> {
+        UpdateFrames::with_sheet(seq, events, room, series, first_row(series))
+    }
+
+    /// [`UpdateFrames::new`] with the series' [`first_row`] given (a room works it out once).
+    pub fn with_sheet(
+        seq: u64,
+        events: &'a [SeqEvent],
+        room: &RoomState,
+        series: Option<&'a AnyGame>,
+        first_row: u64,
+    ) -> UpdateFrames<'a> {
         UpdateFrames {
             seq,
             change: CHANGES.fetch_add(1, Ordering::Relaxed),
             events,
             series,
             room: Arc::from(json(room)),
-            first_row: first_row(series),
+            first_row,
             no_prompt: Vec::new(),
             private: series.map_or(&[], |s| private::private_fields(s.game())),
             compose: true,
@@ -462,7 +475,15 @@ fn record(made: u64, before: &Spanned, now: &Spanned, private: &[&str]) -> Optio
 /// member but the deal's private fields, which are compared; false (nothing written) where the
 /// members are not those of the group.
 fn replay(out: &mut PatchWriter, group: &Group, before: &Spanned, now: &Spanned) -> bool {
-    let mut written = PatchWriter::with_capacity(PATCH_BYTES);
+    let mark = out.len();
+    let replayed = replay_into(out, group, before, now);
+    if !replayed {
+        out.truncate(mark);
+    }
+    replayed
+}
+
+fn replay_into(written: &mut PatchWriter, group: &Group, before: &Spanned, now: &Spanned) -> bool {
     let (mut olds, mut news) = (before.members(), now.members());
     for (i, top) in group.top.iter().enumerate() {
         let (Some(o), Some(n)) = (olds.next(), news.next()) else { return false };
@@ -495,11 +516,7 @@ fn replay(out: &mut PatchWriter, group: &Group, before: &Spanned, now: &Spanned)
             return false;
         }
     }
-    if olds.next().is_some() || news.next().is_some() {
-        return false;
-    }
-    out.push_written(written.as_str());
-    true
+    olds.next().is_none() && news.next().is_none()
 }
 
 /// Whether a JSON text is an object.

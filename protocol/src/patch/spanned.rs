@@ -65,7 +65,7 @@ impl Spanned {
     /// member `parent` replaced by other JSON texts (`(name, json)`: the member's name, without
     /// quotes, and its new value), and the record moved to match: the text and record
     /// [`Spanned::of`] gives for the value so changed. Names are those of a struct's fields
-    /// (nothing in them to escape). `None` if the record does not reach
+    /// (nothing in them to escape), in the order of the members. `None` if the record does not reach
     /// those members (too shallow, or not kept), or a name is not found under `parent`.
     pub fn with_members_replaced(&self, parent: &str, parts: &[(&str, &str)]) -> Option<Spanned> {
         let is = |key: &str, name: &str| key.len() == name.len() + 2 && &key[1..key.len() - 1] == name;
@@ -73,11 +73,11 @@ impl Spanned {
         // The ranges replaced, in the order of the text: the parts come in the members' order
         // (as a view writes them), else they are looked up among all.
         let mut cuts: Vec<(usize, usize, &str)> = Vec::with_capacity(parts.len());
-        let mut next = 0;
         for (key, member) in object.members() {
-            let found = match parts.get(next) {
+            // The parts are looked for in the members' order: one comparison a member.
+            let found = match parts.get(cuts.len()) {
                 Some((name, json)) if is(key, name) => Some(*json),
-                _ => parts.iter().find(|(name, _)| is(key, name)).map(|(_, json)| *json),
+                _ => None,
             };
             if let Some(json) = found {
                 if !member.nodes.is_empty() {
@@ -85,7 +85,6 @@ impl Spanned {
                     return None;
                 }
                 cuts.push((member.start, member.end, json));
-                next += 1;
             }
         }
         if cuts.len() != parts.len() {
@@ -107,31 +106,34 @@ impl Spanned {
         // An offset moves by the change of every value that ends at or before it; a replaced
         // value's own start moves by the changes before it only. Offsets before the first
         // value replaced stay, those after the last move by the whole change.
-        let first = cuts[0].0;
         let last = cuts[cuts.len() - 1].1;
         let total = (text.len() as isize) - (self.text.len() as isize);
-        let moved = |offset: u16, end_of_value: bool| -> Option<u16> {
-            let offset = usize::from(offset);
-            if offset < first || (offset == first && !end_of_value) {
-                return Some(offset as u16);
-            }
-            if offset >= last {
-                return u16::try_from(offset as isize + total).ok();
-            }
-            let mut by = 0isize;
-            for (start, end, json) in &cuts {
-                let past = if end_of_value { offset >= *end } else { offset > *start };
-                if !past {
-                    break;
-                }
-                by += json.len() as isize - (end - start) as isize;
-            }
-            u16::try_from(offset as isize + by).ok()
-        };
+        // The record is in the order of the text (each member before those within it): the
+        // values replaced before an offset are counted on as the offsets grow. A member ends
+        // after those within it, so ends are counted apart from starts, and the ends of the
+        // members around the values replaced (past the last) are moved by the whole change.
+        let (mut starts, mut start_by) = (0, 0isize);
+        let (mut ends, mut end_by) = (0, 0isize);
+        let change = |(start, end, json): &(usize, usize, &str)| json.len() as isize - (end - start) as isize;
         let mut nodes = Vec::with_capacity(self.nodes.len());
         for node in self.nodes.iter() {
-            match (moved(node.start, false), moved(node.end, true)) {
-                (Some(start), Some(end)) => nodes.push(Node { start, end, within: node.within }),
+            let (start, end) = (usize::from(node.start), usize::from(node.end));
+            while starts < cuts.len() && start > cuts[starts].0 {
+                start_by += change(&cuts[starts]);
+                starts += 1;
+            }
+            let by = if end >= last {
+                total
+            } else {
+                while ends < cuts.len() && end >= cuts[ends].1 {
+                    end_by += change(&cuts[ends]);
+                    ends += 1;
+                }
+                end_by
+            };
+            let moved = (u16::try_from(start as isize + start_by), u16::try_from(end as isize + by));
+            match moved {
+                (Ok(start), Ok(end)) => nodes.push(Node { start, end, within: node.within }),
                 // A text too long to record is kept without a record, as [`Spanned::of`] keeps it.
                 _ => {
                     nodes.clear();
@@ -446,6 +448,11 @@ impl PatchWriter {
     pub fn written_since(&self, mark: usize) -> &str {
         let written = &self.out[mark.min(self.out.len())..];
         written.strip_prefix(',').unwrap_or(written)
+    }
+
+    /// Forgets what was written from byte `mark` on (as [`PatchWriter::len`] gave it).
+    pub fn truncate(&mut self, mark: usize) {
+        self.out.truncate(mark);
     }
 
     /// The length of what is written: a mark for [`PatchWriter::written_since`].

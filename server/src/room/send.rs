@@ -8,7 +8,7 @@ use fipsen_rules::Seat;
 
 use super::link::{ConnId, Outgoing};
 use super::shell::Room;
-use crate::frames::UpdateFrames;
+use crate::frames::{UpdateFrames, first_row};
 use crate::metrics::inc;
 
 impl Room {
@@ -38,8 +38,13 @@ impl Room {
         }
         let room = self.core.state(Instant::now());
         let stood_in = self.core.stood_in();
+        let series = self.core.series();
+        let sheet = match series {
+            Some(game) if game.rows() > 0 => *self.sheet.get_or_insert_with(|| first_row(series)),
+            _ => 0,
+        };
         let mut frames =
-            UpdateFrames::new(self.core.seq(), events, &room, self.core.series()).without_prompt(&stood_in);
+            UpdateFrames::with_sheet(self.core.seq(), events, &room, series, sheet).without_prompt(&stood_in);
         let mut dropped = Vec::new();
         // The bases replaced, kept until every frame is built: frames are shared by base, told
         // apart by address, and no new state may take the address of a base still compared.

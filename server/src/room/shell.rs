@@ -72,6 +72,9 @@ pub struct Room {
     deleted: bool,
     /// The room's lease, in cluster mode: every record is stored under it.
     lease: Option<Arc<RoomLease>>,
+    /// What tells the series' scoresheet from another's, once it has a row
+    /// ([`crate::frames::first_row`]): worked out once, as a room plays one series only.
+    pub(super) sheet: Option<u64>,
 }
 
 /// The time now, for the core.
@@ -96,6 +99,7 @@ impl Room {
             env,
             deleted: false,
             lease: None,
+            sheet: None,
         }
     }
 
