@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::extract::ws::Utf8Bytes;
-use fipsen_protocol::patch::spanned::{PatchMemo, Spanned};
+use fipsen_protocol::patch::spanned::{Member, PatchMemo, Spanned};
 use fipsen_protocol::patch::text::{PatchWriter, Seg};
 use fipsen_protocol::{RoomEvent, RoomState, SeqEvent};
 use fipsen_rules::{AnyGame, Seat};
@@ -484,15 +484,16 @@ fn replay(out: &mut PatchWriter, group: &Group, before: &Spanned, now: &Spanned)
 }
 
 fn replay_into(written: &mut PatchWriter, group: &Group, before: &Spanned, now: &Spanned) -> bool {
-    let (mut olds, mut news) = (before.members(), now.members());
+    let (Some(o), Some(n)) = (before.member(group.deal), now.member(group.deal)) else { return false };
+    let matches =
+        |deal: &Member<'_>| deal.is("deal") && deal.has_members() && deal.member_count() == group.members.len();
+    if !matches(&o) || !matches(&n) {
+        return false;
+    }
     for (i, top) in group.top.iter().enumerate() {
-        let (Some(o), Some(n)) = (olds.next(), news.next()) else { return false };
         if i != group.deal {
             written.push_written(top);
             continue;
-        }
-        if !o.is("deal") || !n.is("deal") || !o.has_members() || !n.has_members() {
-            return false;
         }
         if o.text() == n.text() {
             // Its private fields are unchanged too, and the group has no patch for the rest.
@@ -501,22 +502,21 @@ fn replay_into(written: &mut PatchWriter, group: &Group, before: &Spanned, now: 
             }
             continue;
         }
-        let (mut a, mut b) = (o.members(), n.members());
-        for member in &group.members {
-            let (Some(x), Some(y)) = (a.next(), b.next()) else { return false };
+        for (j, member) in group.members.iter().enumerate() {
             match member {
                 Some(patches) => written.push_written(patches),
                 None => {
+                    let (Some(x), Some(y)) = (o.member(j), n.member(j)) else { return false };
+                    if x.key() != y.key() {
+                        return false;
+                    }
                     let mut path = vec![Seg::Name("game"), Seg::Name("deal"), Seg::Raw(x.key())];
                     written.diff_members(x, y, &mut path);
                 }
             }
         }
-        if a.next().is_some() || b.next().is_some() {
-            return false;
-        }
     }
-    olds.next().is_none() && news.next().is_none()
+    true
 }
 
 /// Whether a JSON text is an object.

@@ -322,6 +322,29 @@ impl<'a> Member<'a> {
     pub fn members(&self) -> impl Iterator<Item = Member<'a>> + use<'a> {
         self.part.members().map(|(key, part)| Member { key, part })
     }
+
+    /// How many own members are recorded.
+    pub fn member_count(&self) -> usize {
+        self.part.members().count()
+    }
+
+    /// Its own member number `index` (from 0), where the places are recorded: found straight
+    /// away when none of its members has members of its own recorded, else by going through
+    /// them.
+    pub fn member(&self, index: usize) -> Option<Member<'a>> {
+        let Part { doc, nodes, start, .. } = self.part;
+        if nodes.iter().any(|node| node.within != 0) {
+            return self.members().nth(index);
+        }
+        let node = nodes.get(index)?;
+        let at = match index {
+            0 => start + 1,
+            _ => usize::from(nodes.get(index - 1)?.end) + 1,
+        };
+        let (value, end) = (usize::from(node.start), usize::from(node.end));
+        let key = if at < value { doc.get(at..value - 1)? } else { "" };
+        Some(Member { key, part: Part { doc, start: value, end, nodes: &[] } })
+    }
 }
 
 impl Spanned {
@@ -334,6 +357,11 @@ impl Spanned {
     /// Whether the places of the top value's members are recorded.
     pub fn has_members(&self) -> bool {
         !self.nodes.is_empty()
+    }
+
+    /// The top value's member number `index` (from 0), where the places are recorded.
+    pub fn member(&self, index: usize) -> Option<Member<'_>> {
+        self.members().nth(index)
     }
 }
 
@@ -637,6 +665,32 @@ mod tests {
             r#"{"op":"set","path":["a","x"],"value":2},{"op":"append","path":["b"],"values":[2]}"#
         );
         assert_eq!(memo.len(), 3);
+    }
+
+    #[test]
+    fn a_member_is_found_by_its_number() {
+        let value = json!({"a": [1, {"b": 2}], "deal": {"x": 1, "hand": ["HA"], "y": {"z": 2}}, "c": null});
+        let spanned = Spanned::of(&value, 2).unwrap();
+        let listed: Vec<(&str, &str)> = spanned.members().map(|m| (m.key(), m.text())).collect();
+        for (i, (key, text)) in listed.iter().enumerate() {
+            let member = spanned.member(i).unwrap();
+            assert_eq!((member.key(), member.text()), (*key, *text));
+        }
+        assert!(spanned.member(listed.len()).is_none());
+        for i in 0..listed.len() {
+            let parent = spanned.member(i).unwrap();
+            let items: Vec<(&str, &str)> = parent.members().map(|m| (m.key(), m.text())).collect();
+            assert_eq!(parent.member_count(), items.len());
+            for (j, (key, text)) in items.iter().enumerate() {
+                let member = parent.member(j).unwrap();
+                assert_eq!((member.key(), member.text()), (*key, *text));
+            }
+            assert!(parent.member(items.len()).is_none());
+        }
+        // The keys of a JSON object come in order: "a", "c", "deal".
+        let deal = spanned.member(2).unwrap();
+        assert!(deal.is("deal"));
+        assert_eq!(deal.member(2).map(|m| (m.key(), m.text())), Some((r#""y""#, r#"{"z":2}"#)));
     }
 
     #[test]
