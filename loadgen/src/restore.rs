@@ -47,6 +47,7 @@ pub async fn preload(
     let counters = Arc::new(Counters::default());
     let config = Arc::new(TableConfig {
         game: fipsen_rules::GameId::Prisdorf,
+        players: None,
         spectators: 0,
         deals: None,
         strict: false,

@@ -52,6 +52,8 @@ pub struct TableConfig {
     pub spectators: usize,
     /// The game the tables play.
     pub game: GameId,
+    /// Seats at each table (`None`: the game's default); for the games played at several sizes.
+    pub players: Option<u8>,
     /// Deals per series, or rounds in a game that counts rounds (`None`: endless). A table whose
     /// series ends opens a new room.
     pub deals: Option<u32>,
@@ -63,6 +65,31 @@ pub struct TableConfig {
     pub seed: u64,
     /// Keep the host's latest state (for comparing views).
     pub keep_last: bool,
+}
+
+impl TableConfig {
+    /// The tables' rules: the game's defaults with the number of seats and the series' length
+    /// asked for.
+    ///
+    /// # Errors
+    /// The game cannot be played at that number of seats.
+    pub fn rules(&self) -> Result<GameRules, String> {
+        let rules = GameRules::default_for(self.game);
+        let Ok(serde_json::Value::Object(mut options)) = serde_json::to_value(&rules) else { return Ok(rules) };
+        if let Some(players) = self.players {
+            if !options.contains_key("players") {
+                return Err(format!("{} is played at one table size only", self.game.code()));
+            }
+            options.insert("players".into(), players.into());
+        }
+        // The series' length: deals, or rounds where a game counts those (Thedinghausen).
+        if let Some(length) = ["rounds", "deals"].into_iter().find(|key| options.contains_key(*key)) {
+            options.insert(length.into(), self.deals.into());
+        }
+        let rules: GameRules = serde_json::from_value(serde_json::Value::Object(options)).map_err(|e| e.to_string())?;
+        rules.validate().map_err(|e| e.to_string())?;
+        Ok(rules)
+    }
 }
 
 type Incoming = (usize, Option<Result<Message, WsError>>);
@@ -173,7 +200,7 @@ impl Table {
         config: Arc<TableConfig>,
         counters: Arc<Counters>,
     ) -> Result<Table, String> {
-        let players = GameRules::default_for(config.game).seats();
+        let players = config.rules()?.seats();
         let n = players + config.spectators;
         let mut sinks = Vec::with_capacity(n);
         let mut streams: Streams = SelectAll::new();
@@ -214,13 +241,7 @@ impl Table {
 
     /// Creates the room, lets the other players and the spectators join, and starts the series.
     async fn open_room(&mut self) -> Result<(), String> {
-        let mut rules = GameRules::default_for(self.config.game);
-        if let Ok(serde_json::Value::Object(mut options)) = serde_json::to_value(&rules) {
-            // The series' length: deals, or rounds where a game counts those (Thedinghausen).
-            let length = if options.contains_key("rounds") { "rounds" } else { "deals" };
-            options.insert(length.into(), self.config.deals.into());
-            rules = serde_json::from_value(serde_json::Value::Object(options)).map_err(|e| e.to_string())?;
-        }
+        let rules = self.config.rules()?;
         let options = RoomOptions { next_deal_seconds: Some(0), ..RoomOptions::default() };
         let name = format!("t{}p0", self.index);
         self.send(0, &ConnectionMessage::CreateRoom { name, rules, options }.into()).await?;
@@ -667,5 +688,37 @@ impl Table {
         for sink in &mut self.sinks {
             let _ = tokio::time::timeout(Duration::from_secs(2), sink.close()).await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(game: GameId, players: Option<u8>) -> TableConfig {
+        TableConfig {
+            game,
+            players,
+            spectators: 0,
+            deals: Some(3),
+            strict: false,
+            hello_only: false,
+            seed: 1,
+            keep_last: false,
+        }
+    }
+
+    #[test]
+    fn tables_take_the_size_and_length_asked_for() {
+        let tippen = config(GameId::Tippen, Some(6)).rules().unwrap();
+        assert_eq!(tippen.seats(), 6);
+        let wippen = config(GameId::Wippen, Some(4)).rules().unwrap();
+        assert_eq!(wippen.seats(), 4);
+        assert_eq!(serde_json::to_value(&wippen).unwrap()["deals"], 3);
+        let prisdorf = config(GameId::Prisdorf, None).rules().unwrap();
+        assert_eq!(prisdorf.seats(), GameRules::default_for(GameId::Prisdorf).seats());
+        assert_eq!(serde_json::to_value(&prisdorf).unwrap()["deals"], 3);
+        // A size the game is not played at.
+        assert!(config(GameId::Tippen, Some(1)).rules().is_err());
     }
 }

@@ -86,6 +86,7 @@ fn options(label: &str, addr: SocketAddr, tables: usize, rate: f64, seconds: f64
         tables,
         table: TableConfig {
             game: GameId::Prisdorf,
+            players: None,
             spectators: 2,
             deals: Some(1),
             strict,
@@ -151,6 +152,7 @@ async fn a_finished_series_leads_to_a_new_room() {
         let counters = Arc::new(Counters::default());
         let config = Arc::new(TableConfig {
             game,
+            players: None,
             spectators: 1,
             deals: Some(1),
             strict: true,

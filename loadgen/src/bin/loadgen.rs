@@ -91,7 +91,7 @@ struct RunArgs {
     /// Tables.
     #[arg(long, default_value_t = 20)]
     tables: usize,
-    /// Spectator connections per table (besides the four players).
+    /// Spectator connections per table (besides the players).
     #[arg(long, default_value_t = 2)]
     spectators: usize,
     /// Move rates to measure, over all tables, moves per second (comma-separated; 0: none).
@@ -112,9 +112,12 @@ struct RunArgs {
     /// Deals per series; a table whose series ends opens a new room.
     #[arg(long, default_value_t = 8)]
     deals: u32,
-    /// The game the tables play (`prisdorf`, `grossenaspe`, `anseggerfips`, `duttfips`).
+    /// The game the tables play (any game's code: `prisdorf`, `tippen`, `wippen`, …).
     #[arg(long, default_value = "prisdorf", value_parser = parse_game)]
     game: GameId,
+    /// Seats at each table, for a game played at several sizes (default: the game's own).
+    #[arg(long)]
+    players: Option<u8>,
     /// Loopback source addresses (127.0.0.2, …) to spread connections over.
     #[arg(long, default_value_t = 8)]
     sources: usize,
@@ -213,6 +216,7 @@ async fn main_run(args: RunArgs) -> Result<bool, String> {
         tables: args.tables,
         table: TableConfig {
             game: args.game,
+            players: args.players,
             spectators: args.spectators,
             deals: Some(args.deals.max(1)),
             strict: args.strict,
