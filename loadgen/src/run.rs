@@ -208,7 +208,8 @@ pub async fn run(options: RunOptions) -> Report {
         }
     }
     report.setup_seconds = started.elapsed().as_secs_f64();
-    report.connections = report.tables_open * (4 + options.table.spectators);
+    let seats = options.table.rules().map_or(4, |rules| rules.seats());
+    report.connections = report.tables_open * (seats + options.table.spectators);
     if options.verbose {
         eprintln!(
             "{}: {} tables ({} connections) set up in {:.1} s, {} failed",
