@@ -698,8 +698,8 @@ mod tests {
             }
             let rules: GameRules = serde_json::from_value(rules).unwrap();
             for seed in 0..2 {
-                let spliced = bot_series_frames_match_plain_ones(&rules, seed);
-                assert!(spliced > 100, "{game:?}: {spliced} frames compared");
+                let compared = bot_series_frames_match_plain_ones(&rules, seed);
+                assert!(compared > 100, "{game:?}: {compared} frames compared");
             }
         }
     }
