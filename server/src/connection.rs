@@ -122,7 +122,7 @@ async fn write_loop(
                         reply_too_large(&state, &text);
                         break Some(CloseCode::Internal);
                     }
-                    Message::Text(text)
+                    Message::Text(*text)
                 }
                 Some(Outgoing::Close(code)) => break Some(code),
                 None => break Some(CloseCode::Normal),

@@ -11,6 +11,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use fipsen_protocol::{CloseCode, ErrorCode, MAX_MESSAGE_BYTES, ServerMessage};
+use futures_util::FutureExt as _;
 use tokio::sync::{Semaphore, watch};
 use tracing::Instrument as _;
 
@@ -150,11 +151,9 @@ async fn websocket(
             // address the proxy names); the client's place, if it holds one, lasts as long.
             let span = tracing::info_span!("client", address = %client.address);
             let connection = span.in_scope(|| connection::serve(socket, state, permit, client.address));
-            async move {
-                connection.await;
-                drop(client);
-            }
-            .instrument(span)
+            // The client is let go when the connection ends. A combinator, not an async block:
+            // a block would keep the connection's future twice (captured, and awaited).
+            connection.map(move |()| drop(client)).instrument(span)
         }),
         Err(_) => {
             inc(&state.metrics.connections_refused);

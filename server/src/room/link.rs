@@ -22,8 +22,10 @@ pub fn new_conn_id() -> ConnId {
 #[derive(Debug, Clone)]
 pub enum Outgoing {
     /// A JSON text frame, as the socket sends it: shared bytes, so that every connection sent
-    /// the same frame holds one copy, and the socket takes it without copying.
-    Text(Utf8Bytes),
+    /// the same frame holds one copy, and the socket takes it without copying. Boxed: a queue
+    /// keeps its first block of 32 slots for the connection's whole life, and a slot of 16
+    /// bytes instead of 32 saves half a kilobyte per connection.
+    Text(Box<Utf8Bytes>),
     /// Close the connection with this code after the frames before it.
     Close(CloseCode),
 }
@@ -114,7 +116,7 @@ impl ConnLink {
     /// Queues a frame; a full queue means the client does not read: it is dropped.
     /// Returns false if the connection is gone or was dropped.
     pub fn send(&self, frame: impl IntoFrame, metrics: &Metrics) -> bool {
-        match self.tx.try_send(Outgoing::Text(frame.into_frame())) {
+        match self.tx.try_send(Outgoing::Text(Box::new(frame.into_frame()))) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
                 inc(&metrics.slow_clients);
