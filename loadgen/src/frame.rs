@@ -4,11 +4,14 @@
 //! and to find lost events), the acting player's prompt and hand (to choose a legal move), and
 //! whether the series is over. A `joined` carries the whole state (room and game view); an
 //! `update` carries patches to it, which each connection applies to its [`State`] as any client
-//! does. Events are read for their numbers only.
+//! does (a spectator's connection only until its series has started, unless the run is strict:
+//! nothing the generator does depends on a spectator's state after that). Events are read for
+//! their numbers only.
 
 use fipsen_protocol::{Patch, PatchError, patch};
 use fipsen_rules::{CardSet, Seat};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::choose::Offer;
 use serde::Deserialize;
@@ -93,7 +96,7 @@ pub struct YouPart {
 }
 
 /// A server frame, reduced to what the generator needs.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct Frame {
     /// The frame's type.
     #[serde(rename = "type")]
@@ -113,9 +116,10 @@ pub struct Frame {
     /// `joined`: the series as the viewer sees it.
     #[serde(default)]
     pub game: Option<Value>,
-    /// `update`: the changes to the connection's state.
+    /// `update`: the changes to the connection's state, as they came: read (with
+    /// [`Frame::patches`]) only by a connection that keeps its state.
     #[serde(default)]
-    pub patches: Vec<Patch>,
+    pub patches: Option<Box<RawValue>>,
     /// `joined`: who the connection is.
     #[serde(default)]
     pub you: Option<YouPart>,
@@ -134,6 +138,14 @@ impl Frame {
     /// The text is not a JSON object of the expected shape.
     pub fn parse(text: &str) -> Result<Frame, serde_json::Error> {
         serde_json::from_str(text)
+    }
+
+    /// The update's patches.
+    ///
+    /// # Errors
+    /// They are not a list of patches.
+    pub fn patches(&self) -> Result<Vec<Patch>, serde_json::Error> {
+        self.patches.as_deref().map_or(Ok(Vec::new()), |raw| serde_json::from_str(raw.get()))
     }
 }
 
@@ -199,7 +211,7 @@ mod tests {
         assert_eq!(frame.kind, Kind::Update);
         assert_eq!(frame.seq, Some(6));
         assert_eq!(frame.events, vec![EventSeq { seq: 5 }, EventSeq { seq: 6 }]);
-        state.patch(&frame.patches).unwrap();
+        state.patch(&frame.patches().unwrap()).unwrap();
         assert_eq!(state.room().unwrap().status, "playing");
         let game = state.game().unwrap();
         assert!(!game.over);
@@ -211,7 +223,7 @@ mod tests {
         let stray = Frame::parse(
             r#"{"type":"update","seq":7,"events":[],"patches":[{"op":"append","path":["room"],"values":[1]}]}"#,
         );
-        assert!(state.patch(&stray.unwrap().patches).is_err());
+        assert!(state.patch(&stray.unwrap().patches().unwrap()).is_err());
     }
 
     #[test]

@@ -116,6 +116,11 @@ struct Conn {
 }
 
 impl Conn {
+    /// Whether the connection has seen its room's series start.
+    fn started(&self) -> bool {
+        self.status == "playing" && self.game.is_some()
+    }
+
     fn new(player: bool) -> Conn {
         Conn {
             player,
@@ -402,13 +407,23 @@ impl Table {
                     conn.recent.pop_front();
                 }
                 conn.recent.push_back((conn.last_seq, now));
-                if conn.state.patch(&frame.patches).is_err() {
-                    self.counters.error("loadgen/patch_does_not_fit");
+                // A spectator's state is kept until its series has started (the setup waits for
+                // that), and after only in a strict run: the moves are chosen from the players'.
+                let keeps_state = conn.player || self.config.strict || !conn.started();
+                if keeps_state {
+                    match frame.patches() {
+                        Ok(patches) => {
+                            if conn.state.patch(&patches).is_err() {
+                                self.counters.error("loadgen/patch_does_not_fit");
+                            }
+                        }
+                        Err(_) => self.counters.error("loadgen/unreadable_patches"),
+                    }
+                    if let Some(room) = conn.state.room() {
+                        conn.status = room.status;
+                    }
+                    conn.game = conn.state.game();
                 }
-                if let Some(room) = conn.state.room() {
-                    conn.status = room.status;
-                }
-                conn.game = conn.state.game();
                 self.resolve();
             }
             Kind::Ack => {

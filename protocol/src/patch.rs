@@ -11,15 +11,16 @@
 //! scoresheet row, a new log entry) gets an `append`, an array of the same length whose items
 //! changed only in part gets patches for those items, and anything else is replaced whole.
 
+mod read;
 pub mod spanned;
 pub mod text;
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// One step of a path into the client's state: an object's key or an array's index.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Step {
     /// The item at this index of an array.
@@ -36,7 +37,7 @@ pub enum Step {
 ///  {"op": "append", "path": ["game", "deal", "log"], "values": [{"event": "card_played", "seat": 1, "card": "HA"}]},
 ///  {"op": "unset", "path": ["room", "turn"]}]
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Patch {
     /// The part at `path` is now `value` (an object's field is added if it was absent).
