@@ -92,7 +92,9 @@ impl TableConfig {
     }
 }
 
-type Incoming = (usize, Option<Result<Message, WsError>>);
+type Incoming = (usize, Received);
+/// What one connection's stream gives: a message, or its end.
+type Received = Option<Result<Message, WsError>>;
 type Streams = SelectAll<Pin<Box<dyn Stream<Item = Incoming> + Send>>>;
 
 #[derive(Debug)]
@@ -663,13 +665,39 @@ impl Table {
                     }
                 }
                 item = self.streams.next() => match item {
-                    Some((i, message)) => self.on_message(i, message, Instant::now()),
+                    Some((i, message)) => {
+                        let first = (i, message, Instant::now());
+                        for (i, message, at) in self.with_waiting(first).await {
+                            self.on_message(i, message, at);
+                        }
+                    }
                     None => break,
                 },
                 () = wake => {}
             }
         }
         self.finish().await;
+    }
+
+    /// The message just taken and every other one already waiting on the table's connections,
+    /// each stamped when it was taken, before any is handled: a frame's arrival is not put off
+    /// by the handling of the frames that came with it (a real table's clients each handle their
+    /// own).
+    async fn with_waiting(&mut self, first: (usize, Received, Instant)) -> Vec<(usize, Received, Instant)> {
+        let mut taken = vec![first];
+        // Polled with the task's own waker: a connection with nothing waiting wakes the task
+        // when something comes, as `next()` would have it.
+        while let Some(Some((i, message))) = std::future::poll_fn(|cx| {
+            std::task::Poll::Ready(match self.streams.poll_next_unpin(cx) {
+                std::task::Poll::Ready(item) => Some(item),
+                std::task::Poll::Pending => None,
+            })
+        })
+        .await
+        {
+            taken.push((i, message, Instant::now()));
+        }
+        taken
     }
 
     /// Waits for the move in flight and for every connection to reach the table's last
