@@ -260,7 +260,7 @@ mod tests {
         assert_eq!(parsed.seq, Some(9));
         let joined = serde_json::json!({"room": "b1", "status": "waiting"});
         let mut state = State::snapshot(Some(joined), None);
-        state.patch(&parsed.patches().unwrap()).unwrap();
+        state.patch(parsed.patches().unwrap()).unwrap();
         assert_eq!(state.room().unwrap().status, "playing");
         let deal = state.game().unwrap().deal;
         assert_eq!(deal.turn, Some(fipsen_rules::Seat(2)));

@@ -164,8 +164,8 @@ impl State {
     ///
     /// # Errors
     /// A patch does not fit the state.
-    pub fn patch(&mut self, patches: &[Patch]) -> Result<(), PatchError> {
-        patch::apply(&mut self.0, patches)
+    pub fn patch(&mut self, patches: Vec<Patch>) -> Result<(), PatchError> {
+        patch::apply_owned(&mut self.0, patches)
     }
 
     /// The room fields the generator uses.
@@ -211,7 +211,7 @@ mod tests {
         assert_eq!(frame.kind, Kind::Update);
         assert_eq!(frame.seq, Some(6));
         assert_eq!(frame.events, vec![EventSeq { seq: 5 }, EventSeq { seq: 6 }]);
-        state.patch(&frame.patches().unwrap()).unwrap();
+        state.patch(frame.patches().unwrap()).unwrap();
         assert_eq!(state.room().unwrap().status, "playing");
         let game = state.game().unwrap();
         assert!(!game.over);
@@ -223,7 +223,7 @@ mod tests {
         let stray = Frame::parse(
             r#"{"type":"update","seq":7,"events":[],"patches":[{"op":"append","path":["room"],"values":[1]}]}"#,
         );
-        assert!(state.patch(&stray.unwrap().patches().unwrap()).is_err());
+        assert!(state.patch(stray.unwrap().patches().unwrap()).is_err());
     }
 
     #[test]

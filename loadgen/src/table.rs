@@ -415,7 +415,7 @@ impl Table {
                 if keeps_state {
                     match frame.patches() {
                         Ok(patches) => {
-                            if conn.state.patch(&patches).is_err() {
+                            if conn.state.patch(patches).is_err() {
                                 self.counters.error("loadgen/patch_does_not_fit");
                             }
                         }

@@ -134,63 +134,82 @@ fn changed_in_part(old: &[Value], new: &[Value]) -> bool {
 /// should ask for a snapshot). The patches before it are applied.
 pub fn apply(state: &mut Value, patches: &[Patch]) -> Result<(), PatchError> {
     for patch in patches {
+        apply_one(state, patch.clone())?;
+    }
+    Ok(())
+}
+
+/// Applies `patches` to `state` in order, moving their values into it (nothing is copied).
+///
+/// # Errors
+/// As [`apply`].
+pub fn apply_owned(state: &mut Value, patches: Vec<Patch>) -> Result<(), PatchError> {
+    for patch in patches {
         apply_one(state, patch)?;
     }
     Ok(())
 }
 
-fn apply_one(state: &mut Value, patch: &Patch) -> Result<(), PatchError> {
-    let path = match patch {
-        Patch::Set { path, .. } | Patch::Append { path, .. } | Patch::Unset { path } => path,
+fn apply_one(state: &mut Value, patch: Patch) -> Result<(), PatchError> {
+    let (path, change) = match patch {
+        Patch::Set { path, value } => (path, Change::Set(value)),
+        Patch::Append { path, values } => (path, Change::Append(values)),
+        Patch::Unset { path } => (path, Change::Unset),
     };
-    let fail = || PatchError { path: serde_json::to_string(path).unwrap_or_default() };
+    let fail = |path: &[Step]| PatchError { path: serde_json::to_string(path).unwrap_or_default() };
     let Some((last, parents)) = path.split_last() else {
-        return match patch {
-            Patch::Set { value, .. } => {
-                *state = value.clone();
+        return match (change, state) {
+            (Change::Set(value), state) => {
+                *state = value;
                 Ok(())
             }
-            Patch::Append { values, .. } => match state {
-                Value::Array(items) => {
-                    items.extend(values.iter().cloned());
-                    Ok(())
-                }
-                _ => Err(fail()),
-            },
-            Patch::Unset { .. } => Err(fail()),
+            (Change::Append(values), Value::Array(items)) => {
+                items.extend(values);
+                Ok(())
+            }
+            _ => Err(fail(&path)),
         };
     };
     let mut at = state;
     for step in parents {
-        at = child(at, step).ok_or_else(fail)?;
+        let Some(next) = child(at, step) else { return Err(fail(&path)) };
+        at = next;
     }
-    match patch {
-        Patch::Set { value, .. } => match (at, last) {
+    let done = match change {
+        Change::Set(value) => match (at, last) {
             (Value::Object(map), Step::Key(key)) => {
-                map.insert(key.clone(), value.clone());
-                Ok(())
+                map.insert(key.clone(), value);
+                true
             }
             (Value::Array(items), Step::Index(i)) if *i < items.len() => {
-                items[*i] = value.clone();
-                Ok(())
+                items[*i] = value;
+                true
             }
-            _ => Err(fail()),
+            _ => false,
         },
-        Patch::Append { values, .. } => match child(at, last) {
+        Change::Append(values) => match child(at, last) {
             Some(Value::Array(items)) => {
-                items.extend(values.iter().cloned());
-                Ok(())
+                items.extend(values);
+                true
             }
-            _ => Err(fail()),
+            _ => false,
         },
-        Patch::Unset { .. } => match (at, last) {
+        Change::Unset => match (at, last) {
             (Value::Object(map), Step::Key(key)) => {
                 map.remove(key);
-                Ok(())
+                true
             }
-            _ => Err(fail()),
+            _ => false,
         },
-    }
+    };
+    if done { Ok(()) } else { Err(fail(&path)) }
+}
+
+/// What a patch does at the end of its path.
+enum Change {
+    Set(Value),
+    Append(Vec<Value>),
+    Unset,
 }
 
 fn child<'a>(value: &'a mut Value, step: &Step) -> Option<&'a mut Value> {
@@ -220,6 +239,10 @@ mod tests {
         let mut applied = old.clone();
         apply(&mut applied, &patches).unwrap();
         assert_eq!(&applied, new, "patches {patches:?}");
+        // Moved in, they give the same.
+        let mut moved = old.clone();
+        apply_owned(&mut moved, patches.clone()).unwrap();
+        assert_eq!(&moved, new, "patches {patches:?}");
         // The patches survive the wire.
         let wire: Vec<Patch> = serde_json::from_str(&serde_json::to_string(&patches).unwrap()).unwrap();
         assert_eq!(wire, patches);
@@ -268,7 +291,12 @@ mod tests {
         let bad = Patch::Append { path: vec![Step::Key("room".into())], values: vec![json!(1)] };
         assert!(apply(&mut state, &[bad]).is_err());
         let bad = Patch::Unset { path: vec![Step::Key("room".into()), Step::Index(0)] };
-        assert!(apply(&mut state, &[bad]).is_err());
+        assert!(apply(&mut state, std::slice::from_ref(&bad)).is_err());
+        let error = apply_owned(&mut state, vec![bad]).unwrap_err();
+        assert_eq!(error.path, r#"["room",0]"#);
+        let bad = Patch::Unset { path: vec![] };
+        assert!(apply_owned(&mut state, vec![bad]).is_err());
+        assert_eq!(state, json!({"room": {}}), "nothing changed");
     }
 
     /// Random JSON of a few levels, with few distinct keys and values so that random pairs
