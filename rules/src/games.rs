@@ -435,6 +435,12 @@ macro_rules! registry {
                 match self { $( AnyGame::$variant(g) => GameView::$variant(g.view_without_rows(viewer)), )+ }
             }
 
+            /// [`AnyGame::view_without_rows`] with at least the deal's fields that differ from
+            /// viewer to viewer filled in (see [`GameEngine::own_view`]).
+            pub fn own_view(&self, viewer: Option<Seat>) -> GameView {
+                match self { $( AnyGame::$variant(g) => GameView::$variant(g.own_view(viewer)), )+ }
+            }
+
             /// Reads an action of this table's game from JSON.
             ///
             /// # Errors

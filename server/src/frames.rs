@@ -307,7 +307,8 @@ impl<'a> UpdateFrames<'a> {
         if !*self.replaceable.get_or_insert_with(|| template.own.is_none() && game.replaceable("deal", private)) {
             return None;
         }
-        let mut view = series.view_without_rows(Some(seat));
+        // Only the seat's own fields are read from its view.
+        let mut view = series.own_view(Some(seat));
         if !prompt {
             view.clear_prompt();
         }

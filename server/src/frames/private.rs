@@ -5,8 +5,8 @@
 //! declarer's discards, a Kieker's hand). Everything else — the rules, the auction, the tricks,
 //! the scores — every viewer sees alike. So the spectators' view is serialised whole once per
 //! change (the template), and each seat's state is the template's text with the seat's own
-//! fields written in ([`private_fields`], [`own_fields`]); the record of places moves with them
-//! (`Spanned::with_members_replaced`).
+//! fields written in ([`private_fields`], [`own_fields`]), read from a view that need hold only
+//! those (`AnyGame::own_view`).
 //!
 //! The spectators' view holds no hidden card, so a field wrongly left off a game's list would
 //! show a seat what the spectators see, never another seat's cards. A test plays series of
