@@ -107,7 +107,9 @@ impl Prompt {
     }
 }
 
-/// A deal as one viewer sees it. Built only by [`Deal::view`] (and, partly, [`Deal::own_view`]).
+// Also built, with its viewer's own fields alone, by `Deal::own_view` (said here, not in the
+// doc comment, which is the protocol schema's description).
+/// A deal as one viewer sees it. Built only by [`Deal::view`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DealView {

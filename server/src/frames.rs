@@ -478,6 +478,9 @@ fn record(old: &Base, new: &Base, private: &[&str]) -> Option<(Group, String)> {
         members: Vec::with_capacity(40),
         keys: Vec::with_capacity(private.len()),
     };
+    // One path for every member: `["game", member]` or `["game", "deal", field]`.
+    let mut path = Vec::with_capacity(3);
+    path.push(Seg::Name("game"));
     let (mut olds, mut news) = (before.members(), now.members());
     loop {
         match (olds.next(), news.next()) {
@@ -486,12 +489,14 @@ fn record(old: &Base, new: &Base, private: &[&str]) -> Option<(Group, String)> {
                 if o.is("deal") && o.has_members() && n.has_members() && is_object(o.text()) && is_object(n.text()) {
                     group.deal = group.top.len();
                     group.top.push(String::new());
+                    path.push(Seg::Name("deal"));
                     let (mut a, mut b) = (o.members(), n.members());
                     loop {
                         match (a.next(), b.next()) {
                             (None, None) => break,
                             (Some(x), Some(y)) if x.key() == y.key() => {
-                                let mut path = vec![Seg::Name("game"), Seg::Name("deal"), Seg::Raw(x.key())];
+                                path.truncate(2);
+                                path.push(Seg::Raw(x.key()));
                                 if private.iter().any(|name| x.is(name)) {
                                     // The viewer's own: compared for each viewer.
                                     let k = group.keys.len();
@@ -511,10 +516,12 @@ fn record(old: &Base, new: &Base, private: &[&str]) -> Option<(Group, String)> {
                             _ => return None,
                         }
                     }
+                    path.truncate(1);
                 } else {
                     let mark = out.len();
-                    let mut path = vec![Seg::Name("game"), Seg::Raw(o.key())];
+                    path.push(Seg::Raw(o.key()));
                     out.diff_members(o, n, &mut path);
+                    path.truncate(1);
                     group.top.push(out.written_since(mark).to_string());
                 }
             }
