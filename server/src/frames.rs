@@ -369,11 +369,11 @@ impl<'a> UpdateFrames<'a> {
                 self.rows(&mut out, &sheet, 0, new.rows);
             }
             (Some(_), Some(_)) => {
-                if !self.group_patches(&mut out, old, new) {
-                    if let (Some(before), Some(now)) = (old.game_text(), new.game_text()) {
-                        let mut path = vec![Seg::Name("game")];
-                        out.diff_spanned_with(&before, &now, &mut path, &mut self.memo);
-                    }
+                if !self.group_patches(&mut out, old, new)
+                    && let (Some(before), Some(now)) = (old.game_text(), new.game_text())
+                {
+                    let mut path = vec![Seg::Name("game")];
+                    out.diff_spanned_with(&before, &now, &mut path, &mut self.memo);
                 }
                 let same_sheet = old.first_row == new.first_row || old.rows == 0;
                 if same_sheet && new.rows >= old.rows {
