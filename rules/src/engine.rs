@@ -245,6 +245,15 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
     /// sent by [`GameEngine::rows`] and [`GameEngine::row_json`] as they come.
     fn view_without_rows(&self, viewer: Option<Seat>) -> Self::View;
 
+    /// [`GameEngine::view_without_rows`] with at least the deal's fields that differ from
+    /// viewer to viewer (the viewer, his hand, what he may do, cards shown to some seats only)
+    /// filled in as that view has them; a game may leave the others empty, which spares
+    /// building them for each seat when a server writes a seat's own fields into the
+    /// spectators' view. By default the whole view.
+    fn own_view(&self, viewer: Option<Seat>) -> Self::View {
+        self.view_without_rows(viewer)
+    }
+
     /// The number of rows on the scoresheet.
     fn rows(&self) -> usize;
 
@@ -378,6 +387,10 @@ impl GameEngine for Series {
         Series::view_without_rows(self, viewer)
     }
 
+    fn own_view(&self, viewer: Option<Seat>) -> SeriesView {
+        Series::own_view(self, viewer)
+    }
+
     fn rows(&self) -> usize {
         self.scoresheet().len()
     }
@@ -395,7 +408,7 @@ impl GameEngine for Series {
 /// to the series' inherent method of the same name (Großenaspe, Anseggerfips, Duttfips).
 macro_rules! holstein_engine {
     ([$($generics:tt)*] $series:ty, $game:ident, rules: $rules:ty, id: $id:expr, seats: $seats:expr, deals: $deals:expr
-     $(, counted: $counted:expr, seeds: $seeds:expr)?) => {
+     $(, counted: $counted:expr, seeds: $seeds:expr)? $(, own_view: $own:expr)?) => {
         impl<$($generics)*> GameEngine for $series {
             type Rules = $rules;
             type Action = $game::Action;
@@ -500,6 +513,13 @@ macro_rules! holstein_engine {
                 <$series>::view_without_rows(self, viewer)
             }
 
+            $(
+                fn own_view(&self, viewer: Option<Seat>) -> $game::SeriesView {
+                    let own: fn(&Self, Option<Seat>) -> $game::SeriesView = $own;
+                    own(self, viewer)
+                }
+            )?
+
             fn rows(&self) -> usize {
                 self.scoresheet().len()
             }
@@ -530,7 +550,8 @@ holstein_engine!(
 // Tippen / Dreiblatt: the seats are the preset's player count; the series counts deals.
 holstein_engine!(
     [] tippen::Series, tippen, rules: tippen::Rules, id: GameId::Tippen,
-    seats: |rules| usize::from(rules.players), deals: |rules| rules.deals
+    seats: |rules| usize::from(rules.players), deals: |rules| rules.deals,
+    own_view: |s, viewer| s.own_view(viewer)
 );
 
 // Both Mecklenburg games: one series over each game's own options.
@@ -644,6 +665,10 @@ impl GameEngine for wippen::Series {
 
     fn view_without_rows(&self, viewer: Option<Seat>) -> wippen::SeriesView {
         wippen::Series::view_without_rows(self, viewer)
+    }
+
+    fn own_view(&self, viewer: Option<Seat>) -> wippen::SeriesView {
+        wippen::Series::own_view(self, viewer)
     }
 
     fn rows(&self) -> usize {

@@ -435,6 +435,12 @@ macro_rules! registry {
                 match self { $( AnyGame::$variant(g) => GameView::$variant(g.view_without_rows(viewer)), )+ }
             }
 
+            /// [`AnyGame::view_without_rows`] with at least the deal's fields that differ from
+            /// viewer to viewer filled in (see [`GameEngine::own_view`]).
+            pub fn own_view(&self, viewer: Option<Seat>) -> GameView {
+                match self { $( AnyGame::$variant(g) => GameView::$variant(g.own_view(viewer)), )+ }
+            }
+
             /// Reads an action of this table's game from JSON.
             ///
             /// # Errors
@@ -606,6 +612,59 @@ mod tests {
         assert_eq!(game.check(seat, &prisdorf), Err(RuleError::WrongGame));
         assert!(game.apply(seat, &prisdorf).is_err());
         assert_eq!(game.legal_actions(seat), legal, "a refused action changes nothing");
+    }
+
+    /// At every step of a short series of every game, for every viewer, the view of the
+    /// viewer's own fields holds the deal's fields that differ from viewer to viewer as the whole
+    /// view has them, and the same series-level values.
+    #[test]
+    fn own_views_hold_the_viewers_own_fields_as_the_whole_view() {
+        fn own_fields(game: GameId) -> &'static [&'static str] {
+            match game {
+                GameId::Prisdorf => &["viewer", "hand", "skat", "stock", "discards", "kieker_hand", "prompt"],
+                GameId::Grossenaspe => &["viewer", "hand", "skat", "talon", "discards", "kieker_hand", "prompt"],
+                GameId::Anseggerfips | GameId::Duttfips => &["viewer", "hand", "dutt", "discards", "prompt"],
+                GameId::Thedinghausen | GameId::Wippen => &["viewer", "hand", "prompt"],
+                GameId::Tippen => &["viewer", "hand", "trump_card", "discards", "prompt"],
+            }
+        }
+        for &id in GameId::ALL {
+            let mut options = serde_json::to_value(GameRules::default_for(id)).unwrap();
+            if options.get("rounds").is_some() {
+                options["rounds"] = 1.into();
+            } else {
+                options["deals"] = 2.into();
+            }
+            let rules: GameRules = serde_json::from_value(options).unwrap();
+            let (mut game, _) = AnyGame::start(&rules, Seed::from_u64(11)).unwrap();
+            let viewers: Vec<Option<Seat>> =
+                std::iter::once(None).chain((0..game.seats() as u8).map(|s| Some(Seat(s)))).collect();
+            let mut steps = 0;
+            for step in 0..3000usize {
+                for &viewer in &viewers {
+                    let whole = serde_json::to_value(game.view_without_rows(viewer)).unwrap();
+                    let own = serde_json::to_value(game.own_view(viewer)).unwrap();
+                    for field in own_fields(id) {
+                        let (a, b) = (&whole["deal"][*field], &own["deal"][*field]);
+                        assert!(whole["deal"].get(*field).is_some(), "{id:?}: the view has no `{field}`");
+                        assert_eq!(a, b, "{id:?}, step {step}, viewer {viewer:?}: `{field}`");
+                    }
+                    assert_eq!(whole["game"], own["game"]);
+                }
+                steps += 1;
+                if game.series_over() {
+                    break;
+                }
+                if game.deal_over() {
+                    game.next_deal().unwrap();
+                } else {
+                    let seat = game.turn().unwrap();
+                    let legal = game.legal_actions(seat);
+                    game.apply(seat, &legal.get(step % legal.len()).unwrap()).unwrap();
+                }
+            }
+            assert!(game.series_over() && steps > 20, "{id:?}: the series was played to its end ({steps} steps)");
+        }
     }
 
     #[test]

@@ -231,6 +231,23 @@ impl Series {
         }
     }
 
+    /// [`Series::view_without_rows`] with only the fields that differ from viewer to viewer
+    /// filled in as the view has them (see [`Deal::own_view`]); the others are left empty.
+    pub fn own_view(&self, viewer: Option<Seat>) -> SeriesView {
+        let mut deal = self.deal.own_view(viewer);
+        if self.is_over() {
+            deal.prompt = Default::default();
+        }
+        SeriesView {
+            number: self.dealt,
+            counted: self.counted,
+            deal,
+            scoresheet: Vec::new(),
+            totals: Vec::new(),
+            over: self.is_over(),
+        }
+    }
+
     /// The current deal as `viewer` may see it: [`SeriesView::deal`] alone (a server that
     /// sends the same scoresheet to every viewer builds the rest once).
     pub fn deal_view(&self, viewer: Option<Seat>) -> DealView {

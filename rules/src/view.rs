@@ -107,6 +107,8 @@ impl Prompt {
     }
 }
 
+// Also built, with its viewer's own fields alone, by `Deal::own_view` (said here, not in the
+// doc comment, which is the protocol schema's description).
 /// A deal as one viewer sees it. Built only by [`Deal::view`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -175,19 +177,8 @@ impl Deal {
         let n = usize::from(self.players());
         let viewer = viewer.filter(|s| s.index() < n);
         let over = self.is_over();
-        let is_declarer = viewer.is_some() && viewer == self.declarer;
-        let show = |allowed: bool, cards: CardSet| (over || allowed).then_some(cards);
         let play = self.tricks.view(self.players(), Some(self.trumps_in_play()));
-        let kieker = self.contract.is_some_and(Contract::is_kieker);
-        let kieker_hand = if kieker && (is_declarer || (viewer.is_some() && viewer == self.kieker_shown_to) || over) {
-            self.declarer.map(|d| self.dealt_hand(d))
-        } else {
-            None
-        };
-        let prompt = match viewer {
-            Some(seat) => Prompt::from_actions(&self.legal_actions(seat)),
-            None => Prompt::default(),
-        };
+        let own = self.own_parts(viewer);
         DealView {
             viewer,
             rules: self.rules,
@@ -195,7 +186,7 @@ impl Deal {
             vorhand: self.vorhand(),
             phase: self.phase,
             turn: self.turn,
-            hand: viewer.map(|s| self.hand(s)),
+            hand: own.hand,
             hand_sizes: self.hands[..n].iter().map(|h| h.len() as u8).collect(),
             calls: self.auction.calls().iter().map(|&(seat, call)| CallRecord { seat, call }).collect(),
             standing: self.auction.standing(),
@@ -204,10 +195,10 @@ impl Deal {
             declarer: self.declarer,
             contract: self.contract,
             game: self.game,
-            skat: show(is_declarer && self.skat_taken, self.skat),
-            stock: show(is_declarer && kieker, self.stock),
-            discards: show(is_declarer && self.skat_taken, self.discards),
-            kieker_hand,
+            skat: own.skat,
+            stock: own.stock,
+            discards: own.discards,
+            kieker_hand: own.kieker_hand,
             tricks: play.tricks,
             trick: play.trick,
             winning: play.winning,
@@ -215,7 +206,79 @@ impl Deal {
             outcome: self.outcome,
             scores: self.outcome.map(|o| o.scores(self.players())),
             reveal: over.then(|| self.reveal()),
-            prompt,
+            prompt: own.prompt,
         }
     }
+
+    /// [`Deal::view`] with only the fields that differ from viewer to viewer filled in as the
+    /// view has them (`viewer`, `hand`, `skat`, `stock`, `discards`, `kieker_hand`, `prompt`);
+    /// the others are left empty.
+    pub fn own_view(&self, viewer: Option<Seat>) -> DealView {
+        let viewer = viewer.filter(|s| s.index() < usize::from(self.players()));
+        let own = self.own_parts(viewer);
+        DealView {
+            viewer,
+            rules: self.rules,
+            dealer: self.dealer,
+            vorhand: self.dealer,
+            phase: self.phase,
+            turn: self.turn,
+            hand: own.hand,
+            hand_sizes: Vec::new(),
+            calls: Vec::new(),
+            standing: None,
+            holder: None,
+            challenger: None,
+            declarer: None,
+            contract: None,
+            game: None,
+            skat: own.skat,
+            stock: own.stock,
+            discards: own.discards,
+            kieker_hand: own.kieker_hand,
+            tricks: Vec::new(),
+            trick: Vec::new(),
+            winning: None,
+            tricks_taken: TricksTaken { declarer: 0, opponents: 0 },
+            outcome: None,
+            scores: None,
+            reveal: None,
+            prompt: own.prompt,
+        }
+    }
+
+    /// The parts of the view that differ from viewer to viewer (`viewer` one of the seats, or
+    /// `None`).
+    fn own_parts(&self, viewer: Option<Seat>) -> OwnParts {
+        let over = self.is_over();
+        let is_declarer = viewer.is_some() && viewer == self.declarer;
+        let show = |allowed: bool, cards: CardSet| (over || allowed).then_some(cards);
+        let kieker = self.contract.is_some_and(Contract::is_kieker);
+        let kieker_hand = if kieker && (is_declarer || (viewer.is_some() && viewer == self.kieker_shown_to) || over) {
+            self.declarer.map(|d| self.dealt_hand(d))
+        } else {
+            None
+        };
+        OwnParts {
+            hand: viewer.map(|s| self.hand(s)),
+            skat: show(is_declarer && self.skat_taken, self.skat),
+            stock: show(is_declarer && kieker, self.stock),
+            discards: show(is_declarer && self.skat_taken, self.discards),
+            kieker_hand,
+            prompt: match viewer {
+                Some(seat) => Prompt::from_actions(&self.legal_actions(seat)),
+                None => Prompt::default(),
+            },
+        }
+    }
+}
+
+/// The parts of a deal's view that differ from viewer to viewer.
+struct OwnParts {
+    hand: Option<CardSet>,
+    skat: Option<CardSet>,
+    stock: Option<CardSet>,
+    discards: Option<CardSet>,
+    kieker_hand: Option<CardSet>,
+    prompt: Prompt,
 }

@@ -18,15 +18,17 @@
 
 mod private;
 
+use std::borrow::Cow;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::extract::ws::Utf8Bytes;
-use fipsen_protocol::patch::spanned::{Member, PatchMemo, Spanned};
+use fipsen_protocol::patch::spanned::{PatchMemo, Spanned};
 use fipsen_protocol::patch::text::{PatchWriter, Seg};
 use fipsen_protocol::{RoomEvent, RoomState, SeqEvent};
 use fipsen_rules::{AnyGame, Seat};
+use private::Own;
 
 /// How deep the places of a game view's members are kept with a base: the view's parts and the
 /// deal's fields (a move changes a few of these; what lies deeper is compared as text). A third
@@ -57,8 +59,12 @@ pub struct Base {
     /// The room's JSON.
     room: Arc<str>,
     /// The game view's JSON with an empty scoresheet, with the places of its members down to
-    /// [`SPAN_DEPTH`]; `None` before a series.
-    game: Option<Spanned>,
+    /// [`SPAN_DEPTH`]; `None` before a series. A seat's state made from the spectators' shares
+    /// their text, and holds its own fields apart (`own`).
+    game: Option<Arc<Spanned>>,
+    /// The seat's own fields, which take the place of those in `game`'s deal (`None`: `game` is
+    /// the whole text).
+    own: Option<Own>,
     /// The scoresheet's rows.
     rows: usize,
     /// A hash of the first row's JSON, which tells one series' scoresheet from another's.
@@ -72,7 +78,7 @@ pub struct Base {
 impl PartialEq for Base {
     fn eq(&self, other: &Base) -> bool {
         self.room == other.room
-            && self.game == other.game
+            && self.game_text() == other.game_text()
             && self.rows == other.rows
             && self.first_row == other.first_row
     }
@@ -87,7 +93,7 @@ static CHANGES: AtomicU64 = AtomicU64::new(1);
 impl Base {
     /// The base of a connection sent nothing yet.
     pub fn empty() -> Base {
-        Base { room: Arc::from("null"), game: None, rows: 0, first_row: 0, made: 0 }
+        Base { room: Arc::from("null"), game: None, own: None, rows: 0, first_row: 0, made: 0 }
     }
 
     /// The state of `viewer` now, as a snapshot (`joined`) gives it, without the prompt where
@@ -100,14 +106,29 @@ impl Base {
     /// The base of `viewer` with the room's text `room`, its game view serialised whole.
     fn of(room: Arc<str>, series: Option<&AnyGame>, viewer: Option<Seat>, prompt: bool, first_row: u64) -> Base {
         let Some(series) = series else {
-            return Base { room, game: None, rows: 0, first_row: 0, made: 0 };
+            return Base { room, game: None, own: None, rows: 0, first_row: 0, made: 0 };
         };
         let mut view = series.view_without_rows(viewer);
         if !prompt {
             view.clear_prompt();
         }
         let game = Spanned::of(&view, SPAN_DEPTH).unwrap_or_else(|_| Spanned::plain("null"));
-        Base { room, game: Some(game), rows: series.rows(), first_row, made: 0 }
+        Base { room, game: Some(Arc::new(game)), own: None, rows: series.rows(), first_row, made: 0 }
+    }
+
+    /// The game view's whole text: a seat's own fields written into the spectators' text where
+    /// they are held apart.
+    fn game_text(&self) -> Option<Cow<'_, Spanned>> {
+        let game = self.game.as_deref()?;
+        Some(match &self.own {
+            None => Cow::Borrowed(game),
+            // Made only where the spectators' text has the fields to replace (see
+            // [`UpdateFrames::composed`]).
+            Some(own) => Cow::Owned(game.with_members_replaced("deal", &own.fields()).unwrap_or_else(|| {
+                debug_assert!(false, "a seat's own fields not found in the spectators' text");
+                Spanned::plain("null")
+            })),
+        })
     }
 }
 
@@ -143,6 +164,9 @@ pub struct UpdateFrames<'a> {
     /// Whether seats' states are made from the spectators' (tests compare them with states
     /// serialised whole).
     compose: bool,
+    /// Whether the spectators' text of this change has the private fields to replace (found
+    /// once, for the first seat).
+    replaceable: Option<bool>,
     /// Tests only: how many seats' states were made from the spectators'.
     #[cfg(test)]
     composed: usize,
@@ -181,9 +205,13 @@ struct Group {
     top: Vec<String>,
     /// Which member of the view is the deal.
     deal: usize,
+    /// The spectators' texts of the two changes, from which every state of the group was made.
+    texts: (Arc<Spanned>, Arc<Spanned>),
     /// For each member of the deal: its patches, or `None` for a private field (compared for
     /// each viewer).
     members: Vec<Option<String>>,
+    /// The keys of the deal's private fields, in order, as the text writes them.
+    keys: Vec<String>,
 }
 
 impl<'a> UpdateFrames<'a> {
@@ -210,6 +238,7 @@ impl<'a> UpdateFrames<'a> {
             no_prompt: Vec::new(),
             private: series.map_or(&[], |s| private::private_fields(s.game())),
             compose: true,
+            replaceable: None,
             #[cfg(test)]
             composed: 0,
             #[cfg(test)]
@@ -273,12 +302,17 @@ impl<'a> UpdateFrames<'a> {
             return None;
         }
         let template = self.state(None);
-        let mut view = series.view_without_rows(Some(seat));
+        let game = template.game.clone()?;
+        let private = self.private;
+        if !*self.replaceable.get_or_insert_with(|| template.own.is_none() && game.replaceable("deal", private)) {
+            return None;
+        }
+        // Only the seat's own fields are read from its view.
+        let mut view = series.own_view(Some(seat));
         if !prompt {
             view.clear_prompt();
         }
-        let own = private::own_fields(&view, self.private)?;
-        let game = template.game.as_ref()?.with_members_replaced("deal", &own.fields(self.private)?)?;
+        let own = private::own_fields(&view, private)?;
         #[cfg(test)]
         {
             self.composed += 1;
@@ -286,6 +320,7 @@ impl<'a> UpdateFrames<'a> {
         Some(Arc::new(Base {
             room: self.room.clone(),
             game: Some(game),
+            own: Some(own),
             rows: series.rows(),
             first_row: self.first_row,
             made: self.change,
@@ -327,14 +362,18 @@ impl<'a> UpdateFrames<'a> {
         match (&old.game, &new.game) {
             (None, None) => {}
             (Some(_), None) => out.set(&game, "null"),
-            (None, Some(now)) => {
-                out.set(&game, now.as_str());
+            (None, Some(_)) => {
+                if let Some(now) = new.game_text() {
+                    out.set(&game, now.as_str());
+                }
                 self.rows(&mut out, &sheet, 0, new.rows);
             }
-            (Some(before), Some(now)) => {
-                if !self.group_patches(&mut out, old.made, new.made, before, now) {
+            (Some(_), Some(_)) => {
+                if !self.group_patches(&mut out, old, new)
+                    && let (Some(before), Some(now)) = (old.game_text(), new.game_text())
+                {
                     let mut path = vec![Seg::Name("game")];
-                    out.diff_spanned_with(before, now, &mut path, &mut self.memo);
+                    out.diff_spanned_with(&before, &now, &mut path, &mut self.memo);
                 }
                 let same_sheet = old.first_row == new.first_row || old.rows == 0;
                 if same_sheet && new.rows >= old.rows {
@@ -352,27 +391,21 @@ impl<'a> UpdateFrames<'a> {
     /// Writes the game view's patches from `before` to `now` member by member, as a viewer
     /// before did whose old state the same change made; false (nothing written) where the
     /// states were not made from the spectators' or their members do not match.
-    fn group_patches(
-        &mut self,
-        out: &mut PatchWriter,
-        made: u64,
-        now_made: u64,
-        before: &Spanned,
-        now: &Spanned,
-    ) -> bool {
+    fn group_patches(&mut self, out: &mut PatchWriter, old: &Base, new: &Base) -> bool {
+        let (Some(before), Some(now)) = (old.game.as_deref(), new.game.as_deref()) else { return false };
         let objects = is_object(before.as_str()) && is_object(now.as_str());
-        if made == 0 || now_made != self.change || !objects || !before.has_members() || !now.has_members() {
+        if old.made == 0 || new.made != self.change || !objects || !before.has_members() || !now.has_members() {
             return false;
         }
-        if let Some(group) = self.groups.iter().find(|g| g.made == made) {
-            let replayed = replay(out, group, before, now);
+        if let Some(group) = self.groups.iter().find(|g| g.made == old.made) {
+            let replayed = replay(out, group, old, new);
             #[cfg(test)]
             {
                 self.grouped += usize::from(replayed);
             }
             return replayed;
         }
-        match record(made, before, now, self.private) {
+        match record(old, new, self.private) {
             Some((group, written)) => {
                 out.push_written(&written);
                 self.groups.push(group);
@@ -430,12 +463,24 @@ impl<'a> UpdateFrames<'a> {
     }
 }
 
-/// Compares the game view's states `before` and `now` member by member (the deal's members
-/// one by one), as [`PatchWriter::diff_spanned`] would: the patches written, and the group of
-/// each member's patches; `None` where the members do not pair up key by key.
-fn record(made: u64, before: &Spanned, now: &Spanned, private: &[&str]) -> Option<(Group, String)> {
+/// Compares the game view's states `old` and `new` (made from the spectators' states of two
+/// changes) member by member, the deal's members one by one, as
+/// [`PatchWriter::diff_spanned`] would: the patches written, and the group of each member's
+/// patches; `None` where the members do not pair up key by key.
+fn record(old: &Base, new: &Base, private: &[&str]) -> Option<(Group, String)> {
+    let (before, now) = (old.game.as_ref()?, new.game.as_ref()?);
     let mut out = PatchWriter::with_capacity(PATCH_BYTES);
-    let mut group = Group { made, top: Vec::with_capacity(8), deal: usize::MAX, members: Vec::with_capacity(40) };
+    let mut group = Group {
+        made: old.made,
+        texts: (before.clone(), now.clone()),
+        top: Vec::with_capacity(8),
+        deal: usize::MAX,
+        members: Vec::with_capacity(40),
+        keys: Vec::with_capacity(private.len()),
+    };
+    // One path for every member: `["game", member]` or `["game", "deal", field]`.
+    let mut path = Vec::with_capacity(3);
+    path.push(Seg::Name("game"));
     let (mut olds, mut news) = (before.members(), now.members());
     loop {
         match (olds.next(), news.next()) {
@@ -444,24 +489,39 @@ fn record(made: u64, before: &Spanned, now: &Spanned, private: &[&str]) -> Optio
                 if o.is("deal") && o.has_members() && n.has_members() && is_object(o.text()) && is_object(n.text()) {
                     group.deal = group.top.len();
                     group.top.push(String::new());
+                    path.push(Seg::Name("deal"));
                     let (mut a, mut b) = (o.members(), n.members());
                     loop {
                         match (a.next(), b.next()) {
                             (None, None) => break,
                             (Some(x), Some(y)) if x.key() == y.key() => {
-                                let mark = out.len();
-                                let mut path = vec![Seg::Name("game"), Seg::Name("deal"), Seg::Raw(x.key())];
-                                out.diff_members(x, y, &mut path);
-                                let own = private.iter().any(|name| x.is(name));
-                                group.members.push((!own).then(|| out.written_since(mark).to_string()));
+                                path.truncate(2);
+                                path.push(Seg::Raw(x.key()));
+                                if private.iter().any(|name| x.is(name)) {
+                                    // The viewer's own: compared for each viewer.
+                                    let k = group.keys.len();
+                                    let was = private_text(old.own.as_ref(), k, || Some(x.text()))?;
+                                    let is = private_text(new.own.as_ref(), k, || Some(y.text()))?;
+                                    if was != is {
+                                        out.diff(was, is, &mut path);
+                                    }
+                                    group.keys.push(x.key().to_string());
+                                    group.members.push(None);
+                                } else {
+                                    let mark = out.len();
+                                    out.diff_members(x, y, &mut path);
+                                    group.members.push(Some(out.written_since(mark).to_string()));
+                                }
                             }
                             _ => return None,
                         }
                     }
+                    path.truncate(1);
                 } else {
                     let mark = out.len();
-                    let mut path = vec![Seg::Name("game"), Seg::Raw(o.key())];
+                    path.push(Seg::Raw(o.key()));
                     out.diff_members(o, n, &mut path);
+                    path.truncate(1);
                     group.top.push(out.written_since(mark).to_string());
                 }
             }
@@ -471,47 +531,51 @@ fn record(made: u64, before: &Spanned, now: &Spanned, private: &[&str]) -> Optio
     (group.deal != usize::MAX).then(|| (group, out.into_string()))
 }
 
-/// Writes the game view's patches from `before` to `now` with the group's patches of every
+/// The text of a state's private field number `index` (of the game's list): its own where it
+/// holds them apart, else `whole`'s (the member in its whole text).
+fn private_text<'t>(own: Option<&'t Own>, index: usize, whole: impl FnOnce() -> Option<&'t str>) -> Option<&'t str> {
+    match own {
+        Some(own) => own.field(index),
+        None => whole(),
+    }
+}
+
+/// Writes the game view's patches from `old` to `new` with the group's patches of every
 /// member but the deal's private fields, which are compared; false (nothing written) where the
-/// members are not those of the group.
-fn replay(out: &mut PatchWriter, group: &Group, before: &Spanned, now: &Spanned) -> bool {
+/// states were not made from the texts the group was.
+fn replay(out: &mut PatchWriter, group: &Group, old: &Base, new: &Base) -> bool {
+    let (Some(before), Some(now)) = (&old.game, &new.game) else { return false };
+    if !Arc::ptr_eq(before, &group.texts.0) || !Arc::ptr_eq(now, &group.texts.1) {
+        return false;
+    }
     let mark = out.len();
-    let replayed = replay_into(out, group, before, now);
+    let replayed = replay_into(out, group, old, new);
     if !replayed {
         out.truncate(mark);
     }
     replayed
 }
 
-fn replay_into(written: &mut PatchWriter, group: &Group, before: &Spanned, now: &Spanned) -> bool {
-    let (Some(o), Some(n)) = (before.member(group.deal), now.member(group.deal)) else { return false };
-    let matches =
-        |deal: &Member<'_>| deal.is("deal") && deal.has_members() && deal.member_count() == group.members.len();
-    if !matches(&o) || !matches(&n) {
-        return false;
-    }
+fn replay_into(written: &mut PatchWriter, group: &Group, old: &Base, new: &Base) -> bool {
+    let (before, now) = (&group.texts.0, &group.texts.1);
     for (i, top) in group.top.iter().enumerate() {
         if i != group.deal {
             written.push_written(top);
             continue;
         }
-        if o.text() == n.text() {
-            // Its private fields are unchanged too, and the group has no patch for the rest.
-            if group.members.iter().flatten().any(|patches| !patches.is_empty()) {
-                return false;
-            }
-            continue;
-        }
+        let mut k = 0;
         for (j, member) in group.members.iter().enumerate() {
             match member {
                 Some(patches) => written.push_written(patches),
                 None => {
-                    let (Some(x), Some(y)) = (o.member(j), n.member(j)) else { return false };
-                    if x.key() != y.key() {
-                        return false;
+                    let was = private_text(old.own.as_ref(), k, || Some(before.member(group.deal)?.member(j)?.text()));
+                    let is = private_text(new.own.as_ref(), k, || Some(now.member(group.deal)?.member(j)?.text()));
+                    let (Some(was), Some(is)) = (was, is) else { return false };
+                    if was != is {
+                        let mut path = vec![Seg::Name("game"), Seg::Name("deal"), Seg::Raw(&group.keys[k])];
+                        written.diff(was, is, &mut path);
                     }
-                    let mut path = vec![Seg::Name("game"), Seg::Name("deal"), Seg::Raw(x.key())];
-                    written.diff_members(x, y, &mut path);
+                    k += 1;
                 }
             }
         }

@@ -68,28 +68,7 @@ impl Spanned {
     /// (nothing in them to escape), in the order of the members. `None` if the record does not reach
     /// those members (too shallow, or not kept), or a name is not found under `parent`.
     pub fn with_members_replaced(&self, parent: &str, parts: &[(&str, &str)]) -> Option<Spanned> {
-        let is = |key: &str, name: &str| key.len() == name.len() + 2 && &key[1..key.len() - 1] == name;
-        let (_, object) = self.whole().members().find(|(key, _)| is(key, parent))?;
-        // The ranges replaced, in the order of the text: the parts come in the members' order
-        // (as a view writes them), else they are looked up among all.
-        let mut cuts: Vec<(usize, usize, &str)> = Vec::with_capacity(parts.len());
-        for (key, member) in object.members() {
-            // The parts are looked for in the members' order: one comparison a member.
-            let found = match parts.get(cuts.len()) {
-                Some((name, json)) if is(key, name) => Some(*json),
-                _ => None,
-            };
-            if let Some(json) = found {
-                if !member.nodes.is_empty() {
-                    // Its own members are recorded: the record within it would change too.
-                    return None;
-                }
-                cuts.push((member.start, member.end, json));
-            }
-        }
-        if cuts.len() != parts.len() {
-            return None;
-        }
+        let cuts = self.cuts(parent, parts)?;
         if cuts.is_empty() {
             return Some(self.clone());
         }
@@ -142,6 +121,37 @@ impl Spanned {
             }
         }
         Some(Spanned { text: text.into_boxed_str(), nodes: nodes.into_boxed_slice() })
+    }
+
+    /// Whether [`Spanned::with_members_replaced`] can replace the members `names` of the top
+    /// object's member `parent` (whatever their new values).
+    pub fn replaceable(&self, parent: &str, names: &[&str]) -> bool {
+        let parts: Vec<(&str, &str)> = names.iter().map(|name| (*name, "")).collect();
+        self.cuts(parent, &parts).is_some()
+    }
+
+    /// The ranges of the text that [`Spanned::with_members_replaced`] replaces by `parts`, in
+    /// the order of the text, each with its new value.
+    fn cuts<'p>(&self, parent: &str, parts: &[(&str, &'p str)]) -> Option<Vec<(usize, usize, &'p str)>> {
+        let is = |key: &str, name: &str| key.len() == name.len() + 2 && &key[1..key.len() - 1] == name;
+        let (_, object) = self.whole().members().find(|(key, _)| is(key, parent))?;
+        // The parts come in the members' order (as a view writes them).
+        let mut cuts: Vec<(usize, usize, &str)> = Vec::with_capacity(parts.len());
+        for (key, member) in object.members() {
+            // The parts are looked for in the members' order: one comparison a member.
+            let found = match parts.get(cuts.len()) {
+                Some((name, json)) if is(key, name) => Some(*json),
+                _ => None,
+            };
+            if let Some(json) = found {
+                if !member.nodes.is_empty() {
+                    // Its own members are recorded: the record within it would change too.
+                    return None;
+                }
+                cuts.push((member.start, member.end, json));
+            }
+        }
+        (cuts.len() == parts.len()).then_some(cuts)
     }
 
     fn whole(&self) -> Part<'_> {
@@ -323,27 +333,15 @@ impl<'a> Member<'a> {
         self.part.members().map(|(key, part)| Member { key, part })
     }
 
-    /// How many own members are recorded.
+    /// How many own members are recorded (counted without reading their keys).
     pub fn member_count(&self) -> usize {
         self.part.members().count()
     }
 
-    /// Its own member number `index` (from 0), where the places are recorded: found straight
-    /// away when none of its members has members of its own recorded, else by going through
-    /// them.
+    /// Its own member number `index` (from 0), where the places are recorded: the members
+    /// before it are passed over without reading their keys.
     pub fn member(&self, index: usize) -> Option<Member<'a>> {
-        let Part { doc, nodes, start, .. } = self.part;
-        if nodes.iter().any(|node| node.within != 0) {
-            return self.members().nth(index);
-        }
-        let node = nodes.get(index)?;
-        let at = match index {
-            0 => start + 1,
-            _ => usize::from(nodes.get(index - 1)?.end) + 1,
-        };
-        let (value, end) = (usize::from(node.start), usize::from(node.end));
-        let key = if at < value { doc.get(at..value - 1)? } else { "" };
-        Some(Member { key, part: Part { doc, start: value, end, nodes: &[] } })
+        self.part.members().nth(index).map(|(key, part)| Member { key, part })
     }
 }
 
@@ -396,8 +394,38 @@ struct Members<'a> {
     at: usize,
 }
 
+impl Members<'_> {
+    /// Moves past the next member without reading its key; `None` at the end.
+    #[inline]
+    fn pass(&mut self) -> Option<()> {
+        let node = self.part.nodes.get(self.next)?;
+        let after = self.next + 1 + usize::from(node.within);
+        if after > self.part.nodes.len() {
+            return None;
+        }
+        self.next = after;
+        self.at = usize::from(node.end) + 1;
+        Some(())
+    }
+}
+
 impl<'a> Iterator for Members<'a> {
     type Item = (&'a str, Part<'a>);
+
+    fn nth(&mut self, n: usize) -> Option<(&'a str, Part<'a>)> {
+        for _ in 0..n {
+            self.pass()?;
+        }
+        self.next()
+    }
+
+    fn count(mut self) -> usize {
+        let mut count = 0;
+        while self.pass().is_some() {
+            count += 1;
+        }
+        count
+    }
 
     fn next(&mut self) -> Option<(&'a str, Part<'a>)> {
         let Part { doc, nodes, .. } = self.part;

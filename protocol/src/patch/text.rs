@@ -90,21 +90,28 @@ impl PatchWriter {
         let tail = common_suffix(&o[head.min(o.len())..], &n[head.min(n.len())..]);
         let mut fields = Cursor::inside(old);
         let mut start = 1;
-        while let Some((_, end)) = fields.field_ends() {
-            if end >= head {
+        // The ends of the first field that reaches past the common beginning, once found.
+        let mut found = None;
+        while let Some(ends) = fields.field_ends() {
+            if ends.1 >= head {
+                found = Some(ends);
                 break;
             }
-            start = end + 1;
+            start = ends.1 + 1;
             fields.at = start;
         }
         // From where the common end begins, in the old text, every field is the new one.
         let same_from = o.len() - tail;
         let mut before: Vec<(&str, &str)> = Vec::with_capacity(16);
         while fields.at <= same_from {
-            match fields.field() {
-                Some(field) => before.push(field),
-                None => break,
-            }
+            let ends = match found.take() {
+                Some(ends) => ends,
+                None => match fields.field_ends() {
+                    Some(ends) => ends,
+                    None => break,
+                },
+            };
+            before.push(fields.field_to(ends));
         }
         // The new text's fields between, up to where the old text's common end begins.
         let new_end = (fields.at.min(o.len()) + n.len()).saturating_sub(o.len()).min(n.len());
@@ -400,10 +407,15 @@ impl<'a> Cursor<'a> {
 
     /// The next field of an object: its key as it stands (quotes included) and its value.
     fn field(&mut self) -> Option<(&'a str, &'a str)> {
-        let (key_end, end) = self.field_ends()?;
+        let ends = self.field_ends()?;
+        Some(self.field_to(ends))
+    }
+
+    /// The next field, whose ends [`Cursor::field_ends`] gave, and moves past it.
+    fn field_to(&mut self, (key_end, end): (usize, usize)) -> (&'a str, &'a str) {
         let field = (&self.text[self.at..key_end], &self.text[(key_end + 1).min(end)..end]);
         self.step(end);
-        Some(field)
+        field
     }
 
     /// The next item of an array.

@@ -316,6 +316,25 @@ impl Series {
         SeriesView { scoresheet: self.sheet.clone(), ..self.view_without_rows(viewer) }
     }
 
+    /// [`Series::view_without_rows`] with only the fields that differ from viewer to viewer
+    /// filled in as the view has them (see [`Deal::own_view`]); the others are left empty.
+    pub fn own_view(&self, viewer: Option<Seat>) -> SeriesView {
+        let mut deal = self.deal.own_view(viewer);
+        if self.is_over() {
+            deal.prompt = Default::default();
+        }
+        SeriesView {
+            number: self.dealt,
+            first_dealer: self.first_dealer,
+            deal,
+            scoresheet: Vec::new(),
+            totals: Vec::new(),
+            pot: 0,
+            reserve: 0,
+            over: self.is_over(),
+        }
+    }
+
     /// [`Self::view`] with its scoresheet left empty: what changes from move to move (a
     /// server sends the rows as they are added).
     pub fn view_without_rows(&self, viewer: Option<Seat>) -> SeriesView {

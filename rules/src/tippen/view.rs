@@ -113,6 +113,8 @@ impl Prompt {
     }
 }
 
+// Also built, with its viewer's own fields alone, by `Deal::own_view` (said here, not in the
+// doc comment, which is the protocol schema's description).
 /// A deal as one viewer sees it. Built only by [`Deal::view`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -233,12 +235,12 @@ impl Deal {
             forehand: self.forehand(),
             phase: self.phase,
             turn: self.turn,
-            hand: viewer.filter(|&v| self.sees_hand(Some(v), v)).map(|v| self.hands[v.index()]),
+            hand: self.hand_of(viewer),
             hand_sizes: self.hands.iter().map(|h| h.len() as u8).collect(),
             shoves: self.shoves.clone(),
             hops: self.hops.clone(),
             trumps: self.trumps,
-            trump_card: self.trump_card.filter(|_| self.sees_trump_card(viewer)),
+            trump_card: self.trump_card_of(viewer),
             table_card: self.table.filter(|_| self.turned),
             exposed: self.exposed(),
             knocked: self.knocked,
@@ -261,7 +263,68 @@ impl Deal {
             scores: self.changes.clone(),
             outcome: self.outcome.clone(),
             reveal: self.is_over().then(|| self.reveal()),
-            prompt: viewer.map_or_else(Prompt::default, |v| Prompt::from_actions(&self.legal_actions(v))),
+            prompt: self.prompt_of(viewer),
         }
+    }
+
+    /// [`Deal::view`] with only the fields that differ from viewer to viewer filled in as the
+    /// view has them (`viewer`, `hand`, `trump_card`, `discards`, `prompt`); the others are left
+    /// empty.
+    pub fn own_view(&self, viewer: Option<Seat>) -> DealView {
+        let viewer = viewer.filter(|s| s.0 < self.players());
+        DealView {
+            viewer,
+            rules: self.rules,
+            number: self.number,
+            due: self.due,
+            dealer: self.dealer,
+            forehand: self.dealer,
+            phase: self.phase,
+            turn: self.turn,
+            hand: self.hand_of(viewer),
+            hand_sizes: Vec::new(),
+            shoves: Vec::new(),
+            hops: Vec::new(),
+            trumps: None,
+            trump_card: self.trump_card_of(viewer),
+            table_card: None,
+            exposed: None,
+            knocked: false,
+            sniffed: None,
+            everyone_must_play: false,
+            decisions: Vec::new(),
+            active: Vec::new(),
+            robbed: None,
+            exchanges: Vec::new(),
+            discards: viewer.map(|v| self.discards[v.index()]),
+            talon: 0,
+            tricks: Vec::new(),
+            trick: Vec::new(),
+            winning: None,
+            tricks_taken: Vec::new(),
+            carry: Carry::default(),
+            pot: 0,
+            reserve: 0,
+            played_for: 0,
+            scores: Vec::new(),
+            outcome: None,
+            reveal: None,
+            prompt: self.prompt_of(viewer),
+        }
+    }
+
+    /// The viewer's hand, where he may see it.
+    fn hand_of(&self, viewer: Option<Seat>) -> Option<CardSet> {
+        viewer.filter(|&v| self.sees_hand(Some(v), v)).map(|v| self.hands[v.index()])
+    }
+
+    /// The trump card, where the viewer may see it.
+    fn trump_card_of(&self, viewer: Option<Seat>) -> Option<Card> {
+        self.trump_card.filter(|_| self.sees_trump_card(viewer))
+    }
+
+    /// What the viewer may do now (nothing for a spectator).
+    fn prompt_of(&self, viewer: Option<Seat>) -> Prompt {
+        viewer.map_or_else(Prompt::default, |v| Prompt::from_actions(&self.legal_actions(v)))
     }
 }

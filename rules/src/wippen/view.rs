@@ -243,6 +243,8 @@ pub struct Reveal {
     pub dealt: Vec<CardSet>,
 }
 
+// Also built, with its viewer's own fields alone, by `Deal::own_view` (said here, not in the
+// doc comment, which is the protocol schema's description).
 /// A game as one viewer sees it. Built only by [`Deal::view`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -295,14 +297,6 @@ pub struct DealView {
 impl Deal {
     /// What `viewer` may see (`None`: a spectator).
     pub fn view(&self, viewer: Option<Seat>) -> DealView {
-        let prompt = match viewer {
-            Some(seat) if self.turn() == Some(seat) && !self.is_over() => {
-                let pos = self.position(seat);
-                let (raw, complete) = pos.raw_within(PROMPT_PILE_SETS);
-                Prompt::of(&pos, &raw, complete)
-            }
-            _ => Prompt::default(),
-        };
         DealView {
             viewer,
             rules: *self.rules(),
@@ -313,7 +307,7 @@ impl Deal {
             turn: self.turn(),
             round: self.round(),
             deals_left: self.deals_left(),
-            hand: viewer.filter(|s| s.index() < self.hands().len()).map(|s| self.hand(s)),
+            hand: self.hand_of(viewer),
             hand_sizes: self.hands().iter().map(|h| h.len() as u8).collect(),
             stock: self.stock().len() as u8,
             table: self.table().to_vec(),
@@ -324,7 +318,52 @@ impl Deal {
             outcome: self.outcome().cloned(),
             scores: self.outcome().map_or_else(|| vec![0; self.hands().len()], |o| o.points.clone()),
             reveal: self.is_over().then(|| Reveal { seed: self.seed(), dealt: self.dealt().to_vec() }),
-            prompt,
+            prompt: self.prompt_of(viewer),
+        }
+    }
+
+    /// [`Deal::view`] with only the fields that differ from viewer to viewer filled in as the
+    /// view has them (`viewer`, `hand`, `prompt`); the others are left empty.
+    pub fn own_view(&self, viewer: Option<Seat>) -> DealView {
+        DealView {
+            viewer,
+            rules: *self.rules(),
+            number: self.number(),
+            dealer: self.dealer(),
+            forehand: self.forehand(),
+            phase: self.phase(),
+            turn: self.turn(),
+            round: self.round(),
+            deals_left: self.deals_left(),
+            hand: self.hand_of(viewer),
+            hand_sizes: Vec::new(),
+            stock: 0,
+            table: Vec::new(),
+            captured: Vec::new(),
+            sweeps: Vec::new(),
+            last_capturer: None,
+            moves: Vec::new(),
+            outcome: None,
+            scores: Vec::new(),
+            reveal: None,
+            prompt: self.prompt_of(viewer),
+        }
+    }
+
+    /// The viewer's hand (a seat only).
+    fn hand_of(&self, viewer: Option<Seat>) -> Option<CardSet> {
+        viewer.filter(|s| s.index() < self.hands().len()).map(|s| self.hand(s))
+    }
+
+    /// What the viewer may do now: the player to move's moves, nothing for anyone else.
+    fn prompt_of(&self, viewer: Option<Seat>) -> Prompt {
+        match viewer {
+            Some(seat) if self.turn() == Some(seat) && !self.is_over() => {
+                let pos = self.position(seat);
+                let (raw, complete) = pos.raw_within(PROMPT_PILE_SETS);
+                Prompt::of(&pos, &raw, complete)
+            }
+            _ => Prompt::default(),
         }
     }
 }

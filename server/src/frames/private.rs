@@ -5,8 +5,8 @@
 //! declarer's discards, a Kieker's hand). Everything else — the rules, the auction, the tricks,
 //! the scores — every viewer sees alike. So the spectators' view is serialised whole once per
 //! change (the template), and each seat's state is the template's text with the seat's own
-//! fields written in ([`private_fields`], [`own_fields`]); the record of places moves with them
-//! (`Spanned::with_members_replaced`).
+//! fields written in ([`private_fields`], [`own_fields`]), read from a view that need hold only
+//! those (`AnyGame::own_view`).
 //!
 //! The spectators' view holds no hidden card, so a field wrongly left off a game's list would
 //! show a seat what the spectators see, never another seat's cards. A test plays series of
@@ -32,31 +32,52 @@ pub fn private_fields(game: GameId) -> &'static [&'static str] {
 /// JSON, one after the other, and where each ends in it; `None` if the view does not write
 /// every one of them in that order (a field skipped, or no deal found).
 pub fn own_fields(view: &GameView, names: &'static [&'static str]) -> Option<Own> {
-    let mut own = Own { json: Vec::with_capacity(256), ends: Vec::with_capacity(names.len()) };
-    let complete = view.serialize(Capture { level: Level::Series, names, own: &mut own }).ok()?;
-    (complete && own.ends.len() == names.len()).then_some(own)
+    let mut written = Written { json: Vec::with_capacity(256), ends: Vec::with_capacity(names.len()) };
+    let complete = view.serialize(Capture { level: Level::Series, names, own: &mut written }).ok()?;
+    if !complete || written.ends.len() != names.len() {
+        return None;
+    }
+    let json = String::from_utf8(written.json).ok()?.into_boxed_str();
+    let mut ends = Vec::with_capacity(names.len());
+    for end in written.ends {
+        // A field's end lies within the text, on a character's boundary.
+        json.get(..end)?;
+        ends.push(u32::try_from(end).ok()?);
+    }
+    Some(Own { names, json, ends: ends.into_boxed_slice() })
 }
 
 /// The JSON of a seat's own fields, one after the other.
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Own {
-    json: Vec<u8>,
+    /// The fields' names, as given to [`own_fields`].
+    names: &'static [&'static str],
+    json: Box<str>,
     /// Where each field's JSON ends in `json`.
-    ends: Vec<usize>,
+    ends: Box<[u32]>,
 }
 
 impl Own {
-    /// Each field's name (of `names`, as given to [`own_fields`]) and JSON.
-    pub fn fields<'a>(&'a self, names: &'static [&'static str]) -> Option<Vec<(&'static str, &'a str)>> {
-        let json = std::str::from_utf8(&self.json).ok()?;
-        let mut start = 0;
-        let mut fields = Vec::with_capacity(names.len());
-        for (name, &end) in names.iter().zip(&self.ends) {
-            fields.push((*name, json.get(start..end)?));
-            start = end;
-        }
-        Some(fields)
+    /// The JSON of field number `index` (of the names given to [`own_fields`]).
+    pub fn field(&self, index: usize) -> Option<&str> {
+        let end = *self.ends.get(index)? as usize;
+        let start = match index {
+            0 => 0,
+            _ => self.ends[index - 1] as usize,
+        };
+        self.json.get(start..end)
     }
+
+    /// Each field's name and JSON.
+    pub fn fields(&self) -> Vec<(&'static str, &str)> {
+        self.names.iter().enumerate().filter_map(|(i, name)| Some((*name, self.field(i)?))).collect()
+    }
+}
+
+/// The JSON of the fields captured so far, and where each ends.
+struct Written {
+    json: Vec<u8>,
+    ends: Vec<usize>,
 }
 
 /// Where in the view the capture stands.
@@ -74,7 +95,7 @@ enum Level {
 struct Capture<'a> {
     level: Level,
     names: &'static [&'static str],
-    own: &'a mut Own,
+    own: &'a mut Written,
 }
 
 /// Why a capture failed: a field named could not be written.
@@ -99,7 +120,7 @@ impl ser::Error for Failed {
 struct CaptureStruct<'a> {
     level: Level,
     names: &'static [&'static str],
-    own: &'a mut Own,
+    own: &'a mut Written,
     complete: bool,
 }
 
