@@ -221,12 +221,18 @@ impl Series {
     /// [`Self::view`] with its scoresheet left empty: what changes from move to move (a
     /// server sends the rows as they are added).
     pub fn view_without_rows(&self, viewer: Option<Seat>) -> SeriesView {
+        self.view_around(self.deal_view(viewer), true)
+    }
+
+    /// The series around a view of its deal, without its scoresheet; its totals only if
+    /// `whole`.
+    fn view_around(&self, deal: DealView, whole: bool) -> SeriesView {
         SeriesView {
             number: self.dealt,
             counted: self.counted,
-            deal: self.deal_view(viewer),
+            deal,
             scoresheet: Vec::new(),
-            totals: self.totals.clone(),
+            totals: if whole { self.totals.clone() } else { Vec::new() },
             over: self.is_over(),
         }
     }
@@ -234,24 +240,17 @@ impl Series {
     /// [`Series::view_without_rows`] with only the fields that differ from viewer to viewer
     /// filled in as the view has them (see [`Deal::own_view`]); the others are left empty.
     pub fn own_view(&self, viewer: Option<Seat>) -> SeriesView {
-        let mut deal = self.deal.own_view(viewer);
-        if self.is_over() {
-            deal.prompt = Default::default();
-        }
-        SeriesView {
-            number: self.dealt,
-            counted: self.counted,
-            deal,
-            scoresheet: Vec::new(),
-            totals: Vec::new(),
-            over: self.is_over(),
-        }
+        self.view_around(self.quiet_once_over(self.deal.own_view(viewer)), false)
     }
 
     /// The current deal as `viewer` may see it: [`SeriesView::deal`] alone (a server that
     /// sends the same scoresheet to every viewer builds the rest once).
     pub fn deal_view(&self, viewer: Option<Seat>) -> DealView {
-        let mut deal = self.deal.view(viewer);
+        self.quiet_once_over(self.deal.view(viewer))
+    }
+
+    /// A view of the deal with its prompt emptied once the series is over.
+    fn quiet_once_over(&self, mut deal: DealView) -> DealView {
         if self.is_over() {
             deal.prompt = Default::default();
         }

@@ -319,26 +319,18 @@ impl Series {
     /// [`Series::view_without_rows`] with only the fields that differ from viewer to viewer
     /// filled in as the view has them (see [`Deal::own_view`]); the others are left empty.
     pub fn own_view(&self, viewer: Option<Seat>) -> SeriesView {
-        let mut deal = self.deal.own_view(viewer);
-        if self.is_over() {
-            deal.prompt = Default::default();
-        }
-        SeriesView {
-            number: self.dealt,
-            first_dealer: self.first_dealer,
-            deal,
-            scoresheet: Vec::new(),
-            totals: Vec::new(),
-            pot: 0,
-            reserve: 0,
-            over: self.is_over(),
-        }
+        self.series_view(self.deal.own_view(viewer), false)
     }
 
     /// [`Self::view`] with its scoresheet left empty: what changes from move to move (a
     /// server sends the rows as they are added).
     pub fn view_without_rows(&self, viewer: Option<Seat>) -> SeriesView {
-        let mut deal = self.deal.view(viewer);
+        self.series_view(self.deal.view(viewer), true)
+    }
+
+    /// The series around a view of its deal (no prompt once the series is over), without its
+    /// scoresheet; its balances, pot and reserve only if `whole`.
+    fn series_view(&self, mut deal: DealView, whole: bool) -> SeriesView {
         if self.is_over() {
             deal.prompt = Default::default();
         }
@@ -347,9 +339,9 @@ impl Series {
             first_dealer: self.first_dealer,
             deal,
             scoresheet: Vec::new(),
-            totals: self.balances.clone(),
-            pot: self.deal.pot(),
-            reserve: self.deal.reserve(),
+            totals: if whole { self.balances.clone() } else { Vec::new() },
+            pot: if whole { self.deal.pot() } else { 0 },
+            reserve: if whole { self.deal.reserve() } else { 0 },
             over: self.is_over(),
         }
     }

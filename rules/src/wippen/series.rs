@@ -251,27 +251,18 @@ impl Series {
     /// [`Series::view_without_rows`] with only the fields that differ from viewer to viewer
     /// filled in as the view has them (see [`Deal::own_view`]); the others are left empty.
     pub fn own_view(&self, viewer: Option<Seat>) -> SeriesView {
-        let mut deal = self.deal.own_view(viewer);
-        if self.is_over() {
-            deal.prompt = Default::default();
-        }
-        SeriesView {
-            number: self.dealt,
-            set: self.set(),
-            games: self.rules.games(),
-            first_dealer: self.first_dealer,
-            deal,
-            scoresheet: Vec::new(),
-            totals: Vec::new(),
-            over: self.is_over(),
-            winners: Vec::new(),
-        }
+        self.series_view(self.deal.own_view(viewer), false)
     }
 
     /// [`Self::view`] with its scoresheet left empty: what changes from move to move (a
     /// server sends the rows as they are added).
     pub fn view_without_rows(&self, viewer: Option<Seat>) -> SeriesView {
-        let mut deal = self.deal.view(viewer);
+        self.series_view(self.deal.view(viewer), true)
+    }
+
+    /// The series around a view of its deal (no prompt once the series is over), without its
+    /// scoresheet; its totals and winners only if `whole`.
+    fn series_view(&self, mut deal: DealView, whole: bool) -> SeriesView {
         if self.is_over() {
             deal.prompt = Default::default();
         }
@@ -282,9 +273,9 @@ impl Series {
             first_dealer: self.first_dealer,
             deal,
             scoresheet: Vec::new(),
-            totals: self.totals.clone(),
+            totals: if whole { self.totals.clone() } else { Vec::new() },
             over: self.is_over(),
-            winners: if self.is_over() { self.leaders() } else { Vec::new() },
+            winners: if whole && self.is_over() { self.leaders() } else { Vec::new() },
         }
     }
 }
