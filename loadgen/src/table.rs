@@ -57,7 +57,8 @@ pub struct TableConfig {
     /// Deals per series, or rounds in a game that counts rounds (`None`: endless). A table whose
     /// series ends opens a new room.
     pub deals: Option<u32>,
-    /// Also parse every frame as a full protocol message (slower; finds malformed frames).
+    /// Also parse every frame as a full protocol message (slower; finds malformed frames), and
+    /// keep every spectator's state up to date after its series has started.
     pub strict: bool,
     /// Only connect and say `hello`: no rooms (for measuring bare connections).
     pub hello_only: bool,

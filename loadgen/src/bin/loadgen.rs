@@ -127,7 +127,8 @@ struct RunArgs {
     /// The server's process id, for its memory and CPU time.
     #[arg(long)]
     server_pid: Option<u32>,
-    /// Also check that every frame is a valid protocol message (costs generator CPU).
+    /// Also check that every frame is a valid protocol message, and keep every spectator's
+    /// state up to date too (costs generator CPU).
     #[arg(long)]
     strict: bool,
     /// Only connect and say hello: no rooms.
