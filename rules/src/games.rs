@@ -513,6 +513,21 @@ impl Default for GameId {
     }
 }
 
+impl GameId {
+    /// The fields of the game's deal view that differ from viewer to viewer: the viewer, his
+    /// hand, what he may do, and the cards shown to some seats only; in the order the view
+    /// writes them. [`AnyGame::own_view`] fills in at least these.
+    pub const fn own_fields(self) -> &'static [&'static str] {
+        match self {
+            GameId::Prisdorf => &["viewer", "hand", "skat", "stock", "discards", "kieker_hand", "prompt"],
+            GameId::Grossenaspe => &["viewer", "hand", "skat", "talon", "discards", "kieker_hand", "prompt"],
+            GameId::Anseggerfips | GameId::Duttfips => &["viewer", "hand", "dutt", "discards", "prompt"],
+            GameId::Thedinghausen | GameId::Wippen => &["viewer", "hand", "prompt"],
+            GameId::Tippen => &["viewer", "hand", "trump_card", "discards", "prompt"],
+        }
+    }
+}
+
 impl Default for GameRules {
     fn default() -> Self {
         GameRules::default_for(GameId::default())
@@ -619,15 +634,6 @@ mod tests {
     /// view has them, and the same series-level values.
     #[test]
     fn own_views_hold_the_viewers_own_fields_as_the_whole_view() {
-        fn own_fields(game: GameId) -> &'static [&'static str] {
-            match game {
-                GameId::Prisdorf => &["viewer", "hand", "skat", "stock", "discards", "kieker_hand", "prompt"],
-                GameId::Grossenaspe => &["viewer", "hand", "skat", "talon", "discards", "kieker_hand", "prompt"],
-                GameId::Anseggerfips | GameId::Duttfips => &["viewer", "hand", "dutt", "discards", "prompt"],
-                GameId::Thedinghausen | GameId::Wippen => &["viewer", "hand", "prompt"],
-                GameId::Tippen => &["viewer", "hand", "trump_card", "discards", "prompt"],
-            }
-        }
         for &id in GameId::ALL {
             let mut options = serde_json::to_value(GameRules::default_for(id)).unwrap();
             if options.get("rounds").is_some() {
@@ -644,7 +650,7 @@ mod tests {
                 for &viewer in &viewers {
                     let whole = serde_json::to_value(game.view_without_rows(viewer)).unwrap();
                     let own = serde_json::to_value(game.own_view(viewer)).unwrap();
-                    for field in own_fields(id) {
+                    for field in id.own_fields() {
                         let (a, b) = (&whole["deal"][*field], &own["deal"][*field]);
                         assert!(whole["deal"].get(*field).is_some(), "{id:?}: the view has no `{field}`");
                         assert_eq!(a, b, "{id:?}, step {step}, viewer {viewer:?}: `{field}`");

@@ -17,15 +17,9 @@ use fipsen_rules::{GameId, GameView};
 use serde::ser::{self, Impossible, Serialize, Serializer};
 
 /// The deal's fields of `game` that differ from viewer to viewer: a seat's own, or shown to
-/// some seats only; in the order the deal's view writes them.
+/// some seats only; in the order the deal's view writes them (the rules name them).
 pub fn private_fields(game: GameId) -> &'static [&'static str] {
-    match game {
-        GameId::Prisdorf => &["viewer", "hand", "skat", "stock", "discards", "kieker_hand", "prompt"],
-        GameId::Grossenaspe => &["viewer", "hand", "skat", "talon", "discards", "kieker_hand", "prompt"],
-        GameId::Anseggerfips | GameId::Duttfips => &["viewer", "hand", "dutt", "discards", "prompt"],
-        GameId::Thedinghausen | GameId::Wippen => &["viewer", "hand", "prompt"],
-        GameId::Tippen => &["viewer", "hand", "trump_card", "discards", "prompt"],
-    }
+    game.own_fields()
 }
 
 /// The deal's fields named in `names` (in the order the view writes them) of `view`: their
