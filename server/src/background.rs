@@ -73,8 +73,9 @@ fn serve(waiting: &Mutex<Receiver<Job>>) {
 /// Puts the calling thread under the batch policy (for work that uses the CPU for long) at
 /// nice [`NICE`]: on Linux, where both are the thread's own (elsewhere the calls may apply to
 /// the whole process, so they are not made). This holds also for a server started under a
-/// real-time policy, whose other threads keep it.
-fn lower_priority() {
+/// real-time policy, whose other threads keep it. The SQLite checkpoint thread lowers itself
+/// the same way.
+pub(crate) fn lower_priority() {
     #[cfg(target_os = "linux")]
     {
         use thread_priority::{NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy};
@@ -84,7 +85,7 @@ fn lower_priority() {
         if let Err(e) =
             thread_priority::set_thread_priority_and_policy(thread_priority::thread_native_id(), priority, policy)
         {
-            warn!(error = ?e, "cannot lower the background threads' priority");
+            warn!(error = ?e, thread = ?std::thread::current().name(), "cannot lower a background thread's priority");
         }
     }
 }

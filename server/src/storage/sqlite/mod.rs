@@ -9,7 +9,10 @@
 //! once a checkpoint has copied all of it, and the writer keeps appending while a checkpoint
 //! runs, the checkpoint thread finishes one off with the writer held between two transactions
 //! whenever the log has grown past [`StorageOptions::wal_limit_frames`]; that last step only copies what was
-//! appended during the checkpoint before it.
+//! appended during the checkpoint before it. The checkpoint thread runs at a lower scheduling
+//! priority (like the background threads): a checkpoint copies up to thousands of pages at a
+//! time, and on a busy core it waits for the rooms' moves and their commits instead of holding
+//! them up.
 //!
 //! The schema's migration ladder is `server/migrations/V<n>__<name>.sql`, up to [`SCHEMA_VERSION`].
 //!
@@ -249,6 +252,7 @@ impl Storage {
         let checkpointer = std::thread::Builder::new()
             .name("fipsen-checkpoint".into())
             .spawn(move || {
+                crate::background::lower_priority();
                 checkpoint::run(&checkpoints, options, &checkpoint_shared, &checkpoint_metrics, &stopped);
             })
             .map_err(|e| StorageError::Corrupt(format!("cannot start the checkpoint thread: {e}")))?;
