@@ -315,3 +315,45 @@ async fn leases_and_fenced_writes_are_refused() {
     assert_eq!(storage.active_rooms().await.expect("active"), ["R1"], "R1 is still open and stored");
     assert!(storage.load_tournament("T1").await.expect("load").is_none(), "no tournament was created");
 }
+
+/// The checkpoint thread runs below the rooms and the writer: under the batch policy at the
+/// background threads' nice value (Linux, where both belong to the thread).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_checkpoint_thread_runs_at_a_lower_priority() {
+    /// `(nice, policy)` of each thread of this process named `name` (as the kernel shortens it).
+    fn threads_named(name: &str) -> Vec<(i64, i64)> {
+        let mut found = Vec::new();
+        for task in std::fs::read_dir("/proc/self/task").expect("/proc/self/task").flatten() {
+            let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else { continue };
+            let Some((head, rest)) = stat.rsplit_once(')') else { continue };
+            if head.split_once('(').map(|(_, comm)| comm) != Some(name) {
+                continue;
+            }
+            // The fields after the name start at the third: nice is the 19th, policy the 41st.
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            found.push((fields[16].parse().expect("nice"), fields[38].parse().expect("policy")));
+        }
+        found
+    }
+    const SCHED_BATCH: i64 = 3;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (storage, writer) = Storage::open(&dir.path().join("t.sqlite3"), Arc::new(Metrics::default())).expect("open");
+    // The thread lowers itself as it starts.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let lowered = |threads: &[(i64, i64)]| {
+        !threads.is_empty()
+            && threads.iter().all(|&(nice, policy)| nice >= i64::from(crate::background::NICE) && policy == SCHED_BATCH)
+    };
+    let mut threads = threads_named("fipsen-checkpoi");
+    while !lowered(&threads) && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+        threads = threads_named("fipsen-checkpoi");
+    }
+    assert!(lowered(&threads), "checkpoint threads (nice, policy): {threads:?}");
+    // The writer keeps the process's priority.
+    let writers = threads_named("fipsen-storage");
+    assert!(writers.iter().any(|&(nice, policy)| nice < i64::from(crate::background::NICE) && policy != SCHED_BATCH));
+    drop(storage);
+    writer.join().expect("the writer ends");
+}
