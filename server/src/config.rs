@@ -78,8 +78,8 @@ pub struct Config {
           value_parser = clap::value_parser!(u64).range(10..=60_000))]
     pub checkpoint_ms: u64,
 
-    /// Pages (4 KiB) the write-ahead log may grow to before a checkpoint holds the writer for a
-    /// moment so that the log starts over (16,384: 64 MiB). SQLite only.
+    /// Pages (4 KiB) the write-ahead log may grow to before the writer finishes a checkpoint
+    /// between two commits, so that the log starts over (16,384: 64 MiB). SQLite only.
     #[arg(long = "wal-limit-pages", env = "FIPSEN_WAL_LIMIT_PAGES", default_value_t = 16_384,
           value_parser = clap::value_parser!(u64).range(256..=4_194_304))]
     pub wal_limit_pages: u64,

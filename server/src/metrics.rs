@@ -97,7 +97,8 @@ pub struct Metrics {
     pub wal_copied: AtomicU64,
     /// Checkpoints run beside the writer.
     pub checkpoint_latency: Histogram,
-    /// Checkpoints run with the writer held (so that the log can start over).
+    /// The last steps of checkpoints, run by the writer between two commits (so that the log can
+    /// start over).
     pub checkpoint_held_latency: Histogram,
     /// Open TCP sockets of any kind (HTTP, upgrading, WebSocket).
     pub sockets: AtomicU64,
@@ -126,7 +127,7 @@ impl Metrics {
         self.committed_writes.fetch_add(writes as u64, Ordering::Relaxed);
     }
 
-    /// Records a checkpoint; `held`: the writer waited for it.
+    /// Records a checkpoint; `held`: its last step, run by the writer between two commits.
     pub fn observe_checkpoint(&self, elapsed: Duration, held: bool) {
         if held {
             self.checkpoint_held_latency.observe(elapsed);
@@ -281,7 +282,7 @@ impl Metrics {
         self.checkpoint_held_latency.render(
             &mut out,
             "fipsen_storage_checkpoint_held_seconds",
-            "One checkpoint with the writer held, so that the write-ahead log starts over.",
+            "The last step of a checkpoint, run by the writer between two commits so that the write-ahead log starts over.",
         );
         self.nats_round_trip.render(
             &mut out,

@@ -1,8 +1,7 @@
 //! The checkpoint thread: copies the write-ahead log into the database file beside the writer,
-//! and holds the writer for a moment when the log must start over.
+//! and tells the writer when the log has grown so long that it must start over.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use rusqlite::Connection;
@@ -13,9 +12,9 @@ use crate::metrics::Metrics;
 /// What the writer and the checkpoint thread share.
 #[derive(Debug, Default)]
 pub(super) struct Shared {
-    /// Held by the writer for each batch, and by the checkpoint thread to finish a checkpoint
-    /// with no commit running.
-    pub(super) gate: Mutex<()>,
+    /// Set by the checkpoint thread when the log has grown past the limit: the writer finishes
+    /// the checkpoint itself before its next commit, which then starts the log over.
+    pub(super) log_full: AtomicBool,
     /// Write transactions committed so far.
     pub(super) commits: AtomicU64,
 }
@@ -26,8 +25,10 @@ fn passive_checkpoint(conn: &Connection) -> Result<(i64, i64), rusqlite::Error> 
 }
 
 /// The checkpoint thread: a `PASSIVE` checkpoint every `checkpoint_interval` if something was
-/// committed, beside the writer; when the log has grown past `wal_limit_frames`, one more with
-/// the writer held, so that the next commit starts the log over. Ends when the writer ends.
+/// committed, beside the writer; when the log has grown past `wal_limit_frames`, it asks the
+/// writer to finish the checkpoint between two commits, so that the next commit starts the log
+/// over. The writer does that last step itself, at its own priority: this thread runs at a lower
+/// one, and a writer waiting for it would hold up every room. Ends when the writer ends.
 pub(super) fn run(
     conn: &Connection,
     options: StorageOptions,
@@ -61,12 +62,7 @@ pub(super) fn run(
         // appending meanwhile; while commits keep coming, it grows (the figures a checkpoint
         // reports are those of the log as it found it, so they look complete).
         if log >= options.wal_limit_frames {
-            let _gate = shared.gate.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let started = Instant::now();
-            if let Err(e) = passive_checkpoint(conn) {
-                tracing::warn!(error = %e, "checkpoint failed");
-            }
-            metrics.observe_checkpoint(started.elapsed(), true);
+            shared.log_full.store(true, Ordering::Relaxed);
         }
     }
 }

@@ -7,12 +7,13 @@
 //! the writer's connection has automatic checkpoints off, and a second thread with its own
 //! connection runs `PASSIVE` checkpoints beside the writer. Because the log can only start over
 //! once a checkpoint has copied all of it, and the writer keeps appending while a checkpoint
-//! runs, the checkpoint thread finishes one off with the writer held between two transactions
-//! whenever the log has grown past [`StorageOptions::wal_limit_frames`]; that last step only copies what was
-//! appended during the checkpoint before it. The checkpoint thread runs at a lower scheduling
-//! priority (like the background threads): a checkpoint copies up to thousands of pages at a
-//! time, and on a busy core it waits for the rooms' moves and their commits instead of holding
-//! them up.
+//! runs, the writer finishes one off itself between two transactions whenever the checkpoint
+//! thread has found the log grown past [`StorageOptions::wal_limit_frames`]; that last step only
+//! copies what was appended during the checkpoint before it. The checkpoint thread runs at a
+//! lower scheduling priority (like the background threads): a checkpoint copies up to thousands
+//! of pages at a time, and on a busy core it waits for the rooms' moves and their commits instead
+//! of holding them up. It never holds the writer: a writer waiting for a thread of lower
+//! priority would wait for everything else on the core.
 //!
 //! The schema's migration ladder is `server/migrations/V<n>__<name>.sql`, up to [`SCHEMA_VERSION`].
 //!
@@ -49,8 +50,8 @@ pub struct StorageOptions {
     pub sync: SyncMode,
     /// How often the checkpoint thread looks at the log (when something was committed since).
     pub checkpoint_interval: Duration,
-    /// Log frames (pages) beyond which the checkpoint thread holds the writer for a moment so
-    /// that the log can start over.
+    /// Log frames (pages) beyond which the writer finishes a checkpoint itself between two
+    /// commits, so that the log can start over.
     pub wal_limit_frames: i64,
 }
 

@@ -67,8 +67,9 @@ impl Writer {
                     Err(_) => break,
                 }
             }
-            let shared = self.shared.clone();
-            let _gate = shared.gate.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if self.shared.log_full.load(Ordering::Relaxed) {
+                self.finish_checkpoint(metrics);
+            }
             let (writes, reads): (Vec<Op>, Vec<Op>) = batch.into_iter().partition(Op::is_write);
             let writes = self.skip_unchanged(writes);
             if !writes.is_empty() {
@@ -90,6 +91,26 @@ impl Writer {
             }
         }
         shutdowns
+    }
+
+    /// Copies what is left of the log into the database file, with no commit running, so that
+    /// the next commit starts the log over. Most of the log was copied by the checkpoint thread
+    /// beside the commits; this copies what was appended since. When the checkpoint thread is
+    /// in a checkpoint of its own just then, the next batch tries again.
+    fn finish_checkpoint(&mut self, metrics: &Metrics) {
+        let started = Instant::now();
+        // (blocked by another checkpoint, frames in the log, frames copied)
+        let result = self.conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
+            Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?, row.get::<_, i64>(2)?))
+        });
+        match result {
+            Ok((0, log, copied)) if log == copied => {
+                self.shared.log_full.store(false, Ordering::Relaxed);
+                metrics.observe_checkpoint(started.elapsed(), true);
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
+        }
     }
 
     /// Answers at once the writes that would change nothing (a room marked active that is known
