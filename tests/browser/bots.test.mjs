@@ -497,8 +497,11 @@ test('a quick table against bots: one tap plays, a trick taken stays before it g
       const d = S.game?.deal;
       if (!d) return;
       const centre = document.querySelector('.centre');
+      const mine = d.phase === 'play' && d.turn === S.you.seat && !S.waiting ? (d.prompt?.cards ?? []) : [];
       w.samples.push({
         t: Date.now(),
+        // The prompt of one card, named as the client's pause names it.
+        only: mine.length === 1 ? `${S.game.number}|${d.tricks.length}|${d.trick.length}|${mine[0]}` : null,
         deal: S.game.number,
         phase: d.phase,
         taken: d.tricks.length,
@@ -537,13 +540,22 @@ test('a quick table against bots: one tap plays, a trick taken stays before it g
       await settle(me.page);
       continue;
     }
-    const cards = await state(me.page, "S.game.deal.phase === 'play' && S.game.deal.turn === S.you.seat && !S.waiting ? S.game.deal.prompt.cards ?? [] : []");
+    // The cards to choose from, and where the deal stood when they were read.
+    const { cards, at } = await state(
+      me.page,
+      "{ cards: S.game.deal.phase === 'play' && S.game.deal.turn === S.you.seat && !S.waiting ? S.game.deal.prompt.cards ?? [] : [], at: `${S.game.number}|${S.game.deal.tricks.length}|${S.game.deal.trick.length}` }",
+    );
     if (cards.length === 1) {
-      // The only card: it goes by itself, after a pause like a person's.
-      const since = Date.now();
+      // The only card: it goes by itself, after a pause like a person's. The pause counts from
+      // the first sample that showed the prompt (this loop may have looked later), to the
+      // card's leaving the hand.
       await me.page.locator(`.hand .hand-card[data-card="${cards[0]}"]`).waitFor({ state: 'detached', timeout: 8000 });
-      const waited = Date.now() - since;
-      assert.ok(waited >= 900 && waited <= 4000, `the forced card waited ${waited} ms`);
+      const waited = await me.page.evaluate((key) => {
+        const w = /** @type {any} */ (window);
+        const first = w.samples.find((/** @type {any} */ x) => x.only === key);
+        return first ? Date.now() - first.t : null;
+      }, `${at}|${cards[0]}`);
+      assert.ok(waited !== null && waited >= 900 && waited <= 4000, `the forced card waited ${waited} ms`);
       forced += 1;
     } else if (cards.length > 1) {
       // As a person does: look at the trick just taken, then tap a card once.
