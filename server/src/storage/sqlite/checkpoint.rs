@@ -19,9 +19,13 @@ pub(super) struct Shared {
     pub(super) commits: AtomicU64,
 }
 
-/// One `PASSIVE` checkpoint: (frames in the log, frames copied to the database file).
-fn passive_checkpoint(conn: &Connection) -> Result<(i64, i64), rusqlite::Error> {
-    conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| Ok((row.get::<_, i64>(1)?, row.get::<_, i64>(2)?)))
+/// One `PASSIVE` checkpoint: (frames in the log, frames copied to the database file), or `None`
+/// when another connection's checkpoint was running (the writer's or this thread's).
+pub(super) fn passive_checkpoint(conn: &Connection) -> Result<Option<(i64, i64)>, rusqlite::Error> {
+    conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
+        let blocked = row.get::<_, i64>(0)? != 0;
+        Ok((!blocked).then_some((row.get::<_, i64>(1)?, row.get::<_, i64>(2)?)))
+    })
 }
 
 /// The checkpoint thread: a `PASSIVE` checkpoint every `checkpoint_interval` if something was
@@ -49,7 +53,8 @@ pub(super) fn run(
         seen = commits;
         let started = Instant::now();
         let (log, copied) = match passive_checkpoint(conn) {
-            Ok(frames) => frames,
+            Ok(Some(frames)) => frames,
+            Ok(None) => continue,
             Err(e) => {
                 tracing::warn!(error = %e, "checkpoint failed");
                 continue;

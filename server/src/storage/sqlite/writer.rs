@@ -99,12 +99,8 @@ impl Writer {
     /// in a checkpoint of its own just then, the next batch tries again.
     fn finish_checkpoint(&mut self, metrics: &Metrics) {
         let started = Instant::now();
-        // (blocked by another checkpoint, frames in the log, frames copied)
-        let result = self.conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
-            Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?, row.get::<_, i64>(2)?))
-        });
-        match result {
-            Ok((0, log, copied)) if log == copied => {
+        match super::checkpoint::passive_checkpoint(&self.conn) {
+            Ok(Some((log, copied))) if log == copied => {
                 self.shared.log_full.store(false, Ordering::Relaxed);
                 metrics.observe_checkpoint(started.elapsed(), true);
             }
