@@ -109,47 +109,75 @@ async fn a_room_of_bots_finishes_several_deals_of_every_preset() {
 /// Every card in a view's trick was played in this deal, and a card held is never in it: at a
 /// ten-seat Vierblatt table with the exchange, from the first deal's exchange to the play, in
 /// every seat's state and a spectator's (the first dealer is found by cards turned face up,
-/// which are no trick).
+/// which are no trick); also in the snapshots of a seat that comes back on a new socket during
+/// the exchange (equal to the state its patches had built) and of a spectator who comes in then.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_ten_seat_vierblatt_trick_holds_only_cards_played_in_the_deal() {
     let (_dir, db) = temp_db();
     let server = Server::start(&db, &["--insecure-fixed-seed", PLAYED_SEED]);
     let rules = json!({"game": "tippen", "preset": "vierblatt", "players": 10, "exchange_max": 4, "deals": 2});
     let mut table = Table::open(&server, rules.clone(), json!({"next_deal_seconds": 0}), 1).await;
+    let tokens: Vec<String> = table.seats.iter().map(Client::token).collect();
     let mut rng = Rng(24);
     let mut phases = std::collections::BTreeSet::new();
     let mut steps = 0;
+    // The deals in whose exchange a seat came back and a spectator came in.
+    let mut rejoined = Vec::new();
     while !table.series_over() {
         if table.deal_over() {
             table.await_next_deal().await;
             continue;
         }
+        let played = table.actions.iter().filter(|(_, a)| a["action"] == "play").count();
         for (i, client) in table.seats.iter().chain(&table.spectators).enumerate() {
-            let deal = client.deal();
-            let phase = deal["phase"].as_str().unwrap().to_string();
-            let trick = deal["trick"].as_array().unwrap();
-            let played = table.actions.iter().filter(|(_, a)| a["action"] == "play").count();
-            assert!(
-                trick.len() <= played.min(10),
-                "client {i} in {phase}: a trick of {} after {played} cards played: {deal}",
-                trick.len()
-            );
-            if phase != "play" {
-                assert!(trick.is_empty(), "client {i}: a trick in {phase}: {deal}");
-            }
-            for p in trick {
-                let card = p["card"].as_str().unwrap();
-                let held = deal["hand"].as_array().is_some_and(|h| h.iter().any(|c| c == card));
-                assert!(!held, "client {i}: {card} in the trick and in the hand: {deal}");
-            }
+            let phase = trick_holds_only_cards_played(&format!("client {i}"), client.deal(), played);
             phases.insert(phase);
+        }
+        let number = table.view()["number"].as_u64().unwrap();
+        if table.view()["phase"] == "exchange" && !rejoined.contains(&number) {
+            // A seat whose line dropped comes back on a new socket: its snapshot is the state its
+            // patches had built. A spectator coming in now gets a snapshot of his own.
+            rejoined.push(number);
+            let seat = rng.below(tokens.len());
+            let patched = table.seats[seat].game.clone();
+            let game = common::resume_seat(&server, &mut table, seat, &tokens[seat]).await;
+            trick_holds_only_cards_played(&format!("seat {seat} come back"), &game["deal"], played);
+            assert_eq!(game, patched, "seat {seat}'s snapshot on coming back differs from its patched state");
+            let mut watcher = Client::greeted(&server).await;
+            let joined = watcher.join(&table.room, &format!("Late{number}"), "spectator").await;
+            assert_eq!(joined["type"], "joined", "{joined}");
+            trick_holds_only_cards_played("a late spectator", &joined["game"]["deal"], played);
+            table.spectators.push(watcher);
         }
         assert!(table.step(&mut rng).await, "nobody could act: {}", table.view());
         steps += 1;
         assert!(steps < 3_000);
     }
     assert!(phases.contains("exchange") && phases.contains("play"), "the exchange and the play were seen: {phases:?}");
+    assert_eq!(rejoined, [1, 2], "a seat came back and a spectator came in during both deals' exchanges");
     for client in table.seats.into_iter().chain(table.spectators) {
         client.close().await;
     }
+}
+
+/// Asserts that `deal`, as `who` sees it after `played` cards of the deal were played, has a
+/// trick of played cards only: none outside the play, none in the viewer's own hand, never more
+/// than a card of each seat. Returns the deal's phase.
+fn trick_holds_only_cards_played(who: &str, deal: &Value, played: usize) -> String {
+    let phase = deal["phase"].as_str().expect("a phase").to_string();
+    let trick = deal["trick"].as_array().expect("a trick");
+    assert!(
+        trick.len() <= played.min(10),
+        "{who} in {phase}: a trick of {} after {played} cards played: {deal}",
+        trick.len()
+    );
+    if phase != "play" {
+        assert!(trick.is_empty(), "{who}: a trick in {phase}: {deal}");
+    }
+    for p in trick {
+        let card = p["card"].as_str().expect("a card played");
+        let held = deal["hand"].as_array().is_some_and(|h| h.iter().any(|c| c == card));
+        assert!(!held, "{who}: {card} in the trick and in the hand: {deal}");
+    }
+    phase
 }
