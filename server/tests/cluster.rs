@@ -123,8 +123,8 @@ async fn a_paused_node_cannot_write_the_room_it_lost() {
     table.play_moves(&mut rng, 4).await;
     let records_on_a = database.epochs(&table.room).await.len();
 
-    a.signal("STOP");
     let paused = Instant::now();
+    a.pause();
     // The seat to play sends its action to the paused node.
     let turn = table.view()["turn"].as_u64().unwrap() as usize;
     let action = random_action(table.seats[turn].deal(), &mut rng).unwrap();

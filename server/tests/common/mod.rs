@@ -94,6 +94,32 @@ impl Server {
         let _ = Command::new("kill").args([&format!("-{signal}"), &pid]).status();
     }
 
+    /// SIGSTOP, then waits until every thread of the process has stopped: a signal takes effect
+    /// in each thread as the kernel next schedules it, so until then a running thread may still
+    /// answer what was sent just after the signal.
+    pub fn pause(&self) {
+        self.signal("STOP");
+        let tasks = format!("/proc/{}/task", self.child.id());
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let running = std::fs::read_dir(&tasks)
+                .map(|dir| {
+                    dir.flatten().any(|task| {
+                        // The state follows the command name in parentheses: `T` once stopped (a
+                        // thread that has just ended counts as stopped too).
+                        let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+                        stat.rsplit_once(") ").is_some_and(|(_, rest)| !rest.starts_with(['T', 't', 'Z', 'X']))
+                    })
+                })
+                .unwrap_or(false);
+            if !running {
+                return;
+            }
+            assert!(std::time::Instant::now() < deadline, "the server's threads did not stop within 10 s");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// SIGTERM, then waits for the process to exit; returns whether it exited successfully.
     pub fn terminate(&mut self) -> bool {
         let pid = self.child.id().to_string();
