@@ -17,12 +17,14 @@
 //! tricks). Two more ways take the `lean` frames on to a table's connections (the seats and two
 //! spectators) as the socket's messages: `queued` as the server does (the frame's shared
 //! bytes), `copied` as it did before (each connection's message a copy of the frame). `print`
-//! writes each viewer's frame and view now.
+//! writes each viewer's frame and view now. The room has a turn clock, as a room in play does:
+//! the move hands the turn on, and the turn's waited time is measured anew, so each frame also
+//! patches the room's `turn`.
 
 use std::sync::Arc;
 
 use axum::extract::ws::{Message, Utf8Bytes};
-use fipsen_protocol::{RoomEvent, RoomOptions, RoomState, RoomStatus, SeatInfo, SeqEvent};
+use fipsen_protocol::{RoomEvent, RoomOptions, RoomState, RoomStatus, SeatInfo, SeqEvent, TurnClock};
 use fipsen_rules::{AnyGame, GameEvents, GameId, GameRules, Seat, Seed};
 use fipsen_server::frames::{Base, UpdateFrames, first_row, redact};
 
@@ -49,10 +51,13 @@ fn main() {
     let viewers: Vec<Option<Seat>> =
         (0..rules.seats() as u8).map(|s| Some(Seat(s))).chain(std::iter::once(None)).collect();
     let spectators = viewers.len() - 1;
-    let state = room(&rules);
+    // The turn clock as a room sends it: the mover's turn had lasted a while; the next seat's
+    // has just begun (a room measures it anew in every frame).
+    let state_before = room(&rules, before.turn(), 4_200);
+    let state = room(&rules, game.turn(), 3);
     // The bases as a room holds them after the move before: made by one change, so that the
     // viewers share one room text.
-    let mut previous = UpdateFrames::new(100, &[], &state, Some(&before));
+    let mut previous = UpdateFrames::new(100, &[], &state_before, Some(&before));
     let bases: Vec<Arc<Base>> = viewers.iter().map(|&v| previous.state(v)).collect();
     // A room works out what tells its scoresheet from another's once.
     let sheet = first_row(Some(&game));
@@ -176,8 +181,9 @@ fn numbered(events: GameEvents) -> Vec<SeqEvent> {
         .collect()
 }
 
-/// A room of `rules` in play, every seat taken and connected, two spectators.
-fn room(rules: &GameRules) -> RoomState {
+/// A room of `rules` in play, every seat taken and connected, two spectators; `turn`'s turn has
+/// lasted `waited_ms` (no move clock).
+fn room(rules: &GameRules, turn: Option<Seat>, waited_ms: u64) -> RoomState {
     let seat = |s: u8| SeatInfo {
         seat: Seat(s),
         name: Some(format!("Player {s}")),
@@ -196,7 +202,7 @@ fn room(rules: &GameRules) -> RoomState {
         seats: (0..rules.seats() as u8).map(seat).collect(),
         spectators: 2,
         status: RoomStatus::Playing,
-        turn: None,
+        turn: turn.map(|seat| TurnClock { seat, waited_ms, left_ms: None }),
         next_deal_asked: vec![],
         next_deal_in_ms: None,
         next_deal_paused: false,
