@@ -350,18 +350,24 @@ async fn leases_and_fenced_writes_are_refused() {
 #[cfg(target_os = "linux")]
 #[test]
 fn the_checkpoint_thread_runs_at_a_lower_priority() {
+    /// A thread's name and `(nice, policy)` from its `stat` line.
+    fn name_and_priority(stat: &str) -> Option<(&str, (i64, i64))> {
+        let (head, rest) = stat.rsplit_once(')')?;
+        let name = head.split_once('(')?.1;
+        // The fields after the name start at the third: nice is the 19th, policy the 41st.
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        Some((name, (fields[16].parse().expect("nice"), fields[38].parse().expect("policy"))))
+    }
     /// `(nice, policy)` of each thread of this process named `name` (as the kernel shortens it).
     fn threads_named(name: &str) -> Vec<(i64, i64)> {
         let mut found = Vec::new();
         for task in std::fs::read_dir("/proc/self/task").expect("/proc/self/task").flatten() {
             let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else { continue };
-            let Some((head, rest)) = stat.rsplit_once(')') else { continue };
-            if head.split_once('(').map(|(_, comm)| comm) != Some(name) {
-                continue;
+            if let Some((comm, priority)) = name_and_priority(&stat)
+                && comm == name
+            {
+                found.push(priority);
             }
-            // The fields after the name start at the third: nice is the 19th, policy the 41st.
-            let fields: Vec<&str> = rest.split_whitespace().collect();
-            found.push((fields[16].parse().expect("nice"), fields[38].parse().expect("policy")));
         }
         found
     }
@@ -383,8 +389,7 @@ fn the_checkpoint_thread_runs_at_a_lower_priority() {
     // The writer keeps the process's priority: that of this test's thread. (A new thread takes
     // its name as it starts: it may not be listed at once.)
     let own = std::fs::read_to_string("/proc/thread-self/stat").expect("/proc/thread-self/stat");
-    let own: Vec<&str> = own.rsplit_once(')').expect("a stat line").1.split_whitespace().collect();
-    let own: (i64, i64) = (own[16].parse().expect("nice"), own[38].parse().expect("policy"));
+    let own = name_and_priority(&own).expect("a stat line").1;
     let mut writers = threads_named("fipsen-storage");
     while !writers.contains(&own) && std::time::Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
