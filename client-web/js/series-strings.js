@@ -3,6 +3,11 @@
 
 export const strings = {
   en: {
+    'series.pages': 'Pages of deals',
+    'series.range': 'Deals {a}–{b} of {n}',
+    'series.earlier': 'Earlier deals',
+    'series.later': 'Later deals',
+    'series.gathering': 'Gathering every deal for the file…',
     'series.title': 'Series',
     'series.loading': 'Fetching the series…',
     'series.not_found': 'There is no series behind this link. It may have been deleted, or the link is incomplete.',
@@ -39,6 +44,11 @@ export const strings = {
     'series.deleted': 'The series was deleted, as every player agreed.',
   },
   de: {
+    'series.pages': 'Seiten der Spiele',
+    'series.range': 'Spiele {a}–{b} von {n}',
+    'series.earlier': 'Frühere Spiele',
+    'series.later': 'Spätere Spiele',
+    'series.gathering': 'Alle Spiele werden für die Datei geholt …',
     'series.title': 'Runde',
     'series.loading': 'Die Runde wird geholt …',
     'series.not_found': 'Hinter diesem Link gibt es keine Runde. Vielleicht wurde sie gelöscht, oder der Link ist unvollständig.',
@@ -75,6 +85,11 @@ export const strings = {
     'series.deleted': 'Die Runde wurde gelöscht, da alle Spieler zugestimmt haben.',
   },
   ja: {
+    'series.pages': 'ディールのページ',
+    'series.range': 'ディール {a}–{b}（全 {n}）',
+    'series.earlier': '前のディール',
+    'series.later': '次のディール',
+    'series.gathering': 'ファイル用にすべてのディールを取得しています…',
     'series.title': 'シリーズ',
     'series.loading': 'シリーズを読み込んでいます…',
     'series.not_found': 'このリンクのシリーズはありません。削除されたか、リンクが不完全です。',

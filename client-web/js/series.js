@@ -21,6 +21,20 @@ addStrings(strings);
  *   | {status: 'ready', room: string, key: string, record: import('./protocol.js').SeriesRecord, shareKey: string|null}} SeriesState
  */
 
+/** Finished deals on one page of the series (the server's largest page). */
+const PAGE_DEALS = 50;
+
+/** The first deal of the page that holds deal `n`. @param {number} n */
+function pageOf(n) {
+  return Math.floor((n - 1) / PAGE_DEALS) * PAGE_DEALS + 1;
+}
+
+/**
+ * The file to keep being gathered page by page: every deal and scoresheet row so far.
+ * @type {{room: string, key: string, deals: any[], rows: any[]} | null}
+ */
+let gathering = null;
+
 /** The link of a series page (and of one of its deals) for a share key. */
 export function seriesLink(room, key, deal) {
   return `${location.origin}${location.pathname}#/series/${room}/${key}${deal ? `/${deal}` : ''}`;
@@ -29,23 +43,39 @@ export function seriesLink(room, key, deal) {
 /**
  * Asks for the series the route names: by its share key, or (a player's own table, no key in
  * the link) by this browser's seat token of the room.
- * @param {{code: string, key: string|null}} route
+ * One page of finished deals at a time: from deal `from`, by default the page that holds the
+ * deal the link names (else the first).
+ * @param {{code: string, key: string|null, deal?: number|null}} route
+ * @param {number} [from]
  */
-export function askSeries(route) {
+export function askSeries(route, from) {
   const key = route.key ?? seatFor(route.code)?.token ?? '';
   if (!key) {
     S.series = { status: 'failed', room: route.code, key, code: 'series/not_found' };
     return;
   }
-  if (S.series.status !== 'idle' && S.series.room === route.code && S.series.key === key && S.series.status !== 'failed') return;
-  if (api.send({ type: 'series', room: route.code, key })) S.series = { status: 'loading', room: route.code, key };
+  const start = from ?? (route.deal ? pageOf(route.deal) : 1);
+  const s = /** @type {any} */ (S.series);
+  if (s.status !== 'idle' && s.status !== 'failed' && s.room === route.code && s.key === key && s.from === start) return;
+  gathering = null;
+  if (api.send({ type: 'series', room: route.code, key, from: start })) S.series = /** @type {any} */ ({ status: 'loading', room: route.code, key, from: start });
 }
 
 /** The server's answer. @param {{series: import('./protocol.js').SeriesRecord, share_key?: string|null}} msg */
 export function seriesArrived(msg) {
-  const s = S.series;
+  if (gathering && gathering.room === msg.series.room) {
+    gathered(msg.series);
+    return;
+  }
+  const s = /** @type {any} */ (S.series);
   if (s.status !== 'loading' || s.room !== msg.series.room) return;
-  S.series = { status: 'ready', room: s.room, key: s.key, record: msg.series, shareKey: msg.share_key ?? (S.route.name === 'series' ? S.route.key : null) };
+  const shareKey = msg.share_key ?? (S.route.name === 'series' ? S.route.key : null);
+  S.series = /** @type {any} */ ({ status: 'ready', room: s.room, key: s.key, from: s.from, record: msg.series, shareKey });
+  // A player's own series page (opened by his seat, no key in the address): the address becomes
+  // the share link, so that it can be copied from the address bar and opened anywhere.
+  if (S.route.name === 'series' && !S.route.key && msg.share_key) {
+    history.replaceState(null, '', `#/series/${s.room}/${msg.share_key}${S.route.deal ? `/${S.route.deal}` : ''}`);
+  }
   // A deal's own link opens its replay at once.
   const deal = S.route.name === 'series' ? S.route.deal : null;
   if (deal && msg.series.deals.some((d) => d.number === deal)) replay(deal);
@@ -54,6 +84,12 @@ export function seriesArrived(msg) {
 
 /** The server refused. @param {string} code */
 export function seriesRefused(code) {
+  // A page of the file to keep refused: the file is not saved, and the person is told why.
+  if (gathering) {
+    gathering = null;
+    api.toast(t(`err.${code}`));
+    return true;
+  }
   const s = S.series;
   if (s.status !== 'loading') return false;
   S.series = { status: 'failed', room: s.room, key: s.key, code };
@@ -78,8 +114,38 @@ function copy(link) {
   else window.prompt(t('series.copy'), link);
 }
 
-/** The file to keep: the series record as the server sent it. */
+/**
+ * The file to keep: every finished deal of the series and its whole scoresheet, gathered page
+ * by page (one page is the file itself when it holds every deal).
+ * @param {import('./protocol.js').SeriesRecord} record the page on screen
+ */
 function download(record) {
+  if (!record.next && (record.deals[0]?.number ?? 1) <= 1) {
+    save(record);
+    return;
+  }
+  const s = S.series;
+  if (s.status !== 'ready' || gathering) return;
+  gathering = { room: s.room, key: s.key, deals: [], rows: [] };
+  api.send({ type: 'series', room: s.room, key: s.key, from: 1 });
+  api.toast(t('series.gathering'));
+}
+
+/** One page of the file to keep arrived: kept, and the next asked for, or the file saved. @param {any} page */
+function gathered(page) {
+  const g = /** @type {NonNullable<typeof gathering>} */ (gathering);
+  g.deals.push(...page.deals);
+  g.rows.push(...(page.sheet?.scoresheet ?? []));
+  if (page.next) {
+    api.send({ type: 'series', room: g.room, key: g.key, from: page.next });
+    return;
+  }
+  gathering = null;
+  save({ ...page, next: null, deals: g.deals, sheet: { ...page.sheet, scoresheet: g.rows } });
+}
+
+/** Saves a series record as a JSON file. @param {any} record */
+function save(record) {
   const blob = new Blob([JSON.stringify(record, null, 2)], { type: 'application/json' });
   const a = /** @type {HTMLAnchorElement} */ (h('a', { href: URL.createObjectURL(blob), download: `fipsen-${record.room}.json` }));
   document.body.append(a);
@@ -128,6 +194,7 @@ export function seriesView() {
       'section',
       { class: 'series-deals no-print', 'aria-labelledby': 'series-deals-title' },
       h('h2', { id: 'series-deals-title' }, t('series.deals')),
+      pager(record),
       record.deals.length
         ? h(
             'ul',
@@ -144,6 +211,27 @@ export function seriesView() {
         : h('p', { class: 'hint' }, t('series.no_deals')),
     ),
     S.ui.dialog === 'replay' ? replayDialog() : null,
+  );
+}
+
+/**
+ * Which deals the page shows of how many, and the way to the pages before and after it.
+ * @param {import('./protocol.js').SeriesRecord} record
+ */
+function pager(record) {
+  const first = record.deals[0]?.number;
+  const last = record.deals[record.deals.length - 1]?.number;
+  if (!first || !last || (first === 1 && !record.next)) return null;
+  const go = (from) => {
+    if (S.route.name === 'series') askSeries(S.route, from);
+    api.render();
+  };
+  return h(
+    'nav',
+    { class: 'row series-pager no-print', 'aria-label': t('series.pages'), 'data-testid': 'series-pager' },
+    first > 1 ? h('button', { type: 'button', class: 'small', 'data-key': 'series-earlier', onclick: () => go(Math.max(1, first - PAGE_DEALS)) }, t('series.earlier')) : null,
+    h('span', { 'data-testid': 'series-range' }, t('series.range', { a: first, b: last, n: record.finished ?? last })),
+    record.next ? h('button', { type: 'button', class: 'small', 'data-key': 'series-later', onclick: () => go(/** @type {number} */ (record.next)) }, t('series.later')) : null,
   );
 }
 

@@ -124,8 +124,9 @@ pub struct ReplayStep {
 /// Format version of [`SeriesRecord`]; it changes when a field changes meaning.
 pub const SERIES_FORMAT: u32 = 1;
 
-/// A series as far as its deals are over: what the series page shows and what a player
-/// downloads to keep. Nothing in it belongs to a deal still being played: its deals are the
+/// A series as far as its deals are over: what the series page shows, one page of finished
+/// deals at a time, and what a player downloads to keep (every page joined: all the deals and
+/// every scoresheet row). Nothing in it belongs to a deal still being played: its deals are the
 /// finished ones, `sheet` is the series without its running deal, and the master seed (from
 /// which every later deal would follow) appears only once the series is over.
 ///
@@ -138,7 +139,7 @@ pub const SERIES_FORMAT: u32 = 1;
 /// {"format": 1, "room": "k3JX9a2LqP0vWm4Z", "title": "Friday table",
 ///  "rules": {"game": "prisdorf", "players": 4, "deals": 8, "…": "…"},
 ///  "players": ["Antje", "Hinnerk", "Fiete", "Meike"], "perspective": 1, "over": false,
-///  "master_seed": null,
+///  "master_seed": null, "finished": 1, "next": null,
 ///  "deals": [{"number": 1, "dealer": 0, "seed": "9f2c…",
 ///             "actions": [{"seat": 1, "action": {"action": "call", "call": {"call": "pass"}}}]}],
 ///  "sheet": {"game": "prisdorf", "number": 2, "scoresheet": [{"number": 1, "…": "…"}], "totals": [0, 3, 0, 0]}}
@@ -161,10 +162,18 @@ pub struct SeriesRecord {
     pub over: bool,
     /// The series' master seed, once the series is over (`null` before).
     pub master_seed: Option<Seed>,
-    /// Every finished deal, in order.
+    /// How many deals of the series are finished (in every page together).
+    #[serde(default)]
+    pub finished: u32,
+    /// The number of the first deal of the next page, where finished deals follow this page's
+    /// (ask `series` again with `from` set to it); `null` on the last page.
+    #[serde(default)]
+    pub next: Option<u32>,
+    /// The finished deals of this page, in order (in a file to keep: every finished deal).
     pub deals: Vec<FinishedDeal>,
     /// The series view as a spectator sees it, without its running deal (`deal` is `null`):
-    /// the game's scoresheet, totals and whatever else the game shows of a series.
+    /// the game's scoresheet (the rows of this page's deals), totals and whatever else the game
+    /// shows of a series.
     #[schemars(with = "serde_json::Map<String, serde_json::Value>")]
     pub sheet: serde_json::Value,
 }

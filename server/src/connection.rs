@@ -611,8 +611,9 @@ impl Reader {
     /// A message of the series family: answered from storage, in or out of a room.
     async fn on_series(&self, message: SeriesMessage) -> Flow {
         match message {
-            SeriesMessage::Series { room, key } => {
-                match self.state.registry.series(&room, &key).await {
+            SeriesMessage::Series { room, key, from, count } => {
+                let page = crate::replay::SeriesPage::asked(from, count);
+                match self.state.registry.series(&room, &key, page).await {
                     Ok((series, share_key)) => self.send(&ServerMessage::Series { series, share_key }),
                     Err(code) => self.refuse(code, code.to_string()),
                 }
@@ -636,6 +637,17 @@ impl Reader {
             self.send(&ServerMessage::error(ErrorCode::NotInRoom, id));
             return Flow::Continue;
         };
+        // Playing again opens a room: it counts against the rooms this connection and its
+        // address may open, as `create_room` does.
+        if matches!(message, RoomMessage::Rematch)
+            && self.state.config.rooms_per_address > 0
+            && (!self.rooms_quota.take(Instant::now()) || !self.state.registry.may_create_room(self.peer))
+        {
+            self.state.metrics.error(ErrorCode::TooManyRooms.code());
+            tracing::info!(peer = %self.peer, "playing again refused: too many rooms from here");
+            self.send(&ServerMessage::error(ErrorCode::TooManyRooms, id));
+            return Flow::Continue;
+        }
         let command = RoomCommand::Request { conn: self.link.id, request: Box::new(message), received: Instant::now() };
         if room.tx.send(command).await.is_err() {
             // The room task is gone (it never is while someone is in it, short of a bug).

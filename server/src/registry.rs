@@ -1023,10 +1023,33 @@ impl Registry {
 
     /// A stored series opened by `key` (its share key, or a seat token of the room: then the
     /// token's seat is the perspective). A wrong room and a wrong key are the same error.
+    ///
+    /// The key is checked first, against the room's creation row alone (and, for a seat token,
+    /// the token's own row): a wrong key costs two small reads, never the room's records.
     async fn open_series(&self, room: &str, key: &str) -> Result<(StoredRoom, Option<Seat>), ErrorCode> {
         if !secrets::looks_like_invite(room) || key.is_empty() || key.len() > 64 {
             return Err(ErrorCode::SeriesNotFound);
         }
+        let meta = match self.storage.load_meta(room).await {
+            Ok(Some(meta)) => meta,
+            Ok(None) => return Err(ErrorCode::SeriesNotFound),
+            Err(e) => {
+                warn!(error = %e, "cannot read a series");
+                return Err(ErrorCode::Storage);
+            }
+        };
+        let participant = if secrets::same_key(key, &secrets::share_key(&meta.master)) {
+            None
+        } else {
+            let found = self.storage.find_tokens(vec![secrets::token_hash(key)]).await.map_err(|e| {
+                warn!(error = %e, "cannot look a token up");
+                ErrorCode::Storage
+            })?;
+            let Some((_, participant)) = found.into_iter().find(|(code, _)| code == room) else {
+                return Err(ErrorCode::SeriesNotFound);
+            };
+            Some(participant)
+        };
         let stored = match self.storage.load(room).await {
             Ok(Some(stored)) => stored,
             Ok(None) => return Err(ErrorCode::SeriesNotFound),
@@ -1038,17 +1061,7 @@ impl Registry {
         if let Err(e) = Record::read_all(&stored) {
             return Err(self.broken(room, &e));
         }
-        if secrets::same_key(key, &secrets::share_key(&stored.meta.master)) {
-            return Ok((stored, None));
-        }
-        let found = self.storage.find_tokens(vec![secrets::token_hash(key)]).await.map_err(|e| {
-            warn!(error = %e, "cannot look a token up");
-            ErrorCode::Storage
-        })?;
-        let Some((_, participant)) = found.into_iter().find(|(code, _)| code == room) else {
-            return Err(ErrorCode::SeriesNotFound);
-        };
-        let seat = crate::replay::seat_of(&stored, participant);
+        let seat = participant.and_then(|participant| crate::replay::seat_of(&stored, participant));
         Ok((stored, seat))
     }
 
@@ -1065,15 +1078,21 @@ impl Registry {
         .map_err(|_| ErrorCode::ServerBusy)
     }
 
-    /// The series of `room` as far as its deals are over, for the holder of `key`.
+    /// Page `page` of the series of `room` as far as its deals are over, for the holder of
+    /// `key`.
     ///
     /// # Errors
     /// `series/not_found`, `server/busy` or `server/storage`.
-    pub async fn series(&self, room: &str, key: &str) -> Result<(SeriesRecord, Option<String>), ErrorCode> {
+    pub async fn series(
+        &self,
+        room: &str,
+        key: &str,
+        page: crate::replay::SeriesPage,
+    ) -> Result<(SeriesRecord, Option<String>), ErrorCode> {
         let (stored, perspective) = self.open_series(room, key).await?;
         // A seated player may share the series: he gets its key (as `share_link` gives it).
         let share = perspective.map(|_| secrets::share_key(&stored.meta.master));
-        let series = self.rebuild(move || crate::replay::series_record(&stored, perspective)).await?;
+        let series = self.rebuild(move || crate::replay::series_record(&stored, perspective, page)).await?;
         Ok((series, share))
     }
 

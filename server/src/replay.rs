@@ -153,35 +153,89 @@ pub fn seat_of(stored: &StoredRoom, participant: u32) -> Option<Seat> {
     core.seat_of_participant(participant)
 }
 
-/// A stored series as far as its deals are over (see [`SeriesRecord`]): every finished deal
-/// with its seed, dealer and actions; the spectator's view of the series without its running
-/// deal; the master seed once the series is over.
-pub fn series_record(stored: &StoredRoom, perspective: Option<Seat>) -> SeriesRecord {
+/// The most finished deals one page of a series carries ([`series_record`]).
+pub const SERIES_PAGE_DEALS: u32 = 50;
+
+/// The bytes of finished deals (their actions) a page of a series holds at most: a page stops
+/// early at this many, so that a page with its scoresheet rows stays well under the largest
+/// reply (256 KiB by default) whatever the game and the table size.
+pub const SERIES_PAGE_BYTES: usize = 96 * 1024;
+
+/// Which finished deals of a series one request asks for: from deal number `from` (1 for the
+/// first), at most `count` of them (capped at [`SERIES_PAGE_DEALS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeriesPage {
+    /// The first deal's number.
+    pub from: u32,
+    /// How many deals at most.
+    pub count: u32,
+}
+
+impl SeriesPage {
+    /// The page a request asks for, its count capped; the first page by default.
+    pub fn asked(from: Option<u32>, count: Option<u32>) -> SeriesPage {
+        SeriesPage {
+            from: from.unwrap_or(1).max(1),
+            count: count.unwrap_or(SERIES_PAGE_DEALS).clamp(1, SERIES_PAGE_DEALS),
+        }
+    }
+
+    fn holds(&self, number: u32) -> bool {
+        number >= self.from && number - self.from < self.count
+    }
+}
+
+/// One page of a stored series as far as its deals are over (see [`SeriesRecord`]): the
+/// finished deals of `page` with their seeds, dealers and actions (the page ends early once its
+/// deals' bytes pass [`SERIES_PAGE_BYTES`]; `next` says where the next page begins); the
+/// spectator's view of the series without its running deal, its scoresheet cut to the rows of
+/// the page's deals; the master seed once the series is over.
+///
+/// The series is rebuilt through the rules once, record by record; only the page's deals are
+/// turned into JSON (and analysed), so that a page costs the same bytes however long the series,
+/// and nothing is built per action that grows with the series.
+pub fn series_record(stored: &StoredRoom, perspective: Option<Seat>, page: SeriesPage) -> SeriesRecord {
     let mut deals: Vec<FinishedDeal> = Vec::new();
     let mut actions: Vec<SeatAction> = Vec::new();
-    let mut sheet = Value::Null;
-    let mut over = false;
+    let mut bytes = 0usize;
+    // The number of the deal that ends the page early, once the page is full.
+    let mut cut: Option<u32> = None;
+    let mut finished = 0u32;
+    let mut last_over = 0u32;
     let rebuilt = rebuild(stored, |step| {
-        if let (Some(seat), Some(action)) = (step.seat, step.action) {
-            actions.push(SeatAction { seat, action: serde_json::to_value(action).unwrap_or(Value::Null) });
+        let number = step.series.deal_number();
+        let wanted = page.holds(number) && cut.is_none_or(|c| number < c);
+        if wanted && let (Some(seat), Some(action)) = (step.seat, step.action) {
+            let action = serde_json::to_value(action).unwrap_or(Value::Null);
+            bytes += action.to_string().len() + 20;
+            actions.push(SeatAction { seat, action });
         }
-        let mut view = serde_json::to_value(step.series.view(None)).unwrap_or(Value::Null);
-        let deal = view.get_mut("deal").map(Value::take).unwrap_or(Value::Null);
-        if step.series.deal_over() {
-            let number = step.series.deal_number();
-            let seed = serde_json::from_value::<Seed>(deal["reveal"]["seed"].clone()).ok();
-            let dealer = serde_json::from_value::<Seat>(deal["dealer"].clone()).ok();
-            if let (Some(seed), Some(dealer)) = (seed, dealer)
-                && deals.last().is_none_or(|d| d.number != number)
-            {
-                let costly = analyse_if_quick(stored, step.series).map(|a| a.costly.clone());
-                deals.push(FinishedDeal { number, dealer, seed, actions: std::mem::take(&mut actions), costly });
+        if step.series.deal_over() && last_over != number {
+            last_over = number;
+            finished += 1;
+            if wanted {
+                // The deal's seed and dealer, from its view without the scoresheet.
+                let view = serde_json::to_value(step.series.view_without_rows(None)).unwrap_or(Value::Null);
+                let deal = &view["deal"];
+                let seed = serde_json::from_value::<Seed>(deal["reveal"]["seed"].clone()).ok();
+                let dealer = serde_json::from_value::<Seat>(deal["dealer"].clone()).ok();
+                if let (Some(seed), Some(dealer)) = (seed, dealer) {
+                    let costly = analyse_if_quick(stored, step.series).map(|a| a.costly.clone());
+                    deals.push(FinishedDeal { number, dealer, seed, actions: std::mem::take(&mut actions), costly });
+                }
+                if bytes >= SERIES_PAGE_BYTES {
+                    cut = Some(number + 1);
+                }
+            } else {
+                actions.clear();
             }
         }
-        sheet = view;
-        over = step.series.series_over();
         ControlFlow::Continue(())
     });
+    let over = rebuilt.series().is_some_and(AnyGame::series_over);
+    let sheet = rebuilt.series().map_or(Value::Null, |series| sheet_page(series, &deals));
+    let last = deals.last().map(|d| d.number);
+    let next = last.filter(|&n| n < last_over).map(|n| n + 1);
     SeriesRecord {
         format: SERIES_FORMAT,
         room: stored.meta.code.clone(),
@@ -191,9 +245,57 @@ pub fn series_record(stored: &StoredRoom, perspective: Option<Seat>) -> SeriesRe
         perspective,
         over,
         master_seed: over.then_some(stored.meta.master),
+        finished,
+        next,
         deals,
         sheet,
     }
+}
+
+/// The spectator's view of `series` without its running deal (`deal` is `null`), with the
+/// scoresheet rows of `deals` alone (a row's `number` names its deal).
+fn sheet_page(series: &AnyGame, deals: &[FinishedDeal]) -> Value {
+    let mut view = serde_json::to_value(series.view_without_rows(None)).unwrap_or(Value::Null);
+    if let Some(deal) = view.get_mut("deal") {
+        *deal = Value::Null;
+    }
+    let (Some(first), Some(last)) = (deals.first().map(|d| d.number), deals.last().map(|d| d.number)) else {
+        if let Some(sheet) = view.get_mut("scoresheet") {
+            *sheet = Value::Array(Vec::new());
+        }
+        return view;
+    };
+    let rows = series.rows();
+    let number = |index: usize| -> Option<u32> {
+        let row: Value = serde_json::from_str(&series.row_json(index)?).ok()?;
+        row.get("number")?.as_u64().and_then(|n| u32::try_from(n).ok())
+    };
+    // The deal a row belongs to: its own number, or (a row of no deal, such as the end of a
+    // round) the deal of the row before it.
+    let deal_of = |index: usize| -> u32 { (0..=index).rev().take(8).find_map(number).unwrap_or(0) };
+    // Rows come in the order of their deals: the first row of the page is found by halving.
+    let (mut low, mut high) = (0usize, rows);
+    while low < high {
+        let middle = low + (high - low) / 2;
+        if deal_of(middle) < first {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    let mut page = Vec::new();
+    for index in low..rows {
+        let Some(text) = series.row_json(index) else { break };
+        let Ok(row) = serde_json::from_str::<Value>(&text) else { break };
+        if row.get("number").and_then(Value::as_u64).is_some_and(|n| n > u64::from(last)) {
+            break;
+        }
+        page.push(row);
+    }
+    if let Some(sheet) = view.get_mut("scoresheet") {
+        *sheet = Value::Array(page);
+    }
+    view
 }
 
 /// One step: the deal after it from the perspective, and every hand.
@@ -220,4 +322,142 @@ fn hand_of(series: &AnyGame, seat: Seat) -> Vec<Card> {
         .and_then(|v| v.get("deal").and_then(|d| d.get("hand")).cloned())
         .and_then(|hand| serde_json::from_value(hand).ok())
         .unwrap_or_default()
+}
+
+/// A room of computer players that played `deals` deals of `rules` (or fewer, where the series
+/// ends sooner), each seat taking its first legal action, with its records as storage holds
+/// them: a long series made quickly, for tests and for measuring what a series page costs
+/// (`server/examples/series_pages.rs`).
+pub fn played_by_bots(rules: fipsen_rules::GameRules, deals: u32) -> StoredRoom {
+    use crate::storage::{ROOM_RECORD_FORMAT, RoomMeta, StoredRecord};
+
+    fn store(core: &mut Core, records: &mut Vec<StoredRecord>, record: Record) {
+        let json = serde_json::to_string(&record).unwrap_or_default();
+        records.push(StoredRecord { seq_before: core.seq(), json, format: ROOM_RECORD_FORMAT });
+        core.apply(&Change::Record(record), Instant::now());
+    }
+
+    let meta = RoomMeta {
+        code: "k3JX9a2LqP0vWm4Zb7Ya".into(),
+        created_at: 0,
+        title: "A long evening".into(),
+        rules,
+        options: fipsen_protocol::RoomOptions::default(),
+        master: Seed([7; 32]),
+        tournament: None,
+    };
+    let mut core = Core::new(meta.clone(), Duration::ZERO, Instant::now());
+    let mut records = Vec::new();
+    let seats = meta.rules.seats();
+    for s in 0..seats {
+        let (participant, seat) = (s as u32, Seat(s as u8));
+        let record = Record::BotAdded { participant, seat, level: fipsen_bots::Level::Easy, name: format!("Bot{s}") };
+        store(&mut core, &mut records, record);
+    }
+    store(&mut core, &mut records, Record::Started);
+    while let Some(series) = core.series() {
+        if series.deal_over() {
+            if series.series_over() || series.deal_number() >= deals {
+                break;
+            }
+            store(&mut core, &mut records, Record::NextDeal);
+            continue;
+        }
+        let Some((seat, action)) = (0..seats)
+            .map(|s| Seat(s as u8))
+            .find_map(|seat| series.legal_actions(seat).first().map(|action| (seat, action)))
+        else {
+            break;
+        };
+        store(&mut core, &mut records, Record::BotAct { seat, action });
+    }
+    StoredRoom { meta, records }
+}
+
+#[cfg(test)]
+mod tests {
+    use fipsen_rules::{GameId, GameRules};
+    use serde_json::Value;
+
+    use super::{SERIES_PAGE_DEALS, SeriesPage, played_by_bots as played, replay_deal, series_record};
+    use crate::storage::StoredRoom;
+
+    /// The largest reply a server sends by default (`--max-reply-bytes`).
+    const REPLY_LIMIT: usize = 256 * 1024;
+
+    /// Every page of a stored series, from the first, following `next`.
+    fn pages(stored: &StoredRoom, count: u32) -> Vec<(usize, Value)> {
+        let mut pages = Vec::new();
+        let mut from = Some(1);
+        while let Some(start) = from {
+            let record = series_record(stored, None, SeriesPage::asked(Some(start), Some(count)));
+            let bytes = serde_json::to_string(&record).expect("a record serialises").len();
+            from = record.next;
+            pages.push((bytes, serde_json::to_value(&record).expect("a record serialises")));
+            assert!(pages.len() < 10_000, "the pages never end");
+        }
+        pages
+    }
+
+    #[test]
+    fn a_series_of_two_thousand_deals_comes_in_pages_under_the_reply_limit_that_join_to_the_whole() {
+        let stored = played(GameRules::default_for(GameId::Prisdorf), 2_000);
+        let pages = pages(&stored, SERIES_PAGE_DEALS);
+        let largest = pages.iter().map(|(bytes, _)| *bytes).max().unwrap_or(0);
+        assert!(largest < REPLY_LIMIT / 2, "a page of {largest} bytes");
+        let mut numbers = Vec::new();
+        let mut rows = Vec::new();
+        for (_, page) in &pages {
+            assert_eq!(page["finished"], 2_000);
+            let deals = page["deals"].as_array().expect("deals");
+            assert!(!deals.is_empty() && deals.len() <= SERIES_PAGE_DEALS as usize);
+            numbers.extend(deals.iter().map(|d| d["number"].as_u64().expect("a number")));
+            let sheet = page["sheet"]["scoresheet"].as_array().expect("rows");
+            assert_eq!(
+                sheet.iter().map(|r| r["number"].clone()).collect::<Vec<_>>(),
+                deals.iter().map(|d| d["number"].clone()).collect::<Vec<_>>(),
+                "a page's scoresheet holds the rows of its own deals"
+            );
+            rows.extend(sheet.iter().cloned());
+        }
+        assert_eq!(numbers, (1..=2_000).collect::<Vec<u64>>(), "every deal once, in order");
+        assert!(pages.len() >= 40, "pages of at most 50 deals: {}", pages.len());
+        // The rows joined are the table's whole scoresheet, and the totals its last row's.
+        let whole = serde_json::to_value(
+            super::rebuild(&stored, |_| std::ops::ControlFlow::Continue(())).series().expect("a series").view(None),
+        )
+        .expect("a view");
+        assert_eq!(Value::Array(rows), whole["scoresheet"]);
+        assert_eq!(pages[39].1["sheet"]["totals"], whole["totals"]);
+        // The replay of a late deal is as small as an early one's.
+        let late = serde_json::to_string(&replay_deal(&stored, 1_999, None).expect("deal 1999 is over")).unwrap();
+        assert!(late.len() < REPLAY_BOUND, "the replay of deal 1999: {} bytes", late.len());
+    }
+
+    /// Far more than one deal's replay needs, far less than the reply limit.
+    const REPLAY_BOUND: usize = 64 * 1024;
+
+    #[test]
+    fn pages_of_every_game_join_to_the_whole_scoresheet_and_deals() {
+        for &game in GameId::ALL {
+            let stored = played(GameRules::default_for(game), 3);
+            let whole = serde_json::to_value(
+                super::rebuild(&stored, |_| std::ops::ControlFlow::Continue(())).series().expect("a series").view(None),
+            )
+            .expect("a view");
+            for count in [1, 2, SERIES_PAGE_DEALS] {
+                let pages = pages(&stored, count);
+                let mut rows = Vec::new();
+                let mut numbers = Vec::new();
+                for (_, page) in &pages {
+                    rows.extend(page["sheet"]["scoresheet"].as_array().expect("rows").iter().cloned());
+                    numbers.extend(page["deals"].as_array().expect("deals").iter().map(|d| d["number"].clone()));
+                    assert!(page["sheet"]["deal"].is_null(), "{game:?}: the running deal is left out");
+                }
+                let finished = pages[0].1["finished"].as_u64().expect("finished");
+                assert_eq!(numbers.len() as u64, finished, "{game:?} by {count}: every finished deal");
+                assert_eq!(Value::Array(rows), whole["scoresheet"], "{game:?} by {count}: every row once");
+            }
+        }
+    }
 }

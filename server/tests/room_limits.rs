@@ -185,3 +185,18 @@ async fn mistakes_about_the_game_get_the_games_error_codes() {
     let nonsense = me.act(&json!({"action": "dance"})).await;
     assert_eq!(nonsense["code"], "proto/malformed", "{nonsense}");
 }
+
+/// Playing again opens a room, and counts against the rooms an address may open as creating one
+/// does: a host whose address has used its allowance is refused with `room/too_many`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn playing_again_counts_against_the_rooms_an_address_may_open() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &["--rooms-per-address", "1"]);
+    let options = json!({"bot_delay_ms": 0, "next_deal_seconds": 0});
+    let mut table =
+        common::Table::open(&server, common::short_rules(fipsen_rules::GameId::Prisdorf, 1), options, 0).await;
+    table.play_series(&mut common::Rng(7), false).await;
+    table.seats[0].send(json!({"type": "rematch"})).await;
+    let refused = table.seats[0].recv_type_or_error("error").await;
+    assert_eq!(refused["code"], "room/too_many", "{refused}");
+}

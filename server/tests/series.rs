@@ -270,3 +270,132 @@ async fn the_operators_retention_deletes_series_closed_for_longer_and_keeps_the_
     assert_eq!(ask_series(&mut stranger, &kept_room, &kept_key).await["type"], "series");
     drop(kept);
 }
+
+/// A wrong key is refused from the room's creation row alone: the records of the room are not
+/// read for it. A closed room with a damaged record shows it: a wrong key gets
+/// `series/not_found` and leaves the room unreported, the room's own token finds it broken.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_key_is_refused_before_any_record_is_read() {
+    let (_dir, db) = temp_db();
+    let mut server = Server::start(&db, &[]);
+    let mut host = Client::greeted(&server).await;
+    let room = host.create("Ann", short_rules(GameId::Prisdorf, 2), json!({})).await;
+    let token = host.token();
+    let mut guest = Client::greeted(&server).await;
+    assert_eq!(guest.join(&room, "Bob", "player").await["type"], "joined");
+    server.kill();
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        // Closed (not restored at the start) and damaged after its first record.
+        conn.execute("UPDATE rooms SET active = 0 WHERE code = ?1", [&room]).unwrap();
+        conn.execute(
+            "UPDATE records SET record = '{\"record\":\"no_such_record\"}' WHERE room = ?1 AND idx = 1",
+            [&room],
+        )
+        .unwrap();
+    }
+    let server = Server::start(&db, &[]);
+    let mut stranger = Client::greeted(&server).await;
+    for wrong in ["not-the-key", "Vq3m2b7YxkR0aL9cTdPz1w8e"] {
+        let answer = ask_series(&mut stranger, &room, wrong).await;
+        assert_eq!(answer["code"], "series/not_found", "{answer}");
+    }
+    let (_, metrics) = server.get("/metrics").await;
+    assert!(metrics.lines().any(|l| l == "fipsen_rooms_broken_total 0"), "no record was read: {metrics}");
+    let answer = ask_series(&mut stranger, &room, &token).await;
+    assert_eq!(answer["code"], "room/broken", "{answer}");
+    let (_, metrics) = server.get("/metrics").await;
+    assert!(metrics.lines().any(|l| l == "fipsen_rooms_broken_total 1"), "{metrics}");
+}
+
+/// A series page asks for its deals by number: pages of a few deals each join to the whole
+/// series, each page's scoresheet holding the rows of its own deals.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_series_comes_in_pages_that_join_to_the_whole() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &[]);
+    let mut table = Table::open(&server, short_rules(GameId::Prisdorf, 5), json!({"next_deal_seconds": null}), 0).await;
+    let room = table.room.clone();
+    let mut rng = Rng(7);
+    while !table.series_over() {
+        if table.deal_over() {
+            table.ask_next_deal().await;
+        } else {
+            assert!(table.step(&mut rng).await);
+        }
+    }
+    let key = ask_share_key(&mut table.seats[0]).await["key"].as_str().unwrap().to_string();
+    let mut stranger = Client::greeted(&server).await;
+    let whole = ask_series(&mut stranger, &room, &key).await["series"].clone();
+    assert_eq!(whole["finished"], 5);
+    assert!(whole["next"].is_null(), "five deals fit one page: {whole}");
+    let mut deals = Vec::new();
+    let mut rows = Vec::new();
+    let mut from = Some(1);
+    while let Some(start) = from {
+        stranger.send(json!({"type": "series", "room": room, "key": key, "from": start, "count": 2})).await;
+        let page = stranger.recv_type_or_error("series").await;
+        let series = &page["series"];
+        let numbers: Vec<Value> = series["deals"].as_array().unwrap().iter().map(|d| d["number"].clone()).collect();
+        let row_numbers: Vec<Value> =
+            series["sheet"]["scoresheet"].as_array().unwrap().iter().map(|r| r["number"].clone()).collect();
+        assert_eq!(numbers, row_numbers, "{page}");
+        assert!(numbers.len() <= 2 && !numbers.is_empty(), "{page}");
+        deals.extend(series["deals"].as_array().unwrap().iter().cloned());
+        rows.extend(series["sheet"]["scoresheet"].as_array().unwrap().iter().cloned());
+        from = series["next"].as_u64();
+    }
+    assert_eq!(Value::Array(deals), whole["deals"]);
+    assert_eq!(Value::Array(rows), whole["sheet"]["scoresheet"]);
+    // Past the last finished deal: an empty page.
+    stranger.send(json!({"type": "series", "room": room, "key": key, "from": 6})).await;
+    let beyond = stranger.recv_type_or_error("series").await;
+    assert_eq!(beyond["series"]["deals"], json!([]), "{beyond}");
+    assert!(beyond["series"]["next"].is_null());
+}
+
+/// The series belongs to the people who played it: a newcomer who took an absent player's open
+/// seat does not speak for him, and the absent player, back without a seat, still has his say.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_series_is_deleted_only_when_everyone_who_played_it_agrees() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &[]);
+    let options = json!({"next_deal_seconds": null, "grace_seconds": 0});
+    let mut table = Table::open(&server, short_rules(GameId::Prisdorf, 3), options, 0).await;
+    let room = table.room.clone();
+    let mut rng = Rng(11);
+    finish_deal(&mut table, &mut rng).await;
+    let key = ask_share_key(&mut table.seats[0]).await["key"].as_str().unwrap().to_string();
+    // Seat 3's player goes; with no grace his seat opens, and a newcomer takes it.
+    let absent = table.seats.pop().unwrap();
+    let absent_token = absent.token();
+    absent.close().await;
+    let mut newcomer = Client::greeted(&server).await;
+    let joined = loop {
+        let joined = newcomer.join(&room, "Newcomer", "player").await;
+        if joined["type"] == "joined" {
+            break joined;
+        }
+        assert_eq!(joined["code"], "room/started", "{joined}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    assert_eq!(joined["you"]["seat"], 3, "{joined}");
+    // Everyone seated now agrees: the series stays, for the absent player has not.
+    for c in table.seats.iter_mut().chain(std::iter::once(&mut newcomer)) {
+        c.send(json!({"type": "delete_series", "agree": true})).await;
+        let answer = c.recv_type_or_error("update").await;
+        assert_eq!(answer["type"], "update", "{answer}");
+    }
+    let mut stranger = Client::greeted(&server).await;
+    assert_eq!(ask_series(&mut stranger, &room, &key).await["type"], "series", "deleted without the absent player");
+    // He comes back, seatless, and agrees too: now it goes.
+    let mut back = Client::greeted(&server).await;
+    back.send(json!({"type": "resume", "room": room, "token": absent_token})).await;
+    let joined = back.recv_type_or_error("joined").await;
+    assert_eq!(joined["type"], "joined", "{joined}");
+    assert!(joined["you"]["seat"].is_null(), "{joined}");
+    back.send(json!({"type": "delete_series", "agree": true})).await;
+    let deleted = back.recv_type_or_error("deleted").await;
+    assert_eq!(deleted["type"], "deleted", "{deleted}");
+    assert_eq!(ask_series(&mut stranger, &room, &key).await["code"], "series/not_found");
+}

@@ -46,6 +46,7 @@ macro_rules! engine_suite {
             tournaments_are_stored_in_order,
             deleting_a_room_removes_everything_of_it,
             rooms_and_formats_read_back_as_written,
+            a_room_s_creation_row_reads_alone,
             shutdown_finishes_what_was_handed_over_and_refuses_the_rest
         );
 
@@ -384,6 +385,27 @@ pub(crate) async fn rooms_and_formats_read_back_as_written<H: Harness>() {
             (5, "{\"c\":3}", ROOM_RECORD_FORMAT)
         ]
     );
+}
+
+/// A room's creation row reads on its own, before and after a restart, the same as with its
+/// records; an unknown room is none.
+pub(crate) async fn a_room_s_creation_row_reads_alone<H: Harness>() {
+    let harness = H::create();
+    let (storage, thread) = harness.open();
+    assert!(storage.load_meta("NONE").await.expect("load_meta").is_none());
+    fill(&storage, "ALONE", 7, 40).await;
+    let before = storage.load_meta("ALONE").await.expect("load_meta").expect("stored");
+    let (storage, _thread) = reopen(&harness, (storage, thread)).await;
+    let after = storage.load_meta("ALONE").await.expect("load_meta").expect("stored");
+    let whole = storage.load("ALONE").await.expect("load").expect("stored");
+    for meta in [&before, &after] {
+        assert_eq!(
+            (&meta.code, meta.created_at, &meta.title, &meta.rules, meta.master),
+            (&whole.meta.code, whole.meta.created_at, &whole.meta.title, &whole.meta.rules, whole.meta.master)
+        );
+    }
+    assert_eq!(whole.records.len(), 40);
+    assert!(storage.load_meta("NONE").await.expect("load_meta").is_none());
 }
 
 /// A shutdown answers once what was handed over before it is done; afterwards every operation,

@@ -231,6 +231,8 @@ pub trait StorageEngine: Send + Sync + std::fmt::Debug {
     fn set_active(&self, room: Arc<str>, active: bool, fence: Option<Fence>) -> Pending<'_, ()>;
     /// [`Storage::load`].
     fn load(&self, room: String) -> Pending<'_, Option<StoredRoom>>;
+    /// [`Storage::load_meta`].
+    fn load_meta(&self, room: String) -> Pending<'_, Option<RoomMeta>>;
     /// [`Storage::active_rooms`].
     fn active_rooms(&self) -> Pending<'_, Vec<String>>;
     /// [`Storage::find_tokens`].
@@ -573,6 +575,15 @@ impl Storage {
     /// The read failed or the row is unreadable.
     pub async fn load(&self, room: &str) -> Result<Option<StoredRoom>, StorageError> {
         self.engine.load(room.to_string()).await
+    }
+
+    /// Reads a room's creation row alone (one small row, however long its history): what a
+    /// request checks a key against before it reads any record.
+    ///
+    /// # Errors
+    /// The read failed or the row is unreadable.
+    pub async fn load_meta(&self, room: &str) -> Result<Option<RoomMeta>, StorageError> {
+        self.engine.load_meta(room.to_string()).await
     }
 
     /// The codes of the rooms that were open when the server stopped, oldest first.

@@ -101,6 +101,9 @@ impl Core {
                         series.set_deal_seeds(DealSeeds::ByCountedDeal);
                     }
                     self.series = Some(series);
+                    let people: Vec<u32> =
+                        self.seats.iter().flatten().copied().filter(|&p| self.bot_level(p).is_none()).collect();
+                    self.series_people.extend(people);
                     events.push(RoomEvent::Started);
                     events.extend(dealt.into_iter().map(|event| RoomEvent::Game { event }));
                 }
@@ -269,6 +272,9 @@ impl Core {
         }
         self.seats[seat.index()] = Some(participant);
         self.holds[seat.index()] = SeatHold::default();
+        if self.series.is_some() && self.bot_level(participant).is_none() {
+            self.series_people.insert(participant);
+        }
         let name = self.name_of(participant);
         events.push(match self.bot_level(participant) {
             Some(level) => RoomEvent::BotAdded { seat, level, name },

@@ -131,6 +131,10 @@ pub struct Core {
     noted_deal: u32,
     /// The participants who agree that the series be deleted.
     delete_votes: BTreeSet<u32>,
+    /// The people (not bots) who sat at the table since the series started: seated when it
+    /// started, or at a seat taken later. The series is theirs: it is deleted only when all of
+    /// them agree, whether they sit now or not.
+    series_people: BTreeSet<u32>,
     /// The room the host opened to play again, once he did.
     rematch: Option<String>,
 
@@ -197,6 +201,7 @@ impl Core {
             thrown_in: 0,
             noted_deal: 0,
             delete_votes: BTreeSet::new(),
+            series_people: BTreeSet::new(),
             rematch: None,
             viewers: HashMap::new(),
             holds: vec![SeatHold::default(); n],
@@ -334,9 +339,22 @@ impl Core {
 
     /// Whether every seated person (bots have no say) agrees that the series be deleted,
     /// counting `extra` as agreeing too.
+    /// Whether everyone whose series it is agrees to delete it (`extra` counted as agreeing):
+    /// once the series started, every person who sat at the table since, seated now or not (a
+    /// newcomer in an absent player's seat does not speak for him); before, the people seated.
     fn everyone_agrees_to_delete(&self, extra: Option<u32>) -> bool {
+        let agrees = |p: &u32| self.delete_votes.contains(p) || Some(*p) == extra;
+        if self.series.is_some() {
+            return !self.series_people.is_empty() && self.series_people.iter().all(agrees);
+        }
         let mut people = self.seats.iter().flatten().filter(|&&p| self.bot_level(p).is_none()).peekable();
-        people.peek().is_some() && people.all(|p| self.delete_votes.contains(p) || Some(*p) == extra)
+        people.peek().is_some() && people.all(agrees)
+    }
+
+    /// Whether `participant` has a say in deleting the series: a person seated now, or one who
+    /// sat at the table since the series started.
+    fn may_vote_to_delete(&self, participant: u32, seated: bool) -> bool {
+        (seated && self.bot_level(participant).is_none()) || self.series_people.contains(&participant)
     }
 
     fn seat_of(&self, participant: u32) -> Option<Seat> {

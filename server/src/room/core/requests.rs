@@ -68,7 +68,9 @@ impl Core {
                 Ok(Decision::effect(Effect::Send { conn, message: Box::new(message) }))
             }
             RoomMessage::DeleteSeries { agree } => {
-                let (Some(p), Some(_)) = (participant, seat) else { return Err(ErrorCode::NotSeated) };
+                let Some(p) = participant.filter(|&p| self.may_vote_to_delete(p, seat.is_some())) else {
+                    return Err(ErrorCode::NotSeated);
+                };
                 let mut decision = Decision::default();
                 if self.delete_votes.contains(&p) != agree {
                     decision.changes.push(Change::Record(Record::DeleteVote { participant: p, agree }));

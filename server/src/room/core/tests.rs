@@ -49,7 +49,7 @@ impl Core {
             None => Vec::new(),
         };
         format!(
-            "participants {:?}\nhost {}\nseats {:?}\nrecords {}\nchat {:?}\npublic {}\nvotes {:?}\n\
+            "participants {:?}\nhost {}\nseats {:?}\nrecords {}\nchat {:?}\npublic {}\nvotes {:?} of {:?}\n\
              counted {:?} {} {}\nprevious {:?}\nseries {:?}\nviews {views:?}",
             self.participants,
             self.host,
@@ -58,6 +58,7 @@ impl Core {
             self.chat,
             self.options.public,
             self.delete_votes,
+            self.series_people,
             self.counted,
             self.thrown_in,
             self.noted_deal,

@@ -112,6 +112,7 @@ enum Write {
 /// A read.
 enum Read {
     Load { room: String, reply: Reply<Option<StoredRoom>> },
+    LoadMeta { room: String, reply: Reply<Option<RoomMeta>> },
     ActiveRooms { reply: Reply<Vec<String>> },
     FindTokens { hashes: Vec<String>, reply: Reply<Vec<(String, u32)>> },
     Closed { before_ms: u64, reply: Reply<Vec<String>> },
@@ -165,6 +166,10 @@ impl StorageEngine for Postgres {
 
     fn load(&self, room: String) -> Pending<'_, Option<StoredRoom>> {
         self.read(|reply| Read::Load { room, reply })
+    }
+
+    fn load_meta(&self, room: String) -> Pending<'_, Option<RoomMeta>> {
+        self.read(|reply| Read::LoadMeta { room, reply })
     }
 
     fn active_rooms(&self) -> Pending<'_, Vec<String>> {

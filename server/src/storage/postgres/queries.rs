@@ -19,6 +19,9 @@ pub(super) async fn answer(pool: Pool, read: Read) {
         Read::Load { room, reply } => {
             let _ = reply.send(load(&pool, &room).await);
         }
+        Read::LoadMeta { room, reply } => {
+            let _ = reply.send(load_meta(&pool, &room).await);
+        }
         Read::ActiveRooms { reply } => {
             let _ = reply.send(active_rooms(&pool).await);
         }
@@ -75,6 +78,12 @@ fn record_row(row: &Row, room: &str) -> Result<StoredRecord, StorageError> {
         json: row.try_get(1)?,
         format: small(row.try_get(2)?, || format!("room {room}: a record's format"))?,
     })
+}
+
+async fn load_meta(pool: &Pool, room: &str) -> Result<Option<RoomMeta>, StorageError> {
+    let client = pool.get().await?;
+    let meta = client.prepare_cached(&format!("SELECT {ROOM_COLUMNS} FROM rooms WHERE code = $1")).await?;
+    client.query_opt(&meta, &[&room]).await?.map(|row| room_meta(&row)).transpose()
 }
 
 async fn load(pool: &Pool, room: &str) -> Result<Option<StoredRoom>, StorageError> {

@@ -79,6 +79,7 @@ enum Op {
     Append { room: Arc<str>, index: u64, seq_before: u64, json: String, token: Option<(String, u32)>, reply: Reply<()> },
     SetActive { room: Arc<str>, active: bool, reply: Reply<()> },
     Load { room: String, reply: Reply<Option<StoredRoom>> },
+    LoadMeta { room: String, reply: Reply<Option<RoomMeta>> },
     ActiveRooms { reply: Reply<Vec<String>> },
     FindTokens { hashes: Vec<String>, reply: Reply<Vec<(String, u32)>> },
     Probe { reply: Reply<()> },
@@ -136,6 +137,10 @@ impl StorageEngine for Sqlite {
 
     fn load(&self, room: String) -> Pending<'_, Option<StoredRoom>> {
         self.call(|reply| Op::Load { room, reply })
+    }
+
+    fn load_meta(&self, room: String) -> Pending<'_, Option<RoomMeta>> {
+        self.call(|reply| Op::LoadMeta { room, reply })
     }
 
     fn active_rooms(&self) -> Pending<'_, Vec<String>> {

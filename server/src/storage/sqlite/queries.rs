@@ -56,6 +56,14 @@ fn record_row(row: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<StoredR
     })
 }
 
+pub(super) fn load_meta(conn: &Connection, room: &str) -> Result<Option<RoomMeta>, StorageError> {
+    let row = conn
+        .prepare_cached(&format!("SELECT {ROOM_COLUMNS} FROM rooms WHERE code = ?1"))?
+        .query_row([room], room_row)
+        .optional()?;
+    row.map(room_meta).transpose()
+}
+
 pub(super) fn load(conn: &Connection, room: &str) -> Result<Option<StoredRoom>, StorageError> {
     let row = conn
         .prepare_cached(&format!("SELECT {ROOM_COLUMNS} FROM rooms WHERE code = ?1"))?

@@ -139,6 +139,13 @@ impl Writer {
                 };
                 let _ = reply.send(result);
             }
+            Op::LoadMeta { room, reply } => {
+                let result = match self.restored.get(&room) {
+                    Some(stored) => Ok(Some(stored.meta.clone())),
+                    None => queries::load_meta(&self.conn, &room),
+                };
+                let _ = reply.send(result);
+            }
             Op::ActiveRooms { reply } => {
                 let result = queries::load_active(&self.conn).map(|(codes, rooms)| {
                     self.known_active = codes.iter().cloned().collect();
