@@ -17,6 +17,7 @@ use tracing::{debug, error, info, warn};
 
 use crate::cluster::relay::Relay;
 use crate::cluster::{Cluster, RoomLease};
+use crate::fair::{FairQueue, Turn};
 use crate::metrics::{Metrics, dec, inc};
 use crate::room::{Record, Room, RoomCommand, RoomEnv, TableSeat, Unreadable};
 use crate::secrets;
@@ -121,8 +122,11 @@ pub struct Registry {
     instances: AtomicU64,
     /// Set only by `--insecure-fixed-seed` (tests): the master seed of every new room.
     fixed_master: Option<Seed>,
-    /// Bidding reviews being computed at once, across every room.
-    reviews: Arc<tokio::sync::Semaphore>,
+    /// Turns at the reviews, replays and series pages computed in the background, shared
+    /// fairly between addresses ([`crate::fair`]).
+    reviews: Arc<FairQueue>,
+    /// Most spectators one room lets watch at once.
+    max_spectators: u32,
     /// Rooms each address may still create.
     room_quota: DashMap<IpAddr, Bucket>,
     /// Rooms one address may create in a burst (0: no limit).
@@ -150,8 +154,9 @@ pub struct Registry {
     other_leases: DashMap<Arc<str>, Arc<RoomLease>>,
 }
 
-/// How many bidding reviews are computed at the same time (each takes a blocking thread for up
-/// to a second or two); more requests get `review/busy`.
+/// How many reviews, replays and series pages are computed at the same time (a review takes a
+/// background thread for up to a second or two); more wait their turn in their address's short
+/// queue ([`crate::fair`]), and beyond it get `review/busy` or `server/busy`.
 pub(crate) const CONCURRENT_REVIEWS: usize = 2;
 
 /// Checks a player's name: 1 to 32 characters once trimmed, with at least one visible
@@ -258,7 +263,8 @@ impl Registry {
             idle,
             instances: AtomicU64::new(1),
             fixed_master,
-            reviews: Arc::new(tokio::sync::Semaphore::new(CONCURRENT_REVIEWS)),
+            reviews: FairQueue::new(CONCURRENT_REVIEWS),
+            max_spectators: crate::room::DEFAULT_AUDIENCE_CAP,
             room_quota: DashMap::new(),
             rooms_per_address: 0,
             bot_pace: DashMap::new(),
@@ -439,6 +445,16 @@ impl Registry {
     pub fn with_room_quota(mut self: Arc<Self>, burst: u32) -> Arc<Self> {
         if let Some(registry) = Arc::get_mut(&mut self) {
             registry.rooms_per_address = burst;
+        }
+        self
+    }
+
+    /// The same registry, letting at most `cap` spectators watch each room at once. Call
+    /// before sharing it.
+    #[must_use]
+    pub fn with_max_spectators(mut self: Arc<Self>, cap: u32) -> Arc<Self> {
+        if let Some(registry) = Arc::get_mut(&mut self) {
+            registry.max_spectators = cap;
         }
         self
     }
@@ -640,6 +656,7 @@ impl Registry {
             registry: self.clone(),
             idle: self.idle,
             reviews: self.reviews.clone(),
+            max_spectators: self.max_spectators,
         }
     }
 
@@ -1052,17 +1069,43 @@ impl Registry {
         Ok((stored, seat))
     }
 
-    /// Runs `work` on a background thread ([`crate::background`]) while holding one of the
-    /// review permits (rebuilding a series is the same kind of work); `server/busy` when none
-    /// is free.
-    async fn rebuild<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, ErrorCode> {
-        let permit = self.reviews.clone().try_acquire_owned().map_err(|_| ErrorCode::ServerBusy)?;
+    /// Runs `work` on a background thread ([`crate::background`]) once it is the turn of
+    /// `addr` (the client's address) at the reviews' queue, as a job about `room` (rebuilding
+    /// a series is the same kind of work as a review): addresses take turns, each with a short
+    /// queue of its own ([`crate::fair`]).
+    ///
+    /// # Errors
+    /// `server/busy` when `addr`'s queue (or `room`'s, or the server's) is full, or the work
+    /// failed.
+    pub async fn rebuild_for<T: Send + 'static>(
+        &self,
+        addr: IpAddr,
+        room: &str,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ErrorCode> {
+        let turn = self.turn(addr, room).await?;
         crate::background::run(move || {
-            let _permit = permit;
+            let _turn = turn;
             work()
         })
         .await
         .map_err(|_| ErrorCode::ServerBusy)
+    }
+
+    /// Waits for `addr`'s turn at the reviews' queue for a job about `room`, to be held while
+    /// the job is prepared and run (take it before loading what the job needs, so that a
+    /// waiting job holds nothing).
+    ///
+    /// # Errors
+    /// `server/busy` when `addr`'s queue (or `room`'s, or the server's) is full.
+    pub async fn turn(&self, addr: IpAddr, room: &str) -> Result<Turn, ErrorCode> {
+        self.reviews.turn(addr, room).await.map_err(|_| ErrorCode::ServerBusy)
+    }
+
+    /// [`Registry::rebuild_for`] for a client whose address is not passed on: every such job
+    /// shares one place in the turns.
+    async fn rebuild<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, ErrorCode> {
+        self.rebuild_for(IpAddr::from([0, 0, 0, 0]), "", work).await
     }
 
     /// The series of `room` as far as its deals are over, for the holder of `key`.
