@@ -242,7 +242,7 @@ mod tests {
     async fn addresses_take_turns_and_each_waits_in_a_short_queue() {
         let queue = FairQueue::new(1);
         let running = queue.enter(ip(1), "A").unwrap();
-        let running = ready(running).await.ok().unwrap();
+        let running = ready(running).await.unwrap();
         // Address 1 fills its own queue; beyond it, refused.
         let mut flood: Vec<Place> = (0..WAITING_PER_ADDRESS).map(|_| queue.enter(ip(1), "A").unwrap()).collect();
         assert_eq!(queue.enter(ip(1), "A").err(), Some(Full));
@@ -252,19 +252,19 @@ mod tests {
         let four = queue.enter(ip(4), "D").unwrap();
         // Turns go 1, 2, 3, 4: the newcomer does not wait for address 1's second job.
         drop(running);
-        let first = ready(flood.remove(0)).await.ok().expect("address 1's next job");
-        let two = ready(two).await.err().expect("one turn at a time");
+        let first = ready(flood.remove(0)).await.expect("address 1's next job");
+        let two = ready(two).await.expect_err("one turn at a time");
         drop(first);
-        let two = ready(two).await.ok().expect("address 2's turn");
+        let two = ready(two).await.expect("address 2's turn");
         drop(two);
-        let three = ready(three).await.ok().expect("address 3's turn");
-        // A place given up leaves the queue.
+        let three = ready(three).await.expect("address 3's turn");
+        // The newcomer and address 1's second job wait.
         assert_eq!(queue.waiting(), 2);
         drop(three);
-        let four = ready(four).await.ok().expect("the newcomer's turn before address 1's second job");
+        let four = ready(four).await.expect("the newcomer's turn before address 1's second job");
         let last = flood.remove(0);
         drop(four);
-        let last = ready(last).await.ok().expect("address 1's second job last");
+        let last = ready(last).await.expect("address 1's second job last");
         drop(last);
         assert_eq!(queue.waiting(), 0);
         // All free again: a job runs at once.
@@ -274,7 +274,7 @@ mod tests {
     #[tokio::test]
     async fn a_room_and_the_server_have_caps_and_a_place_given_up_frees_its_turn() {
         let queue = FairQueue::new(1);
-        let held = ready(queue.enter(ip(1), "A").unwrap()).await.ok().unwrap();
+        let held = ready(queue.enter(ip(1), "A").unwrap()).await.unwrap();
         let places: Vec<Place> =
             (0..WAITING_PER_ROOM).map(|n| queue.enter(ip(10 + n as u8), "busy room").unwrap()).collect();
         assert_eq!(queue.enter(ip(200), "busy room").err(), Some(Full), "the room's cap");
@@ -282,7 +282,7 @@ mod tests {
         // Every waiting job gives up: the turn passes over them to the one left.
         drop(places);
         drop(held);
-        let other = ready(other).await.ok().expect("the only waiting job takes the turn");
+        let other = ready(other).await.expect("the only waiting job takes the turn");
         // A place whose turn came but which is dropped untaken hands the turn on.
         let next = queue.enter(ip(3), "A").unwrap();
         let after = queue.enter(ip(4), "A").unwrap();
@@ -291,7 +291,7 @@ mod tests {
         assert!(ready(after).await.is_ok(), "the turn given to a dropped place went on");
         // The server's cap.
         let queue = FairQueue::new(1);
-        let _held = ready(queue.enter(ip(1), "A").unwrap()).await.ok().unwrap();
+        let _held = ready(queue.enter(ip(1), "A").unwrap()).await.unwrap();
         let mut kept = Vec::new();
         for n in 0..WAITING {
             let addr = IpAddr::from([10, 1, (n / 256) as u8, (n % 256) as u8]);
