@@ -39,6 +39,8 @@ pub enum ErrorCode {
     NotHost,
     /// The room does not admit spectators.
     NoSpectators,
+    /// As many spectators as the server lets one room have are watching already.
+    AudienceFull,
     /// This connection is already in a room (send `leave_room` first).
     AlreadyInRoom,
     /// This connection is in no room yet.
@@ -123,7 +125,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code that is not a rules code, in documentation order.
-    pub const SERVER: [ErrorCode; 49] = [
+    pub const SERVER: [ErrorCode; 50] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::Version,
@@ -137,6 +139,7 @@ impl ErrorCode {
         ErrorCode::RoomNotStarted,
         ErrorCode::NotHost,
         ErrorCode::NoSpectators,
+        ErrorCode::AudienceFull,
         ErrorCode::AlreadyInRoom,
         ErrorCode::NotInRoom,
         ErrorCode::SeatsNotFull,
@@ -191,6 +194,7 @@ impl ErrorCode {
             ErrorCode::RoomNotStarted => "room/not_started",
             ErrorCode::NotHost => "room/not_host",
             ErrorCode::NoSpectators => "room/no_spectators",
+            ErrorCode::AudienceFull => "room/full_audience",
             ErrorCode::AlreadyInRoom => "room/already_in",
             ErrorCode::NotInRoom => "room/not_in",
             ErrorCode::SeatsNotFull => "room/seats_not_full",
@@ -265,6 +269,7 @@ impl fmt::Display for ErrorCode {
             ErrorCode::RoomNotStarted => "the series has not started yet",
             ErrorCode::NotHost => "only the host may do this",
             ErrorCode::NoSpectators => "this room does not admit spectators",
+            ErrorCode::AudienceFull => "as many people as this table can have are watching it already: try again later",
             ErrorCode::AlreadyInRoom => "you are already in a room on this connection",
             ErrorCode::NotInRoom => "join a room first",
             ErrorCode::SeatsNotFull => "the series starts when every seat is taken",

@@ -3,8 +3,8 @@
 //! (on Linux the batch policy at nice [`NICE`], also in a server started under a real-time
 //! policy), so that while a search runs for a second, the rooms' tasks, the bots' moves and the
 //! storage writer get the cores first: one deal's analysis does not delay the moves of another
-//! room. How many jobs run at once is bounded by the callers' permits (the registry's review
-//! permits); jobs beyond the threads wait in a queue.
+//! room. How many jobs run at once is bounded by the callers' turns (the registry's fair queue,
+//! [`crate::fair`], where addresses take turns); jobs beyond the threads wait in a queue.
 
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, OnceLock};

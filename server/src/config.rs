@@ -176,6 +176,13 @@ pub struct Config {
     #[arg(long, env = "FIPSEN_REGISTRATIONS_PER_ADDRESS", default_value_t = 16)]
     pub registrations_per_address: u32,
 
+    /// Most spectators one room lets watch at once (1 to 100000); one more is refused with
+    /// `room/full_audience`. Players, seated or not, are not counted. A room tells its members
+    /// the spectators' count at most once a second, however many come and go.
+    #[arg(long, env = "FIPSEN_MAX_SPECTATORS", default_value_t = crate::room::DEFAULT_AUDIENCE_CAP,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_spectators: u32,
+
     /// Bot moves a second that the rooms of bots watched from one address make between them (a
     /// room where no seated person is connected: bots playing only for those watching). 0: no
     /// limit (for tests). A table where a person plays keeps its own pace.

@@ -613,14 +613,14 @@ impl Reader {
         match message {
             SeriesMessage::Series { room, key, from, count } => {
                 let page = crate::replay::SeriesPage::asked(from, count);
-                match self.state.registry.series(&room, &key, page).await {
+                match self.state.registry.series(self.peer, &room, &key, page).await {
                     Ok((series, share_key)) => self.send(&ServerMessage::Series { series, share_key }),
                     Err(code) => self.refuse(code, code.to_string()),
                 }
                 Flow::Continue
             }
             SeriesMessage::SeriesReplay { room, key, deal } => {
-                match self.state.registry.series_replay(&room, &key, deal).await {
+                match self.state.registry.series_replay(self.peer, &room, &key, deal).await {
                     Ok(replay) => self.send(&ServerMessage::Replay { replay }),
                     Err(code) => self.refuse(code, code.to_string()),
                 }

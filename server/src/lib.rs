@@ -23,6 +23,7 @@ pub mod background;
 pub mod cluster;
 pub mod config;
 pub mod connection;
+pub mod fair;
 pub mod frames;
 pub mod health;
 pub mod listener;
@@ -99,6 +100,7 @@ pub async fn run(
     let registry = Registry::new(storage.clone(), metrics.clone(), config.room_idle(), config.insecure_fixed_seed)
         .with_room_quota(config.rooms_per_address)
         .with_watched_bots_rate(config.watched_bots_rate)
+        .with_max_spectators(config.max_spectators)
         .with_cluster(cluster.clone());
     let limits = tournaments::Limits {
         max_entrants: config.max_tournament_entrants,

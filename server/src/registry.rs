@@ -17,6 +17,7 @@ use tracing::{debug, error, info, warn};
 
 use crate::cluster::relay::Relay;
 use crate::cluster::{Cluster, RoomLease};
+use crate::fair::{FairQueue, Turn};
 use crate::metrics::{Metrics, dec, inc};
 use crate::room::{Record, Room, RoomCommand, RoomEnv, TableSeat, Unreadable};
 use crate::secrets;
@@ -121,8 +122,11 @@ pub struct Registry {
     instances: AtomicU64,
     /// Set only by `--insecure-fixed-seed` (tests): the master seed of every new room.
     fixed_master: Option<Seed>,
-    /// Bidding reviews being computed at once, across every room.
-    reviews: Arc<tokio::sync::Semaphore>,
+    /// Turns at the reviews, replays and series pages computed in the background, shared
+    /// fairly between addresses ([`crate::fair`]).
+    reviews: Arc<FairQueue>,
+    /// Most spectators one room lets watch at once.
+    max_spectators: u32,
     /// Rooms each address may still create.
     room_quota: DashMap<IpAddr, Bucket>,
     /// Rooms one address may create in a burst (0: no limit).
@@ -150,8 +154,9 @@ pub struct Registry {
     other_leases: DashMap<Arc<str>, Arc<RoomLease>>,
 }
 
-/// How many bidding reviews are computed at the same time (each takes a blocking thread for up
-/// to a second or two); more requests get `review/busy`.
+/// How many reviews, replays and series pages are computed at the same time (a review takes a
+/// background thread for up to a second or two); more wait their turn in their address's short
+/// queue ([`crate::fair`]), and beyond it get `review/busy` or `server/busy`.
 pub(crate) const CONCURRENT_REVIEWS: usize = 2;
 
 /// Checks a player's name: 1 to 32 characters once trimmed, with at least one visible
@@ -258,7 +263,8 @@ impl Registry {
             idle,
             instances: AtomicU64::new(1),
             fixed_master,
-            reviews: Arc::new(tokio::sync::Semaphore::new(CONCURRENT_REVIEWS)),
+            reviews: FairQueue::new(CONCURRENT_REVIEWS),
+            max_spectators: crate::room::DEFAULT_AUDIENCE_CAP,
             room_quota: DashMap::new(),
             rooms_per_address: 0,
             bot_pace: DashMap::new(),
@@ -439,6 +445,16 @@ impl Registry {
     pub fn with_room_quota(mut self: Arc<Self>, burst: u32) -> Arc<Self> {
         if let Some(registry) = Arc::get_mut(&mut self) {
             registry.rooms_per_address = burst;
+        }
+        self
+    }
+
+    /// The same registry, letting at most `cap` spectators watch each room at once. Call
+    /// before sharing it.
+    #[must_use]
+    pub fn with_max_spectators(mut self: Arc<Self>, cap: u32) -> Arc<Self> {
+        if let Some(registry) = Arc::get_mut(&mut self) {
+            registry.max_spectators = cap;
         }
         self
     }
@@ -640,6 +656,7 @@ impl Registry {
             registry: self.clone(),
             idle: self.idle,
             reviews: self.reviews.clone(),
+            max_spectators: self.max_spectators,
         }
     }
 
@@ -1021,12 +1038,12 @@ impl Registry {
         at
     }
 
-    /// A stored series opened by `key` (its share key, or a seat token of the room: then the
-    /// token's seat is the perspective). A wrong room and a wrong key are the same error.
+    /// Checks `key` for the series of `room`: its share key (`None`), or a seat token of the
+    /// room (`Some` of its participant). A wrong room and a wrong key are the same error.
     ///
-    /// The key is checked first, against the room's creation row alone (and, for a seat token,
-    /// the token's own row): a wrong key costs two small reads, never the room's records.
-    async fn open_series(&self, room: &str, key: &str) -> Result<(StoredRoom, Option<Seat>), ErrorCode> {
+    /// The key is checked against the room's creation row alone (and, for a seat token, the
+    /// token's own row): a wrong key costs two small reads, never the room's records.
+    async fn series_key(&self, room: &str, key: &str) -> Result<Option<u32>, ErrorCode> {
         if !secrets::looks_like_invite(room) || key.is_empty() || key.len() > 64 {
             return Err(ErrorCode::SeriesNotFound);
         }
@@ -1038,18 +1055,21 @@ impl Registry {
                 return Err(ErrorCode::Storage);
             }
         };
-        let participant = if secrets::same_key(key, &secrets::share_key(&meta.master)) {
-            None
-        } else {
-            let found = self.storage.find_tokens(vec![secrets::token_hash(key)]).await.map_err(|e| {
-                warn!(error = %e, "cannot look a token up");
-                ErrorCode::Storage
-            })?;
-            let Some((_, participant)) = found.into_iter().find(|(code, _)| code == room) else {
-                return Err(ErrorCode::SeriesNotFound);
-            };
-            Some(participant)
-        };
+        if secrets::same_key(key, &secrets::share_key(&meta.master)) {
+            return Ok(None);
+        }
+        let found = self.storage.find_tokens(vec![secrets::token_hash(key)]).await.map_err(|e| {
+            warn!(error = %e, "cannot look a token up");
+            ErrorCode::Storage
+        })?;
+        match found.into_iter().find(|(code, _)| code == room) {
+            Some((_, participant)) => Ok(Some(participant)),
+            None => Err(ErrorCode::SeriesNotFound),
+        }
+    }
+
+    /// The stored series of `room`, its key checked already ([`Registry::series_key`]).
+    async fn load_series(&self, room: &str) -> Result<StoredRoom, ErrorCode> {
         let stored = match self.storage.load(room).await {
             Ok(Some(stored)) => stored,
             Ok(None) => return Err(ErrorCode::SeriesNotFound),
@@ -1061,51 +1081,75 @@ impl Registry {
         if let Err(e) = Record::read_all(&stored) {
             return Err(self.broken(room, &e));
         }
-        let seat = participant.and_then(|participant| crate::replay::seat_of(&stored, participant));
-        Ok((stored, seat))
+        Ok(stored)
     }
 
-    /// Runs `work` on a background thread ([`crate::background`]) while holding one of the
-    /// review permits (rebuilding a series is the same kind of work); `server/busy` when none
-    /// is free.
-    async fn rebuild<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, ErrorCode> {
-        let permit = self.reviews.clone().try_acquire_owned().map_err(|_| ErrorCode::ServerBusy)?;
+    /// Opens the series of `room` for the holder of `key` and runs `work` on it, with the
+    /// asker's seat (if he asked with his seat token and has one), on a background thread once
+    /// it is the turn of `addr` at the reviews' queue ([`crate::fair`]). The key is checked
+    /// before the turn is waited for, and the room is read only once the turn has come, so a
+    /// waiting request holds nothing of it.
+    async fn with_series<T: Send + 'static>(
+        &self,
+        addr: IpAddr,
+        room: &str,
+        key: &str,
+        work: impl FnOnce(&StoredRoom, Option<Seat>) -> T + Send + 'static,
+    ) -> Result<T, ErrorCode> {
+        let participant = self.series_key(room, key).await?;
+        let turn = self.turn(addr, room).await?;
+        let stored = self.load_series(room).await?;
         crate::background::run(move || {
-            let _permit = permit;
-            work()
+            let _turn = turn;
+            let seat = participant.and_then(|participant| crate::replay::seat_of(&stored, participant));
+            work(&stored, seat)
         })
         .await
         .map_err(|_| ErrorCode::ServerBusy)
     }
 
-    /// Page `page` of the series of `room` as far as its deals are over, for the holder of
-    /// `key`.
+    /// Waits for `addr`'s turn at the reviews' queue for a job about `room`, to be held while
+    /// the job is prepared and run (take it before loading what the job needs, so that a
+    /// waiting job holds nothing).
     ///
     /// # Errors
-    /// `series/not_found`, `server/busy` or `server/storage`.
+    /// `server/busy` when `addr`'s queue (or `room`'s, or the server's) is full.
+    pub async fn turn(&self, addr: IpAddr, room: &str) -> Result<Turn, ErrorCode> {
+        self.reviews.turn(addr, room).await.map_err(|_| ErrorCode::ServerBusy)
+    }
+
+    /// Page `page` of the series of `room` as far as its deals are over, for the holder of
+    /// `key` asking from `addr`; with the series' share key for a seated player who asked with
+    /// his seat token (as `share_link` gives it).
+    ///
+    /// # Errors
+    /// `series/not_found`, `room/broken`, `server/busy` or `server/storage`.
     pub async fn series(
         &self,
+        addr: IpAddr,
         room: &str,
         key: &str,
         page: crate::replay::SeriesPage,
     ) -> Result<(SeriesRecord, Option<String>), ErrorCode> {
-        let (stored, perspective) = self.open_series(room, key).await?;
-        // A seated player may share the series: he gets its key (as `share_link` gives it).
-        let share = perspective.map(|_| secrets::share_key(&stored.meta.master));
-        let series = self.rebuild(move || crate::replay::series_record(&stored, perspective, page)).await?;
-        Ok((series, share))
+        self.with_series(addr, room, key, move |stored, perspective| {
+            let share = perspective.map(|_| secrets::share_key(&stored.meta.master));
+            (crate::replay::series_record(stored, perspective, page), share)
+        })
+        .await
     }
 
-    /// The replay of finished deal `deal` of `room`'s series, for the holder of `key`.
+    /// The replay of finished deal `deal` of `room`'s series, for the holder of `key` asking
+    /// from `addr`.
     ///
     /// # Errors
-    /// `series/not_found`, `replay/unavailable` (a deal still being played, or none such),
-    /// `server/busy` or `server/storage`.
-    pub async fn series_replay(&self, room: &str, key: &str, deal: u32) -> Result<DealReplay, ErrorCode> {
-        let (stored, perspective) = self.open_series(room, key).await?;
-        self.rebuild(move || crate::replay::replay_deal(&stored, deal, perspective))
-            .await?
-            .ok_or(ErrorCode::ReplayUnavailable)
+    /// `series/not_found`, `room/broken`, `replay/unavailable` (a deal still being played, or
+    /// none such), `server/busy` or `server/storage`.
+    pub async fn series_replay(&self, addr: IpAddr, room: &str, key: &str, deal: u32) -> Result<DealReplay, ErrorCode> {
+        self.with_series(addr, room, key, move |stored, perspective| {
+            crate::replay::replay_deal(stored, deal, perspective)
+        })
+        .await?
+        .ok_or(ErrorCode::ReplayUnavailable)
     }
 
     /// The rooms these seat tokens belong to.

@@ -128,6 +128,12 @@ impl ConnLink {
         }
     }
 
+    /// Whether the queue is at most half full: frames that may be left out (the spectators'
+    /// count) are sent only then.
+    pub fn has_room_to_spare(&self) -> bool {
+        self.tx.capacity() * 2 >= self.tx.max_capacity()
+    }
+
     /// Closes the connection without waiting for its queue.
     pub fn close_now(&self, code: CloseCode) {
         self.kick.set(code);

@@ -32,6 +32,7 @@ use fipsen_bots::Level;
 use fipsen_rules::Seat;
 
 pub use command::{Join, JoinKind, JoinRefusal, RoomCommand};
+pub use core::DEFAULT_AUDIENCE_CAP;
 pub use link::{ConnId, ConnLink, Kick, Outgoing, new_conn_id};
 pub use record::{Record, Unreadable};
 pub use shell::{Room, RoomEnv};

@@ -1,6 +1,8 @@
 //! Work done for the room off its task: reviews and replays (with the analysis of the deal's
-//! play, [`crate::analysis`]) rebuilt on a background thread ([`crate::background`]), and the
-//! deletion of the series in storage.
+//! play, [`crate::analysis`]) rebuilt on a background thread ([`crate::background`]) in the
+//! asking address's turn ([`crate::fair`]), and the deletion of the series in storage.
+
+use std::net::IpAddr;
 
 use fipsen_bots::Level;
 use fipsen_bots::games::FinishedDeal;
@@ -12,6 +14,7 @@ use super::core::Command;
 use super::link::ConnId;
 use super::record::Record;
 use super::shell::Room;
+use crate::fair::{Full, Place};
 use crate::storage::RoomMeta;
 
 impl Room {
@@ -26,15 +29,16 @@ impl Room {
         at_hand: Option<Box<FinishedDeal>>,
         seed: u64,
     ) -> Result<(), ErrorCode> {
-        let permit = self.env.reviews.clone().try_acquire_owned().map_err(|_| ErrorCode::ReviewBusy)?;
+        let place = self.place(conn).map_err(|_| ErrorCode::ReviewBusy)?;
         let (code, answer, storage) = (self.core.code().clone(), self.answers_tx(), self.env.storage.clone());
         tokio::spawn(async move {
+            let turn = place.turn().await;
             let stored = match at_hand {
                 Some(_) => None,
                 None => storage.load(&code).await.ok().flatten(),
             };
             let computed = crate::background::run(move || {
-                let _permit = permit;
+                let _turn = turn;
                 let finished =
                     at_hand.map(|d| *d).or_else(|| stored.and_then(|s| crate::replay::finished_deal(&s, deal)))?;
                 // Prisdorf's review has its own shape; the other games review the decisions.
@@ -63,13 +67,14 @@ impl Room {
     /// Starts rebuilding finished deal `deal` from storage, seen from `seat`; the answer goes
     /// to the connection when it is ready, if it is still in the room.
     pub(super) fn replay(&mut self, conn: ConnId, seat: Option<Seat>, deal: u32) -> Result<(), ErrorCode> {
-        let permit = self.env.reviews.clone().try_acquire_owned().map_err(|_| ErrorCode::ServerBusy)?;
+        let place = self.place(conn).map_err(|_| ErrorCode::ServerBusy)?;
         let (code, answer, storage) = (self.core.code().clone(), self.answers_tx(), self.env.storage.clone());
         tokio::spawn(async move {
+            let turn = place.turn().await;
             let message = match storage.load(&code).await {
                 Ok(Some(stored)) => {
                     let built = crate::background::run(move || {
-                        let _permit = permit;
+                        let _turn = turn;
                         crate::replay::replay_deal(&stored, deal, seat)
                     })
                     .await;
@@ -88,6 +93,14 @@ impl Room {
             let _ = answer.send((conn, Box::new(message)));
         });
         Ok(())
+    }
+
+    /// A place in the reviews' queue for a job of `conn`, under its address ([`crate::fair`]):
+    /// addresses take turns, so that a flood of requests from a few delays the others by at
+    /// most one job each.
+    fn place(&self, conn: ConnId) -> Result<Place, Full> {
+        let addr = self.members.get(&conn).map_or(IpAddr::from([0, 0, 0, 0]), |m| m.link.addr);
+        self.env.reviews.enter(addr, self.core.code())
     }
 
     /// Opens the room to play again in, seated by `records`, and tells the core its code.

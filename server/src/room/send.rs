@@ -3,7 +3,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use fipsen_protocol::{CloseCode, SeqEvent, ServerMessage};
+use fipsen_protocol::{CloseCode, RoomEvent, SeqEvent, ServerMessage};
 use fipsen_rules::Seat;
 
 use super::link::{ConnId, Outgoing};
@@ -43,6 +43,10 @@ impl Room {
             Some(game) if game.rows() > 0 => *self.sheet.get_or_insert_with(|| first_row(series)),
             _ => 0,
         };
+        // An update that only tells the spectators' count can wait: a connection whose queue is
+        // half full is not sent it (its next update patches the count from the state it was
+        // last sent), so that a crowd coming and going never fills a player's queue.
+        let spare = events.iter().all(|e| matches!(e.event, RoomEvent::Spectators { .. }));
         let mut frames =
             UpdateFrames::with_sheet(self.core.seq(), events, &room, series, sheet).without_prompt(&stood_in);
         let mut dropped = Vec::new();
@@ -57,6 +61,9 @@ impl Room {
             .collect();
         for (conn, viewer) in viewers {
             let Some(member) = self.members.get_mut(&conn) else { continue };
+            if spare && !member.link.has_room_to_spare() {
+                continue;
+            }
             let (frame, state) = frames.frame(viewer, &member.base);
             replaced.push(std::mem::replace(&mut member.base, state));
             if member.link.send(frame, &self.env.metrics) {

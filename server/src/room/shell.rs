@@ -8,7 +8,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use fipsen_protocol::{CloseCode, ErrorCode, LobbyRoom, ServerMessage};
 use fipsen_rules::{GameAction, Seat};
-use tokio::sync::{Semaphore, mpsc, watch};
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tracing::{debug, error, info, warn};
 
@@ -18,6 +18,7 @@ use super::core::{At, Change, Command, Core, Decision, Effect};
 use super::link::{ConnId, ConnLink, Outgoing};
 use super::record::{Record, Unreadable};
 use crate::cluster::RoomLease;
+use crate::fair::FairQueue;
 use crate::frames::Base;
 use crate::metrics::{Metrics, inc};
 use crate::registry::Registry;
@@ -35,8 +36,10 @@ pub struct RoomEnv {
     pub registry: Arc<Registry>,
     /// How long a room with nobody connected stays in memory.
     pub idle: Duration,
-    /// Permits to compute a bidding review or a replay (shared by every room).
-    pub reviews: Arc<Semaphore>,
+    /// Turns to compute a review or a replay, shared fairly between addresses by every room.
+    pub reviews: Arc<FairQueue>,
+    /// Most spectators one room lets watch at once (`--max-spectators`).
+    pub max_spectators: u32,
 }
 
 /// A bot's next move: when it is due, and for which state of the game.
@@ -85,7 +88,8 @@ fn at_now() -> At {
 }
 
 impl Room {
-    fn with_core(core: Core, instance: u64, lobby: watch::Sender<Option<LobbyRoom>>, env: RoomEnv) -> Room {
+    fn with_core(mut core: Core, instance: u64, lobby: watch::Sender<Option<LobbyRoom>>, env: RoomEnv) -> Room {
+        core.set_audience_cap(env.max_spectators);
         let (answers_tx, answers_rx) = mpsc::unbounded_channel();
         Room {
             core,

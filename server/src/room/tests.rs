@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use fipsen_bots::Level;
 use fipsen_protocol::RoomOptions;
 use fipsen_rules::{AnyGame, GameRules, Seat};
-use tokio::sync::{Semaphore, mpsc, watch};
+use tokio::sync::{mpsc, watch};
 
 use super::core::Change;
 use super::{ConnLink, Kick, Member, Record, Room, RoomEnv};
@@ -37,8 +37,14 @@ fn room_of_bots(dir: &std::path::Path, master: u8, registry: Option<Arc<Registry
         master: fipsen_rules::Seed([master; 32]),
         tournament: None,
     };
-    let env =
-        RoomEnv { storage, metrics, registry, idle: Duration::from_secs(60), reviews: Arc::new(Semaphore::new(1)) };
+    let env = RoomEnv {
+        storage,
+        metrics,
+        registry,
+        idle: Duration::from_secs(60),
+        reviews: crate::fair::FairQueue::new(1),
+        max_spectators: crate::room::DEFAULT_AUDIENCE_CAP,
+    };
     let (lobby, _) = watch::channel(None);
     let mut room = Room::new(meta, 1, lobby, env);
     let now = Instant::now();

@@ -153,7 +153,7 @@ impl Core {
         let mut events = Vec::new();
         match passing {
             Passing::Connected { conn, participant, name, announce } => {
-                self.viewers.insert(
+                self.add_viewer(
                     *conn,
                     Viewer {
                         participant: *participant,
@@ -172,17 +172,15 @@ impl Core {
                             events.push(RoomEvent::Connected { seat });
                         }
                     }
-                    None if participant.is_none() && *announce => {
-                        events.push(RoomEvent::Spectators { count: self.spectator_count() });
-                    }
+                    None if participant.is_none() && *announce => self.audience_changed(now),
                     None => {}
                 }
             }
             Passing::Replaced { conn } => {
-                self.viewers.remove(conn);
+                self.remove_viewer(*conn);
             }
             Passing::Disconnected { conn } => {
-                let Some(viewer) = self.viewers.remove(conn) else { return events };
+                let Some(viewer) = self.remove_viewer(*conn) else { return events };
                 match viewer.participant {
                     Some(id) => {
                         if let (Some(seat), false) = (self.seat_of(id), self.is_connected(id)) {
@@ -193,10 +191,17 @@ impl Core {
                             events.push(RoomEvent::Disconnected { seat });
                         }
                     }
-                    None => events.push(RoomEvent::Spectators { count: self.spectator_count() }),
+                    None => self.audience_changed(now),
                 }
                 if self.viewers.is_empty() {
                     self.empty_since = Some(now);
+                }
+            }
+            Passing::AudienceTold => {
+                self.audience_due = None;
+                if self.spectators != self.audience_told {
+                    self.audience_told = self.spectators;
+                    events.push(RoomEvent::Spectators { count: self.spectators });
                 }
             }
             Passing::ChatSpent { conn, tokens } => {

@@ -135,6 +135,9 @@ pub enum Passing {
         /// The connection.
         conn: ConnId,
     },
+    /// The room is told how many spectators watch now (the changes since it was last told,
+    /// together).
+    AudienceTold,
     /// A connection spent one of its chat allowance (refilled from now on at
     /// five lines per ten seconds).
     ChatSpent {

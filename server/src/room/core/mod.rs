@@ -54,6 +54,12 @@ use crate::tournaments::TableLink;
 pub const HISTORY: usize = 512;
 /// Chat lines kept with the room and sent on joining.
 const CHAT_LINES: usize = 50;
+/// How often at most the room is told the spectators' count: the changes in between are told
+/// together.
+pub const AUDIENCE_EVERY: Duration = Duration::from_secs(1);
+/// Most spectators a room lets watch at once unless the operator says otherwise
+/// (`--max-spectators`).
+pub const DEFAULT_AUDIENCE_CAP: u32 = 500;
 /// Recent action ids remembered per player, to acknowledge a resent action again.
 const ACKED_IDS: usize = 32;
 
@@ -142,6 +148,21 @@ pub struct Core {
     /// The connections in the room (a hash map: a tree's node would reserve room for eleven
     /// connections in every room, most of it unused).
     viewers: HashMap<ConnId, Viewer>,
+    /// How many of `viewers` are spectators, kept as they come and go, so that the room's
+    /// state (every snapshot and update) does not count them.
+    spectators: u32,
+    /// Each participant's connections among `viewers` (a participant with none is absent).
+    present: HashMap<u32, u32>,
+    /// The names the viewers go by, lowercased, with how many go by each: a newcomer's name
+    /// is checked against them without reading every viewer.
+    names_here: HashMap<String, u32>,
+    /// The spectators' count changed: it is told to the room at this time, with whatever other
+    /// changes came meanwhile ([`AUDIENCE_EVERY`]).
+    audience_due: Option<Instant>,
+    /// The spectators' count last told to the room.
+    audience_told: u32,
+    /// Most spectators at once (the operator's `--max-spectators`).
+    audience_cap: u32,
     holds: Vec<SeatHold>,
     next_deal_asked: BTreeSet<Seat>,
     next_deal_at: Option<Instant>,
@@ -204,6 +225,12 @@ impl Core {
             series_people: BTreeSet::new(),
             rematch: None,
             viewers: HashMap::new(),
+            spectators: 0,
+            present: HashMap::new(),
+            names_here: HashMap::new(),
+            audience_due: None,
+            audience_told: 0,
+            audience_cap: DEFAULT_AUDIENCE_CAP,
             holds: vec![SeatHold::default(); n],
             next_deal_asked: BTreeSet::new(),
             next_deal_at: None,
@@ -377,11 +404,60 @@ impl Core {
     }
 
     fn is_connected(&self, participant: u32) -> bool {
-        self.viewers.values().any(|v| v.participant == Some(participant))
+        self.present.contains_key(&participant)
     }
 
     fn spectator_count(&self) -> u32 {
-        self.viewers.values().filter(|v| v.participant.is_none()).count() as u32
+        self.spectators
+    }
+
+    /// Lets at most `cap` spectators watch at once (the operator's `--max-spectators`).
+    pub fn set_audience_cap(&mut self, cap: u32) {
+        self.audience_cap = cap;
+    }
+
+    /// A connection comes in: kept with the counts of who is here.
+    fn add_viewer(&mut self, conn: ConnId, viewer: Viewer) {
+        self.remove_viewer(conn);
+        match viewer.participant {
+            Some(p) => *self.present.entry(p).or_insert(0) += 1,
+            None => self.spectators += 1,
+        }
+        *self.names_here.entry(viewer.name.to_lowercase()).or_insert(0) += 1;
+        self.viewers.insert(conn, viewer);
+    }
+
+    /// A connection goes: taken out of the counts of who is here.
+    fn remove_viewer(&mut self, conn: ConnId) -> Option<Viewer> {
+        let viewer = self.viewers.remove(&conn)?;
+        match viewer.participant {
+            Some(p) => {
+                if let Some(n) = self.present.get_mut(&p) {
+                    *n -= 1;
+                    if *n == 0 {
+                        self.present.remove(&p);
+                    }
+                }
+            }
+            None => self.spectators = self.spectators.saturating_sub(1),
+        }
+        let name = viewer.name.to_lowercase();
+        if let Some(n) = self.names_here.get_mut(&name) {
+            *n -= 1;
+            if *n == 0 {
+                self.names_here.remove(&name);
+            }
+        }
+        Some(viewer)
+    }
+
+    /// The spectators' count changed at `now`: it is told to the room with the next
+    /// [`AUDIENCE_EVERY`] (a crowd coming in costs the room one update a second, not one for
+    /// each of them).
+    fn audience_changed(&mut self, now: Instant) {
+        if self.audience_due.is_none() {
+            self.audience_due = Some(now + AUDIENCE_EVERY);
+        }
     }
 
     fn name_of(&self, participant: u32) -> String {

@@ -30,6 +30,9 @@ impl Core {
                 if !self.options.spectators_allowed {
                     return Err(ErrorCode::NoSpectators);
                 }
+                if self.spectators >= self.audience_cap {
+                    return Err(ErrorCode::AudienceFull);
+                }
                 let name = self.unique_name(&name);
                 let connected = Passing::Connected { conn, participant: None, name, announce: true };
                 Ok(Decision::passing(connected).with(Effect::Admit { conn, token: None, last_seq: None }))
@@ -95,8 +98,8 @@ impl Core {
     fn unique_name(&self, name: &str) -> String {
         let taken = |candidate: &str| {
             let candidate = candidate.to_lowercase();
-            self.participants.iter().any(|p| p.name.to_lowercase() == candidate)
-                || self.viewers.values().any(|v| v.name.to_lowercase() == candidate)
+            self.names_here.contains_key(&candidate)
+                || self.participants.iter().any(|p| p.name.to_lowercase() == candidate)
         };
         if !taken(name) {
             return name.to_string();

@@ -46,6 +46,9 @@ impl Core {
             }
             changes.extend(self.host_passing());
         }
+        if self.audience_due.is_some_and(|t| t <= now) {
+            changes.push(Change::Passing(Passing::AudienceTold));
+        }
         Decision { changes, effects: Vec::new() }
     }
 
@@ -81,11 +84,11 @@ impl Core {
         let idle = self.empty_since.map(|since| since + self.idle);
         if self.dormant() {
             // Nobody is here: the game waits (bots play only while a person is in the room).
-            return [grace, idle].into_iter().flatten().min();
+            return [grace, idle, self.audience_due].into_iter().flatten().min();
         }
         let clock = self.clock_deadline().map(|(_, at)| at);
         let reading = self.reading.values().min().copied();
-        [grace, idle, self.next_deal_at, clock, reading].into_iter().flatten().min()
+        [grace, idle, self.next_deal_at, clock, reading, self.audience_due].into_iter().flatten().min()
     }
 
     /// The seat whose move clock runs now, and when it runs out: a person's turn in a room
