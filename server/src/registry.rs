@@ -18,9 +18,9 @@ use tracing::{debug, error, info, warn};
 use crate::cluster::relay::Relay;
 use crate::cluster::{Cluster, RoomLease};
 use crate::metrics::{Metrics, dec, inc};
-use crate::room::{Record, Room, RoomCommand, RoomEnv, TableSeat, Unreadable};
+use crate::room::{Damaged, Record, Room, RoomCommand, RoomEnv, TableSeat};
 use crate::secrets;
-use crate::storage::{Claim, Fence, RoomMeta, Storage, StoredRecord, StoredRoom};
+use crate::storage::{Claim, Fence, RoomMeta, Storage, StorageError, StoredRecord, StoredRoom};
 use crate::tournaments::TableReport;
 
 /// Commands queued for one room before senders wait.
@@ -812,10 +812,7 @@ impl Registry {
         let stored: StoredRoom = match self.storage.load(code).await {
             Ok(Some(stored)) => stored,
             Ok(None) => return Err(ErrorCode::RoomNotFound),
-            Err(e) => {
-                warn!(room = %code, error = %e, "cannot load a room");
-                return Err(ErrorCode::Storage);
-            }
+            Err(e) => return Err(self.unloadable(code, &e)),
         };
         let keep = prepare(&stored.meta.rules).await;
         let instance = self.instances.fetch_add(1, Ordering::Relaxed);
@@ -844,19 +841,59 @@ impl Registry {
         Ok(handle)
     }
 
-    /// Reports a stored room that cannot be read (logged at error level and counted the first
-    /// time); it is left closed and unchanged. Returns the code its visitors get.
-    fn broken(&self, code: &str, unreadable: &Unreadable) -> ErrorCode {
+    /// Reports a stored room that does not rebuild what was acknowledged (logged at error level
+    /// with its code and the record or field at fault, and counted, the first time); it is left
+    /// closed and unchanged. Returns the code its visitors get.
+    fn broken(&self, code: &str, damaged: &Damaged) -> ErrorCode {
         if self.broken.insert(code.to_string(), ()).is_none() {
             inc(&self.metrics.rooms_broken);
             error!(
                 room = %code,
-                record = unreadable.index,
-                error = %unreadable,
-                "a stored room cannot be read: it is not restored and stays closed, unchanged"
+                record = damaged.record(),
+                error = %damaged,
+                "a stored room does not rebuild as it was played: it is not restored and stays closed, unchanged"
             );
         }
         ErrorCode::RoomBroken
+    }
+
+    /// Reports a stored tournament whose records do not rebuild it (logged at error level and
+    /// counted with the broken rooms, the first time); it is not restored. Returns the code its
+    /// visitors get.
+    pub fn broken_tournament(&self, id: &str, reason: &str) -> ErrorCode {
+        if self.broken.insert(format!("tournament:{id}"), ()).is_none() {
+            inc(&self.metrics.rooms_broken);
+            error!(tournament = %id, error = %reason, "a stored tournament does not rebuild: it is not restored and stays unchanged");
+        }
+        ErrorCode::RoomBroken
+    }
+
+    /// The code for a room storage could not load: `room/broken` when what is stored cannot be
+    /// read back (its creation row is damaged), `server/storage` when storage failed.
+    fn unloadable(&self, code: &str, e: &StorageError) -> ErrorCode {
+        match e {
+            StorageError::Corrupt(reason) => {
+                self.broken(code, &Damaged::Creation { field: "creation row", reason: reason.clone() })
+            }
+            e => {
+                warn!(room = %code, error = %e, "cannot load a room");
+                ErrorCode::Storage
+            }
+        }
+    }
+
+    /// Checks, on a background thread, that a stored room rebuilds exactly what was
+    /// acknowledged before its series or a replay is made of it; gives the room back.
+    async fn check_stored(&self, stored: StoredRoom) -> Result<StoredRoom, ErrorCode> {
+        let code = stored.meta.code.clone();
+        let checked = self
+            .rebuild(move || {
+                let records = Record::read_all(&stored)?;
+                crate::room::core::Core::restore(stored.meta.clone(), Duration::ZERO, &records, Instant::now())?;
+                Ok::<_, Damaged>(stored)
+            })
+            .await?;
+        checked.map_err(|e| self.broken(&code, &e))
     }
 
     /// Removes a room task's handle, if it is still that task's.
@@ -904,7 +941,7 @@ impl Registry {
     ///
     /// # Errors
     /// Storage could not be read.
-    pub async fn restore_active(self: &Arc<Self>) -> Result<usize, crate::storage::StorageError> {
+    pub async fn restore_active(self: &Arc<Self>) -> Result<usize, StorageError> {
         let codes = self.storage.active_rooms().await?;
         let mut restored = 0;
         for code in codes {
@@ -1030,16 +1067,10 @@ impl Registry {
         let stored = match self.storage.load(room).await {
             Ok(Some(stored)) => stored,
             Ok(None) => return Err(ErrorCode::SeriesNotFound),
-            Err(e) => {
-                warn!(error = %e, "cannot read a series");
-                return Err(ErrorCode::Storage);
-            }
+            Err(e) => return Err(self.unloadable(room, &e)),
         };
-        if let Err(e) = Record::read_all(&stored) {
-            return Err(self.broken(room, &e));
-        }
         if secrets::same_key(key, &secrets::share_key(&stored.meta.master)) {
-            return Ok((stored, None));
+            return Ok((self.check_stored(stored).await?, None));
         }
         let found = self.storage.find_tokens(vec![secrets::token_hash(key)]).await.map_err(|e| {
             warn!(error = %e, "cannot look a token up");
@@ -1049,7 +1080,7 @@ impl Registry {
             return Err(ErrorCode::SeriesNotFound);
         };
         let seat = crate::replay::seat_of(&stored, participant);
-        Ok((stored, seat))
+        Ok((self.check_stored(stored).await?, seat))
     }
 
     /// Runs `work` on a background thread ([`crate::background`]) while holding one of the
@@ -1104,6 +1135,11 @@ impl Registry {
             for attempt in 0..3 {
                 let handle = match self.open(&code).await {
                     Ok(handle) => handle,
+                    // Listed as it is, not left out: the player sees why he cannot return.
+                    Err(ErrorCode::RoomBroken) => {
+                        rooms.push(MyRoom::broken(code.clone()));
+                        break;
+                    }
                     Err(e) => {
                         warn!(room = %code, code = e.code(), "a room of the tokens cannot be opened: left out");
                         break;

@@ -38,11 +38,11 @@ struct Rebuilt<'a> {
 fn records(stored: &StoredRoom) -> Vec<(Record, u64)> {
     let game = stored.meta.rules.game();
     let mut records = Vec::with_capacity(stored.records.len());
-    for (index, stored_record) in stored.records.iter().enumerate() {
+    for (index, stored_record) in (0u64..).zip(&stored.records) {
         match Record::read_stored(stored_record, index, game) {
             Ok(record) => records.push((record, stored_record.seq_before)),
             Err(e) => {
-                error!(room = %stored.meta.code, record = e.index, error = %e, "rebuilding: a record cannot be read");
+                error!(room = %stored.meta.code, record = e.record(), error = %e, "rebuilding: a record cannot be read");
                 break;
             }
         }
