@@ -134,7 +134,8 @@ pub struct Registry {
     bot_move_every: Option<Duration>,
     /// Where tournament tables send the deals they played (set once the tournaments run).
     reports: OnceLock<mpsc::UnboundedSender<TableReport>>,
-    /// The stored rooms found broken since start (each is logged and counted once).
+    /// The stored rooms (and tournaments, as `tournament:<id>`) found broken since start: each is
+    /// logged and counted once, and a broken room is not read again until the server restarts.
     broken: DashMap<String, ()>,
     /// Cluster mode's settings (`None`: the server is alone).
     cluster: Option<Cluster>,
@@ -809,6 +810,10 @@ impl Registry {
 
     /// Reads a room from storage and starts its task (under `lease`, in cluster mode).
     async fn restore(self: &Arc<Self>, code: &str, lease: Option<Arc<RoomLease>>) -> Result<RoomHandle, ErrorCode> {
+        if self.broken.contains_key(code) {
+            // Found broken since start: not read and rebuilt again for every visitor.
+            return Err(ErrorCode::RoomBroken);
+        }
         let stored: StoredRoom = match self.storage.load(code).await {
             Ok(Some(stored)) => stored,
             Ok(None) => return Err(ErrorCode::RoomNotFound),
@@ -886,6 +891,9 @@ impl Registry {
     /// acknowledged before its series or a replay is made of it; gives the room back.
     async fn check_stored(&self, stored: StoredRoom) -> Result<StoredRoom, ErrorCode> {
         let code = stored.meta.code.clone();
+        if self.broken.contains_key(&code) {
+            return Err(ErrorCode::RoomBroken);
+        }
         let checked = self
             .rebuild(move || {
                 let records = Record::read_all(&stored)?;
