@@ -6,12 +6,14 @@
 //! names the room and what is damaged, `fipsen_rooms_broken_total` counts it, and `my_rooms`
 //! lists it as broken. A tournament whose records are damaged is refused the same way.
 //!
-//! Each test damages the SQLite file directly between two runs of the server.
+//! Each test damages the SQLite file directly between two runs of the server; one damages a
+//! PostgreSQL database the same way (the checks are the room core's, whatever the engine).
 
 #![allow(clippy::unwrap_used)]
 
 mod common;
 
+use common::pg::{Database, test_server};
 use common::{Client, Log, Rng, Server, Table, metric, short_rules, temp_db};
 use fipsen_rules::{AnyGame, GameAction, GameId, GameRules, Seat, Seed};
 use rusqlite::Connection;
@@ -317,4 +319,26 @@ async fn a_damaged_tournament_record_is_refused() {
     let line = log.line_containing("stored tournament does not rebuild").await;
     assert!(line.contains("ERROR") && line.contains(&code), "{line}");
     assert_eq!(metric(&server, "fipsen_rooms_broken_total").await, 1);
+}
+
+/// (b) on PostgreSQL: a record deleted from the middle of a room's log there breaks the room the
+/// same way (skipped without `FIPSEN_TEST_POSTGRES`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_a_record_deleted_from_the_middle_breaks_the_room() {
+    let Some(server_url) = test_server() else { return };
+    let database = Database::create(server_url, "damage_gap").await;
+    let url = database.url();
+    let db = std::path::Path::new(&url);
+    let mut server = Server::start(db, &[]);
+    let (room, token, seq) = played_room(&server).await;
+    server.kill();
+    database
+        .execute(&format!(
+            "DELETE FROM records WHERE room = '{room}' AND idx = \
+             (SELECT idx FROM records WHERE room = '{room}' AND record LIKE '%\"record\":\"chat\"%')"
+        ))
+        .await;
+
+    let (server, log) = Server::start_logged(db, &[]);
+    assert_broken(&server, &log, &room, &token, seq, "is missing from the log").await;
 }
