@@ -511,6 +511,19 @@ function myRoomsSection() {
       { class: 'lobby-list' },
       shown.map((code) => {
         const r = known?.get(code);
+        // A room whose stored history the server cannot rebuild stays closed: listed, with why.
+        if (r?.broken) {
+          return h(
+            'li',
+            { class: 'lobby-row', 'data-testid': 'mine-broken' },
+            h(
+              'div',
+              { class: 'lobby-info' },
+              h('strong', null, t('room.title', { code })),
+              h('span', { class: 'hint', 'data-testid': 'mine-status' }, t('err.room/broken')),
+            ),
+          );
+        }
         return h(
           'li',
           { class: 'lobby-row' },

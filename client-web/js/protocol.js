@@ -419,7 +419,7 @@
 
 /**
  * A room one of the given tokens belongs to, for a player's list of his rooms (open in memory or not).
- * @typedef {{deal: number, game: GameId, name: string, players: Array<string | null>, room: string, seat?: Seat | null, status: RoomStatus, title: string, totals: Array<number>}} MyRoom
+ * @typedef {{broken?: boolean, deal: number, game?: GameId | null, name: string, players: Array<string | null>, room: string, seat?: Seat | null, status: RoomStatus, title: string, totals: Array<number>}} MyRoom
  */
 
 /**

@@ -446,6 +446,15 @@ pub struct LobbyRoom {
 ///  "players": ["Antje", "Hinnerk", "Fiete", "Meike"], "status": "playing", "game": "prisdorf",
 ///  "deal": 3, "totals": [4, -2, 0, 6]}
 /// ```
+///
+/// A room whose stored history the server cannot rebuild as it was played is listed as
+/// broken, with its code alone (it stays closed; joining it answers `room/broken`), so that
+/// the player learns it is there rather than seeing it vanish:
+///
+/// ```json
+/// {"room": "k3JX9a2LqP0vWm4Z", "broken": true, "title": "", "name": "", "seat": null,
+///  "players": [], "status": "waiting", "deal": 0, "totals": []}
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct MyRoom {
     /// The invite code.
@@ -460,10 +469,33 @@ pub struct MyRoom {
     pub players: Vec<Option<String>>,
     /// Where the series stands.
     pub status: RoomStatus,
-    /// The game played there.
-    pub game: GameId,
+    /// The game played there (absent for a broken room: its rules may be what cannot be read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<GameId>,
     /// The current deal's number (0 before the series starts).
     pub deal: u32,
     /// Each seat's total.
     pub totals: Vec<i32>,
+    /// The room's stored history cannot be rebuilt as it was played: it stays closed, and
+    /// every other field is empty.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub broken: bool,
+}
+
+impl MyRoom {
+    /// The entry of a broken room: its code, nothing else known.
+    pub fn broken(room: String) -> MyRoom {
+        MyRoom {
+            room,
+            title: String::new(),
+            name: String::new(),
+            seat: None,
+            players: Vec::new(),
+            status: RoomStatus::Waiting,
+            game: None,
+            deal: 0,
+            totals: Vec::new(),
+            broken: true,
+        }
+    }
 }

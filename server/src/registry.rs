@@ -19,9 +19,9 @@ use crate::cluster::relay::Relay;
 use crate::cluster::{Cluster, RoomLease};
 use crate::fair::{FairQueue, Turn};
 use crate::metrics::{Metrics, dec, inc};
-use crate::room::{Record, Room, RoomCommand, RoomEnv, TableSeat, Unreadable};
+use crate::room::{Damaged, Record, Room, RoomCommand, RoomEnv, TableSeat};
 use crate::secrets;
-use crate::storage::{Claim, Fence, RoomMeta, Storage, StoredRecord, StoredRoom};
+use crate::storage::{Claim, Fence, RoomMeta, Storage, StorageError, StoredRecord, StoredRoom};
 use crate::tournaments::TableReport;
 
 /// Commands queued for one room before senders wait.
@@ -138,7 +138,8 @@ pub struct Registry {
     bot_move_every: Option<Duration>,
     /// Where tournament tables send the deals they played (set once the tournaments run).
     reports: OnceLock<mpsc::UnboundedSender<TableReport>>,
-    /// The stored rooms found broken since start (each is logged and counted once).
+    /// The stored rooms (and tournaments, as `tournament:<id>`) found broken since start: each is
+    /// logged and counted once, and a broken room is not read again until the server restarts.
     broken: DashMap<String, ()>,
     /// Cluster mode's settings (`None`: the server is alone).
     cluster: Option<Cluster>,
@@ -826,13 +827,14 @@ impl Registry {
 
     /// Reads a room from storage and starts its task (under `lease`, in cluster mode).
     async fn restore(self: &Arc<Self>, code: &str, lease: Option<Arc<RoomLease>>) -> Result<RoomHandle, ErrorCode> {
+        if self.broken.contains_key(code) {
+            // Found broken since start: not read and rebuilt again for every visitor.
+            return Err(ErrorCode::RoomBroken);
+        }
         let stored: StoredRoom = match self.storage.load(code).await {
             Ok(Some(stored)) => stored,
             Ok(None) => return Err(ErrorCode::RoomNotFound),
-            Err(e) => {
-                warn!(room = %code, error = %e, "cannot load a room");
-                return Err(ErrorCode::Storage);
-            }
+            Err(e) => return Err(self.unloadable(code, &e)),
         };
         let keep = prepare(&stored.meta.rules).await;
         let instance = self.instances.fetch_add(1, Ordering::Relaxed);
@@ -861,19 +863,45 @@ impl Registry {
         Ok(handle)
     }
 
-    /// Reports a stored room that cannot be read (logged at error level and counted the first
-    /// time); it is left closed and unchanged. Returns the code its visitors get.
-    fn broken(&self, code: &str, unreadable: &Unreadable) -> ErrorCode {
+    /// Reports a stored room that does not rebuild what was acknowledged (logged at error level
+    /// with its code and the record or field at fault, and counted, the first time); it is left
+    /// closed and unchanged. Returns the code its visitors get.
+    fn broken(&self, code: &str, damaged: &Damaged) -> ErrorCode {
         if self.broken.insert(code.to_string(), ()).is_none() {
             inc(&self.metrics.rooms_broken);
             error!(
                 room = %code,
-                record = unreadable.index,
-                error = %unreadable,
-                "a stored room cannot be read: it is not restored and stays closed, unchanged"
+                record = damaged.record(),
+                error = %damaged,
+                "a stored room does not rebuild as it was played: it is not restored and stays closed, unchanged"
             );
         }
         ErrorCode::RoomBroken
+    }
+
+    /// Reports a stored tournament whose records do not rebuild it (logged at error level and
+    /// counted with the broken rooms, the first time); it is not restored. Returns the code its
+    /// visitors get.
+    pub fn broken_tournament(&self, id: &str, reason: &str) -> ErrorCode {
+        if self.broken.insert(format!("tournament:{id}"), ()).is_none() {
+            inc(&self.metrics.rooms_broken);
+            error!(tournament = %id, error = %reason, "a stored tournament does not rebuild: it is not restored and stays unchanged");
+        }
+        ErrorCode::RoomBroken
+    }
+
+    /// The code for a room storage could not load: `room/broken` when what is stored cannot be
+    /// read back (its creation row is damaged), `server/storage` when storage failed.
+    fn unloadable(&self, code: &str, e: &StorageError) -> ErrorCode {
+        match e {
+            StorageError::Corrupt(reason) => {
+                self.broken(code, &Damaged::Creation { field: "creation row", reason: reason.clone() })
+            }
+            e => {
+                warn!(room = %code, error = %e, "cannot load a room");
+                ErrorCode::Storage
+            }
+        }
     }
 
     /// Removes a room task's handle, if it is still that task's.
@@ -921,7 +949,7 @@ impl Registry {
     ///
     /// # Errors
     /// Storage could not be read.
-    pub async fn restore_active(self: &Arc<Self>) -> Result<usize, crate::storage::StorageError> {
+    pub async fn restore_active(self: &Arc<Self>) -> Result<usize, StorageError> {
         let codes = self.storage.active_rooms().await?;
         let mut restored = 0;
         for code in codes {
@@ -1050,10 +1078,7 @@ impl Registry {
         let meta = match self.storage.load_meta(room).await {
             Ok(Some(meta)) => meta,
             Ok(None) => return Err(ErrorCode::SeriesNotFound),
-            Err(e) => {
-                warn!(error = %e, "cannot read a series");
-                return Err(ErrorCode::Storage);
-            }
+            Err(e) => return Err(self.unloadable(room, &e)),
         };
         if secrets::same_key(key, &secrets::share_key(&meta.master)) {
             return Ok(None);
@@ -1068,19 +1093,14 @@ impl Registry {
         }
     }
 
-    /// The stored series of `room`, its key checked already ([`Registry::series_key`]).
+    /// The stored series of `room`, its key checked already ([`Registry::series_key`]); its
+    /// records are read and checked where the series is rebuilt ([`Registry::with_series`]).
     async fn load_series(&self, room: &str) -> Result<StoredRoom, ErrorCode> {
         let stored = match self.storage.load(room).await {
             Ok(Some(stored)) => stored,
             Ok(None) => return Err(ErrorCode::SeriesNotFound),
-            Err(e) => {
-                warn!(error = %e, "cannot read a series");
-                return Err(ErrorCode::Storage);
-            }
+            Err(e) => return Err(self.unloadable(room, &e)),
         };
-        if let Err(e) = Record::read_all(&stored) {
-            return Err(self.broken(room, &e));
-        }
         Ok(stored)
     }
 
@@ -1097,15 +1117,22 @@ impl Registry {
         work: impl FnOnce(&StoredRoom, Option<Seat>) -> T + Send + 'static,
     ) -> Result<T, ErrorCode> {
         let participant = self.series_key(room, key).await?;
+        if self.broken.contains_key(room) {
+            return Err(ErrorCode::RoomBroken);
+        }
         let turn = self.turn(addr, room).await?;
         let stored = self.load_series(room).await?;
-        crate::background::run(move || {
+        let done = crate::background::run(move || {
             let _turn = turn;
+            // Only a room that rebuilds exactly what was acknowledged shows its series.
+            let records = Record::read_all(&stored)?;
+            crate::room::core::Core::restore(stored.meta.clone(), Duration::ZERO, &records, Instant::now())?;
             let seat = participant.and_then(|participant| crate::replay::seat_of(&stored, participant));
-            work(&stored, seat)
+            Ok::<_, Damaged>(work(&stored, seat))
         })
         .await
-        .map_err(|_| ErrorCode::ServerBusy)
+        .map_err(|_| ErrorCode::ServerBusy)?;
+        done.map_err(|damage| self.broken(room, &damage))
     }
 
     /// Waits for `addr`'s turn at the reviews' queue for a job about `room`, to be held while
@@ -1167,6 +1194,11 @@ impl Registry {
             for attempt in 0..3 {
                 let handle = match self.open(&code).await {
                     Ok(handle) => handle,
+                    // Listed as it is, not left out: the player sees why he cannot return.
+                    Err(ErrorCode::RoomBroken) => {
+                        rooms.push(MyRoom::broken(code.clone()));
+                        break;
+                    }
                     Err(e) => {
                         warn!(room = %code, code = e.code(), "a room of the tokens cannot be opened: left out");
                         break;

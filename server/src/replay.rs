@@ -38,11 +38,11 @@ struct Rebuilt<'a> {
 fn records(stored: &StoredRoom) -> Vec<(Record, u64)> {
     let game = stored.meta.rules.game();
     let mut records = Vec::with_capacity(stored.records.len());
-    for (index, stored_record) in stored.records.iter().enumerate() {
+    for (index, stored_record) in (0u64..).zip(&stored.records) {
         match Record::read_stored(stored_record, index, game) {
             Ok(record) => records.push((record, stored_record.seq_before)),
             Err(e) => {
-                error!(room = %stored.meta.code, record = e.index, error = %e, "rebuilding: a record cannot be read");
+                error!(room = %stored.meta.code, record = e.record(), error = %e, "rebuilding: a record cannot be read");
                 break;
             }
         }
@@ -333,7 +333,7 @@ pub fn played_by_bots(rules: fipsen_rules::GameRules, deals: u32) -> StoredRoom 
 
     fn store(core: &mut Core, records: &mut Vec<StoredRecord>, record: Record) {
         let json = serde_json::to_string(&record).unwrap_or_default();
-        records.push(StoredRecord { seq_before: core.seq(), json, format: ROOM_RECORD_FORMAT });
+        records.push(StoredRecord { index: core.records(), seq_before: core.seq(), json, format: ROOM_RECORD_FORMAT });
         core.apply(&Change::Record(record), Instant::now());
     }
 

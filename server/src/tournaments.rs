@@ -483,10 +483,9 @@ impl Tournaments {
                 return Err(ErrorCode::Storage);
             }
         };
-        let state = TaskState::rebuild(&stored).map_err(|e| {
-            error!(tournament = %id, error = %e, "a stored tournament cannot be read: it is not restored");
-            ErrorCode::Storage
-        })?;
+        // Answered as a broken room is: what is stored stays as it is, and nothing is rebuilt
+        // differently.
+        let state = TaskState::rebuild(&stored).map_err(|e| self.registry.broken_tournament(id, &e))?;
         Ok((stored.created_at, state))
     }
 

@@ -34,7 +34,7 @@ use fipsen_rules::Seat;
 pub use command::{Join, JoinKind, JoinRefusal, RoomCommand};
 pub use core::DEFAULT_AUDIENCE_CAP;
 pub use link::{ConnId, ConnLink, Kick, Outgoing, new_conn_id};
-pub use record::{Record, Unreadable};
+pub use record::{Damaged, ReadRecord, Record};
 pub use shell::{Room, RoomEnv};
 
 use crate::frames::Base;

@@ -105,15 +105,84 @@ pub enum Record<A = GameAction> {
     },
 }
 
-/// A stored record this build cannot read: of a format it does not know (written by a newer
-/// build) or not parseable. A room holding one is not restored: it would come back different.
+/// Why a stored room cannot be rebuilt as it was acknowledged: a record this build cannot read
+/// (of a format it does not know, written by a newer build, or not parseable), a record missing
+/// from the log, a record stored after a different sequence number than the rebuild reaches, a
+/// record the rules refuse, or a creation row (rules, options, seed, tournament) that cannot be
+/// read. A room with any of these is not restored: it would come back different.
+///
+/// The text names the record or the field, never a card or an action.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("record {index} cannot be read: {reason}")]
-pub struct Unreadable {
-    /// The record's number in the room's log, from 0.
-    pub index: usize,
-    /// Why.
-    pub reason: String,
+pub enum Damaged {
+    /// A record cannot be read.
+    #[error("record {index} cannot be read: {reason}")]
+    Unreadable {
+        /// The record's number in the room's log, from 0.
+        index: u64,
+        /// Why.
+        reason: String,
+    },
+    /// The log skips a record: record `index` is not stored, the next one stored is `found`.
+    #[error("record {index} is missing from the log (the next record stored is {found})")]
+    Missing {
+        /// The number of the record not found.
+        index: u64,
+        /// The number of the record found in its place.
+        found: u64,
+    },
+    /// A record was stored when the room's events had reached `stored`, but the rebuild is
+    /// already past it: an earlier record made more events than it did when it was played.
+    #[error("record {index} was stored after event {stored}, but the rebuild reaches event {rebuilt} before it")]
+    Sequence {
+        /// The record's number.
+        index: u64,
+        /// The sequence number stored with it.
+        stored: u64,
+        /// The sequence number the rebuild reached before it.
+        rebuilt: u64,
+    },
+    /// The rules (or the room) refuse a record that was accepted when it was played: the log
+    /// is damaged, or the rules changed since.
+    #[error("record {index} is refused: {reason}")]
+    Refused {
+        /// The record's number.
+        index: u64,
+        /// Why (an error code, or what the record needed that the room lacked).
+        reason: String,
+    },
+    /// The room's creation row cannot be read, or reads as something no room was created with.
+    #[error("the room's {field} cannot be read: {reason}")]
+    Creation {
+        /// Which field (`rules`, `options`, `seed`, `tournament`).
+        field: &'static str,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl Damaged {
+    /// The number of the record at fault, if a record is.
+    pub fn record(&self) -> Option<u64> {
+        match self {
+            Damaged::Unreadable { index, .. }
+            | Damaged::Missing { index, .. }
+            | Damaged::Sequence { index, .. }
+            | Damaged::Refused { index, .. } => Some(*index),
+            Damaged::Creation { .. } => None,
+        }
+    }
+}
+
+/// A record as read back from storage, with its number in the log and the room's sequence
+/// number before it was applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadRecord {
+    /// Its number in the room's log, from 0.
+    pub index: u64,
+    /// The room's sequence number before it was applied.
+    pub seq_before: u64,
+    /// The record.
+    pub record: Record,
 }
 
 impl Record {
@@ -121,25 +190,38 @@ impl Record {
     ///
     /// # Errors
     /// The record is of a format other than [`ROOM_RECORD_FORMAT`], or does not parse.
-    pub fn read_stored(stored: &StoredRecord, index: usize, game: fipsen_rules::GameId) -> Result<Record, Unreadable> {
+    pub fn read_stored(stored: &StoredRecord, index: u64, game: fipsen_rules::GameId) -> Result<Record, Damaged> {
         if stored.format != ROOM_RECORD_FORMAT {
-            return Err(Unreadable {
+            return Err(Damaged::Unreadable {
                 index,
                 reason: format!("format {} (this build reads format {ROOM_RECORD_FORMAT})", stored.format),
             });
         }
         serde_json::from_str::<Record<serde_json::Value>>(&stored.json)
             .and_then(|r| r.read_action(game))
-            .map_err(|e| Unreadable { index, reason: e.to_string() })
+            .map_err(|e| Damaged::Unreadable { index, reason: e.to_string() })
     }
 
-    /// Every record of a stored room, read; the first that cannot be read stops the reading.
+    /// Every record of a stored room, read, in order; the first that cannot be read, or a
+    /// number missing from the log, stops the reading.
     ///
     /// # Errors
-    /// A record cannot be read (see [`Record::read_stored`]).
-    pub fn read_all(stored: &StoredRoom) -> Result<Vec<Record>, Unreadable> {
+    /// A record cannot be read (see [`Record::read_stored`]), or one is missing.
+    pub fn read_all(stored: &StoredRoom) -> Result<Vec<ReadRecord>, Damaged> {
         let game = stored.meta.rules.game();
-        stored.records.iter().enumerate().map(|(index, record)| Record::read_stored(record, index, game)).collect()
+        let mut read = Vec::with_capacity(stored.records.len());
+        for (expected, record) in (0u64..).zip(&stored.records) {
+            if record.index != expected {
+                return Err(Damaged::Missing { index: expected, found: record.index });
+            }
+            let index = record.index;
+            read.push(ReadRecord {
+                index,
+                seq_before: record.seq_before,
+                record: Record::read_stored(record, index, game)?,
+            });
+        }
+        Ok(read)
     }
 }
 

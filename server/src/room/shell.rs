@@ -16,7 +16,7 @@ use super::Member;
 use super::command::{JoinKind, JoinRefusal, RoomCommand};
 use super::core::{At, Change, Command, Core, Decision, Effect};
 use super::link::{ConnId, ConnLink, Outgoing};
-use super::record::{Record, Unreadable};
+use super::record::{Damaged, Record};
 use crate::cluster::RoomLease;
 use crate::fair::FairQueue;
 use crate::frames::Base;
@@ -141,7 +141,7 @@ impl Room {
             // Serialising a record cannot fail: every map key is a string.
             let json = serde_json::to_string(&record).unwrap_or_default();
             self.core.apply(&Change::Record(record), now);
-            stored.push(StoredRecord { seq_before, json, format: ROOM_RECORD_FORMAT });
+            stored.push(StoredRecord { index: stored.len() as u64, seq_before, json, format: ROOM_RECORD_FORMAT });
         }
         self.core.hold_absent_seats(now);
         stored
@@ -152,17 +152,16 @@ impl Room {
     /// for its pause again.
     ///
     /// # Errors
-    /// A record cannot be read: the room is not rebuilt at all (it would come back different).
+    /// The stored room does not rebuild exactly what was acknowledged (see [`Damaged`]): it is
+    /// not rebuilt at all (it would come back different).
     pub fn restore(
         stored: StoredRoom,
         instance: u64,
         lobby: watch::Sender<Option<LobbyRoom>>,
         env: RoomEnv,
-    ) -> Result<Room, Unreadable> {
+    ) -> Result<Room, Damaged> {
         let records = Record::read_all(&stored)?;
-        let records: Vec<(Record, u64)> =
-            records.into_iter().zip(stored.records.iter().map(|r| r.seq_before)).collect();
-        let core = Core::restore(stored.meta, env.idle, &records, Instant::now());
+        let core = Core::restore(stored.meta, env.idle, &records, Instant::now())?;
         Ok(Room::with_core(core, instance, lobby, env))
     }
 

@@ -131,6 +131,10 @@ pub struct RoomMeta {
 /// One stored record of a room.
 #[derive(Debug, Clone)]
 pub struct StoredRecord {
+    /// Its number in the room's log, from 0, as read back (a restore checks that none is
+    /// missing). A room's first records ([`Storage::create_room_under`]) are numbered in the
+    /// order given, whatever this says.
+    pub index: u64,
     /// The room's sequence number before the record was applied.
     pub seq_before: u64,
     /// The record as JSON.

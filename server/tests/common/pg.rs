@@ -54,6 +54,11 @@ impl Database {
         format!("{scheme}://{user}:not-shown@{host}/{}", self.name)
     }
 
+    /// Runs `sql` on it (a test damaging what a server stored).
+    pub async fn execute(&self, sql: &str) {
+        run(&self.url(), sql).await;
+    }
+
     /// The epochs of a room's records (the lease each was written under), in the order of the log.
     pub async fn epochs(&self, room: &str) -> Vec<Option<i64>> {
         let (client, connection) = tokio_postgres::connect(&self.url(), NoTls).await.unwrap();

@@ -6,19 +6,60 @@ use std::time::{Duration, Instant};
 use fipsen_bots::games::FinishedDeal;
 use fipsen_protocol::{RoomEvent, SeqEvent};
 use fipsen_rules::{AnyGame, DealSeeds, Seat};
-use tracing::{debug, info, warn};
+use tracing::{debug, error, info};
 
 use super::{ACKED_IDS, CHAT_LINES, Change, Core, HISTORY, Participant, Passing, SeatHold, Viewer};
-use crate::room::record::Record;
+use crate::room::record::{Damaged, ReadRecord, Record};
 
 impl Core {
     /// Applies one change at `now` and gives the room events it caused, numbered. A record is
     /// applied the same way live and when the room is rebuilt from storage.
+    ///
+    /// Live, a record is stored only once the rules accepted it, so the rules never refuse it
+    /// here; if they did (a bug), it is logged at error level, as a restart would find the room
+    /// broken ([`Core::restore_record`]).
     pub fn apply(&mut self, change: &Change, now: Instant) -> Vec<SeqEvent> {
+        let (events, refused) = self.apply_change(change, now);
+        if let Some(reason) = refused {
+            error!(
+                room = %self.code,
+                record = self.records.saturating_sub(1),
+                reason,
+                "a stored record was refused as it was applied: the room's log no longer rebuilds it"
+            );
+        }
+        events
+    }
+
+    /// Applies one stored record while the room is rebuilt: its number must be the next one,
+    /// the rebuild must not be past the sequence number stored with it, and the rules must
+    /// accept it. Between two records, the rebuild skips to the number stored with the second:
+    /// the numbers between were taken by events that are not stored (connections, timers).
+    ///
+    /// # Errors
+    /// The record does not rebuild what was acknowledged: the room must not be restored. The
+    /// room is then left half rebuilt.
+    pub fn restore_record(&mut self, read: &ReadRecord, now: Instant) -> Result<Vec<SeqEvent>, Damaged> {
+        if read.index != self.records {
+            return Err(Damaged::Missing { index: self.records, found: read.index });
+        }
+        if self.seq > read.seq_before {
+            return Err(Damaged::Sequence { index: read.index, stored: read.seq_before, rebuilt: self.seq });
+        }
+        self.seq = read.seq_before;
+        match self.apply_change(&Change::Record(read.record.clone()), now) {
+            (events, None) => Ok(events),
+            (_, Some(reason)) => Err(Damaged::Refused { index: read.index, reason }),
+        }
+    }
+
+    /// [`Core::apply`], and why the rules (or the room) refused the record, if they did.
+    fn apply_change(&mut self, change: &Change, now: Instant) -> (Vec<SeqEvent>, Option<String>) {
+        let mut refused = None;
         let events = match change {
             Change::Record(record) => {
                 self.records += 1;
-                self.apply_record(record)
+                self.apply_record(record, &mut refused)
             }
             Change::Passing(passing) => self.apply_passing(passing, now),
         };
@@ -34,10 +75,12 @@ impl Core {
             p.last_act_id = Some(p.last_act_id.map_or(*id, |last| last.max(*id)));
         }
         self.reschedule(now);
-        numbered
+        (numbered, refused)
     }
 
-    fn apply_record(&mut self, record: &Record) -> Vec<RoomEvent> {
+    /// The events of one record; `refused` says why, if the rules or the room refused it (it
+    /// then changes what it changed before, as it always did live).
+    fn apply_record(&mut self, record: &Record, refused: &mut Option<String>) -> Vec<RoomEvent> {
         let mut events = Vec::new();
         match record {
             Record::Joined { participant, name, token_hash, seat } => {
@@ -94,6 +137,7 @@ impl Core {
                     events.push(RoomEvent::LeftSeat { seat });
                 }
             }
+            Record::Started if self.series.is_some() => *refused = Some("a second start of the series".into()),
             Record::Started => match AnyGame::start(&self.rules, self.master) {
                 Ok((mut series, dealt)) => {
                     if self.tournament.is_some() {
@@ -107,18 +151,20 @@ impl Core {
                     events.push(RoomEvent::Started);
                     events.extend(dealt.into_iter().map(|event| RoomEvent::Game { event }));
                 }
-                Err(e) => warn!(room = %self.code, error = %e, "the stored rules are invalid"),
+                Err(e) => *refused = Some(format!("the series cannot start: {e}")),
             },
             Record::Public { public } => {
                 self.options.public = *public;
                 events.push(RoomEvent::Public { public: *public });
             }
             Record::Act { seat, action, .. } | Record::BotAct { seat, action } => {
-                if let Some(series) = &mut self.series {
-                    match series.apply(*seat, action) {
+                match &mut self.series {
+                    Some(series) => match series.apply(*seat, action) {
                         Ok(game) => events.extend(game.into_iter().map(|event| RoomEvent::Game { event })),
-                        Err(e) => warn!(room = %self.code, code = e.code(), "a stored action was refused"),
-                    }
+                        // The code only: the action may name a card of a hidden hand.
+                        Err(e) => *refused = Some(format!("the rules refuse the action: {}", e.code())),
+                    },
+                    None => *refused = Some("an action before the series started".into()),
                 }
             }
             Record::NextDeal => {
@@ -128,8 +174,10 @@ impl Core {
                     }
                     match series.next_deal() {
                         Ok(game) => events.extend(game.into_iter().map(|event| RoomEvent::Game { event })),
-                        Err(e) => warn!(room = %self.code, code = e.code(), "a stored next deal was refused"),
+                        Err(e) => *refused = Some(format!("the rules refuse the next deal: {}", e.code())),
                     }
+                } else {
+                    *refused = Some("a next deal before the series started".into());
                 }
                 self.next_deal_asked.clear();
                 self.next_deal_at = None;

@@ -46,7 +46,7 @@ pub use bots::BotCall;
 pub use decision::{At, Change, Command, Decision, Effect, Passing};
 
 use super::link::ConnId;
-use super::record::Record;
+use super::record::{Damaged, ReadRecord};
 use crate::storage::RoomMeta;
 use crate::tournaments::TableLink;
 
@@ -246,20 +246,39 @@ impl Core {
         }
     }
 
-    /// Rebuilds a room by applying its stored records in order (each with the sequence number
-    /// before it), at `now`. Nobody is connected afterwards: every seated person's seat is held
-    /// for the grace period, and a deal that was over waits for its pause again.
-    pub fn restore(meta: RoomMeta, idle: Duration, records: &[(Record, u64)], now: Instant) -> Core {
+    /// Rebuilds a room by applying its stored records in order, at `now`, exactly as they were
+    /// acknowledged ([`Core::restore_record`]). Nobody is connected afterwards: every seated
+    /// person's seat is held for the grace period, and a deal that was over waits for its pause
+    /// again.
+    ///
+    /// # Errors
+    /// The creation row or a record does not rebuild what was acknowledged (see [`Damaged`]):
+    /// the room must stay closed rather than come back different.
+    pub fn restore(meta: RoomMeta, idle: Duration, records: &[ReadRecord], now: Instant) -> Result<Core, Damaged> {
+        Core::check_creation(&meta)?;
         let mut core = Core::new(meta, idle, now);
-        for (record, seq_before) in records {
-            core.seq = core.seq.max(*seq_before);
-            core.apply(&Change::Record(record.clone()), now);
+        for read in records {
+            core.restore_record(read, now)?;
         }
         core.history.clear();
         core.history_start = core.seq;
         core.hold_absent_seats(now);
         core.reschedule(now);
-        core
+        Ok(core)
+    }
+
+    /// Checks a stored room's creation row before it is rebuilt: rules the rules crate accepts,
+    /// and a tournament link that reads (a table rebuilt without it would deal other cards).
+    ///
+    /// # Errors
+    /// [`Damaged::Creation`], naming the field.
+    pub fn check_creation(meta: &RoomMeta) -> Result<(), Damaged> {
+        meta.rules.validate().map_err(|e| Damaged::Creation { field: "rules", reason: e.to_string() })?;
+        if let Some(json) = &meta.tournament {
+            serde_json::from_str::<TableLink>(json)
+                .map_err(|e| Damaged::Creation { field: "tournament", reason: e.to_string() })?;
+        }
+        Ok(())
     }
 
     /// Decides `command` at `at`: the changes it makes and what the shell does for it, or the

@@ -15,8 +15,8 @@ use crate::room::TableSeat;
 use fipsen_protocol::RoomMessage;
 
 use crate::room::command::JoinKind;
-use crate::room::record::Record;
-use crate::storage::{ROOM_RECORD_FORMAT, RoomMeta, StoredRecord};
+use crate::room::record::{Damaged, Record};
+use crate::storage::{ROOM_RECORD_FORMAT, RoomMeta, StoredRecord, StoredRoom};
 use crate::tournaments::TableLink;
 
 /// A small deterministic random source for the streams (SplitMix64).
@@ -125,7 +125,12 @@ impl Driver {
         for change in &decision.changes {
             if let Change::Record(record) = change {
                 let json = serde_json::to_string(record).unwrap();
-                self.stored.push(StoredRecord { seq_before: self.core.seq(), json, format: ROOM_RECORD_FORMAT });
+                self.stored.push(StoredRecord {
+                    index: self.stored.len() as u64,
+                    seq_before: self.core.seq(),
+                    json,
+                    format: ROOM_RECORD_FORMAT,
+                });
             }
             self.core.apply(change, self.now);
         }
@@ -141,16 +146,10 @@ impl Driver {
 
     /// The room rebuilt from what was stored, read back as storage gives it.
     fn restored(&self) -> Core {
-        let game = self.meta.rules.game();
-        let records: Vec<(Record, u64)> = self
-            .stored
-            .iter()
-            .enumerate()
-            .map(|(i, stored)| {
-                (Record::read_stored(stored, i, game).expect("a stored record reads back"), stored.seq_before)
-            })
-            .collect();
+        let stored = StoredRoom { meta: self.meta.clone(), records: self.stored.clone() };
+        let records = Record::read_all(&stored).expect("the stored records read back");
         Core::restore(self.meta.clone(), Duration::from_secs(600), &records, self.now)
+            .expect("what the room stored rebuilds it")
     }
 
     fn join(&mut self, rng: &mut Rng) {
@@ -349,7 +348,12 @@ impl Driver {
 
     fn run_record(&mut self, record: Record) {
         let json = serde_json::to_string(&record).unwrap();
-        self.stored.push(StoredRecord { seq_before: self.core.seq(), json, format: ROOM_RECORD_FORMAT });
+        self.stored.push(StoredRecord {
+            index: self.stored.len() as u64,
+            seq_before: self.core.seq(),
+            json,
+            format: ROOM_RECORD_FORMAT,
+        });
         self.core.apply(&Change::Record(record), self.now);
     }
 }
@@ -569,4 +573,95 @@ fn playing_again_keeps_the_seats_the_bots_and_the_host() {
     });
     let refused = cup.core.decide(Command::Request { conn: 1, request: RoomMessage::Rematch }, cup.at()).err();
     assert_eq!(refused, Some(fipsen_protocol::ErrorCode::TournamentTable));
+}
+
+/// A room of bots that played `moves` actions, with what it stored.
+fn played_bots(moves: usize) -> Driver {
+    let mut driver = room_of_bots(5, 0);
+    for _ in 0..moves {
+        let series = driver.core.series.as_ref().expect("started");
+        if series.deal_over() {
+            driver.run_record(Record::NextDeal);
+            continue;
+        }
+        let seat = series.turn().expect("someone is to act");
+        let action = series.legal_actions(seat).first().expect("a legal action");
+        driver.run_record(Record::BotAct { seat, action });
+    }
+    driver
+}
+
+/// Rebuilds `stored` records of `meta` as a restart does.
+fn rebuild(meta: &RoomMeta, stored: Vec<StoredRecord>) -> Result<Core, Damaged> {
+    let stored = StoredRoom { meta: meta.clone(), records: stored };
+    let records = Record::read_all(&stored)?;
+    Core::restore(meta.clone(), Duration::from_secs(600), &records, Instant::now())
+}
+
+/// The indexes of the stored bot actions.
+fn bot_acts(stored: &[StoredRecord]) -> Vec<usize> {
+    stored.iter().enumerate().filter(|(_, r)| r.json.contains("\"record\":\"bot_act\"")).map(|(i, _)| i).collect()
+}
+
+/// A stored room rebuilds exactly what was acknowledged, or not at all: each kind of damage
+/// to its log or its creation row is found and named, never rebuilt into another game.
+#[test]
+fn a_damaged_log_is_refused_not_rebuilt_differently() {
+    let driver = played_bots(12);
+    let (meta, stored) = (driver.meta.clone(), driver.stored.clone());
+    let sound = rebuild(&meta, stored.clone()).expect("the log as stored rebuilds");
+    assert_eq!(sound.durable(), driver.core.durable());
+    let acts = bot_acts(&stored);
+
+    // An action of the right shape the rules refuse there: the first action played again later.
+    let mut damaged = stored.clone();
+    damaged[acts[4]].json = damaged[acts[0]].json.clone();
+    let index = acts[4] as u64;
+    assert!(
+        matches!(rebuild(&meta, damaged), Err(Damaged::Refused { index: i, .. }) if i == index),
+        "an illegal action"
+    );
+
+    // A record deleted from the middle.
+    let mut damaged = stored.clone();
+    damaged.remove(acts[2]);
+    let index = acts[2] as u64;
+    assert_eq!(rebuild(&meta, damaged).err(), Some(Damaged::Missing { index, found: index + 1 }));
+
+    // A record stored after a sequence number the rebuild is already past.
+    let mut damaged = stored.clone();
+    damaged[acts[3]].seq_before = damaged[acts[2]].seq_before;
+    assert!(
+        matches!(rebuild(&meta, damaged), Err(Damaged::Sequence { index, .. }) if index == acts[3] as u64),
+        "a sequence number that disagrees"
+    );
+    // A larger one is the room's unstored events (connections, timers) between two records.
+    let mut later = stored.clone();
+    for record in &mut later[acts[3]..] {
+        record.seq_before += 5;
+    }
+    assert!(rebuild(&meta, later).is_ok());
+
+    // An unreadable record.
+    let mut damaged = stored.clone();
+    damaged[acts[1]].json = "{\"record\":\"bot_act\",".into();
+    assert!(matches!(rebuild(&meta, damaged), Err(Damaged::Unreadable { .. })));
+
+    // Rules no room is created with, and a tournament link that does not read.
+    let mut rules = serde_json::to_value(&meta.rules).unwrap();
+    rules["min_bid"] = 9.into();
+    let bad_rules = RoomMeta { rules: serde_json::from_value(rules).unwrap(), ..meta.clone() };
+    assert!(matches!(rebuild(&bad_rules, stored.clone()), Err(Damaged::Creation { field: "rules", .. })));
+    let bad_link = RoomMeta { tournament: Some("{\"tournament\":".into()), ..meta.clone() };
+    assert!(matches!(rebuild(&bad_link, stored.clone()), Err(Damaged::Creation { field: "tournament", .. })));
+
+    // An action before the start, and a second start.
+    let mut damaged = stored.clone();
+    let started = damaged.iter().position(|r| r.json.contains("\"record\":\"started\"")).unwrap();
+    damaged.swap(started, acts[0]);
+    (damaged[started].index, damaged[acts[0]].index) = (started as u64, acts[0] as u64);
+    assert!(matches!(rebuild(&meta, damaged), Err(Damaged::Refused { .. })));
+    let mut damaged = stored.clone();
+    damaged[acts[0]].json = damaged[started].json.clone();
+    assert!(matches!(rebuild(&meta, damaged), Err(Damaged::Refused { .. })));
 }

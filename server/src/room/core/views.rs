@@ -92,9 +92,10 @@ impl Core {
             seat: self.seat_of(participant),
             players: self.players(),
             status: self.status(),
-            game: self.rules.game(),
+            game: Some(self.rules.game()),
             deal: self.series.as_ref().map_or(0, AnyGame::deal_number),
             totals: self.series.as_ref().map_or_else(|| vec![0; self.seats.len()], |s| s.totals().to_vec()),
+            broken: false,
         })
     }
 

@@ -74,6 +74,7 @@ fn room_meta(row: &Row) -> Result<RoomMeta, StorageError> {
 
 fn record_row(row: &Row, room: &str) -> Result<StoredRecord, StorageError> {
     Ok(StoredRecord {
+        index: u64::try_from(row.try_get::<_, i64>(3)?).unwrap_or(u64::MAX),
         seq_before: unsigned(row.try_get(0)?),
         json: row.try_get(1)?,
         format: small(row.try_get(2)?, || format!("room {room}: a record's format"))?,
@@ -91,7 +92,7 @@ async fn load(pool: &Pool, room: &str) -> Result<Option<StoredRoom>, StorageErro
     let tx = snapshot(&mut client).await?;
     let meta = tx.prepare_cached(&format!("SELECT {ROOM_COLUMNS} FROM rooms WHERE code = $1")).await?;
     let records =
-        tx.prepare_cached("SELECT seq_before, record, format FROM records WHERE room = $1 ORDER BY idx").await?;
+        tx.prepare_cached("SELECT seq_before, record, format, idx FROM records WHERE room = $1 ORDER BY idx").await?;
     // Both queries sent at once.
     let (row, rows) =
         futures_util::future::try_join(tx.query_opt(&meta, &[&room]), tx.query(&records, &[&room])).await?;

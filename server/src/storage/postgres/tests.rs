@@ -260,7 +260,7 @@ async fn records_name_their_format() {
     let Some(db) = database() else { return };
     let (storage, thread) = db.open();
     fill(&storage, "AAAA", 1, 2).await;
-    let first = vec![StoredRecord { seq_before: 0, json: "{}".into(), format: ROOM_RECORD_FORMAT }];
+    let first = vec![StoredRecord { index: 0, seq_before: 0, json: "{}".into(), format: ROOM_RECORD_FORMAT }];
     storage.create_room_with(meta("BBBB", 2), first).await.expect("create");
     storage.create_tournament("TTTT".into(), 1, vec!["{}".into()]).await.expect("tournament");
     storage.append_tournament("TTTT".into(), 1, vec!["{}".into()], false).await.expect("append");
@@ -440,7 +440,7 @@ async fn creations_flags_deletions_and_tournament_records_are_fenced() {
     // A new room: stored under the lease claimed for its code, its first records with the epoch.
     let room: Arc<str> = Arc::from("NEW1");
     let a1 = granted(a.claim(room.clone(), node_a.clone(), long).await.expect("claim"));
-    let first = vec![StoredRecord { seq_before: 0, json: "{\"n\":0}".into(), format: ROOM_RECORD_FORMAT }];
+    let first = vec![StoredRecord { index: 0, seq_before: 0, json: "{\"n\":0}".into(), format: ROOM_RECORD_FORMAT }];
     a.create_room_under(Some(a1.clone()), meta("NEW1", 1), first).await.expect("created under the lease");
     assert_eq!(query(&db.url, "SELECT epoch FROM records WHERE room = 'NEW1'"), ["1"]);
     // A lease that is not the room's (never claimed, or another's) creates nothing.

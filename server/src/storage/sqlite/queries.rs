@@ -50,6 +50,7 @@ pub(super) fn load_tournament(conn: &Connection, id: &str) -> Result<Option<Stor
 
 fn record_row(row: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<StoredRecord> {
     Ok(StoredRecord {
+        index: u64::try_from(row.get::<_, i64>(first + 3)?).unwrap_or(u64::MAX),
         seq_before: u64::try_from(row.get::<_, i64>(first)?).unwrap_or(0),
         json: row.get(first + 1)?,
         format: row.get(first + 2)?,
@@ -72,7 +73,7 @@ pub(super) fn load(conn: &Connection, room: &str) -> Result<Option<StoredRoom>, 
     let Some(row) = row else { return Ok(None) };
     let meta = room_meta(row)?;
     let mut stmt =
-        conn.prepare_cached("SELECT seq_before, record, format FROM records WHERE room = ?1 ORDER BY idx")?;
+        conn.prepare_cached("SELECT seq_before, record, format, idx FROM records WHERE room = ?1 ORDER BY idx")?;
     let records = stmt.query_map([room], |row| record_row(row, 0))?.collect::<Result<Vec<_>, _>>()?;
     Ok(Some(StoredRoom { meta, records }))
 }
@@ -90,7 +91,7 @@ pub(super) fn load_active(conn: &Connection) -> Result<(Vec<String>, HashMap<Str
         .map(|meta| (meta.code.clone(), StoredRoom { meta, records: Vec::new() }))
         .collect();
     let mut stmt = conn.prepare(
-        "SELECT r.room, r.seq_before, r.record, r.format FROM records r JOIN rooms m ON m.code = r.room \
+        "SELECT r.room, r.seq_before, r.record, r.format, r.idx FROM records r JOIN rooms m ON m.code = r.room \
          WHERE m.active = 1 ORDER BY r.room, r.idx",
     )?;
     let mut rows = stmt.query([])?;

@@ -280,7 +280,7 @@ async fn records_name_their_format() {
     storage
         .create_room_with(
             meta("BBBB", 2),
-            vec![StoredRecord { seq_before: 0, json: "{}".into(), format: ROOM_RECORD_FORMAT }],
+            vec![StoredRecord { index: 0, seq_before: 0, json: "{}".into(), format: ROOM_RECORD_FORMAT }],
         )
         .await
         .expect("create");
