@@ -113,7 +113,7 @@ fn the_tricks_analysis_marks_exactly_the_losing_lead_under_the_duty_to_trump() {
         )
     };
     let seats = [Seat(0), Seat(1), Seat(2)];
-    let table = Table { seats: &seats, trumps, legal: &legal };
+    let table = Table { seats: &seats, trumps, legal: &legal, race: None };
     let (ha, ck, c8, s7, hk, s8) = (
         c(Suit::Hearts, Rank::Ace),
         c(Suit::Clubs, Rank::Ace),

@@ -1280,7 +1280,8 @@ impl crate::games::GameBot for Bot {
 
     /// The tricks a seat can be sure of against the other four, every card known; in a deal
     /// with a fipsen, the tricks of the announcer against the four, and of the four together
-    /// against him. The race to ten is not weighed: only this deal's tricks count.
+    /// against him. Only this deal's tricks count, and only those the rules play: the search
+    /// stops where a seat's round count reaches ten and the deal ends.
     fn analyse(deal: &Deal, budget: crate::analysis::Budget) -> Option<crate::analysis::Analysis> {
         use crate::analysis::holstein::hands_at_start;
         use crate::analysis::tricks::{MAX_SEATS, Table, analyse};
@@ -1297,7 +1298,13 @@ impl crate::games::GameBot for Bot {
         let legal = move |hand: u64, trick: &[u8], _done: u8| {
             playable(hand, trick.iter().fold(0, |m, &c| m | 1 << c), trick.first().copied(), trumps, head)
         };
-        let table = Table { seats: &seats, trumps, legal: &legal };
+        // The deal ends once a seat's round count reaches ten: the tricks after it are not
+        // played, so the search stops there too.
+        let mut race = [u8::MAX; MAX_SEATS];
+        for (place, count) in deal.round().counts.iter().enumerate() {
+            race[place] = fipsen_rules::thedinghausen::TARGET.saturating_sub(*count).max(1);
+        }
+        let table = Table { seats: &seats, trumps, legal: &legal, race: Some(race) };
         let all = (1u16 << PLAYERS) - 1;
         let announcer = view.fipsen.map(|f| f.seat.index());
         let side_of = |place: usize| match announcer {
