@@ -194,7 +194,7 @@ fn tippens_analysis_matches_an_exhaustive_search_of_endings_with_every_trump_sui
             let positions = play_out(&mut deal, 9, &mut rng, |d, rng| {
                 let Some(seat) = d.turn() else { return false };
                 let actions = d.legal_actions(seat);
-                d.apply(seat, actions[rng.index(actions.len())].clone()).expect("a legal action");
+                d.apply(seat, actions[rng.index(actions.len())]).expect("a legal action");
                 true
             });
             let (Some(trumps), false) = (deal.trumps(), positions.is_empty()) else { continue };

@@ -42,7 +42,7 @@ use std::sync::OnceLock;
 use fipsen_rules::thedinghausen::{Action, Deal, DealView, FipsenResult, Phase, Round, Rules, SeriesView};
 use fipsen_rules::{Card, Seat, Seed};
 
-use crate::games::decisions::{Choice, Decision, DecisionKind, DecisionReview, Z95};
+use crate::games::decisions::{Choice, Decision, DecisionKind, DecisionReview, chance_margin};
 
 use crate::cards::{
     Bits, PackMasks, beats, card, highest, lowest, packed, packed_index, suit_index, suit_mask_of, winning_card,
@@ -910,6 +910,7 @@ pub fn review(bot: &mut Bot, deal: &Deal, seat: Seat) -> Option<DecisionReview<A
             decisions.push(Decision {
                 decision: DecisionKind::Announcement,
                 samples,
+                effective: None,
                 options,
                 bot: choice,
                 chosen: action,
@@ -1001,13 +1002,14 @@ impl Bot {
     /// The announcing decision at `view` (the viewer's turn in the announcements): passing
     /// worth 0, announcing worth its gain over passing in chips ([`fipsen_gain`]) at the chance
     /// of a sweep measured over deals of the cards he cannot see, with the margin of that
-    /// chance carried through (the gain is linear in it).
+    /// chance carried through (the gain is linear in it): a Wilson interval's, which does not
+    /// vanish when every sampled deal agreed.
     pub fn announce_choices(&mut self, view: &DealView) -> Option<(Vec<Choice<Action>>, usize)> {
         let mut rng = Rng::new(decision_seed(self.seed, view));
         let samples = self.config.fipsen_samples.max(16);
         let (p, n) = self.fipsen_chance_counted(view, samples, &mut rng)?;
         let spread = (fipsen_gain(view, 1.0) - fipsen_gain(view, 0.0)).abs();
-        let margin = Z95 * spread * (p * (1.0 - p) / n.max(1) as f64).sqrt();
+        let margin = spread * chance_margin(p, n);
         let mut out = Vec::new();
         if view.prompt.fipsen {
             out.push(Choice { action: Action::Fipsen, value: fipsen_gain(view, p), margin });
