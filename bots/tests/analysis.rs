@@ -113,7 +113,7 @@ fn the_tricks_analysis_marks_exactly_the_losing_lead_under_the_duty_to_trump() {
         )
     };
     let seats = [Seat(0), Seat(1), Seat(2)];
-    let table = Table { seats: &seats, trumps, legal: &legal };
+    let table = Table { seats: &seats, trumps, legal: &legal, race: None };
     let (ha, ck, c8, s7, hk, s8) = (
         c(Suit::Hearts, Rank::Ace),
         c(Suit::Clubs, Rank::Ace),
@@ -240,4 +240,46 @@ fn check(id: GameId, a: &Analysis) {
             assert!(!card.best.contains(&card.card), "{id:?}: {card:?}");
         }
     }
+}
+
+/// Wippen names the better moves whole: a costly move is never among them (even where a better
+/// move is played with the same card), a move that cost nothing always is, every one of them was
+/// legal where it is offered, and `best` names their cards.
+#[test]
+fn the_wippen_analysis_names_the_better_moves_and_never_the_move_played_when_it_cost() {
+    let (mut costly, mut same_card) = (0, 0);
+    for seed in 0..3u8 {
+        let rules = GameRules::default_for(GameId::Wippen);
+        let (mut game, _) = AnyGame::start(&rules, Seed([seed + 40; 32])).unwrap();
+        let mut actions = 0u64;
+        while !game.deal_over() {
+            let seat = game.turn().expect("a seat to act");
+            let action = choose(Level::Easy, actions, &game.view(Some(seat))).expect("an action");
+            game.apply(seat, &action).unwrap();
+            actions += 1;
+        }
+        let FinishedDeal::Wippen(deal) = FinishedDeal::of(&game).expect("over") else { panic!("a Wippen deal") };
+        let a = fipsen_bots::analysis::wippen::analyse(&deal, Budget::DEFAULT).expect("analysed");
+        let (mut replay, _) = WippenDeal::new(*deal.rules(), deal.number(), deal.dealer(), deal.seed());
+        for (record, card) in deal.moves().iter().zip(&a.cards) {
+            if card.before.is_some() {
+                assert!(!card.best_moves.is_empty(), "{card:?}");
+                for m in &card.best_moves {
+                    assert_eq!(replay.check(record.seat, m), Ok(()), "{m:?} offered at move {}", card.index);
+                }
+                let mut cards: Vec<Card> = card.best_moves.iter().map(|m| m.card()).collect();
+                cards.sort_by_key(|c| c.index());
+                cards.dedup();
+                assert_eq!(card.best, cards);
+                assert_eq!(card.best_moves.contains(&record.mv), !card.lost(), "move {}: {card:?}", card.index);
+                if card.lost() {
+                    costly += 1;
+                    same_card += usize::from(card.best.contains(&record.mv.card()));
+                }
+            }
+            replay.apply(record.seat, record.mv.clone()).unwrap();
+        }
+    }
+    assert!(costly > 0, "some move cost something");
+    eprintln!("{costly} costly moves, {same_card} with a better move of the same card");
 }

@@ -109,22 +109,22 @@
 
 /**
  * One decision of the seat.
- * @typedef {{bot: GrossenaspeAction, chosen: GrossenaspeAction, decision: DecisionKind, options: Array<Choice>, samples: number}} Decision
+ * @typedef {{bot: GrossenaspeAction, chosen: GrossenaspeAction, decision: DecisionKind, effective?: number | null, options: Array<Choice>, samples: number}} Decision
  */
 
 /**
  * One decision of the seat.
- * @typedef {{bot: MecklenburgAction, chosen: MecklenburgAction, decision: DecisionKind, options: Array<Choice2>, samples: number}} Decision2
+ * @typedef {{bot: MecklenburgAction, chosen: MecklenburgAction, decision: DecisionKind, effective?: number | null, options: Array<Choice2>, samples: number}} Decision2
  */
 
 /**
  * One decision of the seat.
- * @typedef {{bot: ThedinghausenAction, chosen: ThedinghausenAction, decision: DecisionKind, options: Array<Choice3>, samples: number}} Decision3
+ * @typedef {{bot: ThedinghausenAction, chosen: ThedinghausenAction, decision: DecisionKind, effective?: number | null, options: Array<Choice3>, samples: number}} Decision3
  */
 
 /**
  * One decision of the seat.
- * @typedef {{bot: TippenAction, chosen: TippenAction, decision: DecisionKind, options: Array<Choice4>, samples: number}} Decision4
+ * @typedef {{bot: TippenAction, chosen: TippenAction, decision: DecisionKind, effective?: number | null, options: Array<Choice4>, samples: number}} Decision4
  */
 
 /**

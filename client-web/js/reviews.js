@@ -135,9 +135,17 @@ function optionsTable(label, options, d, say, extra) {
   );
 }
 
-/** The sample size of a decision. @param {number} samples */
-function samplesLine(samples) {
-  return h('p', { class: 'hint samples' }, samples ? t('rv.samples', { n: samples }) : t('rv.samples_none'));
+/**
+ * The sample size of a decision, and what weighted deals are worth as equally weighted ones.
+ * @param {number} samples @param {number | null | undefined} effective
+ */
+function samplesLine(samples, effective) {
+  const text = !samples
+    ? t('rv.samples_none')
+    : typeof effective === 'number'
+      ? t('rv.samples_weighted', { n: samples, e: effective.toFixed(1) })
+      : t('rv.samples', { n: samples });
+  return h('p', { class: 'hint samples' }, text);
 }
 
 /**
@@ -155,7 +163,7 @@ function decisionsList(review, say) {
         'li',
         { class: `decision ${sameAction(d.chosen, d.bot) ? 'good' : 'worse'}`, 'data-kind': d.decision, 'data-testid': 'decision' },
         h('h4', null, t('rv.decision', { n: i + 1, kind: t(`rv.kind.${d.decision}`) })),
-        samplesLine(d.samples),
+        samplesLine(d.samples, d.effective),
         optionsTable(t('rv.options', { n: i + 1 }), d.options, d, say),
         verdict(d, say),
       ),

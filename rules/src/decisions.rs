@@ -53,8 +53,11 @@ pub struct Choice<A> {
     /// Its expected score for the seat over the sampled deals (Thedinghausen: its expected
     /// gain in chips over passing).
     pub value: f64,
-    /// The margin of that estimate: 1.96 standard errors (0 for a result without chance, such
-    /// as a pass).
+    /// The margin of that estimate: 1.96 standard errors of a mean of as many deals as the
+    /// sample is worth ([`Decision::effective`] where the deals were weighted), or for a chance
+    /// measured over the deals (Thedinghausen's sweep) the reach of its 95% Wilson interval,
+    /// which stays above 0 when every deal agreed; 0 for a result without chance, such as a
+    /// pass.
     pub margin: f64,
 }
 
@@ -66,6 +69,11 @@ pub struct Decision<A> {
     pub decision: DecisionKind,
     /// How many deals of the unseen cards were sampled.
     pub samples: u32,
+    /// Where the sampled deals were weighted by what the auction had told (a call), how many
+    /// equally weighted deals they are worth (Kish's effective sample size, (Σw)²/Σw²): the
+    /// size the margins are those of. Absent where every deal counted the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effective: Option<f64>,
     /// Every option he had, with its expected result.
     pub options: Vec<Choice<A>>,
     /// What the bot would have chosen in his place.

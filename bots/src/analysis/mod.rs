@@ -14,7 +14,11 @@
 //!   fipsen: the announcer, or the four against him) can be sure of. Exact within the budget.
 //! * Wippen ([`wippen`]): a search of every legal simple move to a bounded number of plies,
 //!   scored by the points the deal would give if it stopped there (a full look to the end of a
-//!   48-card deal is out of reach); the plies searched are given with each move.
+//!   48-card deal is out of reach); the plies searched are given with each move. The moves
+//!   weighed are the simple ones (a discard, a capture of one group with the promised
+//!   buildings, a build of one core) and the move played: a capture or build of several groups
+//!   is valued when it was played, but never offered as the better move. The better moves are
+//!   named whole ([`CardAnalysis::best_moves`]), not by their card alone.
 //!
 //! Every analysis runs within a [`Budget`] of search nodes, so that it takes a bounded time
 //! and always gives the same answer for the same deal; cards it has no time for are left
@@ -65,7 +69,14 @@ pub struct CardAnalysis {
     /// The value after the card played.
     pub after: Option<i32>,
     /// The cards that keep the best value (the card played among them when it cost nothing).
+    /// In Wippen one card can be played by a good move and a bad one: these are the hand cards
+    /// of [`CardAnalysis::best_moves`].
     pub best: Vec<Card>,
+    /// Wippen: the moves that keep the best value (a capture, a build or a discard, each
+    /// whole), among those weighed ([`wippen`]); the move played is among them exactly when it
+    /// cost nothing. Empty for the trick games, where a card is the whole move.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub best_moves: Vec<fipsen_rules::wippen::Move>,
     /// For a [`Method::Bounded`] search, the moves searched after this one.
     pub horizon: Option<u8>,
 }
@@ -155,10 +166,19 @@ pub(crate) fn entry(
     let mut best: Vec<Card> = values.iter().filter(|v| Some(v.1) == before).map(|v| v.0).collect();
     best.sort_by_key(|c| c.index());
     best.dedup();
-    CardAnalysis { index: index as u16, seat, card: played, before, after, best, horizon }
+    CardAnalysis { index: index as u16, seat, card: played, before, after, best, best_moves: Vec::new(), horizon }
 }
 
 /// A card's entry left without values (out of budget).
 pub(crate) fn unanalysed(index: usize, seat: Seat, card: Card) -> CardAnalysis {
-    CardAnalysis { index: index as u16, seat, card, before: None, after: None, best: Vec::new(), horizon: None }
+    CardAnalysis {
+        index: index as u16,
+        seat,
+        card,
+        before: None,
+        after: None,
+        best: Vec::new(),
+        best_moves: Vec::new(),
+        horizon: None,
+    }
 }

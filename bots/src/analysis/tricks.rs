@@ -1,7 +1,8 @@
 //! The analysis of the play of trick games where every seat plays for himself (Thedinghausen,
 //! Tippen): with every card known, the tricks a side can be sure of against every other seat
 //! playing as one side, by an exact search ("can the side take at least `k` more tricks?")
-//! with bounds kept at the start of each trick.
+//! with bounds kept at the start of each trick. The search stops where the rules stop the deal
+//! ([`Table::race`]).
 
 use std::collections::HashMap;
 
@@ -26,6 +27,11 @@ pub struct Table<'a> {
     pub trumps: u64,
     /// The cards allowed.
     pub legal: Legal<'a>,
+    /// Where the rules end the deal before its last trick: for each place, the tricks of this
+    /// deal that bring its player's count to the end of the round (Thedinghausen's race to
+    /// ten: the rest of the deal is not played, so no trick after it counts). `None`: every
+    /// trick is played.
+    pub race: Option<[u8; MAX_SEATS]>,
 }
 
 /// A position of the play: the hands of the seats in play (by their place in
@@ -42,6 +48,9 @@ pub struct State {
     pub len: u8,
     /// Tricks finished.
     pub done: u8,
+    /// Tricks taken in the deal by each place, kept only under a race ([`Table::race`]; zero
+    /// otherwise, so that positions reached by different tricks share their bounds).
+    pub taken: [u8; MAX_SEATS],
 }
 
 impl State {
@@ -58,7 +67,11 @@ impl State {
 
 impl std::fmt::Debug for Table<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Table").field("seats", &self.seats).field("trumps", &self.trumps).finish_non_exhaustive()
+        f.debug_struct("Table")
+            .field("seats", &self.seats)
+            .field("trumps", &self.trumps)
+            .field("race", &self.race)
+            .finish_non_exhaustive()
     }
 }
 
@@ -92,6 +105,13 @@ impl Table<'_> {
         next.len = 0;
         next.trick = [0; MAX_SEATS];
         next.done += 1;
+        if let Some(race) = &self.race {
+            next.taken[winner] += 1;
+            if next.taken[winner] >= race[winner] {
+                // The round is won: the deal ends here, the cards left unplayed.
+                next.hands = [0; MAX_SEATS];
+            }
+        }
         (next, Some(winner))
     }
 }
@@ -174,7 +194,7 @@ pub fn analyse(
     if n == 0 || n > MAX_SEATS {
         return None;
     }
-    let mut s = State { hands, leader, trick: [0; MAX_SEATS], len: 0, done: 0 };
+    let mut s = State { hands, leader, trick: [0; MAX_SEATS], len: 0, done: 0, taken: [0; MAX_SEATS] };
     let mut searches: HashMap<u16, Search> = HashMap::new();
     let mut taken = [0u8; MAX_SEATS];
     let mut cards = Vec::with_capacity(plays.len());

@@ -1,5 +1,7 @@
 //! The analysis of a Wippen deal, every card open (the hands and the order of the stock): each
-//! move against every legal simple move its player had, searched a bounded number of moves
+//! move against every legal simple move its player had (a discard, a capture of one group with
+//! the promised buildings, a build of one core: [`Deal::legal_actions`]; not the captures and
+//! builds of several groups, which are valued only when played), searched a bounded number of moves
 //! ahead by every seat's best play (the others as one side against the player), and scored by
 //! the points the deal would give if it ended there: the player's points less the best of the
 //! others'. The search deepens one move at a time while the move's share of the budget lasts;
@@ -59,10 +61,23 @@ pub fn analyse_from(start: Deal, moves: &[MoveRecord], budget: Budget) -> Option
             Some((values, depth)) => {
                 let before = values.iter().map(|v| v.1).max();
                 let after = values.iter().find(|v| v.0 == record.mv).map(|v| v.1);
-                let mut best: Vec<_> = values.iter().filter(|v| Some(v.1) == before).map(|v| v.0.card()).collect();
+                // The moves that keep the best, whole: one card may be played by a good move and
+                // a bad one, so the card alone would name the card of a costly move as better.
+                let best_moves: Vec<Move> =
+                    values.iter().filter(|v| Some(v.1) == before).map(|v| v.0.clone()).collect();
+                let mut best: Vec<_> = best_moves.iter().map(Move::card).collect();
                 best.sort_by_key(|c| c.index());
                 best.dedup();
-                cards.push(CardAnalysis { index: i as u16, seat, card, before, after, best, horizon: Some(depth) });
+                cards.push(CardAnalysis {
+                    index: i as u16,
+                    seat,
+                    card,
+                    before,
+                    after,
+                    best,
+                    best_moves,
+                    horizon: Some(depth),
+                });
             }
             None => {
                 complete = false;

@@ -34,7 +34,7 @@ use fipsen_rules::{Card, CardSet, FirstLead, Pack, Seat, Seed, Suit};
 
 use crate::cards::{Bits, PackMasks, card, highest, packed, packed_index, suit_index};
 use crate::evaluate::{draw_layouts, game_value_at};
-use crate::games::decisions::{Choice, Decision, DecisionKind, DecisionReview, mean_and_margin};
+use crate::games::decisions::{Choice, Decision, DecisionKind, DecisionReview, effective_size, mean_and_margin};
 use crate::heuristic::{best_keep_in, easy_card, strength_in, top_keeps_in};
 use crate::inference::{Clue, Evidence, weighted_layouts};
 use crate::knowledge::{Knowledge, Layout, Seen};
@@ -359,6 +359,9 @@ pub struct Bot {
     solver: Solver,
     /// The deals behind the last bidding estimate, and what they were drawn for.
     table: Option<(u64, GameTable)>,
+    /// What the deals of the last bidding estimate were worth as equally weighted deals
+    /// ([`effective_size`]) when the auction weighed them; `None` when each counted the same.
+    weighted: Option<f64>,
 }
 
 impl Bot {
@@ -369,7 +372,7 @@ impl Bot {
 
     /// A bot with its own numbers (for measurements).
     pub fn with_config(level: Level, config: Config, seed: u64) -> Bot {
-        Bot { level, config, seed, solver: Solver::new(), table: None }
+        Bot { level, config, seed, solver: Solver::new(), table: None, weighted: None }
     }
 
     /// The bot's level.
@@ -423,6 +426,7 @@ impl Bot {
             let leader = first_leader(&view.rules, view.forehand, k.viewer);
             self.table = Some((key, game_table(&k, &view.rules, leader, &layouts, &mut self.solver)));
         }
+        self.weighted = None;
         let Some((_, table)) = &self.table else { return Vec::new() };
         let clues = if self.config.infer { clues(view) } else { Vec::new() };
         let holder = if self.config.infer { rutenas_holder(view).filter(|&s| s != k.viewer) } else { None };
@@ -440,6 +444,7 @@ impl Bot {
         if weights.iter().sum::<f64>() <= 0.0 {
             return table.estimates();
         }
+        self.weighted = Some(effective_size(weights.iter().copied()));
         table.weighted(&weights)
     }
 
@@ -475,6 +480,13 @@ impl Bot {
     /// How many deals the last bidding estimate sampled.
     pub fn bid_sample_count(&self) -> usize {
         self.table.as_ref().map_or(0, |t| t.1.hands.len())
+    }
+
+    /// What the deals of the last bidding estimate were worth as equally weighted deals, when
+    /// the auction weighed them (the size its margins are those of); `None` when each deal
+    /// counted the same.
+    pub fn bid_effective_size(&self) -> Option<f64> {
+        self.weighted
     }
 
     fn auction(&mut self, view: &DealView) -> Option<Action> {
@@ -911,9 +923,16 @@ pub fn review(bot: &mut Bot, deal: &Deal, seat: Seat) -> Option<DecisionReview<A
         if record.seat == seat {
             let at = replay.view(Some(seat));
             let options = bot.call_choices(&at);
+            let (samples, effective) = (bot.bid_sample_count() as u32, bot.bid_effective_size());
             let choice = bot.choose(&at)?;
-            let samples = bot.bid_sample_count() as u32;
-            decisions.push(Decision { decision: DecisionKind::Call, samples, options, bot: choice, chosen: action });
+            decisions.push(Decision {
+                decision: DecisionKind::Call,
+                samples,
+                effective,
+                options,
+                bot: choice,
+                chosen: action,
+            });
         }
         replay.apply(record.seat, action).ok()?;
     }
@@ -1009,7 +1028,7 @@ impl Bot {
             }
             DecisionKind::Trumps
         };
-        Some(Decision { decision: kind, samples: layouts.len() as u32, options, bot, chosen })
+        Some(Decision { decision: kind, samples: layouts.len() as u32, effective: None, options, bot, chosen })
     }
 }
 

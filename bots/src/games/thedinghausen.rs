@@ -42,7 +42,7 @@ use std::sync::OnceLock;
 use fipsen_rules::thedinghausen::{Action, Deal, DealView, FipsenResult, Phase, Round, Rules, SeriesView};
 use fipsen_rules::{Card, Seat, Seed};
 
-use crate::games::decisions::{Choice, Decision, DecisionKind, DecisionReview, Z95};
+use crate::games::decisions::{Choice, Decision, DecisionKind, DecisionReview, chance_margin};
 
 use crate::cards::{
     Bits, PackMasks, beats, card, highest, lowest, packed, packed_index, suit_index, suit_mask_of, winning_card,
@@ -910,6 +910,7 @@ pub fn review(bot: &mut Bot, deal: &Deal, seat: Seat) -> Option<DecisionReview<A
             decisions.push(Decision {
                 decision: DecisionKind::Announcement,
                 samples,
+                effective: None,
                 options,
                 bot: choice,
                 chosen: action,
@@ -1001,13 +1002,14 @@ impl Bot {
     /// The announcing decision at `view` (the viewer's turn in the announcements): passing
     /// worth 0, announcing worth its gain over passing in chips ([`fipsen_gain`]) at the chance
     /// of a sweep measured over deals of the cards he cannot see, with the margin of that
-    /// chance carried through (the gain is linear in it).
+    /// chance carried through (the gain is linear in it): a Wilson interval's, which does not
+    /// vanish when every sampled deal agreed.
     pub fn announce_choices(&mut self, view: &DealView) -> Option<(Vec<Choice<Action>>, usize)> {
         let mut rng = Rng::new(decision_seed(self.seed, view));
         let samples = self.config.fipsen_samples.max(16);
         let (p, n) = self.fipsen_chance_counted(view, samples, &mut rng)?;
         let spread = (fipsen_gain(view, 1.0) - fipsen_gain(view, 0.0)).abs();
-        let margin = Z95 * spread * (p * (1.0 - p) / n.max(1) as f64).sqrt();
+        let margin = spread * chance_margin(p, n);
         let mut out = Vec::new();
         if view.prompt.fipsen {
             out.push(Choice { action: Action::Fipsen, value: fipsen_gain(view, p), margin });
@@ -1280,7 +1282,8 @@ impl crate::games::GameBot for Bot {
 
     /// The tricks a seat can be sure of against the other four, every card known; in a deal
     /// with a fipsen, the tricks of the announcer against the four, and of the four together
-    /// against him. The race to ten is not weighed: only this deal's tricks count.
+    /// against him. Only this deal's tricks count, and only those the rules play: the search
+    /// stops where a seat's round count reaches ten and the deal ends.
     fn analyse(deal: &Deal, budget: crate::analysis::Budget) -> Option<crate::analysis::Analysis> {
         use crate::analysis::holstein::hands_at_start;
         use crate::analysis::tricks::{MAX_SEATS, Table, analyse};
@@ -1297,7 +1300,13 @@ impl crate::games::GameBot for Bot {
         let legal = move |hand: u64, trick: &[u8], _done: u8| {
             playable(hand, trick.iter().fold(0, |m, &c| m | 1 << c), trick.first().copied(), trumps, head)
         };
-        let table = Table { seats: &seats, trumps, legal: &legal };
+        // The deal ends once a seat's round count reaches ten: the tricks after it are not
+        // played, so the search stops there too.
+        let mut race = [u8::MAX; MAX_SEATS];
+        for (place, count) in deal.round().counts.iter().enumerate() {
+            race[place] = fipsen_rules::thedinghausen::TARGET.saturating_sub(*count).max(1);
+        }
+        let table = Table { seats: &seats, trumps, legal: &legal, race: Some(race) };
         let all = (1u16 << PLAYERS) - 1;
         let announcer = view.fipsen.map(|f| f.seat.index());
         let side_of = |place: usize| match announcer {

@@ -846,7 +846,9 @@ impl crate::games::GameBot for Bot {
         use crate::analysis::tricks::{MAX_SEATS, Table, analyse};
         let view = deal.view(None);
         let reveal = view.reveal.as_ref()?;
-        let trumps = crate::cards::trump_mask(view.trumps?);
+        // Every card of the trump suit in the pack played (32 or 52 cards): not Prisdorf's
+        // trumps, where diamonds are the seven alone.
+        let trumps = crate::cards::whole_suit(crate::cards::suit_index(view.trumps?));
         let plays: Vec<fipsen_rules::Play> =
             view.tricks.iter().flat_map(|t| t.cards.iter()).chain(view.trick.iter()).copied().collect();
         let first = plays.first()?;
@@ -868,7 +870,7 @@ impl crate::games::GameBot for Bot {
             let cards: Vec<Card> = trick.iter().map(|&c| crate::cards::card(c)).collect();
             deal.playable_at(CardSet::from_bits(hand), &cards, usize::from(done)).bits()
         };
-        let table = Table { seats: &seats, trumps, legal: &legal };
+        let table = Table { seats: &seats, trumps, legal: &legal, race: None };
         analyse(&table, hands, leader, &plays, |place| 1 << place, budget)
     }
 }

@@ -19,7 +19,7 @@ mod rules;
 mod series;
 mod view;
 
-pub use deal::{Action, Deal, Fipsen, FipsenResult, Outcome, Phase, Round};
+pub use deal::{Action, Deal, Fipsen, FipsenResult, Outcome, Phase, Round, TARGET};
 pub use event::{Event, Reveal};
 pub use rules::Rules;
 pub use series::{ScoreRow, Series, SeriesView};

@@ -14,8 +14,10 @@
 //!
 //! Stakes never grow without bound: the middle (pot and reserve together) holds at most the
 //! table's `max_pot` (default 1,200 counters). An ante, a drop-out stake, a bête or a penalty
-//! that would lift it higher is cut to what fits — the payments of one settlement in the same
-//! proportion, rounded down — so a bête equal to the pot, which at a big table multiplies the
+//! that would lift it higher is cut to what fits — the payments of one settlement are cut
+//! together, each in the same proportion rounded down, and the counters the rounding leaves
+//! over (fewer than the payers) are paid one each by the payers in turn from forehand, so that
+//! the middle is then exactly full — so a bête equal to the pot, which at a big table multiplies the
 //! pot deal after deal, stops at the limit. Every balance then moves by a bounded amount a
 //! deal, and a series without an end closes its books after the deal that leaves a balance at
 //! a billion counters ([`BALANCE_CEILING`]): no counter ever leaves the range it is kept in.

@@ -101,10 +101,11 @@ pub struct Rules {
     pub max_bete: Option<u32>,
     /// The most the middle — pot and reserve together — ever holds (default 1,200; 12 to
     /// 1,000,000). An ante, a drop-out stake, a bête or a penalty that would lift the middle
-    /// above it is cut to what fits; several payments of one settlement are cut in the same
-    /// proportion (rounded down, the counters left over paid one each by the first payers from
-    /// forehand). Without it a bête equal to the pot multiplies the pot deal
-    /// after deal at a big table.
+    /// above it is cut to what fits; the payments of one settlement are cut together, each in
+    /// the same proportion rounded down, and the counters the rounding leaves over (fewer than
+    /// the payers) are paid one each by the payers in turn from forehand, so that the middle is
+    /// then exactly full. Without it a bête equal to the pot multiplies the pot deal after deal
+    /// at a big table.
     pub max_pot: u32,
     /// Everyone must play while the pot holds the stake only (modern presets; default off).
     pub tipp_zwang: bool,

@@ -21,13 +21,14 @@ use crate::deal::Seat;
 use crate::seed::Seed;
 use crate::view::is_false;
 
-/// The most pile sets a prompt lists for one hand card, the sets of fewest piles first; beyond,
-/// `truncated` is set, `usable` still names every pile some set uses, and the client says that
+/// The most pile sets a prompt lists for one hand card (its capture groups, build cores and
+/// extras together), the sets of fewest piles first; beyond, `truncated` is set, `usable` still names every pile some set uses, and the client says that
 /// more moves are found by choosing piles ([`Deal::options`]).
 pub const PROMPT_SETS_PER_CARD: usize = 200;
 
 /// The most whole moves, each with its arithmetic, a prompt offers for one hand card
-/// (`ready`): captures of the fewest piles first, then builds.
+/// (`ready`): those that take the fewest table piles, fewest first (a capture before a build
+/// of as many), with a capture among them whenever the card can capture.
 pub const PROMPT_READY_PER_CARD: usize = 6;
 
 /// The most sets of table piles a prompt's listing looks at. Tables met in play have a few
@@ -43,7 +44,8 @@ pub const PROMPT_PILE_SETS: u64 = 500_000;
 pub struct BuildPrompt {
     /// The value built.
     pub value: u8,
-    /// Sets that make the value with the hand card.
+    /// Sets that make the value with the hand card (an empty set: the hand card alone makes
+    /// it, and is built on with extras).
     pub cores: Vec<Vec<u8>>,
     /// Sets that make the value on their own.
     pub extras: Vec<Vec<u8>>,
@@ -71,8 +73,8 @@ pub struct CardPrompt {
     pub must_include: Vec<BuildingId>,
     /// The builds, by value.
     pub builds: Vec<BuildPrompt>,
-    /// Some sets were left out (more than [`PROMPT_SETS_PER_CARD`]): the listed ones are those
-    /// of fewest piles.
+    /// Some sets were left out (more than [`PROMPT_SETS_PER_CARD`] in all, or the listing was
+    /// cut short): the listed ones are those of fewest piles, captures, cores and extras alike.
     #[serde(default, skip_serializing_if = "is_false")]
     pub truncated: bool,
     /// Every pile (index into the view's `table`) that some capture group, build core or extra
@@ -81,7 +83,9 @@ pub struct CardPrompt {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub usable: Vec<u8>,
     /// A few whole moves with this card, each with its arithmetic, ready to be sent as they
-    /// are (at most [`PROMPT_READY_PER_CARD`]): captures of the fewest piles first, then builds.
+    /// are (at most [`PROMPT_READY_PER_CARD`]): those taking the fewest table piles, fewest
+    /// first, a capture before a build of as many piles, and a capture among them whenever the
+    /// card can capture.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ready: Vec<Move>,
 }
@@ -115,24 +119,38 @@ impl Prompt {
         let cards = raw
             .iter()
             .map(|rc| {
-                let mut budget = PROMPT_SETS_PER_CARD;
-                let mut truncated = !complete;
-                let mut take = |sets: &[u64]| -> Vec<Vec<u8>> {
-                    let k = sets.len().min(budget);
-                    if k < sets.len() {
-                        truncated = true;
-                    }
-                    budget -= k;
-                    fewest_piles(sets, k).into_iter().map(indices).collect()
-                };
-                let all_sets = rc.builds.iter().flat_map(|b| b.cores.iter().chain(&b.extras)).chain(&rc.capture);
-                let used = if complete { all_sets.fold(0, |u, &m| u | m) } else { (1u64 << table.len().min(63)) - 1 };
-                let capture = take(&rc.capture);
+                // Every set of the card, in one list: the capture groups, then each build
+                // value's cores and extras. The cut keeps the sets of fewest piles among all of
+                // them (a build's core with the card alone counts none), in that order within
+                // a size, so that a move of few piles is never dropped for one of more.
+                let lists: Vec<&[u64]> = std::iter::once(rc.capture.as_slice())
+                    .chain(rc.builds.iter().flat_map(|b| [b.cores.as_slice(), b.extras.as_slice()]))
+                    .collect();
+                let mut all: Vec<(u32, usize, usize)> = lists
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(l, sets)| sets.iter().enumerate().map(move |(i, m)| (m.count_ones(), l, i)))
+                    .collect();
+                all.sort_unstable();
+                let truncated = !complete || all.len() > PROMPT_SETS_PER_CARD;
+                all.truncate(PROMPT_SETS_PER_CARD);
+                let mut kept: Vec<Vec<Vec<u8>>> = vec![Vec::new(); lists.len()];
+                for &(_, l, i) in &all {
+                    kept[l].push(indices(lists[l][i]));
+                }
+                let mut kept = kept.into_iter();
+                let capture = kept.next().unwrap_or_default();
                 let builds = rc
                     .builds
                     .iter()
-                    .map(|b| BuildPrompt { value: b.value, cores: take(&b.cores), extras: take(&b.extras) })
+                    .map(|b| BuildPrompt {
+                        value: b.value,
+                        cores: kept.next().unwrap_or_default(),
+                        extras: kept.next().unwrap_or_default(),
+                    })
                     .collect();
+                let all_sets = lists.iter().flat_map(|sets| sets.iter());
+                let used = if complete { all_sets.fold(0, |u, &m| u | m) } else { (1u64 << table.len().min(63)) - 1 };
                 CardPrompt {
                     card: rc.card,
                     discard: rc.discard,
@@ -162,72 +180,57 @@ impl Prompt {
     }
 }
 
-/// The first `k` of `sets` by their number of piles, fewest first (in their order within a
-/// size).
-fn fewest_piles(sets: &[u64], k: usize) -> Vec<u64> {
-    let mut out = Vec::with_capacity(k);
-    for size in 1..=64 {
-        for &m in sets {
-            if out.len() == k {
-                return out;
-            }
-            if m.count_ones() == size {
-                out.push(m);
-            }
-        }
-    }
-    out
-}
-
-/// Up to [`PROMPT_READY_PER_CARD`] whole moves with one hand card: the captures of single
-/// groups of fewest piles (the promised buildings added as groups of their own), then builds
-/// of one core (a card alone with one extra where it makes the value by itself).
+/// Up to [`PROMPT_READY_PER_CARD`] whole moves with one hand card, those that take the fewest
+/// table piles, fewest first (a capture before a build that takes as many), a capture among
+/// them whenever the card can capture (the last, if it takes more piles): the captures of
+/// one group (the promised buildings added as groups of their own, and counted), the builds of
+/// one core (the card alone with one extra where it makes the value by itself).
 fn ready_moves(pos: &Position, rc: &RawCard) -> Vec<Move> {
     let card = rc.card;
     let w = value(card);
-    let mut out = Vec::new();
+    // (piles taken, kind: 0 capture / 1 build, the order found, build value, core, extra)
+    let mut found: Vec<(u32, u8, usize, u8, u64, u64)> = Vec::new();
+    for (i, &m) in rc.capture.iter().enumerate() {
+        found.push(((m | rc.must_include).count_ones(), 0, i, w, m, 0));
+    }
+    for b in &rc.builds {
+        let alone = b.cores.contains(&0);
+        let cores = b.cores.iter().filter(|&&c| c != 0).map(|&c| (c, 0));
+        let extras = alone.then_some(&b.extras).into_iter().flatten().map(|&e| (0, e));
+        for (core, extra) in cores.chain(extras) {
+            found.push(((core | extra).count_ones(), 1, found.len(), b.value, core, extra));
+        }
+    }
+    found.sort_unstable();
+    // A capture among them where the card can capture: the capture of fewest piles takes the
+    // last place (it takes at least as many piles as every move before it).
+    if found.len() > PROMPT_READY_PER_CARD
+        && !found[..PROMPT_READY_PER_CARD].iter().any(|f| f.1 == 0)
+        && let Some(at) = found.iter().position(|f| f.1 == 0)
+    {
+        let capture = found.remove(at);
+        found.insert(PROMPT_READY_PER_CARD - 1, capture);
+    }
     let leaves = |mask: u64| -> Vec<Expr> {
         (0..pos.table.len()).filter(|i| mask & (1 << i) != 0).map(|i| pos.table[i].name().leaf()).collect()
     };
-    let captures = fewest_piles(&rc.capture, rc.capture.len().min(PROMPT_READY_PER_CARD));
-    // The builds of fewest piles first: one core, or the card alone with one extra.
-    let mut builds: Vec<(u8, u64, u64)> = Vec::new();
-    'sizes: for size in 1..=64 {
-        for b in &rc.builds {
-            let cores = b.cores.iter().filter(|&&c| c != 0 && c.count_ones() == size).map(|&c| (b.value, c, 0));
-            let alone = b.cores.contains(&0).then_some(&b.extras).into_iter().flatten();
-            let alone = alone.filter(|e| e.count_ones() == size).map(|&e| (b.value, 0, e));
-            for build in cores.chain(alone) {
-                if builds.len() == PROMPT_READY_PER_CARD {
-                    break 'sizes;
-                }
-                builds.push(build);
-            }
-        }
-        if rc.builds.iter().all(|b| b.cores.iter().chain(&b.extras).all(|m| m.count_ones() <= size)) {
-            break;
-        }
-    }
-    // Room for two builds when there are any, the rest captures.
-    let capture_room = PROMPT_READY_PER_CARD - builds.len().min(2);
-    for &m in captures.iter().take(capture_room) {
-        let Some(group) = pos.witness(m, None, w) else { continue };
-        let mut groups = vec![group];
-        groups.extend(leaves(rc.must_include & !m));
-        out.push(Move::Capture { card, groups });
-    }
-    for (v, core, extra) in builds {
+    let mut out = Vec::new();
+    for (_, kind, _, v, core, extra) in found {
         if out.len() == PROMPT_READY_PER_CARD {
             break;
         }
-        let groups = if core == 0 {
-            pos.witness(extra, None, v).map(|e| vec![Expr::Card(card), e])
-        } else {
-            pos.witness(core, Some(card), v).map(|e| vec![e])
+        let mv = match (kind, core) {
+            (0, m) => pos.witness(m, None, w).map(|group| {
+                let mut groups = vec![group];
+                groups.extend(leaves(rc.must_include & !m));
+                Move::Capture { card, groups }
+            }),
+            (_, 0) => {
+                pos.witness(extra, None, v).map(|e| Move::Build { card, value: v, groups: vec![Expr::Card(card), e] })
+            }
+            _ => pos.witness(core, Some(card), v).map(|e| Move::Build { card, value: v, groups: vec![e] }),
         };
-        if let Some(groups) = groups {
-            out.push(Move::Build { card, value: v, groups });
-        }
+        out.extend(mv);
     }
     out
 }

@@ -206,7 +206,7 @@ pub fn review(bot: &mut Bot, deal: &Deal, seat: Seat) -> Option<DecisionReview<A
             let at = replay.view(Some(seat));
             let (options, samples) = bot.answer_values(&at)?;
             let choice = bot.choose(&at)?;
-            decisions.push(Decision { decision, samples, options, bot: choice, chosen: action });
+            decisions.push(Decision { decision, samples, effective: None, options, bot: choice, chosen: action });
         }
         replay.apply(turn, action).ok()?;
     }
