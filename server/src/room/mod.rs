@@ -32,7 +32,7 @@ use fipsen_bots::Level;
 use fipsen_rules::Seat;
 
 pub use command::{Join, JoinKind, JoinRefusal, RoomCommand};
-pub use link::{ConnId, ConnLink, Kick, Outgoing, new_conn_id};
+pub use link::{ConnId, ConnLink, Kick, Outgoing, new_conn_id, request_time};
 pub use record::{Record, Unreadable};
 pub use shell::{Room, RoomEnv};
 
