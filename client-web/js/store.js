@@ -54,6 +54,7 @@ import { t } from './i18n.js';
  * @property {import('./protocol.js').MyRoom[]|null} myRooms
  * @property {{text: string, kind: 'error'|'info'}|null} toast
  * @property {boolean} waiting
+ * @property {{room: string, msg: any}|null} joining a `join_room` not answered yet, sent again with its key after a lost connection
  * @property {ReviewState} review
  * @property {import('./replay.js').ReplayState} replay
  * @property {import('./series.js').SeriesState} series
