@@ -138,8 +138,14 @@ function onReady() {
   // The new connection is in no room yet: whether we read is told again once back in it.
   sentReading = false;
   offerLost();
-  if (S.route.name === 'room') enterRoom();
-  else if (S.route.name === 'series') {
+  // A join whose answer the broken connection took with it: sent again with its key.
+  if (S.joining) {
+    S.waiting = true;
+    conn.send(S.joining.msg);
+  }
+  if (S.route.name === 'room') {
+    if (!S.joining) enterRoom();
+  } else if (S.route.name === 'series') {
     // A series asked for on a connection that broke is asked for again.
     if (S.series.status === 'loading') S.series = { status: 'idle' };
     askSeries(S.route);
@@ -257,6 +263,7 @@ function onMessage(msg) {
   switch (msg.type) {
     case 'joined': {
       S.waiting = false;
+      S.joining = null;
       awaitSeq = 0;
       const wasTurn = myTurn();
       const before = S.game;
@@ -443,6 +450,7 @@ function onError(msg) {
     return;
   }
   S.waiting = false;
+  S.joining = null;
   if (code.startsWith('tournament/') && tourneyRefused(code)) {
     render();
     return;

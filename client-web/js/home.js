@@ -101,10 +101,20 @@ export function join(code, role) {
   if (!room) return;
   // One person, one seat: a browser that already sits at this table gets that seat back.
   const token = role === 'player' ? seatFor(room)?.token || null : null;
-  if (api.send({ type: 'join_room', room, name: S.name.trim(), role, ...(token ? { token } : {}) })) {
+  // A join not answered yet keeps its key when it is sent again: the server seats us once.
+  const key = role !== 'player' ? null : S.joining?.room === room ? S.joining.msg.key : joinKey();
+  const msg = { type: 'join_room', room, name: S.name.trim(), role, ...(token ? { token } : {}), ...(key ? { key } : {}) };
+  if (key) S.joining = { room, msg };
+  if (api.send(msg)) {
     S.waiting = true;
     api.render();
   }
+}
+
+/** A fresh join key: 144 random bits, URL-safe (as random as a seat token). */
+function joinKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(18));
+  return btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_');
 }
 
 /** The seat-holding time as typed, or null when it is not a whole number from 0 to one day. */

@@ -54,6 +54,7 @@ import { t } from './i18n.js';
  * @property {import('./protocol.js').MyRoom[]|null} myRooms
  * @property {{text: string, kind: 'error'|'info'}|null} toast
  * @property {boolean} waiting
+ * @property {{room: string, msg: any}|null} joining a `join_room` not answered yet, sent again with its key after a lost connection
  * @property {ReviewState} review
  * @property {import('./replay.js').ReplayState} replay
  * @property {import('./series.js').SeriesState} series
@@ -118,6 +119,11 @@ export const S = {
   toast: /** @type {{text: string, kind: 'error'|'info'}|null} */ (null),
   /** What we asked the server for while we wait for its answer. */
   waiting: false,
+  /**
+   * A `join_room` not answered yet, with the key chosen for it: sent again as it is on the next
+   * connection if this one breaks first, so that the server seats us once.
+   */
+  joining: /** @type {{room: string, msg: any}|null} */ (null),
   /** The bidding review asked for, or shown. */
   review: /** @type {ReviewState} */ ({ status: 'idle' }),
   /** A practice table being set up: the bots still to seat, then `start`. */

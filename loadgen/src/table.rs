@@ -257,8 +257,11 @@ impl Table {
         for i in 1..self.conns.len() {
             let role = if self.conns[i].player { Role::Player } else { Role::Spectator };
             let name = format!("t{}{}{i}", self.index, if role == Role::Player { "p" } else { "s" });
-            self.send(i, &ConnectionMessage::JoinRoom { room: self.room.clone(), name, role, token: None }.into())
-                .await?;
+            self.send(
+                i,
+                &ConnectionMessage::JoinRoom { room: self.room.clone(), name, role, token: None, key: None }.into(),
+            )
+            .await?;
         }
         self.wait_until("every join", |t| t.conns.iter().all(|c| c.joined)).await?;
         let seats: Vec<Option<Seat>> = self.conns.iter().filter(|c| c.player).map(|c| c.seat).collect();

@@ -119,13 +119,19 @@ pub enum ErrorCode {
     /// Playing again is offered by the host, once, when the series is over (never at a
     /// tournament table).
     RematchUnavailable,
+    /// A `join_room`'s `key` is not 16 to 64 characters of `A`–`Z`, `a`–`z`, `0`–`9`, `-`
+    /// and `_`.
+    JoinKeyInvalid,
+    /// The seat is held by a connection whose request came after this one: this older
+    /// `resume` (late, after the client had given up on it) does not take the seat from it.
+    Superseded,
     /// The rules refuse the action; the code is the rules crate's own.
     Rule(RuleError),
 }
 
 impl ErrorCode {
     /// Every code that is not a rules code, in documentation order.
-    pub const SERVER: [ErrorCode; 50] = [
+    pub const SERVER: [ErrorCode; 52] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::Version,
@@ -176,6 +182,8 @@ impl ErrorCode {
         ErrorCode::TooManyRegistrations,
         ErrorCode::SeriesNotFound,
         ErrorCode::RematchUnavailable,
+        ErrorCode::JoinKeyInvalid,
+        ErrorCode::Superseded,
     ];
 
     /// The stable code, e.g. `room/not_found` or (from the rules) `turn/not_yours`.
@@ -231,6 +239,8 @@ impl ErrorCode {
             ErrorCode::TooManyRegistrations => "tournament/too_many_registrations",
             ErrorCode::SeriesNotFound => "series/not_found",
             ErrorCode::RematchUnavailable => "rematch/unavailable",
+            ErrorCode::JoinKeyInvalid => "join/key_invalid",
+            ErrorCode::Superseded => "token/superseded",
             ErrorCode::Rule(rule) => rule.code(),
         }
     }
@@ -312,6 +322,8 @@ impl fmt::Display for ErrorCode {
             }
             ErrorCode::SeriesNotFound => "no series with that room and key",
             ErrorCode::RematchUnavailable => "the host may offer to play again once, when the series is over",
+            ErrorCode::JoinKeyInvalid => "a join key has 16 to 64 characters of A-Z, a-z, 0-9, - and _",
+            ErrorCode::Superseded => "a newer connection holds this seat: this older request was not carried out",
             ErrorCode::Rule(rule) => return fmt::Display::fmt(rule, f),
         };
         f.write_str(sentence)

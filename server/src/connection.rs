@@ -5,6 +5,7 @@
 //! room; the writer owns the sending half and drains the connection's bounded outbound queue.
 //! Whoever closes first tells the other through the kick switch.
 
+use std::collections::VecDeque;
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -24,11 +25,15 @@ use crate::config::Config;
 use crate::listener::AppState;
 use crate::metrics::{dec, inc};
 use crate::registry::{Bucket, ROOMS_PER_CONNECTION_BURST, RoomHandle, clean_name};
-use crate::room::{ConnLink, Join, JoinKind, JoinRefusal, Kick, Outgoing, RoomCommand};
+use crate::room::{ConnLink, Join, JoinKind, JoinRefusal, Kick, Outgoing, RoomCommand, request_time};
 use crate::tournaments::{Command as TournamentCommand, OrganiserAction, TournamentHandle};
 
 /// How long one frame may take to go out before the client counts as not reading.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Frames a connection may send while it waits to enter a room, kept to be handled once it is
+/// in; past them the socket is not read until then.
+const HELD_FRAMES: usize = 16;
 
 /// A timer that is not meant to fire.
 const FAR_AWAY: Duration = Duration::from_secs(365 * 24 * 3600);
@@ -83,6 +88,9 @@ pub fn serve(
     let mut reader = Reader {
         state,
         link,
+        stream,
+        held: VecDeque::new(),
+        gone: false,
         room: None,
         watching: None,
         greeted: false,
@@ -90,7 +98,7 @@ pub fn serve(
         rooms_quota: Bucket::with_burst(ROOMS_PER_CONNECTION_BURST, Instant::now()),
     };
     async move {
-        reader.run(stream).await;
+        reader.run().await;
         drop(reader);
         let _ = writer.await;
         debug!("connection closed");
@@ -255,6 +263,12 @@ impl Liveness {
 struct Reader {
     state: Arc<AppState>,
     link: ConnLink,
+    /// The socket's receiving half.
+    stream: SplitStream<WebSocket>,
+    /// Frames that came while the connection waited to enter a room, handled next.
+    held: VecDeque<Message>,
+    /// The socket closed while the connection waited to enter a room: nothing is left to do.
+    gone: bool,
     room: Option<RoomHandle>,
     /// The tournament this connection watches.
     watching: Option<TournamentHandle>,
@@ -272,7 +286,7 @@ enum Flow {
 }
 
 impl Reader {
-    async fn run(&mut self, mut stream: SplitStream<WebSocket>) {
+    async fn run(&mut self) {
         // Its own handle on the switch: waiting on it must not borrow the reader.
         let kick = self.link.kick.clone();
         let mut limit = RateLimit::new(self.state.config.rate_per_sec, self.state.config.rate_burst);
@@ -283,7 +297,10 @@ impl Reader {
         let check = tokio::time::sleep_until(Liveness::next_check(&self.state.config).min(handshake_deadline));
         tokio::pin!(check);
         let flow = loop {
-            let frame = tokio::select! {
+            let frame = if let Some(held) = self.held.pop_front() {
+                Some(Ok(held))
+            } else {
+                tokio::select! {
                 _ = kick.wait() => break Flow::Continue,
                 () = shutting_down(&mut shutdown) => break Flow::Close(CloseCode::Restart),
                 () = &mut check => {
@@ -301,7 +318,8 @@ impl Reader {
                     check.as_mut().reset(if self.greeted { next } else { next.min(handshake_deadline) });
                     continue;
                 }
-                frame = stream.next() => frame,
+                frame = self.stream.next() => frame,
+                }
             };
             liveness.heard();
             let text = match frame {
@@ -351,6 +369,9 @@ impl Reader {
                     if let Flow::Close(code) = Box::pin(self.handle(message)).await {
                         break Flow::Close(code);
                     }
+                    if self.gone {
+                        break Flow::Continue;
+                    }
                 }
                 Err((code, sentence)) => {
                     liveness.active();
@@ -373,7 +394,7 @@ impl Reader {
             // The closing handshake: read (and ignore) until the client answers the close, so
             // that unread frames do not reset the connection before the close frame arrives.
             let _ = tokio::time::timeout(Duration::from_secs(2), async {
-                while let Some(Ok(frame)) = stream.next().await {
+                while let Some(Ok(frame)) = self.stream.next().await {
                     if matches!(frame, Message::Close(_)) {
                         break;
                     }
@@ -479,19 +500,20 @@ impl Reader {
                 }
                 match self.state.registry.create(&name, rules, options).await {
                     Ok(handle) => {
-                        self.enter(Some(handle), String::new(), JoinKind::Player { name, token: None }).await;
+                        let kind = JoinKind::Player { name, token: None, key: None };
+                        self.enter(Some(handle), String::new(), kind).await;
                     }
                     Err((code, sentence)) => self.refuse(code, sentence),
                 }
                 Flow::Continue
             }
-            ConnectionMessage::JoinRoom { room, name, role, token } => {
+            ConnectionMessage::JoinRoom { room, name, role, token, key } => {
                 let name = match self.newcomer(&name) {
                     Ok(name) => name,
                     Err(code) => return self.fail(code),
                 };
                 let kind = match role {
-                    Role::Player => JoinKind::Player { name, token },
+                    Role::Player => JoinKind::Player { name, token, key },
                     Role::Spectator => JoinKind::Spectator { name },
                 };
                 self.enter(None, room, kind).await;
@@ -716,9 +738,38 @@ impl Reader {
         Flow::Continue
     }
 
-    /// Joins a room (the given handle, or the one with this invite code), retrying once if the
-    /// room closed in memory at that very moment.
+    /// Waits for `wait` while reading the socket: frames that come meanwhile are held for later
+    /// (up to [`HELD_FRAMES`]; past them the socket is left unread until `wait` is done), and a
+    /// close ends the wait at once. `None` when the socket closed (the connection is `gone`).
+    async fn or_gone<T>(&mut self, wait: impl Future<Output = T>) -> Option<T> {
+        tokio::pin!(wait);
+        loop {
+            if self.held.len() >= HELD_FRAMES {
+                return Some(wait.await);
+            }
+            tokio::select! {
+                biased;
+                out = &mut wait => return Some(out),
+                frame = self.stream.next() => match frame {
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => {
+                        self.gone = true;
+                        return None;
+                    }
+                    Some(Ok(frame)) => self.held.push_back(frame),
+                },
+            }
+        }
+    }
+
+    /// Joins a room (the given handle, or the one with this invite code), retrying if the room
+    /// closed in memory at that very moment or is served elsewhere now. While the room is asked,
+    /// the socket is read: a client that gives up (closes) ends the attempts, and a join the
+    /// room carries out after that leaves at once, so that a join or `resume` is never carried
+    /// out for a connection that is gone.
     async fn enter(&mut self, handle: Option<RoomHandle>, code: String, kind: JoinKind) {
+        // Every attempt is the one request, as first seen here: the room orders the
+        // connections of a seat by it.
+        let seen = request_time();
         let mut handle = handle;
         let mut kind = Some(kind);
         for attempt in 0..10u64 {
@@ -730,14 +781,23 @@ impl Reader {
                 },
             };
             let Some(join) = kind.take() else { return };
-            let (reply, answer) = oneshot::channel();
-            let command = RoomCommand::Join(Box::new(Join { link: self.link.clone(), kind: join, reply }));
+            let (reply, mut answer) = oneshot::channel();
+            let command = RoomCommand::Join(Box::new(Join { link: self.link.clone(), kind: join, seen, reply }));
             if let Err(mpsc::error::SendError(RoomCommand::Join(join))) = room.tx.send(command).await {
                 self.state.registry.forget_handle(&room);
                 kind = Some(join.kind);
                 continue;
             }
-            match answer.await {
+            let Some(answer) = self.or_gone(&mut answer).await else {
+                // Gone: the room can no longer answer (and leaves a join it carries out from now
+                // on); one it made just before is left here as the connection ends.
+                answer.close();
+                if let Ok(Ok(())) = answer.try_recv() {
+                    self.room = Some(room);
+                }
+                return;
+            };
+            match answer {
                 Ok(Ok(())) => {
                     tracing::Span::current().record("room", room.code.as_ref());
                     self.room = Some(room);
@@ -749,7 +809,10 @@ impl Reader {
                     // mode): look for it again, after a moment.
                     self.state.registry.forget_handle(&room);
                     kind = Some(join);
-                    tokio::time::sleep(Duration::from_millis((100 * (attempt + 1)).min(500))).await;
+                    let pause = tokio::time::sleep(Duration::from_millis((100 * (attempt + 1)).min(500)));
+                    if self.or_gone(pause).await.is_none() {
+                        return;
+                    }
                 }
                 Ok(Err(JoinRefusal::Closed)) | Err(_) => {
                     self.state.registry.forget_handle(&room);

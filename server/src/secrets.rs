@@ -50,6 +50,29 @@ pub fn seat_token() -> String {
     base64url(&random_bytes::<TOKEN_BYTES>())
 }
 
+/// The shortest and longest join key a client may choose (`join_room`'s `key`).
+const JOIN_KEY_CHARS: std::ops::RangeInclusive<usize> = 16..=64;
+
+/// Whether a client's join key has the form the protocol asks for: 16 to 64 URL-safe characters.
+pub fn valid_join_key(key: &str) -> bool {
+    JOIN_KEY_CHARS.contains(&key.len()) && key.bytes().all(|b| ALPHABET.contains(&b))
+}
+
+/// The seat token of the player who joined room `room` with join key `key`: derived one way from
+/// both, so that a join sent again with the same key (its answer lost) gives the same token at
+/// any server, after a restart or a takeover, with nothing stored but the token's hash. It is as
+/// secret as the key (which only its client knows); the room's code keeps a key used in two
+/// rooms from giving one token for both.
+pub fn seat_token_for_key(room: &str, key: &str) -> String {
+    let digest = Sha256::new()
+        .chain_update(b"fipsen seat token from a join key v1\0")
+        .chain_update(room.as_bytes())
+        .chain_update(b"\0")
+        .chain_update(key.as_bytes())
+        .finalize();
+    base64url(&digest[..TOKEN_BYTES])
+}
+
 /// Whether a string could be an invite code, new or made before (checked before touching storage).
 pub fn looks_like_invite(code: &str) -> bool {
     code.len() == INVITE_CHARS && code.bytes().all(|b| ALPHABET.contains(&b))
@@ -101,6 +124,21 @@ mod tests {
         assert!(!looks_like_invite("short"));
         assert!(!looks_like_invite("aaaaaaaaaaaaaaaaaaa/"));
         let t = seat_token();
+        assert_eq!(t.len(), 32);
+        assert!(t.bytes().all(|b| ALPHABET.contains(&b)));
+    }
+
+    #[test]
+    fn a_join_key_gives_one_token_per_room_shaped_as_a_seat_token() {
+        let key = "k3JX9a2LqP0vWm4Z-_x";
+        assert!(valid_join_key(key));
+        assert!(!valid_join_key("short"));
+        assert!(!valid_join_key(&"a".repeat(65)));
+        assert!(!valid_join_key("k3JX9a2LqP0vWm4Z/x"));
+        let t = seat_token_for_key("ROOM1", key);
+        assert_eq!(t, seat_token_for_key("ROOM1", key));
+        assert_ne!(t, seat_token_for_key("ROOM2", key));
+        assert_ne!(t, seat_token_for_key("ROOM1", "k3JX9a2LqP0vWm4Z-_y"));
         assert_eq!(t.len(), 32);
         assert!(t.bytes().all(|b| ALPHABET.contains(&b)));
     }

@@ -237,3 +237,53 @@ async fn an_empty_room_leaves_memory_stays_listed_for_its_players_and_resuming_r
     let (_c, joined) = resume(&server, &table.room, &tokens[2], None).await;
     assert_eq!(joined["game"], views[2], "reopened from storage exactly");
 }
+
+/// The names at `room`'s seats (an empty seat has none).
+fn seat_names(room: &Value) -> Vec<String> {
+    room["seats"].as_array().expect("seats").iter().filter_map(|s| s["name"].as_str().map(str::to_string)).collect()
+}
+
+/// A join whose answer was lost with its socket, sent again with its key on a new connection:
+/// the player the first one seated comes back, at the same seat, with a token that resumes him.
+/// Nobody sits twice; a join with another key is another player; a key of the wrong form is
+/// refused with its own code.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_join_sent_again_with_its_key_after_a_dropped_socket_seats_the_player_once() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &[]);
+    let mut host = Client::greeted(&server).await;
+    let room = host.create("Host", json!({"players": 4}), json!({})).await;
+    let key = "retriedJoinKey-0123456789abcdef";
+    let join = json!({"type": "join_room", "room": room, "name": "Dup", "role": "player", "key": key});
+
+    // The join is sent and its socket dropped before the answer is read.
+    let mut lost = Client::greeted(&server).await;
+    lost.send(join.clone()).await;
+    drop(lost);
+    while !seat_names(&host.room).contains(&"Dup".to_string()) {
+        assert!(host.recv().await.is_some(), "the host's connection closed");
+    }
+
+    let mut again = Client::greeted(&server).await;
+    again.send(join.clone()).await;
+    let joined = again.recv_type_or_error("joined").await;
+    assert_eq!(joined["type"], "joined", "{joined}");
+    assert_eq!(joined["you"]["name"], "Dup", "{joined}");
+    let seat = joined["you"]["seat"].as_u64().expect("seated");
+    assert_eq!(host.room["seats"][seat as usize]["name"], "Dup", "the seat the first join took");
+    assert_eq!(seat_names(&joined["room"]), ["Host", "Dup"], "one seat each");
+
+    // The token is the seat's: a resume with it is that player.
+    let token = again.token();
+    let (_back, resumed) = resume(&server, &room, &token, None).await;
+    assert_eq!(resumed["you"]["seat"], json!(seat), "{resumed}");
+
+    let mut other = Client::greeted(&server).await;
+    other.send(json!({"type": "join_room", "room": room, "name": "Dup", "role": "player", "key": "anotherJoinKey-0123456789"})).await;
+    let second = other.recv_type_or_error("joined").await;
+    assert_eq!(second["you"]["name"], "Dup (2)", "another key is another player: {second}");
+    let mut bad = Client::greeted(&server).await;
+    bad.send(json!({"type": "join_room", "room": room, "name": "X", "role": "player", "key": "bad key"})).await;
+    let refused = bad.recv_type_or_error("joined").await;
+    assert_eq!(refused["code"], "join/key_invalid", "{refused}");
+}

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use common::pg::{Database, test_server};
 use common::{Client, Rng, Server, Table, check_frames};
+use futures_util::StreamExt;
 use serde_json::{Value, json};
 
 /// The lease the nodes hold their rooms under, in milliseconds.
@@ -430,4 +431,154 @@ async fn clusters_sharing_a_nats_server_do_not_hear_each_other() {
     assert_eq!(lobby_at(&b1).await, ["Cluster one"]);
     assert_eq!(lobby_at(&a2).await, ["Cluster two"], "the other cluster's room is not listed");
     assert_eq!(lobby_at(&a1).await, ["Cluster one"]);
+}
+
+/// A stand-in for another server's edge on the NATS server: it sends a room's owner what an
+/// edge sends for one of its clients, and reads what the owner sends back, so that a test can
+/// lose an answer, or deliver a request late, as a lossy relay would.
+struct FakeEdge {
+    client: async_nats::Client,
+    /// The owner's subject (`<cluster>.owner.<node>`).
+    owner: String,
+    /// Where the owner's frames for this edge's connections come.
+    frames: async_nats::Subscriber,
+}
+
+impl FakeEdge {
+    async fn new(nats: &str, db: &Path, owner: &str) -> FakeEdge {
+        let cluster = db.to_string_lossy().rsplit('/').next().unwrap_or_default().to_string();
+        let client = async_nats::connect(nats).await.unwrap();
+        let frames = client.subscribe(format!("{cluster}.edge.fake.1")).await.unwrap();
+        FakeEdge { client, owner: format!("{cluster}.owner.{owner}"), frames }
+    }
+
+    /// Sends the owner a join of connection `conn` first seen at `seen` (ms since 1970); its
+    /// answer.
+    async fn join(&self, room: &str, epoch: i64, conn: u64, kind: Value, seen: u64) -> Value {
+        let join = json!({"t": "join", "room": room, "epoch": epoch, "edge": {"node": "fake", "run": 1},
+            "conn": conn, "addr": "127.0.0.1", "kind": kind, "seen": seen});
+        let answer = self.client.request(self.owner.clone(), join.to_string().into()).await.unwrap();
+        serde_json::from_slice(&answer.payload).unwrap()
+    }
+
+    /// The next frame the owner sent this edge whose type is `kind`.
+    async fn frame(&mut self, kind: &str) -> Value {
+        loop {
+            let message = tokio::time::timeout(Duration::from_secs(10), self.frames.next()).await.unwrap().unwrap();
+            if let Ok(frame) = serde_json::from_slice::<Value>(&message.payload)
+                && frame["type"] == kind
+            {
+                return frame;
+            }
+        }
+    }
+}
+
+/// Milliseconds since 1970 now, plus `offset_ms`.
+fn unix_ms(offset_ms: i64) -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
+    (now + offset_ms) as u64
+}
+
+/// The lease the room's last record was written under.
+async fn epoch_of(database: &Database, room: &str) -> i64 {
+    database.epochs(room).await.into_iter().flatten().max().expect("a record written under a lease")
+}
+
+/// A relayed join whose answer is lost is sent again by its edge (as an edge does when the
+/// owner's answer does not come): with its key, the owner seats the player once and gives the
+/// same seat and token both times. A client whose socket drops before its join through node B is
+/// answered joins again there with the same key: the same player again, never a second one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relayed_join_sent_again_after_its_answer_was_lost_seats_the_player_once() {
+    let (Some(server_url), Some(nats)) = (test_server(), test_nats()) else { return };
+    let database = Database::create(server_url, "relay_join_key").await;
+    let url = database.url();
+    let db = Path::new(&url);
+    let a = node(db, "a", &nats, LEASE_MS);
+    let b = node(db, "b", &nats, LEASE_MS);
+    let mut host = Client::greeted(&a).await;
+    let room = host.create("Host", json!({"players": 4}), json!({})).await;
+    let epoch = epoch_of(&database, &room).await;
+
+    let mut edge = FakeEdge::new(&nats, db, "a").await;
+    let kind = json!({"as": "player", "name": "Dup", "token": null, "key": "lostAnswerJoinKey-0123456789"});
+    let seen = unix_ms(0);
+    // The first answer is lost on its way (never read here); the edge sends the join again.
+    let _lost = edge.join(&room, epoch, 7, kind.clone(), seen).await;
+    let first = edge.frame("joined").await;
+    let answer = edge.join(&room, epoch, 7, kind.clone(), seen).await;
+    assert_eq!(answer, json!({"here": "joined"}), "{answer}");
+    let second = edge.frame("joined").await;
+    assert_eq!(second["you"]["seat"], first["you"]["seat"], "{second}");
+    assert_eq!(second["you"]["token"], first["you"]["token"], "{second}");
+    assert_eq!(second["you"]["name"], "Dup", "{second}");
+
+    // Through B's own edge: the socket drops before the answer is read; the join is sent again.
+    let key = "droppedSocketJoinKey-0123456789";
+    let join = json!({"type": "join_room", "room": room, "name": "Relayed", "role": "player", "key": key});
+    let mut lost = Client::greeted(&b).await;
+    lost.send(join.clone()).await;
+    drop(lost);
+    let seated = |host: &Client, name: &str| {
+        host.room["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["name"].as_str().is_some_and(|n| n.starts_with(name)))
+            .count()
+    };
+    while seated(&host, "Relayed") == 0 {
+        assert!(host.recv().await.is_some(), "the host's connection closed");
+    }
+    let mut again = Client::greeted(&b).await;
+    again.send(join).await;
+    let joined = again.recv_type_or_error("joined").await;
+    assert_eq!(joined["you"]["name"], "Relayed", "{joined}");
+
+    host.send(json!({"type": "chat", "text": "sync"})).await;
+    while host.recv().await.is_some_and(|frame| frame["type"] != "update" || !frame.to_string().contains("sync")) {}
+    assert_eq!(seated(&host, "Dup"), 1, "one seat for Dup: {}", host.room);
+    assert_eq!(seated(&host, "Relayed"), 1, "one seat for Relayed: {}", host.room);
+}
+
+/// A `resume` relayed late (sent before its client gave up on it, during an outage) reaches the
+/// room after the seat's player came back on a new connection: it is refused, and the newer
+/// connection stays; a resume seen after that connection still replaces it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_relayed_resume_does_not_evict_the_seats_newer_connection() {
+    let (Some(server_url), Some(nats)) = (test_server(), test_nats()) else { return };
+    let database = Database::create(server_url, "relay_stale_resume").await;
+    let url = database.url();
+    let db = Path::new(&url);
+    let a = node(db, "a", &nats, LEASE_MS);
+    let _b = node(db, "b", &nats, LEASE_MS);
+    let mut host = Client::greeted(&a).await;
+    let room = host.create("Host", json!({"players": 4}), json!({})).await;
+    let token = host.token();
+    let epoch = epoch_of(&database, &room).await;
+    let mut edge = FakeEdge::new(&nats, db, "a").await;
+
+    // The host comes back on a new connection (the live one from now on).
+    let mut live = Client::greeted(&a).await;
+    live.send(json!({"type": "resume", "room": room, "token": token})).await;
+    assert_eq!(live.recv_type_or_error("joined").await["type"], "joined");
+    assert_eq!(host.recv_close().await, 4003, "the older connection was replaced");
+
+    // A resume first seen a minute before arrives now.
+    let resume = json!({"as": "resume", "token": token, "last_seq": null});
+    let answer = edge.join(&room, epoch, 8, resume.clone(), unix_ms(-60_000)).await;
+    assert_eq!(answer, json!({"here": {"refused": "token/superseded"}}), "{answer}");
+    live.send(json!({"type": "ping"})).await;
+    let pong = live.recv_type_or_error("pong").await;
+    assert_eq!(pong["type"], "pong", "the live connection is still open: {pong} ({:?})", live.closed);
+    live.send(json!({"type": "chat", "text": "still here"})).await;
+    let update = live.recv_type_or_error("update").await;
+    assert!(update.to_string().contains("still here"), "{update}");
+
+    // One seen after the live connection's replaces it.
+    let answer = edge.join(&room, epoch, 9, resume, unix_ms(60_000)).await;
+    assert_eq!(answer, json!({"here": "joined"}), "{answer}");
+    assert_eq!(edge.frame("joined").await["you"]["seat"], json!(0));
+    assert_eq!(live.recv_close().await, 4003, "replaced by the newer request");
 }

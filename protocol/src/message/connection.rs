@@ -61,6 +61,14 @@ pub enum ConnectionMessage {
         /// One participant, one seat.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         token: Option<String>,
+        /// A key the client chose for this join, the same each time it sends this join again
+        /// (its answer was lost with the connection, say): the player the first of them made
+        /// comes back, with his seat and token, instead of a second player joining. 16 to 64
+        /// characters of `A`–`Z`, `a`–`z`, `0`–`9`, `-` and `_`, as random as a seat token (128
+        /// bits or more): whoever sends it gets the seat. A player's only (a spectator has no
+        /// seat to take twice).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<String>,
     },
     /// Comes back to a room with a seat token after a lost connection or a server restart.
     ///

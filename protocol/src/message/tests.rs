@@ -19,7 +19,14 @@ fn examples() -> Vec<ClientMessage> {
             options: RoomOptions::default(),
         }
         .into(),
-        ConnectionMessage::JoinRoom { room: "r".into(), name: "B".into(), role: Role::Spectator, token: None }.into(),
+        ConnectionMessage::JoinRoom {
+            room: "r".into(),
+            name: "B".into(),
+            role: Role::Spectator,
+            token: None,
+            key: None,
+        }
+        .into(),
         ConnectionMessage::Resume { room: "r".into(), token: "t".into(), last_seq: Some(3) }.into(),
         RoomMessage::TakeSeat { seat: Seat(2) }.into(),
         RoomMessage::LeaveSeat.into(),
@@ -79,7 +86,14 @@ fn parse_tells_malformed_from_unknown() {
     let join = ClientMessage::parse(r#"{"type":"join_room","room":"r","name":"A"}"#);
     assert_eq!(
         join,
-        Ok(ConnectionMessage::JoinRoom { room: "r".into(), name: "A".into(), role: Role::Player, token: None }.into())
+        Ok(ConnectionMessage::JoinRoom {
+            room: "r".into(),
+            name: "A".into(),
+            role: Role::Player,
+            token: None,
+            key: None
+        }
+        .into())
     );
 }
 

@@ -20,6 +20,11 @@ pub enum JoinKind {
         /// A seat token the client holds for this room: if it is valid, the player comes back
         /// as with `Resume` instead of taking a second seat.
         token: Option<String>,
+        /// The client's key for this join (`join_room`'s `key`): the player an earlier join
+        /// with it made comes back as with `Resume`; a new player's token is derived from it
+        /// ([`crate::secrets::seat_token_for_key`]). Absent on the wire from an older server.
+        #[serde(default)]
+        key: Option<String>,
     },
     /// As a spectator.
     Spectator {
@@ -54,6 +59,9 @@ pub struct Join {
     pub link: ConnLink,
     /// How.
     pub kind: JoinKind,
+    /// When the server the client is connected to first read the request
+    /// ([`crate::room::request_time`]): the same for every attempt of it.
+    pub seen: u64,
     /// Answered once the `joined` frame is queued (or with the refusal).
     pub reply: oneshot::Sender<Result<(), JoinRefusal>>,
 }

@@ -18,6 +18,22 @@ pub fn new_conn_id() -> ConnId {
     NEXT_CONN.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
+/// The time of a request as this server first saw it, in milliseconds since the Unix epoch: the
+/// wall clock when the process began plus the monotonic time since. It never goes back within a
+/// run (a step of the wall clock does not reorder two requests), and requests first seen by two
+/// servers compare as well as their clocks agree. A room orders the connections of one seat by
+/// it, so that a late request does not take the seat from a newer connection.
+pub fn request_time() -> u64 {
+    static BASE: std::sync::OnceLock<(std::time::Instant, u64)> = std::sync::OnceLock::new();
+    let (start, unix_ms) = BASE.get_or_init(|| {
+        let unix_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        (std::time::Instant::now(), unix_ms)
+    });
+    unix_ms.saturating_add(u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX))
+}
+
 /// A frame on its way to one connection.
 #[derive(Debug, Clone)]
 pub enum Outgoing {

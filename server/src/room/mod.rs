@@ -33,7 +33,7 @@ use fipsen_rules::Seat;
 
 pub use command::{Join, JoinKind, JoinRefusal, RoomCommand};
 pub use core::DEFAULT_AUDIENCE_CAP;
-pub use link::{ConnId, ConnLink, Kick, Outgoing, new_conn_id};
+pub use link::{ConnId, ConnLink, Kick, Outgoing, new_conn_id, request_time};
 pub use record::{Damaged, ReadRecord, Record};
 pub use shell::{Room, RoomEnv};
 

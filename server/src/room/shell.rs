@@ -265,9 +265,16 @@ impl Room {
     async fn handle(&mut self, command: RoomCommand) {
         match command {
             RoomCommand::Join(join) => {
-                let super::command::Join { link, kind, reply } = *join;
-                let result = self.join(link, kind).await.map_err(JoinRefusal::Refused);
-                let _ = reply.send(result);
+                let super::command::Join { link, kind, seen, reply } = *join;
+                let conn = link.id;
+                let result = self.join(link, kind, seen).await.map_err(JoinRefusal::Refused);
+                let admitted = result.is_ok();
+                // Nobody waits for the answer any more (the client's socket closed while the
+                // join waited): the connection leaves at once instead of holding the seat.
+                if reply.send(result).is_err() && admitted {
+                    debug!(room = %self.core.code(), conn, "a join whose connection is gone: it leaves");
+                    self.leave(conn);
+                }
             }
             RoomCommand::Request { conn, request, received } => {
                 let id = request.id();
@@ -299,10 +306,10 @@ impl Room {
     }
 
     /// A connection enters: refused, or admitted with its snapshot while the room hears of it.
-    async fn join(&mut self, link: ConnLink, kind: JoinKind) -> Result<(), ErrorCode> {
+    async fn join(&mut self, link: ConnLink, kind: JoinKind, seen: u64) -> Result<(), ErrorCode> {
         let conn = link.id;
         let fresh_token = secrets::seat_token();
-        let decision = self.core.decide(Command::Join { conn, kind, fresh_token }, at_now())?;
+        let decision = self.core.decide(Command::Join { conn, kind, fresh_token, seen }, at_now())?;
         self.members.insert(conn, Member { link, base: Arc::new(Base::empty()) });
         let result = self.carry_out(decision, Some(conn)).await;
         if result.is_err() {

@@ -63,7 +63,7 @@ fn watch_from(room: &mut Room, conn: u64, addr: [u8; 4], participant: Option<u32
     let link = ConnLink { id: conn, tx, kick: Arc::new(Kick::default()), addr: std::net::IpAddr::from(addr) };
     room.members.insert(conn, Member { link, base: Arc::new(Base::empty()) });
     let name = format!("Viewer {conn}");
-    let connected = super::core::Passing::Connected { conn, participant, name, announce: true };
+    let connected = super::core::Passing::Connected { conn, participant, name, announce: true, since: 0 };
     room.core.apply(&Change::Passing(connected), Instant::now());
 }
 

@@ -195,15 +195,16 @@ impl EdgeRoom {
         let edge = self.relay.this_edge();
         match command {
             RoomCommand::Join(join) => {
-                let Join { link, kind, reply } = *join;
+                let Join { link, kind, seen, reply } = *join;
                 let conn = link.id;
                 let message = ToOwner::Join {
                     room: self.code.to_string(),
                     epoch: self.owner.epoch,
-                    edge,
+                    edge: edge.clone(),
                     conn,
                     addr: link.addr,
                     kind,
+                    seen: Some(seen),
                 };
                 // Registered first: the owner's first frames may come before its answer.
                 self.relay.inbox.insert(conn, Relayed { link, room: self.code.clone(), epoch: self.owner.epoch });
@@ -211,9 +212,15 @@ impl EdgeRoom {
                 let ToOwner::Join { kind, .. } = message else { unreachable!("built as a join above") };
                 match answer {
                     Ok(Joined::Joined) => {
+                        if reply.send(Ok(())).is_err() {
+                            // The client gave up while the owner was asked (its socket closed):
+                            // out of the room at once, instead of holding the seat.
+                            debug!(room = %self.code, conn, "a relayed join whose connection is gone: it leaves");
+                            self.relay.inbox.remove(&conn);
+                            return self.tell(&ToOwner::Leave { edge, conn }).await;
+                        }
                         self.members.insert(conn);
                         inc(&self.relay.metrics.relayed);
-                        let _ = reply.send(Ok(()));
                         Ok(())
                     }
                     Ok(Joined::Refused(code)) => {

@@ -18,7 +18,7 @@ use super::Relay;
 use super::wire::{self, Addressed, Edge, Joined, Reply, ToOwner};
 use crate::metrics::{dec, inc};
 use crate::registry::{Registry, RoomHandle};
-use crate::room::{ConnLink, Join, JoinKind, JoinRefusal, Kick, Outgoing, RoomCommand, new_conn_id};
+use crate::room::{ConnLink, Join, JoinKind, JoinRefusal, Kick, Outgoing, RoomCommand, new_conn_id, request_time};
 
 /// Another server's connection in a room held here.
 #[derive(Debug)]
@@ -55,7 +55,8 @@ impl Relay {
                 }
             };
             match to_owner {
-                ToOwner::Join { room, epoch, edge, conn, addr, kind } => {
+                ToOwner::Join { room, epoch, edge, conn, addr, kind, seen } => {
+                    let seen = seen.unwrap_or_else(request_time);
                     let Some(reply_to) = message.reply else { continue };
                     let Some(handle) = registry.held(&room, epoch) else {
                         if registry.local(&room).is_none() {
@@ -77,7 +78,7 @@ impl Relay {
                     }
                     inc(&self.metrics.remote_viewers);
                     let served = Served { room: handle, code: Arc::from(room), key, epoch, link };
-                    tokio::spawn(self.clone().remote(served, out, inbound_rx, kind, reply_to));
+                    tokio::spawn(self.clone().remote(served, out, inbound_rx, (kind, seen), reply_to));
                 }
                 ToOwner::Request { edge, conn, room, epoch, request } => {
                     let known = self.remotes.get(&(edge.clone(), conn)).map(|remote| {
@@ -150,14 +151,18 @@ impl Relay {
         served: Served,
         mut out: mpsc::Receiver<Outgoing>,
         mut inbound: mpsc::UnboundedReceiver<Inbound>,
-        kind: JoinKind,
+        (kind, seen): (JoinKind, u64),
         reply_to: Subject,
     ) {
         let Served { room, code, key, epoch, link } = served;
         let edge = Subject::from(self.subject(&key.0.subject()));
+        // Once the edge has sent this connection's join again (its answer lost), the newer
+        // service speaks for it: frames or a close from this one would reach the client's
+        // connection at the edge (the same number there) as its own.
+        let current = || self.remotes.get(&key).is_none_or(|remote| remote.id == link.id);
         let to = |close| Addressed { room: &code, conn: key.1, epoch, close, tournament: false };
         let (reply, answer) = oneshot::channel();
-        let join = RoomCommand::Join(Box::new(Join { link: link.clone(), kind, reply }));
+        let join = RoomCommand::Join(Box::new(Join { link: link.clone(), kind, seen, reply }));
         let joined = if room.tx.send(join).await.is_err() {
             Reply::NotHere
         } else {
@@ -174,14 +179,14 @@ impl Relay {
                 tokio::select! {
                     frame = out.recv() => match frame {
                         Some(Outgoing::Text(text)) => {
-                            self.send_edge(&edge, to(None), Bytes::copy_from_slice(text.as_bytes())).await;
+                            self.send_edge_if(current(), &edge, to(None), Bytes::copy_from_slice(text.as_bytes())).await;
                         }
                         Some(Outgoing::Close(close)) => {
-                            self.send_edge(&edge, to(Some(close)), Bytes::new()).await;
+                            self.send_edge_if(current(), &edge, to(Some(close)), Bytes::new()).await;
                             break true;
                         }
                         None => {
-                            self.send_edge(&edge, to(Some(CloseCode::Restart)), Bytes::new()).await;
+                            self.send_edge_if(current(), &edge, to(Some(CloseCode::Restart)), Bytes::new()).await;
                             break false;
                         }
                     },
@@ -189,18 +194,18 @@ impl Relay {
                         Some(Inbound::Request(request, received)) => {
                             let command = RoomCommand::Request { conn: link.id, request, received };
                             if room.tx.send(command).await.is_err() {
-                                self.send_edge(&edge, to(Some(CloseCode::Restart)), Bytes::new()).await;
+                                self.send_edge_if(current(), &edge, to(Some(CloseCode::Restart)), Bytes::new()).await;
                                 break false;
                             }
                         }
                         Some(Inbound::Leave) | None => break true,
                         Some(Inbound::Drop) => {
-                            self.send_edge(&edge, to(Some(CloseCode::Restart)), Bytes::new()).await;
+                            self.send_edge_if(current(), &edge, to(Some(CloseCode::Restart)), Bytes::new()).await;
                             break true;
                         }
                     },
                     close = link.kick.wait() => {
-                        self.send_edge(&edge, to(Some(close)), Bytes::new()).await;
+                        self.send_edge_if(current(), &edge, to(Some(close)), Bytes::new()).await;
                         break true;
                     }
                 }
@@ -212,6 +217,14 @@ impl Relay {
         self.remotes.remove_if(&key, |_, remote| remote.id == link.id);
         dec(&self.metrics.remote_viewers);
         debug!(room = %code, edge = %key.0.node, conn = key.1, in_room, "a relayed connection's service ended");
+    }
+
+    /// Sends an edge a frame (or a close) for one of its connections, if `current` (see
+    /// [`Relay::remote`]).
+    async fn send_edge_if(&self, current: bool, edge: &Subject, to: Addressed<'_>, payload: Bytes) {
+        if current {
+            self.send_edge(edge, to, payload).await;
+        }
     }
 
     /// Sends an edge a frame (or a close) for one of its connections.

@@ -81,6 +81,11 @@ pub enum ToOwner {
         addr: IpAddr,
         /// How it enters.
         kind: JoinKind,
+        /// When the edge first saw the request ([`crate::room::request_time`]), the same for
+        /// each time it is sent again; absent from an older server (then the owner's time of
+        /// reading it counts).
+        #[serde(default)]
+        seen: Option<u64>,
     },
     /// A message of the client in the room.
     Request {
@@ -272,7 +277,7 @@ mod tests {
     #[test]
     fn what_crosses_the_wire_comes_back_the_same() {
         let kinds = [
-            JoinKind::Player { name: "Anna".into(), token: Some("t".into()) },
+            JoinKind::Player { name: "Anna".into(), token: Some("t".into()), key: Some("k".repeat(16)) },
             JoinKind::Spectator { name: "Ben".into() },
             JoinKind::Resume { token: "t".into(), last_seq: Some(7) },
         ];

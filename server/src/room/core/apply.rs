@@ -200,12 +200,13 @@ impl Core {
     fn apply_passing(&mut self, passing: &Passing, now: Instant) -> Vec<RoomEvent> {
         let mut events = Vec::new();
         match passing {
-            Passing::Connected { conn, participant, name, announce } => {
+            Passing::Connected { conn, participant, name, announce, since } => {
                 self.add_viewer(
                     *conn,
                     Viewer {
                         participant: *participant,
                         name: name.clone(),
+                        since: *since,
                         chat_tokens: super::requests::CHAT_BURST,
                         chat_refill: now,
                     },

@@ -33,8 +33,11 @@ pub enum Command {
         conn: ConnId,
         /// How it enters.
         kind: JoinKind,
-        /// A fresh seat token, given to the player if he joins as a new participant.
+        /// A fresh seat token, given to the player if he joins as a new participant without a
+        /// join key.
         fresh_token: String,
+        /// When the server first saw the request ([`crate::room::request_time`]).
+        seen: u64,
     },
     /// A connection leaves (closed, dropped, or `leave_room`).
     Leave {
@@ -124,6 +127,9 @@ pub enum Passing {
         /// Whether the room is told (a seated player's return, a spectator's count); a new
         /// player's own joining is told by his record's events.
         announce: bool,
+        /// When its request was first seen ([`crate::room::request_time`]): a later request of
+        /// the same participant replaces it, an earlier one does not.
+        since: u64,
     },
     /// A connection of the same participant was replaced by a newer one.
     Replaced {

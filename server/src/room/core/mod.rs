@@ -82,6 +82,8 @@ pub struct Viewer {
     pub participant: Option<u32>,
     /// The name it goes by here.
     pub name: String,
+    /// When the request that brought it in was first seen ([`crate::room::request_time`]).
+    pub since: u64,
     chat_tokens: f64,
     chat_refill: Instant,
 }
@@ -288,7 +290,7 @@ impl Core {
     /// The command is refused: the requester gets this code.
     pub fn decide(&self, command: Command, at: At) -> Result<Decision, ErrorCode> {
         match command {
-            Command::Join { conn, kind, fresh_token } => self.decide_join(conn, kind, fresh_token),
+            Command::Join { conn, kind, fresh_token, seen } => self.decide_join(conn, kind, fresh_token, seen),
             Command::Leave { conn } => Ok(self.decide_leave(conn)),
             Command::Request { conn, request } => self.decide_request(conn, request, at),
             Command::Tick => Ok(self.decide_tick(at.now)),

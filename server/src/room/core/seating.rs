@@ -12,15 +12,25 @@ use crate::room::record::Record;
 use crate::secrets;
 
 impl Core {
-    pub(super) fn decide_join(&self, conn: ConnId, kind: JoinKind, fresh_token: String) -> Result<Decision, ErrorCode> {
-        // One participant, one seat: a player joining with a token he already holds here comes
-        // back as that participant instead of taking a second seat.
+    pub(super) fn decide_join(
+        &self,
+        conn: ConnId,
+        kind: JoinKind,
+        fresh_token: String,
+        seen: u64,
+    ) -> Result<Decision, ErrorCode> {
+        // One participant, one seat: a player joining with a token he already holds here, or
+        // with the key of a join already made (sent again, its answer lost), comes back as that
+        // participant instead of taking a second seat.
         let kind = match kind {
-            JoinKind::Player { name, token: Some(token) } => {
-                if self.token_holder(&token).is_some() {
-                    JoinKind::Resume { token, last_seq: None }
-                } else {
-                    JoinKind::Player { name, token: None }
+            JoinKind::Player { name, token, key } => {
+                if key.as_deref().is_some_and(|key| !secrets::valid_join_key(key)) {
+                    return Err(ErrorCode::JoinKeyInvalid);
+                }
+                let keyed = key.as_deref().map(|key| secrets::seat_token_for_key(&self.code, key));
+                match token.into_iter().chain(keyed).find(|token| self.token_holder(token).is_some()) {
+                    Some(token) => JoinKind::Resume { token, last_seq: None },
+                    None => JoinKind::Player { name, token: None, key },
                 }
             }
             kind => kind,
@@ -34,26 +44,33 @@ impl Core {
                     return Err(ErrorCode::AudienceFull);
                 }
                 let name = self.unique_name(&name);
-                let connected = Passing::Connected { conn, participant: None, name, announce: true };
+                let connected = Passing::Connected { conn, participant: None, name, announce: true, since: seen };
                 Ok(Decision::passing(connected).with(Effect::Admit { conn, token: None, last_seq: None }))
             }
             JoinKind::Player { .. } if self.tournament.is_some() => Err(ErrorCode::TournamentTable),
-            JoinKind::Player { name, .. } => {
+            JoinKind::Player { name, key, .. } => {
                 let name = self.unique_name(&name);
                 let seat = self.free_seat_for_newcomer()?;
                 let id = self.participants.len() as u32;
-                let token_hash = secrets::token_hash(&fresh_token);
+                // With a key, the token is the key's: the same join sent again finds him by it.
+                let token = key.map_or(fresh_token, |key| secrets::seat_token_for_key(&self.code, &key));
+                let token_hash = secrets::token_hash(&token);
                 let joined = Record::Joined { participant: id, name: name.clone(), token_hash, seat };
-                let connected = Passing::Connected { conn, participant: Some(id), name, announce: false };
+                let connected = Passing::Connected { conn, participant: Some(id), name, announce: false, since: seen };
                 Ok(Decision {
                     changes: vec![Change::Record(joined), Change::Passing(connected)],
-                    effects: vec![Effect::Admit { conn, token: Some(fresh_token), last_seq: None }],
+                    effects: vec![Effect::Admit { conn, token: Some(token), last_seq: None }],
                 })
             }
             JoinKind::Resume { token, last_seq } => {
                 let Some(id) = self.token_holder(&token) else {
                     return Err(ErrorCode::TokenInvalid);
                 };
+                // A request older than the connection the player has now (sent before the client
+                // gave up on it, and carried out late) does not take the seat from it.
+                if self.viewers.values().any(|v| v.participant == Some(id) && v.since > seen) {
+                    return Err(ErrorCode::Superseded);
+                }
                 // The same player on an older connection (another tab, a dead socket): replaced.
                 let older: Vec<ConnId> =
                     self.viewers.iter().filter(|(_, v)| v.participant == Some(id)).map(|(c, _)| *c).collect();
@@ -68,6 +85,7 @@ impl Core {
                     participant: Some(id),
                     name,
                     announce: true,
+                    since: seen,
                 }));
                 decision.effects.push(Effect::Admit {
                     conn,

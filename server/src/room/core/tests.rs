@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use fipsen_bots::Level;
-use fipsen_protocol::{MAX_READING_SECONDS, RoomOptions};
+use fipsen_protocol::{ErrorCode, MAX_READING_SECONDS, RoomOptions};
 use fipsen_rules::{GameId, GameRules, Seat, Seed};
 
 use super::bots::{bot_pause, splitmix};
@@ -163,11 +163,11 @@ impl Driver {
                 let token = self.tokens.values().nth(rng.below(self.tokens.len())).cloned();
                 JoinKind::Resume { token: token.unwrap_or_default(), last_seq: Some(self.core.seq()) }
             }
-            _ => JoinKind::Player { name, token: None },
+            _ => JoinKind::Player { name, token: None, key: None },
         };
         let fresh_token = format!("token-{conn}");
         let participant = self.core.participants.len() as u32;
-        if let Some(decision) = self.run(Command::Join { conn, kind, fresh_token: fresh_token.clone() })
+        if let Some(decision) = self.run(Command::Join { conn, kind, fresh_token: fresh_token.clone(), seen: conn })
             && decision.changes.iter().any(|c| matches!(c, Change::Record(Record::Joined { .. })))
         {
             self.tokens.insert(participant, fresh_token);
@@ -363,7 +363,12 @@ fn room_of_bots(master: u8, bot_delay_ms: u32) -> Driver {
     let options = RoomOptions { bot_delay_ms, ..RoomOptions::default() };
     let mut driver = Driver::new(meta(GameRules::default(), options, master, None));
     driver.seat_bots_and_start(0);
-    driver.run(Command::Join { conn: 1, kind: JoinKind::Spectator { name: "Oma".into() }, fresh_token: String::new() });
+    driver.run(Command::Join {
+        conn: 1,
+        kind: JoinKind::Spectator { name: "Oma".into() },
+        fresh_token: String::new(),
+        seen: 1,
+    });
     driver
 }
 
@@ -432,7 +437,7 @@ fn pause_while_switching(on: Duration, off: Duration) -> Option<Duration> {
     driver.seat_bots_and_start(1);
     let conn = 2;
     let resume = JoinKind::Resume { token: "antje".into(), last_seq: None };
-    driver.run(Command::Join { conn, kind: resume, fresh_token: String::new() }).expect("she comes back");
+    driver.run(Command::Join { conn, kind: resume, fresh_token: String::new(), seen: conn }).expect("she comes back");
     finish_deal(&mut driver);
     let start = driver.now;
     driver.run(Command::Tick);
@@ -516,15 +521,15 @@ fn playing_again_keeps_the_seats_the_bots_and_the_host() {
     driver.run_record(Record::Started);
     for (conn, token) in [(1, "host"), (2, "guest")] {
         let resume = JoinKind::Resume { token: token.into(), last_seq: None };
-        driver.run(Command::Join { conn, kind: resume, fresh_token: String::new() }).expect("back");
+        driver.run(Command::Join { conn, kind: resume, fresh_token: String::new(), seen: conn }).expect("back");
     }
     let offer = |driver: &Driver, conn| {
         driver.core.decide(Command::Request { conn, request: RoomMessage::Rematch }, driver.at())
     };
-    assert_eq!(offer(&driver, 1).err(), Some(fipsen_protocol::ErrorCode::RematchUnavailable), "the series is not over");
+    assert_eq!(offer(&driver, 1).err(), Some(ErrorCode::RematchUnavailable), "the series is not over");
     finish_deal(&mut driver);
     assert!(driver.core.series.as_ref().is_some_and(|s| s.series_over()));
-    assert_eq!(offer(&driver, 2).err(), Some(fipsen_protocol::ErrorCode::NotHost));
+    assert_eq!(offer(&driver, 2).err(), Some(ErrorCode::NotHost));
     let Ok(decision) = offer(&driver, 1) else { panic!("the host may offer") };
     assert!(decision.changes.is_empty(), "nothing changes here until the new room is open");
     let [Effect::OpenRematch { records }] = decision.effects.as_slice() else { panic!("{:?}", decision.effects) };
@@ -548,7 +553,7 @@ fn playing_again_keeps_the_seats_the_bots_and_the_host() {
     // Once open, the room names it, and it is not offered again.
     driver.run(Command::Rematched { room: "NEWROOM".into() }).expect("told");
     assert_eq!(driver.core.rematch.as_deref(), Some("NEWROOM"));
-    assert_eq!(offer(&driver, 1).err(), Some(fipsen_protocol::ErrorCode::RematchUnavailable));
+    assert_eq!(offer(&driver, 1).err(), Some(ErrorCode::RematchUnavailable));
     assert_eq!(driver.restored().rematch.as_deref(), Some("NEWROOM"), "it is stored");
     // A tournament table is seated by its tournament.
     let link = TableLink {
@@ -570,9 +575,71 @@ fn playing_again_keeps_the_seats_the_bots_and_the_host() {
         conn: 1,
         kind: JoinKind::Resume { token: "t0".into(), last_seq: None },
         fresh_token: String::new(),
+        seen: 1,
     });
     let refused = cup.core.decide(Command::Request { conn: 1, request: RoomMessage::Rematch }, cup.at()).err();
-    assert_eq!(refused, Some(fipsen_protocol::ErrorCode::TournamentTable));
+    assert_eq!(refused, Some(ErrorCode::TournamentTable));
+}
+
+/// The token a join decision admits its connection with.
+fn admitted_token(decision: &Decision) -> Option<String> {
+    decision.effects.iter().find_map(|e| match e {
+        Effect::Admit { token, .. } => token.clone(),
+        _ => None,
+    })
+}
+
+/// A join sent again with its key (its answer lost) brings back the player the first one made,
+/// with his seat and token, here and in the room rebuilt from its records (as a server taking
+/// the room over has it); another key makes another player; a key of the wrong form is refused.
+#[test]
+fn a_join_sent_again_with_its_key_seats_the_player_once() {
+    let mut driver = Driver::new(meta(GameRules::default(), RoomOptions::default(), 12, None));
+    let key = "aVeryRandomJoinKey-0123456789";
+    let join = |name: &str, key: &str| JoinKind::Player { name: name.into(), token: None, key: Some(key.into()) };
+    let first = driver.run(Command::Join { conn: 1, kind: join("Dup", key), fresh_token: "f1".into(), seen: 1 });
+    let first_token = admitted_token(&first.expect("the first join")).expect("a token");
+    assert_ne!(first_token, "f1", "the token is the key's, not a fresh one");
+    let again = driver.run(Command::Join { conn: 2, kind: join("Dup", key), fresh_token: "f2".into(), seen: 2 });
+    assert_eq!(admitted_token(&again.expect("the join sent again")), Some(first_token.clone()));
+    assert_eq!(driver.core.participants.len(), 1, "one player");
+    assert_eq!(driver.core.seats.iter().flatten().count(), 1, "one seat taken");
+    assert!(!driver.core.viewers.contains_key(&1), "the first connection was replaced");
+
+    // A server that rebuilds the room from its records knows the key's player too.
+    driver.core = driver.restored();
+    let later = driver.run(Command::Join { conn: 3, kind: join("Dup", key), fresh_token: "f3".into(), seen: 3 });
+    assert_eq!(admitted_token(&later.expect("after a takeover")), Some(first_token));
+    assert_eq!(driver.core.participants.len(), 1, "still one player");
+
+    let other = "anotherRandomJoinKey-987654";
+    driver
+        .run(Command::Join { conn: 4, kind: join("Dup", other), fresh_token: "f4".into(), seen: 4 })
+        .expect("a second");
+    assert_eq!(driver.core.participants.len(), 2, "another key, another player");
+    let bad = driver
+        .core
+        .decide(Command::Join { conn: 5, kind: join("Bad", "short"), fresh_token: "f5".into(), seen: 5 }, driver.at());
+    assert_eq!(bad.err(), Some(ErrorCode::JoinKeyInvalid));
+}
+
+/// A `resume` first seen before the connection the player has now (sent before the client gave
+/// up on it, carried out late) is refused and leaves that connection in the room; a later one
+/// replaces it.
+#[test]
+fn an_older_resume_does_not_replace_a_newer_connection() {
+    let mut driver = Driver::new(meta(GameRules::default(), RoomOptions::default(), 13, None));
+    let token_hash = crate::secrets::token_hash("antje");
+    driver.run_record(Record::Joined { participant: 0, name: "Antje".into(), token_hash, seat: Some(Seat(0)) });
+    let resume = || JoinKind::Resume { token: "antje".into(), last_seq: None };
+    driver.run(Command::Join { conn: 7, kind: resume(), fresh_token: String::new(), seen: 2_000 }).expect("back");
+    let stale = driver
+        .core
+        .decide(Command::Join { conn: 6, kind: resume(), fresh_token: String::new(), seen: 1_000 }, driver.at());
+    assert_eq!(stale.err(), Some(ErrorCode::Superseded));
+    assert!(driver.core.viewers.contains_key(&7), "the newer connection stays");
+    driver.run(Command::Join { conn: 8, kind: resume(), fresh_token: String::new(), seen: 3_000 }).expect("newer");
+    assert!(!driver.core.viewers.contains_key(&7) && driver.core.viewers.contains_key(&8), "replaced by the newer");
 }
 
 /// A room of bots that played `moves` actions, with what it stored.
