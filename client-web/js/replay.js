@@ -241,7 +241,9 @@ function stage(r) {
     h('button', { type: 'button', class: 'small', 'data-key': key, 'aria-label': label, title: label, disabled, onclick: () => go(to) }, stepIcon(key));
   return h(
     'section',
-    { class: 'replay-stage', tabindex: '0', 'aria-roledescription': t('replay.title_plain'), 'data-testid': 'replay', 'data-step': r.step, onkeydown: onReplayKey, ...swipe },
+    // Its `data-key` keeps the keyboard on it through every redraw of the page (any answer or
+    // update that arrives while it is open draws the dialog anew).
+    { class: 'replay-stage', tabindex: '0', 'aria-roledescription': t('replay.title_plain'), 'data-testid': 'replay', 'data-key': 'replay-stage', 'data-step': r.step, onkeydown: onReplayKey, ...swipe },
     h(
       'div',
       { class: 'replay-controls row', role: 'group', 'aria-label': t('replay.controls') },
