@@ -3,9 +3,11 @@
 // seat's balance shown, the play-money notice in view, play or pass and keep or exchange as the
 // prompt offers them, only the prompt's cards playable, the result and the scoresheet, no hidden
 // card on the page or in a frame; the seats of six and ten neither overlap nor make the page
-// scroll sideways; the create form offers each rule set's players and options only, and the room
-// and the invitation name them; a deal with the dealer's options (deal or shove, knock, lay a
-// card away) and an exchange of chosen cards. Screenshots go to artifacts/.
+// scroll sideways; the stakes below the trick stay clear of the player's own seat row and of the
+// seats at every table size, on desktops and a phone; the create form offers each rule set's
+// players and options only, and the room and the invitation name them; a deal with the dealer's
+// options (deal or shove, knock, lay a card away) and an exchange of chosen cards. Screenshots go
+// to artifacts/.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -452,6 +454,95 @@ test('Tippen: one deal at six on a desktop, and the table drawn with six and ten
           await screenshot(me, `phone-tippen-ring-${n}-seats-${lang}`);
         }
         await me.page.locator('select[data-key="lang"]').selectOption('en');
+      }
+    }
+  }
+  assertNoConsoleErrors([me]);
+  await me.context.close();
+});
+
+/**
+ * What lies over what around the pot: the stakes panel (pot, reserve, the trump card, "play
+ * money") against the player's own seat row below the table, the table's edge, the trick's cards and
+ * every seat plate; and whether the page scrolls sideways.
+ * @param {import('playwright-core').Page} page
+ */
+async function stakesProblems(page) {
+  return page.evaluate(() => {
+    const box = (e) => e.getBoundingClientRect();
+    const hit = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+    const at = (e) => { const r = box(e); return `${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)}`; };
+    const stakes = document.querySelector('.felt .tp-stakes');
+    const felt = document.querySelector('.felt');
+    const own = document.querySelector('.hand .me-bar');
+    const problems = [];
+    if (!stakes || !felt || !own) return { problems: [`missing: ${[!stakes && 'stakes', !felt && 'table', !own && 'own seat row'].filter(Boolean).join(', ')}`] };
+    const s = box(stakes);
+    if (hit(s, box(own))) problems.push(`the stakes (${at(stakes)}) cover the own seat row (${at(own)})`);
+    if (hit(box(felt), box(own))) problems.push(`the table (${at(felt)}) covers the own seat row (${at(own)})`);
+    const f = box(felt);
+    if (s.bottom > f.bottom + 1 || s.top < f.top - 1 || s.left < f.left - 1 || s.right > f.right + 1) problems.push(`the stakes (${at(stakes)}) reach past the table (${at(felt)})`);
+    for (const seat of document.querySelectorAll('.felt .seat')) {
+      if (hit(box(seat), s)) problems.push(`seat ${seat.getAttribute('data-seat')} (${at(seat)}) and the stakes (${at(stakes)}) overlap`);
+      for (const trick of document.querySelectorAll('.felt .trick-area:has(.played)')) if (hit(box(seat), box(trick))) problems.push(`seat ${seat.getAttribute('data-seat')} overlaps the trick`);
+    }
+    for (const trick of document.querySelectorAll('.felt .trick-area:has(.played)')) if (hit(box(trick), s)) problems.push('the trick and the stakes overlap');
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > width + 1) problems.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+    return { problems };
+  });
+}
+
+test('Tippen: the pot clear of the own seat row at every table size, on desktops and a phone', async () => {
+  const me = await openClient(chrome, 'tp-pot', DESKTOP, 'en');
+  await me.page.locator('#name').fill('Antje');
+  await me.page.locator('[data-key="opt-practice_game-tippen"]').check();
+  await me.page.locator('[data-key="opt-practice_players-4"]').check();
+  await me.page.locator('[data-key="practice"]').click();
+  await me.page.locator('.table-screen.game-tippen.players-4').waitFor();
+  await me.page.locator('.felt .tp-stakes').waitFor();
+  const WIDE = { viewport: { width: 1920, height: 1080 } };
+  for (const device of [DESKTOP, WIDE, PHONE]) {
+    const size = `${device.viewport.width}×${device.viewport.height}`;
+    await me.page.setViewportSize(device.viewport);
+    for (const n of [2, 3, 4, 5, 6, 8, 10]) {
+      // The table as dealt (the player to decide), and in the middle of a trick of every seat.
+      for (const playing of [false, true]) {
+        await me.page.evaluate(
+          ([count, inTrick]) => {
+            const debug = /** @type {any} */ (window).fipsenDebug;
+            const S = debug.S;
+            if (!debug.potSaved) debug.potSaved = { game: structuredClone(S.game), room: structuredClone(S.room) };
+            const { game, room } = structuredClone(debug.potSaved);
+            const grow = (list, fill) => Array.from({ length: count }, (_, i) => list?.[i] ?? fill(i));
+            room.seats = grow(room.seats, (i) => ({ ...room.seats[1], seat: i, name: `Bot ${i + 1}` }));
+            const deal = game.deal;
+            deal.hand_sizes = grow(deal.hand_sizes, () => 3);
+            deal.tricks_taken = grow(deal.tricks_taken, () => 0);
+            game.totals = grow(game.totals, (i) => i * 3 - 6);
+            if (inTrick) {
+              const pack = ['C', 'S', 'H', 'D'].flatMap((s) => ['A', 'K', 'Q', 'J', '10', '9', '8', '7', '6', '5', '4', '3', '2'].map((r) => s + r));
+              deal.phase = 'play';
+              deal.active = Array.from({ length: count }, (_, i) => i);
+              deal.decisions = Array.from({ length: count }, (_, i) => ({ seat: i, choice: 'join' }));
+              deal.exchanges = Array.from({ length: count }, (_, i) => ({ seat: i, count: i % 3 }));
+              deal.trick = Array.from({ length: count }, (_, i) => ({ seat: i, card: pack[i * 5] }));
+              deal.winning = 0;
+              deal.turn = null;
+              deal.played_for = 24;
+              deal.reserve = 12;
+            }
+            S.game = game;
+            S.room = room;
+            debug.render();
+          },
+          [n, playing],
+        );
+        await me.page.locator(`.table-screen.players-${n} .felt .tp-stakes`).waitFor();
+        assert.equal(await me.page.locator('.centre .played').count(), playing ? n : 0);
+        const { problems } = await stakesProblems(me.page);
+        assert.deepEqual(problems, [], `${n} seats ${playing ? 'in a trick' : 'as dealt'} at ${size}`);
+        if (n <= 4) await screenshot(me, `${device === PHONE ? 'phone' : `desktop-${device.viewport.width}`}-tippen-pot-${n}-seats${playing ? '-trick' : ''}`);
       }
     }
   }
