@@ -546,6 +546,10 @@ test('Tippen: the pot clear of the own seat row at every table size, on desktops
       }
     }
   }
+  // What the limit of the middle does is there to tap, on a phone too.
+  await me.page.locator('[data-testid="max-pot"] button.info').click();
+  await me.page.locator('[data-testid="max-pot"] .explain:popover-open').waitFor();
+  assert.match(await me.page.locator('[data-testid="max-pot"] .explain').textContent(), /never hold more/);
   assertNoConsoleErrors([me]);
   await me.context.close();
 });
