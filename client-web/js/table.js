@@ -378,15 +378,16 @@ function moveClock(seat) {
 }
 
 /**
- * Whether this viewer may nudge now: he sits, a person's turn (not his, not a bot's) has lasted
- * long enough, and the page is connected (offline, whose turn it is may have changed unseen).
+ * Whether this viewer may nudge now: he sits, a connected person's turn (not his, not a bot's)
+ * has lasted long enough, and the page is connected (offline, whose turn it is may have changed unseen).
  */
 function nudgeable(me) {
   if (S.conn !== 'open') return false;
   const turn = S.room?.turn;
   if (me === null || !turn || turn.seat === me) return false;
   const info = S.room?.seats?.[turn.seat];
-  if (!info || info.bot || info.stand_in) return false;
+  // A player who is not connected would never see the nudge: none is offered.
+  if (!info || info.bot || info.stand_in || !info.connected) return false;
   return turn.waited_ms + (Date.now() - S.roomAt) >= NUDGE_AFTER_MS;
 }
 
