@@ -738,6 +738,8 @@ function resultPanel(game, deal, me) {
     { class: 'result panel', 'aria-labelledby': 'result-title', 'data-testid': 'result' },
     h('h2', { id: 'result-title' }, t('result.title')),
     h('p', { class: 'result-sentence' }, sentence),
+    // At the end of the series its words ("Final totals:") lead into the totals below them.
+    game.over ? h('p', { class: 'series-over' }, t('result.series_over')) : null,
     h(
       'ul',
       { class: 'result-scores' },
@@ -751,7 +753,6 @@ function resultPanel(game, deal, me) {
         ),
       ),
     ),
-    game.over ? h('p', { class: 'series-over' }, t('result.series_over')) : null,
     game.over ? rematchPanel(S.room) : null,
     game.over ? null : nextDealPanel(me),
     h(
