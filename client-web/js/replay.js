@@ -189,7 +189,7 @@ function middle(game, deal, costly, unit) {
         h(
           'span',
           { class: `replay-play${costly.has(p.card) ? ' costly' : ''}`, 'data-card': p.card },
-          h('span', { class: 'small-card', 'aria-label': cardName(p.card) }, cardFace(p.card)),
+          h('span', { class: 'small-card', role: 'img', 'aria-label': cardName(p.card) }, cardFace(p.card)),
           costMark(costly.get(p.card), unit),
           h('span', { class: 'hint' }, seatName(p.seat)),
         ),

@@ -88,6 +88,11 @@ for (const [kind, device] of /** @type {const} */ ([
     s = await shown(me.page);
     assert.deepEqual(s.hands, s.expected);
     assert.ok(s.tricks >= 2, 'a jump to each trick');
+    // The last trick's cards lie in the middle, each named as a picture is (a name on an element
+    // without a role is read by no screen reader).
+    const middle = await me.page.locator('[data-testid="replay-trick"] [aria-label]').evaluateAll((els) => els.map((e) => [e.getAttribute('aria-label'), e.getAttribute('role')]));
+    assert.ok(middle.length >= 3, `the last trick's cards: ${middle.length}`);
+    for (const [name, role] of middle) assert.equal(role, 'img', `${name} has a role`);
     await screenshot(me, `${kind}-replay-end`);
     // To a trick, and back to the start.
     await me.page.locator('[data-key="replay-trick-1"]').click();
