@@ -322,7 +322,7 @@ function onMessage(msg) {
       for (const ev of msg.events ?? []) {
         if ((ev.seq ?? 0) <= S.seq) continue;
         S.log.push(...eventLines(ev, next.game?.deal));
-        announceEvent(ev, mySeat());
+        announceEvent(ev, mySeat(), next.game?.deal);
         if (ev.kind === 'chat' && !S.ui.chatOpen) S.ui.unread += 1;
         if (ev.kind === 'nudged' && ev.seat === mySeat()) nudged(ev.by);
       }

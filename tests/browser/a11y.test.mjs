@@ -3,7 +3,8 @@
 // scoresheet, the replay, the series page and the tournament pages — audited with axe-core on a phone and on a
 // desktop (no serious or critical violation), and walked through with Tab (every visible control
 // reached); a deal played with the keyboard alone (a bid, the calls and the cards with Enter and
-// Space); the turn and each card played read out through the live region, in English and German.
+// Space); the turn, each card played, who took each trick and how the deal ended read out through
+// the live region, in English and German.
 
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -519,6 +520,25 @@ test('a deal played with the keyboard alone on a desktop; the turn and every car
     plays.map((p) => playedLine('en', s.names[p.seat], p.card, p.seat === s.me)),
   );
   for (const [seat, name] of s.names.entries()) if (seat !== s.me) assert.ok(lines.includes(`${name}’s turn.`), `${name}'s turn read out`);
+  // Who took each trick, in order, and how the deal ended (the result panel's sentence).
+  const takers = [];
+  const seen = new Set();
+  for (const text of me.frames) {
+    const msg = JSON.parse(text);
+    for (const ev of msg.type === 'update' ? (msg.events ?? []) : []) {
+      if (ev.kind === 'game' && ev.event?.event === 'trick_taken' && !seen.has(ev.seq)) {
+        seen.add(ev.seq);
+        takers.push(ev.event.seat);
+      }
+    }
+  }
+  assert.ok(takers.length >= 1, 'a trick was taken');
+  assert.deepEqual(
+    lines.filter((l) => l.endsWith(' takes the trick.')),
+    takers.map((seat) => `${s.names[seat]} takes the trick.`),
+  );
+  const sentence = (await page.locator('[data-testid="result"] .result-sentence').textContent()) ?? '';
+  assert.ok(sentence.length > 5 && lines.includes(sentence), `how the deal ended is read out: ${sentence} | ${lines.slice(-3).join(' | ')}`);
   assertNoConsoleErrors([me]);
   await me.context.close();
 });
