@@ -464,3 +464,31 @@ test('a nudge is offered for a connected player who keeps the table waiting, nev
   assert.deepEqual(await nudges(false), { buttons: 0, away: 1 }, 'Bea is away: no nudge, and her seat says so');
   await me.context.close();
 });
+
+test('the call table’s row labels break between words, never inside one (Japanese on a phone)', async () => {
+  const me = await openClient(chrome, 'ja-rows', PHONE, 'ja');
+  await me.page.locator('#name').fill('Meike');
+  await me.page.locator('[data-key="practice"]').click();
+  // The call table comes at the player's first call (after the bots' before him).
+  await me.page.locator('.bid-row-label').first().waitFor({ timeout: 60_000 });
+  // Each word of a label on one line: the lines its letters lie on, word by word.
+  const split = await me.page.locator('.bid-row-label').evaluateAll((els) =>
+    els.flatMap((e) => {
+      const text = e.firstChild;
+      if (!(text instanceof Text)) return [];
+      const out = [];
+      for (const m of text.data.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(text, m.index);
+        range.setEnd(text, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (tops.size > 1) out.push(`${text.data}: ${m[0]} on ${tops.size} lines`);
+      }
+      return out;
+    }),
+  );
+  assert.ok((await me.page.locator('.bid-row-label').count()) >= 4, 'a row for each number of tricks');
+  assert.deepEqual(split, []);
+  await screenshot(me, 'phone-ja-call-rows');
+  await me.context.close();
+});
