@@ -641,7 +641,17 @@ function handView(deal, me, myTurn) {
   };
   return h(
     'section',
-    { class: `hand${discarding ? ' discarding' : ''}`, 'aria-label': t('table.your_hand'), style: `--n:${cards.length}`, onkeydown: onKey },
+    // The keyboard's home between turns (see replaceKeepingFocus): from here it goes to a card
+    // as soon as one can be played, and the arrow keys reach the cards.
+    {
+      class: `hand${discarding ? ' discarding' : ''}`,
+      'aria-label': t('table.your_hand'),
+      style: `--n:${cards.length}`,
+      onkeydown: onKey,
+      tabindex: '-1',
+      'data-key': 'hand',
+      'data-group-home': 'hand',
+    },
     h(
       'div',
       { class: `me-bar${myTurn ? ' turn' : ''}` },
