@@ -371,6 +371,34 @@ async function practiceDeal(kind) {
   assert.match(sheet.head, /play money/);
   assert.match(sheet.key, /play money/);
   assert.equal(sheet.balances, 6);
+  // Every word of the sheet legible: a contrast of at least 4.5:1 against the cell it lies on
+  // (the shares received, green, on a played cell's tint too).
+  const contrast = await me.page.evaluate(() => {
+    const rgb = (c) => (c.match(/[\d.]+/g) ?? []).map(Number);
+    const lum = ([r, g, b]) => {
+      const f = (x) => ((x /= 255) <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const background = (e) => {
+      for (let n = e; n; n = n.parentElement) {
+        const c = rgb(getComputedStyle(n).backgroundColor);
+        if (c.length === 3 || (c.length === 4 && c[3] > 0)) return c.slice(0, 3);
+      }
+      return [255, 255, 255];
+    };
+    const low = [];
+    let received = 0;
+    for (const e of document.querySelectorAll('.tp-sheet *')) {
+      if (![...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+      if (e.matches('.tp-active .tp-in')) received += 1;
+      const [a, b] = [lum(rgb(getComputedStyle(e).color).slice(0, 3)), lum(background(e))].sort((x, y) => y - x);
+      const ratio = (a + 0.05) / (b + 0.05);
+      if (ratio < 4.5) low.push(`${e.className || e.tagName} "${e.textContent.trim()}": ${ratio.toFixed(2)}:1`);
+    }
+    return { low, received };
+  });
+  assert.ok(contrast.received >= 1, 'a share received in a played cell');
+  assert.deepEqual(contrast.low, [], 'every word of the scoresheet legible');
   const sheetMoney = await coins(me.page, '[data-testid="sheet-pot"]');
   assert.deepEqual(sheetMoney, { glyph: false, drawn: 1 }, 'the scoresheet’s coin is drawn');
   await screenshot(me, `${kind}-tippen-scoresheet`);
