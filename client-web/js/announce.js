@@ -47,15 +47,20 @@ function say(text) {
   while (region.childElementCount > KEEP) region.firstElementChild?.remove();
 }
 
+/** Events read out though nobody chose them: who took a trick, how the deal and the series ended. */
+const TOLD = new Set(['trick_taken', 'deal_over', 'series_over']);
+
 /**
  * A room event as it arrives: a card played is read out, and so is any other move a player
- * makes (a call, trumps named, a Wippen move) in the words of the table log, and the host's offer
- * to play again. After a move the turn is read out again, even where it stays with the same
- * player.
+ * makes (a call, trumps named, a Wippen move) in the words of the table log, who took each trick,
+ * how the deal ended, and the host's offer to play again. After a move the turn is read out
+ * again, even where it stays with the same player.
  * @param {any} ev a SeqEvent
  * @param {number|null} me the viewer's seat
+ * @param {any} [after] the deal once the event's update is applied (the words of how a deal
+ *   ended count its tricks)
  */
-export function announceEvent(ev, me) {
+export function announceEvent(ev, me, after) {
   // The host offers to play again: the offer to answer is on the result panel.
   if (ev?.kind === 'rematch') {
     say(t('sr.rematch', { name: S.room?.host ?? '' }));
@@ -67,8 +72,10 @@ export function announceEvent(ev, me) {
   if (e?.event === 'card_played') {
     const card = cardName(e.card);
     say(e.seat === me ? t('sr.you_played', { card }) : t('sr.played', { name: seatName(e.seat), card }));
-  } else if (game.moves.has(e?.event)) {
-    for (const text of game.eventTexts(e, S.game?.deal)) say(text);
+  } else if (game.moves.has(e?.event) || TOLD.has(e?.event)) {
+    const lines = game.eventTexts(e, S.game?.deal, after ?? S.game?.deal) ?? [];
+    if (!lines.length && e.event === 'trick_taken') lines.push(t('log.trick', { name: seatName(e.seat) }));
+    for (const text of lines) say(text);
   } else return;
   announcedTurn = null;
 }

@@ -75,6 +75,9 @@ function onRoute() {
       // From one table to another (a second invitation opened in this tab): the connection leaves
       // the first (the seat there stays ours) before it looks at the second.
       const leaving = before.name === 'room' && before.code !== route.code && (S.room || S.you);
+      const seated = leaving && S.you?.seat !== null && S.you?.seat !== undefined && S.room?.status !== 'over';
+      S.ui.seatedAt = seated ? { code: before.code, title: tableTitle(S.room?.title, S.room?.host) || t('room.title', { code: before.code }) } : S.ui.seatedAt?.code === route.code ? null : S.ui.seatedAt;
+      S.ui.secondSeat = null;
       resetRoom();
       if (conn.ready) {
         if (leaving) conn.send({ type: 'leave_room' });
@@ -83,6 +86,7 @@ function onRoute() {
     }
   } else if (before.name === 'room') {
     // Leaving a room: the seat stays ours (the token is kept) and the connection is free again.
+    S.ui.seatedAt = null;
     resetRoom();
     if (conn.ready) {
       conn.send({ type: 'leave_room' });
@@ -329,7 +333,7 @@ function onMessage(msg) {
       for (const ev of msg.events ?? []) {
         if ((ev.seq ?? 0) <= S.seq) continue;
         S.log.push(...eventLines(ev, next.game?.deal));
-        announceEvent(ev, mySeat());
+        announceEvent(ev, mySeat(), next.game?.deal);
         if (ev.kind === 'chat' && !S.ui.chatOpen) S.ui.unread += 1;
         if (ev.kind === 'nudged' && ev.seat === mySeat()) nudged(ev.by);
       }

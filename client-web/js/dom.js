@@ -92,7 +92,8 @@ function append(el, children) {
  */
 export function replaceKeepingFocus(container, content, afterInsert) {
   const active = /** @type {HTMLElement|null} */ (document.activeElement);
-  const key = active && container.contains(active) ? active.dataset.key : undefined;
+  const inside = Boolean(active && active !== document.body && container.contains(active));
+  const key = inside && active ? active.dataset.key : undefined;
   let typed = null;
   if (key && active instanceof HTMLInputElement && active.type === 'text') {
     typed = { value: active.value, start: active.selectionStart, end: active.selectionEnd };
@@ -107,7 +108,11 @@ export function replaceKeepingFocus(container, content, afterInsert) {
         again.value = typed.value;
         again.setSelectionRange(typed.start, typed.end);
       }
-      again.focus({ preventScroll: true });
+      // A group's home (the hand, while none of its cards could be chosen) hands the keyboard
+      // to the group's first member that can be chosen now (a card, at the player's turn).
+      const home = again.dataset.groupHome;
+      const member = home ? container.querySelector(`[data-group="${CSS.escape(home)}"]:not([disabled])`) : null;
+      (member instanceof HTMLElement ? member : again).focus({ preventScroll: true });
       return;
     }
   }
@@ -121,7 +126,17 @@ export function replaceKeepingFocus(container, content, afterInsert) {
   if (group) {
     // The focused element went away (a card was played): stay in its group.
     const sibling = container.querySelector(`[data-group="${CSS.escape(group)}"]:not([disabled])`);
-    if (sibling instanceof HTMLElement) sibling.focus({ preventScroll: true });
+    if (sibling instanceof HTMLElement) {
+      sibling.focus({ preventScroll: true });
+      return;
+    }
+  }
+  // The focused element went away and nothing took its place (a call made, the last card that
+  // could be played): the keyboard goes to the home of a group (the hand) rather than back to
+  // the top of the page, where it would take many Tabs to come back.
+  if (inside && (!document.activeElement || document.activeElement === document.body)) {
+    const home = container.querySelector(`[data-group-home${group ? `="${CSS.escape(group)}"` : ''}]`) ?? container.querySelector('[data-group-home]');
+    if (home instanceof HTMLElement) home.focus({ preventScroll: true });
   }
 }
 

@@ -93,6 +93,20 @@ function usable() {
 }
 
 /** Sends a join for `code` as a player or a spectator. */
+/**
+ * "Sit down" on an invitation: at once, or, for a player seated at another table in this tab,
+ * on the second tap (the first asks).
+ * @param {string} code @param {{code: string, title: string}|null} elsewhere
+ */
+function sitDown(code, elsewhere) {
+  if (elsewhere && S.ui.secondSeat !== code) {
+    S.ui.secondSeat = code;
+    api.render();
+    return;
+  }
+  join(code, 'player');
+}
+
 export function join(code, role) {
   if (needName()) return;
   // Someone may paste the whole invitation link instead of the code.
@@ -654,6 +668,9 @@ export function joinView(code) {
   const info = peek?.info ?? null;
   const error = peek?.error ?? null;
   const off = S.waiting || !usable();
+  // Seated at another table in this tab (his seat there stays his): said, and asked before he
+  // sits down here as well. A seat he holds here already is simply his again.
+  const elsewhere = S.ui.seatedAt && S.ui.seatedAt.code !== code && !seatFor(code)?.token ? S.ui.seatedAt : null;
   return h(
     'div',
     { class: 'home invited' },
@@ -669,6 +686,15 @@ export function joinView(code) {
           : h('p', { class: 'hint', role: 'status' }, t('conn.connecting')),
       info?.tournament ? h('p', { class: 'hint', 'data-testid': 'invite-tournament' }, t('tn.invite_players')) : null,
       error ? null : nameField(),
+      elsewhere
+        ? h(
+            'p',
+            { class: 'invite-elsewhere', 'data-testid': 'invite-elsewhere' },
+            t('invite.elsewhere', { table: elsewhere.title }),
+            ' ',
+            h('a', { href: `#/room/${elsewhere.code}`, 'data-key': 'invite-back' }, t('invite.back', { table: elsewhere.title })),
+          )
+        : null,
       error
         ? null
         : h(
@@ -677,7 +703,11 @@ export function joinView(code) {
             // A tournament's players sit down from its page, with their tournament tokens.
             info?.tournament
               ? null
-              : h('button', { type: 'button', class: 'primary big', 'data-key': 'invite-sit', disabled: off, onclick: () => join(code, 'player') }, t('home.join_button')),
+              : h(
+                  'button',
+                  { type: 'button', class: 'primary big', 'data-key': 'invite-sit', disabled: off, onclick: () => sitDown(code, elsewhere) },
+                  elsewhere && S.ui.secondSeat === code ? t('invite.sit_too') : t('home.join_button'),
+                ),
             info?.spectators_allowed === false
               ? null
               : h('button', { type: 'button', class: 'big', 'data-key': 'invite-watch', disabled: off, onclick: () => join(code, 'spectator') }, t('home.watch_button')),

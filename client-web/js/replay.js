@@ -189,7 +189,7 @@ function middle(game, deal, costly, unit) {
         h(
           'span',
           { class: `replay-play${costly.has(p.card) ? ' costly' : ''}`, 'data-card': p.card },
-          h('span', { class: 'small-card', 'aria-label': cardName(p.card) }, cardFace(p.card)),
+          h('span', { class: 'small-card', role: 'img', 'aria-label': cardName(p.card) }, cardFace(p.card)),
           costMark(costly.get(p.card), unit),
           h('span', { class: 'hint' }, seatName(p.seat)),
         ),
@@ -241,7 +241,9 @@ function stage(r) {
     h('button', { type: 'button', class: 'small', 'data-key': key, 'aria-label': label, title: label, disabled, onclick: () => go(to) }, stepIcon(key));
   return h(
     'section',
-    { class: 'replay-stage', tabindex: '0', 'aria-roledescription': t('replay.title_plain'), 'data-testid': 'replay', 'data-step': r.step, onkeydown: onReplayKey, ...swipe },
+    // Its `data-key` keeps the keyboard on it through every redraw of the page (any answer or
+    // update that arrives while it is open draws the dialog anew).
+    { class: 'replay-stage', tabindex: '0', 'aria-roledescription': t('replay.title_plain'), 'data-testid': 'replay', 'data-key': 'replay-stage', 'data-step': r.step, onkeydown: onReplayKey, ...swipe },
     h(
       'div',
       { class: 'replay-controls row', role: 'group', 'aria-label': t('replay.controls') },

@@ -61,7 +61,8 @@ import { t } from './i18n.js';
  * @property {{levels: import('./protocol.js').Level[]} | null} practice
  * @property {{selected: string[], confirm: {what: string, action: import('./protocol.js').Action}|null,
  *   dialog: null|'sheet'|'settings'|'last_trick'|'review'|'replay', chatOpen: boolean, chatDraft: string, copied: boolean, unread: number,
- *   botPicker: number|null, reading: boolean, held: HeldTrick|null, replayReview: boolean}} ui
+ *   botPicker: number|null, reading: boolean, held: HeldTrick|null, replayReview: boolean,
+ *   seatedAt: {code: string, title: string}|null, secondSeat: string|null}} ui
  */
 
 /**
@@ -147,6 +148,13 @@ export const S = {
     reading: false,
     /** The trick just taken, kept on the table a moment. */
     held: /** @type {HeldTrick|null} */ (null),
+    /**
+     * The table where this tab's player sat when he opened another invitation in it (his seat
+     * there stays his): the invitation says so, and asks before he sits down a second time.
+     */
+    seatedAt: /** @type {{code: string, title: string}|null} */ (null),
+    /** The invitation at which sitting down a second time was asked about once. */
+    secondSeat: /** @type {string|null} */ (null),
   },
 };
 

@@ -378,15 +378,16 @@ function moveClock(seat) {
 }
 
 /**
- * Whether this viewer may nudge now: he sits, a person's turn (not his, not a bot's) has lasted
- * long enough, and the page is connected (offline, whose turn it is may have changed unseen).
+ * Whether this viewer may nudge now: he sits, a connected person's turn (not his, not a bot's)
+ * has lasted long enough, and the page is connected (offline, whose turn it is may have changed unseen).
  */
 function nudgeable(me) {
   if (S.conn !== 'open') return false;
   const turn = S.room?.turn;
   if (me === null || !turn || turn.seat === me) return false;
   const info = S.room?.seats?.[turn.seat];
-  if (!info || info.bot || info.stand_in) return false;
+  // A player who is not connected would never see the nudge: none is offered.
+  if (!info || info.bot || info.stand_in || !info.connected) return false;
   return turn.waited_ms + (Date.now() - S.roomAt) >= NUDGE_AFTER_MS;
 }
 
@@ -640,7 +641,17 @@ function handView(deal, me, myTurn) {
   };
   return h(
     'section',
-    { class: `hand${discarding ? ' discarding' : ''}`, 'aria-label': t('table.your_hand'), style: `--n:${cards.length}`, onkeydown: onKey },
+    // The keyboard's home between turns (see replaceKeepingFocus): from here it goes to a card
+    // as soon as one can be played, and the arrow keys reach the cards.
+    {
+      class: `hand${discarding ? ' discarding' : ''}`,
+      'aria-label': t('table.your_hand'),
+      style: `--n:${cards.length}`,
+      onkeydown: onKey,
+      tabindex: '-1',
+      'data-key': 'hand',
+      'data-group-home': 'hand',
+    },
     h(
       'div',
       { class: `me-bar${myTurn ? ' turn' : ''}` },
@@ -737,6 +748,8 @@ function resultPanel(game, deal, me) {
     { class: 'result panel', 'aria-labelledby': 'result-title', 'data-testid': 'result' },
     h('h2', { id: 'result-title' }, t('result.title')),
     h('p', { class: 'result-sentence' }, sentence),
+    // At the end of the series its words ("Final totals:") lead into the totals below them.
+    game.over ? h('p', { class: 'series-over' }, t('result.series_over')) : null,
     h(
       'ul',
       { class: 'result-scores' },
@@ -750,7 +763,6 @@ function resultPanel(game, deal, me) {
         ),
       ),
     ),
-    game.over ? h('p', { class: 'series-over' }, t('result.series_over')) : null,
     game.over ? rematchPanel(S.room) : null,
     game.over ? null : nextDealPanel(me),
     h(

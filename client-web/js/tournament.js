@@ -758,7 +758,7 @@ function roundTables(state, r) {
           null,
           t('tn.table', { n: table.table.table }),
           ' ',
-          h('span', { class: 'hint tn-played', 'data-testid': 'tn-played' }, t('tn.played', { played: table.played, deals: table.deals })),
+          h('span', { class: 'hint tn-played', 'data-testid': 'tn-played' }, t('tn.played', { played: table.played, deals: table.deals, n: table.deals })),
           table.shown !== table.played ? h('span', { class: 'hint' }, ` · ${t('tn.shown', { n: table.shown })}`) : null,
         ),
         h(
@@ -1003,7 +1003,7 @@ export function resultsView() {
             h(
               'article',
               { class: 'tn-table' },
-              h('h3', null, t('tn.table', { n: table.table.table }), ' ', h('span', { class: 'hint' }, t('tn.played', { played: table.played, deals: table.deals }))),
+              h('h3', null, t('tn.table', { n: table.table.table }), ' ', h('span', { class: 'hint' }, t('tn.played', { played: table.played, deals: table.deals, n: table.deals }))),
               h(
                 'ol',
                 { class: 'tn-seats' },
@@ -1158,7 +1158,7 @@ export function tourneyBar(room) {
     h('a', { href: `#/t/${tn.tournament}`, 'data-key': 'tn-bar-link', class: 'tn-bar-name' }, '🏆 ', tn.name),
     h('span', { 'data-testid': 'tn-bar-round' }, t('tn.phase.playing', { round: tn.round, rounds: tn.rounds })),
     h('span', null, t('tn.table', { n: tn.table })),
-    h('span', { 'data-testid': 'tn-bar-deals' }, t('tn.played', { played: tn.played, deals: tn.deals })),
+    h('span', { 'data-testid': 'tn-bar-deals' }, t('tn.played', { played: tn.played, deals: tn.deals, n: tn.deals })),
     tn.duplicate ? h('span', null, t('tn.duplicate')) : null,
   );
 }

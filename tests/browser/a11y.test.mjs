@@ -3,12 +3,13 @@
 // scoresheet, the replay, the series page and the tournament pages — audited with axe-core on a phone and on a
 // desktop (no serious or critical violation), and walked through with Tab (every visible control
 // reached); a deal played with the keyboard alone (a bid, the calls and the cards with Enter and
-// Space); the turn and each card played read out through the live region, in English and German.
+// Space); the turn, each card played, who took each trick and how the deal ended read out through
+// the live region, in English and German.
 
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
-import { DESKTOP, PHONE, assertNoConsoleErrors, createRoom, launch, openClient, playDeal, playIfAsked, screenshot, settle } from './lib.mjs';
+import { DESKTOP, PHONE, assertNoConsoleErrors, createRoom, launch, openClient, playDeal, playIfAsked, screenshot, settle, stepIfAsked } from './lib.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core');
 
@@ -519,6 +520,70 @@ test('a deal played with the keyboard alone on a desktop; the turn and every car
     plays.map((p) => playedLine('en', s.names[p.seat], p.card, p.seat === s.me)),
   );
   for (const [seat, name] of s.names.entries()) if (seat !== s.me) assert.ok(lines.includes(`${name}’s turn.`), `${name}'s turn read out`);
+  // Who took each trick, in order, and how the deal ended (the result panel's sentence).
+  const takers = [];
+  const seen = new Set();
+  for (const text of me.frames) {
+    const msg = JSON.parse(text);
+    for (const ev of msg.type === 'update' ? (msg.events ?? []) : []) {
+      if (ev.kind === 'game' && ev.event?.event === 'trick_taken' && !seen.has(ev.seq)) {
+        seen.add(ev.seq);
+        takers.push(ev.event.seat);
+      }
+    }
+  }
+  assert.ok(takers.length >= 1, 'a trick was taken');
+  assert.deepEqual(
+    lines.filter((l) => l.endsWith(' takes the trick.')),
+    takers.map((seat) => `${s.names[seat]} takes the trick.`),
+  );
+  const sentence = (await page.locator('[data-testid="result"] .result-sentence').textContent()) ?? '';
+  assert.ok(sentence.length > 5 && lines.includes(sentence), `how the deal ended is read out: ${sentence} | ${lines.slice(-3).join(' | ')}`);
+  assertNoConsoleErrors([me]);
+  await me.context.close();
+});
+
+test('the keyboard stays on the hand from turn to turn: each card after the first is played with Space alone', async () => {
+  const me = await openClient(chrome, 'a11y-hand', DESKTOP, 'en');
+  const { page } = me;
+  await page.locator('#name').fill('Meike');
+  await page.locator('[data-key="practice-more"]').click();
+  await page.locator('[data-key="opt-practice_delay-0"]').check();
+  await page.locator('[data-key="practice"]').click();
+  await page.locator('.table-screen').waitFor();
+  let played = 0;
+  for (let step = 0; step < 300; step++) {
+    if ((await page.locator('[data-testid="result"]').count()) > 0) break;
+    const d = await deal(page);
+    if (d.waiting || !d.myTurn) {
+      await page.waitForTimeout(60);
+      continue;
+    }
+    const prompt = await page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.game.deal.prompt);
+    if (!(prompt.cards ?? []).length) {
+      // A call, made with the mouse: its button goes away, the keyboard stays at the table.
+      if (!(await stepIfAsked(page))) throw new Error(`nothing to do: ${JSON.stringify(prompt)}`);
+      await settle(page);
+      continue;
+    }
+    const before = await page.locator('.hand .hand-card').count();
+    if (played === 0) {
+      // The first card: the keyboard comes to the hand with Tab.
+      await pressOn(page, '.hand .hand-card.playable:not([disabled])', ' ');
+    } else {
+      const focus = await page.evaluate(() => {
+        const a = document.activeElement;
+        return { card: Boolean(a?.matches('.hand .hand-card.playable:not([disabled])')), at: a === document.body ? 'the top of the page' : `${a?.tagName} ${a?.className}` };
+      });
+      assert.ok(focus.card, `at the player's turn the keyboard is on a card he may play, not on ${focus.at}`);
+      await page.keyboard.press(' ');
+    }
+    await page.waitForFunction((n) => document.querySelectorAll('.hand .hand-card').length < n, before);
+    await settle(page);
+    played += 1;
+  }
+  await page.locator('[data-testid="result"]').waitFor();
+  assert.ok(played >= 2, `cards played: ${played}`);
   assertNoConsoleErrors([me]);
   await me.context.close();
 });

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { generate, OUTPUT_PATH, SCHEMA_PATH } from './gen-protocol-types.mjs';
@@ -12,13 +12,35 @@ import { generate, OUTPUT_PATH, SCHEMA_PATH } from './gen-protocol-types.mjs';
 // i18n.js touches the browser's storage only when a language is chosen: give it a stand-in.
 globalThis.localStorage ??= /** @type {any} */ ({ getItem: () => null, setItem: () => {} });
 globalThis.document ??= /** @type {any} */ ({ documentElement: {} });
-const { LANGS, missingKeys, has, setLang, t } = await import('../../client-web/js/i18n.js');
+const { LANGS, addStrings, missingKeys, has, setLang, t } = await import('../../client-web/js/i18n.js');
 // The games' own words join the client's through the registry of games.
 const { GAMES } = await import('../../client-web/js/games/index.js');
 
 test('the protocol typedefs are generated from the current JSON Schema', () => {
   const expected = generate(readFileSync(SCHEMA_PATH, 'utf8'));
   assert.equal(readFileSync(OUTPUT_PATH, 'utf8'), expected, 'run node tests/browser/gen-protocol-types.mjs');
+});
+
+test('no text says "1" with a plural noun in English or German', async () => {
+  // Every key of the client's words (its own and the games'), read from their files.
+  const files = ['i18n.js', ...['analysis', 'announce', 'reviews', 'series', 'tournament'].map((f) => `${f}-strings.js`)].map((f) => `../../client-web/js/${f}`);
+  for (const g of readdirSync(new URL('../../client-web/js/games/', import.meta.url))) if (g.endsWith('-strings.js')) files.push(`../../client-web/js/games/${g}`);
+  // The pages' words (the tournament's, the series page's…) join the client's as their modules load.
+  for (const f of files.filter((f) => f.endsWith('-strings.js'))) addStrings((await import(f)).strings);
+  const keys = new Set(files.flatMap((f) => [...readFileSync(new URL(f, import.meta.url), 'utf8').matchAll(/^\s*'([\w.]+)': /gm)].map((m) => m[1])));
+  const values = { n: 1, name: 'Anna', a: 'Anna', b: 'Bea', cards: '♣A', card: '♣A', pot: 5, stake: 1, paid: 1, amount: 1, total: 1, i: 1, deal: 1, deals: 1, s: 1 };
+  const plural = { en: /\b1 (cards|tricks|deals|moves|points|counters|players|seats)\b/, de: /\b1 (Karten|Stiche|Spiele|Züge|Punkte|Zähler|Plätze)\b/ };
+  const wrong = [];
+  for (const lang of /** @type {const} */ (['en', 'de'])) {
+    setLang(lang);
+    for (const key of keys) {
+      if (key.endsWith('.one') || !has(key)) continue;
+      const text = t(key, values);
+      if (plural[lang].test(text)) wrong.push(`${lang}:${key}: ${text}`);
+    }
+  }
+  setLang('en');
+  assert.deepEqual(wrong, []);
 });
 
 test('every text exists in every language', () => {

@@ -168,3 +168,30 @@ test('the rules in brief are one tap away from the game chosen, on a phone', asy
   assertNoConsoleErrors([me]);
   await me.context.close();
 });
+
+test('a second invitation opened in the same tab asks before seating the player at a second table', async () => {
+  const host = await openClient(chrome, 'second-host', DESKTOP, 'en');
+  const { link } = await createRoom(host, 'Hinnerk', { title: 'Second table' });
+  const me = await openClient(chrome, 'second-me', PHONE, 'en');
+  await me.page.locator('#name').fill('Meike');
+  await me.page.locator('[data-key="practice"]').click();
+  await me.page.locator('.table-screen').waitFor();
+  const first = await me.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.room.code);
+
+  // The second invitation, in the same tab: it says where he sits, and the first tap only asks.
+  await me.page.goto(link);
+  await me.page.locator('[data-testid="invite-title"]', { hasText: 'Second table' }).waitFor();
+  const note = me.page.locator('[data-testid="invite-elsewhere"]');
+  await note.waitFor();
+  assert.match((await note.textContent()) ?? '', /seated at .*second seat/);
+  assert.equal(await me.page.locator('[data-key="invite-back"]').getAttribute('href'), `#/room/${first}`);
+  await me.page.locator('[data-key="invite-sit"]').click();
+  await me.page.locator('[data-key="invite-sit"]', { hasText: 'Yes, sit here as well' }).waitFor();
+  assert.equal(await me.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.you), null, 'not seated on the first tap');
+  // Confirmed: seated at the second table too.
+  await me.page.locator('[data-key="invite-sit"]').click();
+  await me.page.waitForFunction(() => /** @type {any} */ (window).fipsenDebug.S.you?.seat !== undefined && /** @type {any} */ (window).fipsenDebug.S.you?.seat !== null);
+  assertNoConsoleErrors([host, me]);
+  await host.context.close();
+  await me.context.close();
+});

@@ -116,6 +116,9 @@ test('after a series the host offers to play again: a player follows to his seat
     await c.page.waitForFunction(() => /** @type {any} */ (window).fipsenDebug.S.room?.status === 'over');
   }
   assert.equal(await host.page.locator('.series-over').textContent(), 'The series is over. Final totals:');
+  // The words lead into the totals: the list of every seat's total follows them at once.
+  const next = await host.page.locator('.series-over').evaluate((e) => ({ cls: e.nextElementSibling?.className ?? '', seats: e.nextElementSibling?.querySelectorAll('.total').length ?? 0 }));
+  assert.deepEqual(next, { cls: 'result-scores', seats: 4 }, 'the final totals after their words');
 
   // Only the host may offer; nobody is offered anything yet.
   await host.page.locator('[data-key="rematch-offer"]').waitFor();

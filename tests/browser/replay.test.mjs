@@ -2,7 +2,9 @@
 // from the result panel by keyboard — forward, back, to the ends and to a trick — on a phone and
 // on a desktop; every hand open at every step as the server's replay holds it, the counter and
 // the words of each step; the scoresheet's list of finished deals opens the same replay, with
-// the player's bidding review of that deal beside it. Screenshots go to artifacts/.
+// the player's bidding review of that deal beside it. With the server's answers held back (the
+// replay with its analysis, the review beside it), the keyboard stays where the player put it
+// when they come. Screenshots go to artifacts/.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -86,6 +88,11 @@ for (const [kind, device] of /** @type {const} */ ([
     s = await shown(me.page);
     assert.deepEqual(s.hands, s.expected);
     assert.ok(s.tricks >= 2, 'a jump to each trick');
+    // The last trick's cards lie in the middle, each named as a picture is (a name on an element
+    // without a role is read by no screen reader).
+    const middle = await me.page.locator('[data-testid="replay-trick"] [aria-label]').evaluateAll((els) => els.map((e) => [e.getAttribute('aria-label'), e.getAttribute('role')]));
+    assert.ok(middle.length >= 3, `the last trick's cards: ${middle.length}`);
+    for (const [name, role] of middle) assert.equal(role, 'img', `${name} has a role`);
     await screenshot(me, `${kind}-replay-end`);
     // To a trick, and back to the start.
     await me.page.locator('[data-key="replay-trick-1"]').click();
@@ -117,3 +124,102 @@ for (const [kind, device] of /** @type {const} */ ([
     await me.context.close();
   });
 }
+
+/**
+ * Routes the page's WebSocket through the test, which holds back the server's messages of the
+ * types in `held.types` until `release` is called: an answer that comes late, as on a busy server.
+ * The page is loaded again so that its connection goes through the route.
+ * @param {import('playwright-core').Page} page
+ */
+async function holdingAnswers(page) {
+  /** @type {{types: Set<string>, queue: (() => void)[], arrived: (() => void)[]}} */
+  const held = { types: new Set(), queue: [], arrived: [] };
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((m) => {
+      let type = null;
+      try {
+        type = JSON.parse(String(m)).type;
+      } catch {
+        /* not JSON: passed on */
+      }
+      if (!held.types.has(type)) return ws.send(m);
+      held.queue.push(() => ws.send(m));
+      for (const wake of held.arrived.splice(0)) wake();
+    });
+  });
+  await page.reload();
+  return {
+    /** Holds back the server's messages of `type` from now on. @param {string} type */
+    hold: (type) => held.types.add(type),
+    /** Until a message held back has come from the server. */
+    async waitHeld() {
+      if (!held.queue.length) await new Promise((r) => held.arrived.push(() => r(null)));
+    },
+    /** Passes every message held back to the page, and holds no more. */
+    release() {
+      held.types.clear();
+      for (const send of held.queue.splice(0)) send();
+    },
+  };
+}
+
+test('the replay keeps the keyboard when its analysis and the review beside it come late', async () => {
+  const me = await openClient(chrome, 'replay-late', DESKTOP, 'en');
+  const answers = await holdingAnswers(me.page);
+  await me.page.locator('#name').fill('Meike');
+  await me.page.locator('[data-key="practice-more"]').click();
+  await me.page.locator('[data-key="opt-practice_delay-0"]').check();
+  await me.page.locator('[data-key="practice"]').click();
+  await me.page.locator('.table-screen').waitFor();
+  await playDeal([me]);
+  await me.page.locator('[data-testid="result"]').waitFor();
+  const focus = () =>
+    me.page.evaluate(() => {
+      const a = document.activeElement;
+      if (!a || a === document.body) return 'the page';
+      return a.getAttribute('data-testid') === 'replay' ? 'the replay' : (a.getAttribute('data-key') ?? `${a.tagName} ${a.className}`);
+    });
+  const stepTo = async (n) => {
+    await me.page.keyboard.press('ArrowRight');
+    await me.page.waitForFunction((i) => document.querySelector('[data-testid="replay"]')?.getAttribute('data-step') === String(i), n);
+  };
+
+  // The replay, with the analysis of the deal's play, is asked for and held back: the dialog
+  // says so; when it comes, the replay takes the keyboard.
+  answers.hold('replay');
+  await me.page.locator('[data-key="replay-open"]').click();
+  await answers.waitHeld();
+  await me.page.locator('.dialog-replay [role="status"]').waitFor();
+  assert.equal(await me.page.locator('[data-testid="replay"]').count(), 0, 'nothing to step through yet');
+  answers.release();
+  await me.page.waitForFunction(() => document.activeElement === document.querySelector('[data-testid="replay"]'));
+  assert.ok(await me.page.locator('[data-testid="replay-analysis"]').isVisible(), 'the analysis came with it');
+  await stepTo(1);
+  assert.equal(await focus(), 'the replay');
+
+  // The review beside it is asked for and comes late, while the player steps on in the replay.
+  answers.hold('review');
+  await me.page.locator('[data-key="replay-review"]').click();
+  await answers.waitHeld();
+  await me.page.locator('[data-testid="replay-what"]').click();
+  assert.equal(await focus(), 'the replay', 'a click on the replay puts the keyboard there');
+  await stepTo(2);
+  answers.release();
+  await me.page.locator('[data-testid="replay-review"] [data-testid="review"]').waitFor({ timeout: 30_000 });
+  assert.equal(await focus(), 'the replay', 'the review that came late left the keyboard on the replay');
+  await stepTo(3);
+  assert.equal(await focus(), 'the replay');
+
+  // Any other redraw of the page (an update of the room) likewise.
+  await me.page.evaluate(async () => {
+    /** @type {any} */ (window).fipsenDebug.render();
+    // The page draws in a microtask: after this task it has drawn.
+    await new Promise((r) => setTimeout(r, 0));
+  });
+  assert.equal(await me.page.locator('[data-testid="replay"]').getAttribute('data-step'), '3');
+  assert.equal(await focus(), 'the replay', 'a redraw left the keyboard on the replay');
+  assertNoConsoleErrors([me]);
+  await me.context.close();
+});

@@ -440,3 +440,55 @@ test('three players play a deal to the scoresheet', async () => {
   await screenshot(b, 'desktop-three-scoresheet-de');
   assertNoConsoleErrors(players);
 });
+
+test('a nudge is offered for a connected player who keeps the table waiting, never for one who is away', async () => {
+  const me = await openClient(chrome, 'nudge-away', DESKTOP, 'en');
+  await me.page.locator('#name').fill('Antje');
+  await me.page.locator('[data-key="practice"]').click();
+  await me.page.locator('.table-screen .felt').waitFor();
+  // The table as the server would send it with a person at seat 1 whose turn has lasted a minute:
+  // connected, then away.
+  const nudges = async (connected) => {
+    await me.page.evaluate(async (on) => {
+      const debug = /** @type {any} */ (window).fipsenDebug;
+      const S = debug.S;
+      S.room = { ...S.room, seats: S.room.seats.map((s, i) => (i === 1 ? { ...s, bot: null, stand_in: null, connected: on, name: 'Bea' } : s)), turn: { seat: 1, waited_ms: 60_000, left_ms: null } };
+      S.roomAt = Date.now();
+      S.game = { ...S.game, deal: { ...S.game.deal, turn: 1 } };
+      debug.render();
+      await new Promise((r) => setTimeout(r, 0));
+    }, connected);
+    return { buttons: await me.page.locator('[data-key="nudge"]').count(), away: await me.page.locator('.felt .seat[data-seat="1"] .presence.away').count() };
+  };
+  assert.deepEqual(await nudges(true), { buttons: 1, away: 0 }, 'Bea is here: she may be nudged');
+  assert.deepEqual(await nudges(false), { buttons: 0, away: 1 }, 'Bea is away: no nudge, and her seat says so');
+  await me.context.close();
+});
+
+test('the call table’s row labels break between words, never inside one (Japanese on a phone)', async () => {
+  const me = await openClient(chrome, 'ja-rows', PHONE, 'ja');
+  await me.page.locator('#name').fill('Meike');
+  await me.page.locator('[data-key="practice"]').click();
+  // The call table comes at the player's first call (after the bots' before him).
+  await me.page.locator('.bid-row-label').first().waitFor({ timeout: 60_000 });
+  // Each word of a label on one line: the lines its letters lie on, word by word.
+  const split = await me.page.locator('.bid-row-label').evaluateAll((els) =>
+    els.flatMap((e) => {
+      const text = e.firstChild;
+      if (!(text instanceof Text)) return [];
+      const out = [];
+      for (const m of text.data.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(text, m.index);
+        range.setEnd(text, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (tops.size > 1) out.push(`${text.data}: ${m[0]} on ${tops.size} lines`);
+      }
+      return out;
+    }),
+  );
+  assert.ok((await me.page.locator('.bid-row-label').count()) >= 4, 'a row for each number of tricks');
+  assert.deepEqual(split, []);
+  await screenshot(me, 'phone-ja-call-rows');
+  await me.context.close();
+});

@@ -3,9 +3,11 @@
 // seat's balance shown, the play-money notice in view, play or pass and keep or exchange as the
 // prompt offers them, only the prompt's cards playable, the result and the scoresheet, no hidden
 // card on the page or in a frame; the seats of six and ten neither overlap nor make the page
-// scroll sideways; the create form offers each rule set's players and options only, and the room
-// and the invitation name them; a deal with the dealer's options (deal or shove, knock, lay a
-// card away) and an exchange of chosen cards. Screenshots go to artifacts/.
+// scroll sideways; the stakes below the trick stay clear of the player's own seat row and of the
+// seats at every table size, on desktops and a phone; the create form offers each rule set's
+// players and options only, and the room and the invitation name them; a deal with the dealer's
+// options (deal or shove, knock, lay a card away) and an exchange of chosen cards. Screenshots go
+// to artifacts/.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -369,6 +371,34 @@ async function practiceDeal(kind) {
   assert.match(sheet.head, /play money/);
   assert.match(sheet.key, /play money/);
   assert.equal(sheet.balances, 6);
+  // Every word of the sheet legible: a contrast of at least 4.5:1 against the cell it lies on
+  // (the shares received, green, on a played cell's tint too).
+  const contrast = await me.page.evaluate(() => {
+    const rgb = (c) => (c.match(/[\d.]+/g) ?? []).map(Number);
+    const lum = ([r, g, b]) => {
+      const f = (x) => ((x /= 255) <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const background = (e) => {
+      for (let n = e; n; n = n.parentElement) {
+        const c = rgb(getComputedStyle(n).backgroundColor);
+        if (c.length === 3 || (c.length === 4 && c[3] > 0)) return c.slice(0, 3);
+      }
+      return [255, 255, 255];
+    };
+    const low = [];
+    let received = 0;
+    for (const e of document.querySelectorAll('.tp-sheet *')) {
+      if (![...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+      if (e.matches('.tp-active .tp-in')) received += 1;
+      const [a, b] = [lum(rgb(getComputedStyle(e).color).slice(0, 3)), lum(background(e))].sort((x, y) => y - x);
+      const ratio = (a + 0.05) / (b + 0.05);
+      if (ratio < 4.5) low.push(`${e.className || e.tagName} "${e.textContent.trim()}": ${ratio.toFixed(2)}:1`);
+    }
+    return { low, received };
+  });
+  assert.ok(contrast.received >= 1, 'a share received in a played cell');
+  assert.deepEqual(contrast.low, [], 'every word of the scoresheet legible');
   const sheetMoney = await coins(me.page, '[data-testid="sheet-pot"]');
   assert.deepEqual(sheetMoney, { glyph: false, drawn: 1 }, 'the scoresheet’s coin is drawn');
   await screenshot(me, `${kind}-tippen-scoresheet`);
@@ -455,6 +485,99 @@ test('Tippen: one deal at six on a desktop, and the table drawn with six and ten
       }
     }
   }
+  assertNoConsoleErrors([me]);
+  await me.context.close();
+});
+
+/**
+ * What lies over what around the pot: the stakes panel (pot, reserve, the trump card, "play
+ * money") against the player's own seat row below the table, the table's edge, the trick's cards and
+ * every seat plate; and whether the page scrolls sideways.
+ * @param {import('playwright-core').Page} page
+ */
+async function stakesProblems(page) {
+  return page.evaluate(() => {
+    const box = (e) => e.getBoundingClientRect();
+    const hit = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+    const at = (e) => { const r = box(e); return `${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)}`; };
+    const stakes = document.querySelector('.felt .tp-stakes');
+    const felt = document.querySelector('.felt');
+    const own = document.querySelector('.hand .me-bar');
+    const problems = [];
+    if (!stakes || !felt || !own) return { problems: [`missing: ${[!stakes && 'stakes', !felt && 'table', !own && 'own seat row'].filter(Boolean).join(', ')}`] };
+    const s = box(stakes);
+    if (hit(s, box(own))) problems.push(`the stakes (${at(stakes)}) cover the own seat row (${at(own)})`);
+    if (hit(box(felt), box(own))) problems.push(`the table (${at(felt)}) covers the own seat row (${at(own)})`);
+    const f = box(felt);
+    if (s.bottom > f.bottom + 1 || s.top < f.top - 1 || s.left < f.left - 1 || s.right > f.right + 1) problems.push(`the stakes (${at(stakes)}) reach past the table (${at(felt)})`);
+    for (const seat of document.querySelectorAll('.felt .seat')) {
+      if (hit(box(seat), s)) problems.push(`seat ${seat.getAttribute('data-seat')} (${at(seat)}) and the stakes (${at(stakes)}) overlap`);
+      for (const trick of document.querySelectorAll('.felt .trick-area:has(.played)')) if (hit(box(seat), box(trick))) problems.push(`seat ${seat.getAttribute('data-seat')} overlaps the trick`);
+    }
+    for (const trick of document.querySelectorAll('.felt .trick-area:has(.played)')) if (hit(box(trick), s)) problems.push('the trick and the stakes overlap');
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > width + 1) problems.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+    return { problems };
+  });
+}
+
+test('Tippen: the pot clear of the own seat row at every table size, on desktops and a phone', async () => {
+  const me = await openClient(chrome, 'tp-pot', DESKTOP, 'en');
+  await me.page.locator('#name').fill('Antje');
+  await me.page.locator('[data-key="opt-practice_game-tippen"]').check();
+  await me.page.locator('[data-key="opt-practice_players-4"]').check();
+  await me.page.locator('[data-key="practice"]').click();
+  await me.page.locator('.table-screen.game-tippen.players-4').waitFor();
+  await me.page.locator('.felt .tp-stakes').waitFor();
+  const WIDE = { viewport: { width: 1920, height: 1080 } };
+  for (const device of [DESKTOP, WIDE, PHONE]) {
+    const size = `${device.viewport.width}×${device.viewport.height}`;
+    await me.page.setViewportSize(device.viewport);
+    for (const n of [2, 3, 4, 5, 6, 8, 10]) {
+      // The table as dealt (the player to decide), and in the middle of a trick of every seat.
+      for (const playing of [false, true]) {
+        await me.page.evaluate(
+          ([count, inTrick]) => {
+            const debug = /** @type {any} */ (window).fipsenDebug;
+            const S = debug.S;
+            if (!debug.potSaved) debug.potSaved = { game: structuredClone(S.game), room: structuredClone(S.room) };
+            const { game, room } = structuredClone(debug.potSaved);
+            const grow = (list, fill) => Array.from({ length: count }, (_, i) => list?.[i] ?? fill(i));
+            room.seats = grow(room.seats, (i) => ({ ...room.seats[1], seat: i, name: `Bot ${i + 1}` }));
+            const deal = game.deal;
+            deal.hand_sizes = grow(deal.hand_sizes, () => 3);
+            deal.tricks_taken = grow(deal.tricks_taken, () => 0);
+            game.totals = grow(game.totals, (i) => i * 3 - 6);
+            if (inTrick) {
+              const pack = ['C', 'S', 'H', 'D'].flatMap((s) => ['A', 'K', 'Q', 'J', '10', '9', '8', '7', '6', '5', '4', '3', '2'].map((r) => s + r));
+              deal.phase = 'play';
+              deal.active = Array.from({ length: count }, (_, i) => i);
+              deal.decisions = Array.from({ length: count }, (_, i) => ({ seat: i, choice: 'join' }));
+              deal.exchanges = Array.from({ length: count }, (_, i) => ({ seat: i, count: i % 3 }));
+              deal.trick = Array.from({ length: count }, (_, i) => ({ seat: i, card: pack[i * 5] }));
+              deal.winning = 0;
+              deal.turn = null;
+              deal.played_for = 24;
+              deal.reserve = 12;
+            }
+            S.game = game;
+            S.room = room;
+            debug.render();
+          },
+          [n, playing],
+        );
+        await me.page.locator(`.table-screen.players-${n} .felt .tp-stakes`).waitFor();
+        assert.equal(await me.page.locator('.centre .played').count(), playing ? n : 0);
+        const { problems } = await stakesProblems(me.page);
+        assert.deepEqual(problems, [], `${n} seats ${playing ? 'in a trick' : 'as dealt'} at ${size}`);
+        if (n <= 4) await screenshot(me, `${device === PHONE ? 'phone' : `desktop-${device.viewport.width}`}-tippen-pot-${n}-seats${playing ? '-trick' : ''}`);
+      }
+    }
+  }
+  // What the limit of the middle does is there to tap, on a phone too.
+  await me.page.locator('[data-testid="max-pot"] button.info').click();
+  await me.page.locator('[data-testid="max-pot"] .explain:popover-open').waitFor();
+  assert.match(await me.page.locator('[data-testid="max-pot"] .explain').textContent(), /never hold more/);
   assertNoConsoleErrors([me]);
   await me.context.close();
 });

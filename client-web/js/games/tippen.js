@@ -4,7 +4,7 @@
 // server's prompt; what a module exports is listed in games/index.js. The counters are play money,
 // and the table, the form and the scoresheet say so.
 
-import { coinIcon, h } from '../dom.js';
+import { coinIcon, h, infoButton } from '../dom.js';
 import { t } from '../i18n.js';
 import { points, suitName } from '../format.js';
 import { ask, callButton, suitIcon, term } from '../calls.js';
@@ -446,9 +446,11 @@ function limitFigure(deal) {
   const full = (deal.pot ?? 0) + (deal.reserve ?? 0) >= limit;
   return h(
     'div',
-    { class: `tp-figure tp-limit${full ? ' tp-full' : ''}`, 'data-testid': 'max-pot', 'data-value': limit, 'data-full': String(full), title: t('tp.opt.max_pot.help') },
+    { class: `tp-figure tp-limit${full ? ' tp-full' : ''}`, 'data-testid': 'max-pot', 'data-value': limit, 'data-full': String(full) },
     h('span', { class: 'tp-figure-label' }, t('tp.table.limit')),
     counters(limit),
+    // What the limit does, on a tap as well as a hover (a phone has no hover).
+    infoButton(t('tp.table.limit'), t('tp.opt.max_pot.help')),
     full ? h('span', { class: 'tp-share', 'data-testid': 'middle-full' }, t('tp.table.full')) : null,
   );
 }
