@@ -4,7 +4,7 @@
 //! [`Change`]s it makes (nothing is changed yet) and the [`Effect`]s the shell carries out for
 //! it, or with the [`ErrorCode`] that refuses it, in which case nothing changes. [`Core::apply`]
 //! makes one change and gives the room events it caused, numbered. A change is either a
-//! [`Record`], which the shell stores **before** applying it, or a [`Passing`] fact (who is
+//! [`Record`](crate::room::Record), which the shell stores **before** applying it, or a [`Passing`] fact (who is
 //! connected, who reads, the timers), which is never stored: a room rebuilt from its records
 //! ([`Core::restore`]) has every durable part of the state, with nobody connected.
 //!
