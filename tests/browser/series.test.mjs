@@ -42,7 +42,10 @@ for (const [kind, device] of /** @type {const} */ ([
     await me.page.locator('[data-key="result-sheet"]').click();
     await me.page.locator('[data-key="series-page"]').click();
     await me.page.locator('[data-testid="series"]').waitFor();
-    assert.equal(new URL(me.page.url()).hash, `#/series/${room}`, 'a player opens his own series without a key in the link');
+    // Opened by his seat, without a key in the link; the address then becomes the share link,
+    // so that what the address bar shows can be copied and opened anywhere.
+    const shareKey = await me.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.series.shareKey);
+    assert.equal(new URL(me.page.url()).hash, `#/series/${room}/${shareKey}`, 'the address is the share link');
     assert.match(await me.page.locator('[data-testid="series-status"]').textContent(), /Still being played/);
     assert.equal(await me.page.locator('.series-deal-list li').count(), 1, 'the finished deal, and only it');
     assert.equal(await me.page.locator('[data-testid="scoresheet"] tbody tr').count(), 1);
@@ -125,6 +128,7 @@ for (const [kind, device] of /** @type {const} */ ([
     // The share link, opened by someone with no seat: the finished deal's replay at once.
     const key = await me.page.evaluate(() => /** @type {any} */ (window).fipsenDebug.S.series.shareKey);
     assert.match(key, /^[A-Za-z0-9_-]{24}$/);
+    assert.equal(key, shareKey);
     const guest = await openClient(chrome, `series-guest-${kind}`, device, 'en');
     await guest.page.goto(`${guest.page.url().split('#')[0]}#/series/${room}/${key}/1`);
     await guest.page.locator('[data-testid="replay"]').waitFor();
@@ -143,3 +147,92 @@ for (const [kind, device] of /** @type {const} */ ([
     await me.context.close();
   });
 }
+
+/**
+ * A long series, as the server gives it page by page: the page's own answers are made by the
+ * test from the one finished deal of a practice table, numbered as deal after deal of a series
+ * of `finished` deals (the server's paging is the server tests' to check; here, what the page
+ * does with pages).
+ */
+test('a long series comes in pages: the page steps through them and the file to keep holds every deal', async () => {
+  const me = await openClient(chrome, 'series-pages', DESKTOP, 'en');
+  const finished = 120;
+  /** @type {any} */
+  let real = null;
+  const asked = [];
+  await me.page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => {
+      const message = JSON.parse(String(m));
+      if (message.type !== 'series' || !real) return server.send(m);
+      asked.push(message.from ?? 1);
+      const from = message.from ?? 1;
+      const last = Math.min(finished, from + 49);
+      const numbers = Array.from({ length: Math.max(0, last - from + 1) }, (_, i) => from + i);
+      const series = {
+        ...real,
+        finished,
+        next: last < finished ? last + 1 : null,
+        deals: numbers.map((number) => ({ ...real.deals[0], number })),
+        sheet: { ...real.sheet, scoresheet: numbers.map((number) => ({ ...real.sheet.scoresheet[0], number })) },
+      };
+      ws.send(JSON.stringify({ type: 'series', series, share_key: null }));
+    });
+    server.onMessage((m) => {
+      const message = JSON.parse(String(m));
+      if (message.type === 'series' && !real) real = message.series;
+      ws.send(m);
+    });
+  });
+  await me.page.reload();
+  await me.page.locator('#name').fill('Meike');
+  await me.page.locator('[data-key="practice-more"]').click();
+  await me.page.locator('[data-key="opt-practice_delay-0"]').check();
+  await me.page.locator('[data-key="practice"]').click();
+  await me.page.locator('.table-screen').waitFor();
+  await playDeal([me]);
+  await me.page.locator('[data-testid="result"]').waitFor();
+  await me.page.locator('[data-key="result-sheet"]').click();
+  await me.page.locator('[data-key="series-page"]').click();
+  // The first answer is the server's own (one deal); from then on the test's long series.
+  await me.page.locator('[data-testid="series"]').waitFor();
+  assert.ok(real, 'the server answered the series page');
+  assert.equal(await me.page.locator('[data-testid="series-pager"]').count(), 0, 'one page needs no pages');
+  await me.page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.fipsenDebug.S.series = { status: 'idle' };
+  });
+  await me.page.evaluate(() => window.dispatchEvent(new HashChangeEvent('hashchange')));
+  await me.page.locator('[data-testid="series-range"]').waitFor();
+  assert.equal(await me.page.locator('[data-testid="series-range"]').textContent(), `Deals 1–50 of ${finished}`);
+  assert.equal(await me.page.locator('.series-deal-list li').count(), 50);
+  assert.equal(await me.page.locator('[data-testid="scoresheet"] tbody tr').count(), 50, 'the page\'s rows');
+  assert.equal(await me.page.locator('[data-key="series-earlier"]').count(), 0);
+  await me.page.locator('[data-key="series-later"]').click();
+  await me.page.waitForFunction(() => document.querySelector('[data-testid="series-range"]')?.textContent === 'Deals 51–100 of 120');
+  await me.page.locator('[data-key="series-later"]').click();
+  await me.page.waitForFunction(() => document.querySelector('[data-testid="series-range"]')?.textContent === 'Deals 101–120 of 120');
+  assert.equal(await me.page.locator('[data-key="series-later"]').count(), 0, 'the last page');
+  await me.page.locator('[data-key="series-earlier"]').click();
+  await me.page.waitForFunction(() => document.querySelector('[data-testid="series-range"]')?.textContent === 'Deals 51–100 of 120');
+  await screenshot(me, 'desktop-series-pages');
+
+  // The file to keep: every page gathered, every deal and every row once, in order.
+  await me.page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.kept = [];
+    const make = URL.createObjectURL.bind(URL);
+    URL.createObjectURL = (blob) => (w.kept.push(blob), make(blob));
+  });
+  asked.length = 0;
+  await me.page.locator('[data-key="series-download"]').click();
+  await me.page.waitForFunction(() => /** @type {any} */ (window).kept.length > 0);
+  const file = JSON.parse(await me.page.evaluate(() => /** @type {any} */ (window).kept[0].text()));
+  assert.deepEqual(asked, [1, 51, 101], 'the pages asked for the file');
+  assert.deepEqual(file.deals.map((d) => d.number), Array.from({ length: finished }, (_, i) => i + 1));
+  assert.deepEqual(file.sheet.scoresheet.map((r) => r.number), Array.from({ length: finished }, (_, i) => i + 1));
+  assert.equal(file.next, null);
+  assert.equal(await me.page.locator('[data-testid="series-range"]').textContent(), 'Deals 51–100 of 120', 'the page on screen stays');
+  assertNoConsoleErrors([me]);
+  await me.context.close();
+});
