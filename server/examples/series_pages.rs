@@ -29,7 +29,7 @@ fn main() {
     let mut from = Some(1);
     while let Some(start) = from {
         let t = Instant::now();
-        let page = series_record(&stored, None, SeriesPage::asked(Some(start), None));
+        let page = series_record(&stored, None, SeriesPage::asked(Some(start), None)).expect("a sound series");
         let bytes = serde_json::to_string(&page).map_or(0, |json| json.len());
         times.push(t.elapsed());
         largest = largest.max(bytes);
@@ -45,7 +45,7 @@ fn main() {
     );
     for deal in [1, deals.saturating_sub(1).max(1)] {
         let t = Instant::now();
-        let replay = replay_deal(&stored, deal, None);
+        let replay = replay_deal(&stored, deal, None).expect("a sound series");
         let elapsed = t.elapsed();
         let bytes = replay.and_then(|r| serde_json::to_string(&r).ok()).map_or(0, |json| json.len());
         println!("replay of deal {deal}: {elapsed:.2?}, {bytes} bytes");

@@ -1114,7 +1114,7 @@ impl Registry {
         addr: IpAddr,
         room: &str,
         key: &str,
-        work: impl FnOnce(&StoredRoom, Option<Seat>) -> T + Send + 'static,
+        work: impl FnOnce(&StoredRoom, Option<Seat>) -> Result<T, Damaged> + Send + 'static,
     ) -> Result<T, ErrorCode> {
         let participant = self.series_key(room, key).await?;
         if self.broken.contains_key(room) {
@@ -1124,11 +1124,10 @@ impl Registry {
         let stored = self.load_series(room).await?;
         let done = crate::background::run(move || {
             let _turn = turn;
-            // Only a room that rebuilds exactly what was acknowledged shows its series.
-            let records = Record::read_all(&stored)?;
-            crate::room::core::Core::restore(stored.meta.clone(), Duration::ZERO, &records, Instant::now())?;
+            // The work rebuilds the room, and only one that rebuilds exactly what was
+            // acknowledged shows anything of its series (see `crate::replay`).
             let seat = participant.and_then(|participant| crate::replay::seat_of(&stored, participant));
-            Ok::<_, Damaged>(work(&stored, seat))
+            work(&stored, seat)
         })
         .await
         .map_err(|_| ErrorCode::ServerBusy)?;
@@ -1160,7 +1159,7 @@ impl Registry {
     ) -> Result<(SeriesRecord, Option<String>), ErrorCode> {
         self.with_series(addr, room, key, move |stored, perspective| {
             let share = perspective.map(|_| secrets::share_key(&stored.meta.master));
-            (crate::replay::series_record(stored, perspective, page), share)
+            Ok((crate::replay::series_record(stored, perspective, page)?, share))
         })
         .await
     }

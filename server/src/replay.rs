@@ -19,7 +19,7 @@ use fipsen_rules::{AnyGame, Card, GameAction, GameEvent, Seat, Seed};
 use serde_json::Value;
 use tracing::error;
 
-use crate::room::Record;
+use crate::room::{Damaged, Record};
 use crate::room::core::{Change, Core};
 use crate::storage::StoredRoom;
 
@@ -50,41 +50,48 @@ fn records(stored: &StoredRoom) -> Vec<(Record, u64)> {
     records
 }
 
-/// Rebuilds a stored room record by record through the room core's own `apply` (so a replay is
-/// always the room as it was played), calling `visit` after every start, action and next deal
-/// that changed the game, until it says to stop; returns the rebuilt room.
-fn rebuild(stored: &StoredRoom, mut visit: impl FnMut(Rebuilt<'_>) -> ControlFlow<()>) -> Core {
+/// Rebuilds a stored room record by record through the room core's own restore (so a replay
+/// is always the room as it was played), calling `visit` after every start, action and next
+/// deal that changed the game, until it says to stop; returns the rebuilt room. Every record is
+/// checked as a restore checks it, past the last one visited too: a room that does not rebuild
+/// exactly what was acknowledged shows nothing (see [`Damaged`]).
+fn rebuild(stored: &StoredRoom, mut visit: impl FnMut(Rebuilt<'_>) -> ControlFlow<()>) -> Result<Core, Damaged> {
+    Core::check_creation(&stored.meta)?;
+    let records = Record::read_all(stored)?;
     let now = Instant::now();
     let mut core = Core::new(stored.meta.clone(), Duration::ZERO, now);
-    for (record, _) in records(stored) {
-        let (seat, action) = match &record {
+    let mut visiting = true;
+    for read in &records {
+        let (seat, action) = match &read.record {
             Record::Act { seat, action, .. } | Record::BotAct { seat, action } => (Some(*seat), Some(action.clone())),
             _ => (None, None),
         };
-        let plays = matches!(record, Record::Started | Record::NextDeal) || action.is_some();
-        let events: Vec<GameEvent> = core
-            .apply(&Change::Record(record), now)
+        let plays = matches!(read.record, Record::Started | Record::NextDeal) || action.is_some();
+        let events = core.restore_record(read, now)?;
+        if !visiting || !plays {
+            continue;
+        }
+        let events: Vec<GameEvent> = events
             .into_iter()
             .filter_map(|e| match e.event {
                 RoomEvent::Game { event } => Some(event),
                 _ => None,
             })
             .collect();
-        // A stored action the rules refused when it was first made changed nothing then.
-        if !plays || events.is_empty() {
-            continue;
-        }
         let Some(series) = core.series() else { continue };
         if visit(Rebuilt { series, seat, action, events }).is_break() {
-            break;
+            visiting = false;
         }
     }
-    core
+    Ok(core)
 }
 
 /// The replay of deal `deal` of a stored room, with the deal views seen from `perspective`;
 /// `None` when that deal is not over (or never began).
-pub fn replay_deal(stored: &StoredRoom, deal: u32, perspective: Option<Seat>) -> Option<DealReplay> {
+///
+/// # Errors
+/// The stored room does not rebuild what was acknowledged.
+pub fn replay_deal(stored: &StoredRoom, deal: u32, perspective: Option<Seat>) -> Result<Option<DealReplay>, Damaged> {
     let game = stored.meta.rules.game();
     let mut steps = Vec::new();
     let mut over = false;
@@ -101,15 +108,15 @@ pub fn replay_deal(stored: &StoredRoom, deal: u32, perspective: Option<Seat>) ->
         // The deal is over: its analysis (every hand open) may go where its replay goes.
         analysis = analyse(stored, step.series);
         ControlFlow::Break(())
-    });
-    over.then(|| DealReplay {
+    })?;
+    Ok(over.then(|| DealReplay {
         format: REPLAY_FORMAT,
         game,
         deal,
         perspective,
         steps,
         analysis: analysis.map(|a| (*a).clone()),
-    })
+    }))
 }
 
 /// [`analyse`] for a series page: a Wippen deal only if its analysis is cached
@@ -128,7 +135,10 @@ fn analyse(stored: &StoredRoom, series: &AnyGame) -> Option<std::sync::Arc<PlayA
 
 /// Finished deal `deal` of a stored room as the bots' review reads it; `None` when that deal
 /// is not over (or never began).
-pub fn finished_deal(stored: &StoredRoom, deal: u32) -> Option<fipsen_bots::games::FinishedDeal> {
+///
+/// # Errors
+/// The stored room does not rebuild what was acknowledged.
+pub fn finished_deal(stored: &StoredRoom, deal: u32) -> Result<Option<fipsen_bots::games::FinishedDeal>, Damaged> {
     let mut found = None;
     rebuild(stored, |step| {
         if step.series.deal_number() == deal && step.series.deal_over() {
@@ -136,8 +146,8 @@ pub fn finished_deal(stored: &StoredRoom, deal: u32) -> Option<fipsen_bots::game
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
-    });
-    found
+    })?;
+    Ok(found)
 }
 
 /// The seat of `participant` in a stored room, if he has one (from the seating records alone:
@@ -194,7 +204,14 @@ impl SeriesPage {
 /// The series is rebuilt through the rules once, record by record; only the page's deals are
 /// turned into JSON (and analysed), so that a page costs the same bytes however long the series,
 /// and nothing is built per action that grows with the series.
-pub fn series_record(stored: &StoredRoom, perspective: Option<Seat>, page: SeriesPage) -> SeriesRecord {
+///
+/// # Errors
+/// The stored room does not rebuild what was acknowledged.
+pub fn series_record(
+    stored: &StoredRoom,
+    perspective: Option<Seat>,
+    page: SeriesPage,
+) -> Result<SeriesRecord, Damaged> {
     let mut deals: Vec<FinishedDeal> = Vec::new();
     let mut actions: Vec<SeatAction> = Vec::new();
     let mut bytes = 0usize;
@@ -231,12 +248,12 @@ pub fn series_record(stored: &StoredRoom, perspective: Option<Seat>, page: Serie
             }
         }
         ControlFlow::Continue(())
-    });
+    })?;
     let over = rebuilt.series().is_some_and(AnyGame::series_over);
     let sheet = rebuilt.series().map_or(Value::Null, |series| sheet_page(series, &deals));
     let last = deals.last().map(|d| d.number);
     let next = last.filter(|&n| n < last_over).map(|n| n + 1);
-    SeriesRecord {
+    Ok(SeriesRecord {
         format: SERIES_FORMAT,
         room: stored.meta.code.clone(),
         title: stored.meta.title.clone(),
@@ -249,7 +266,7 @@ pub fn series_record(stored: &StoredRoom, perspective: Option<Seat>, page: Serie
         next,
         deals,
         sheet,
-    }
+    })
 }
 
 /// The spectator's view of `series` without its running deal (`deal` is `null`), with the
@@ -390,7 +407,8 @@ mod tests {
         let mut pages = Vec::new();
         let mut from = Some(1);
         while let Some(start) = from {
-            let record = series_record(stored, None, SeriesPage::asked(Some(start), Some(count)));
+            let record =
+                series_record(stored, None, SeriesPage::asked(Some(start), Some(count))).expect("a sound room");
             let bytes = serde_json::to_string(&record).expect("a record serialises").len();
             from = record.next;
             pages.push((bytes, serde_json::to_value(&record).expect("a record serialises")));
@@ -424,13 +442,20 @@ mod tests {
         assert!(pages.len() >= 40, "pages of at most 50 deals: {}", pages.len());
         // The rows joined are the table's whole scoresheet, and the totals its last row's.
         let whole = serde_json::to_value(
-            super::rebuild(&stored, |_| std::ops::ControlFlow::Continue(())).series().expect("a series").view(None),
+            super::rebuild(&stored, |_| std::ops::ControlFlow::Continue(()))
+                .expect("a sound room")
+                .series()
+                .expect("a series")
+                .view(None),
         )
         .expect("a view");
         assert_eq!(Value::Array(rows), whole["scoresheet"]);
         assert_eq!(pages[39].1["sheet"]["totals"], whole["totals"]);
         // The replay of a late deal is as small as an early one's.
-        let late = serde_json::to_string(&replay_deal(&stored, 1_999, None).expect("deal 1999 is over")).unwrap();
+        let late = serde_json::to_string(
+            &replay_deal(&stored, 1_999, None).expect("a sound room").expect("deal 1999 is over"),
+        )
+        .unwrap();
         assert!(late.len() < REPLAY_BOUND, "the replay of deal 1999: {} bytes", late.len());
     }
 
@@ -442,7 +467,11 @@ mod tests {
         for &game in GameId::ALL {
             let stored = played(GameRules::default_for(game), 3);
             let whole = serde_json::to_value(
-                super::rebuild(&stored, |_| std::ops::ControlFlow::Continue(())).series().expect("a series").view(None),
+                super::rebuild(&stored, |_| std::ops::ControlFlow::Continue(()))
+                    .expect("a sound room")
+                    .series()
+                    .expect("a series")
+                    .view(None),
             )
             .expect("a view");
             for count in [1, 2, SERIES_PAGE_DEALS] {

@@ -39,8 +39,9 @@ impl Room {
             };
             let computed = crate::background::run(move || {
                 let _turn = turn;
-                let finished =
-                    at_hand.map(|d| *d).or_else(|| stored.and_then(|s| crate::replay::finished_deal(&s, deal)))?;
+                let finished = at_hand
+                    .map(|d| *d)
+                    .or_else(|| stored.and_then(|s| crate::replay::finished_deal(&s, deal).ok().flatten()))?;
                 // Prisdorf's review has its own shape; the other games review the decisions.
                 if FinishedDeal::reviewed(finished.game()) {
                     finished.review(seat, Level::Strong, seed).map(|review| ServerMessage::Review { deal, review })
@@ -79,7 +80,7 @@ impl Room {
                     })
                     .await;
                     match built {
-                        Ok(Some(replay)) => ServerMessage::Replay { replay },
+                        Ok(Ok(Some(replay))) => ServerMessage::Replay { replay },
                         _ => ServerMessage::error(ErrorCode::ReplayUnavailable, None),
                     }
                 }
