@@ -201,6 +201,16 @@ pub struct Config {
           value_parser = clap::value_parser!(u64).range(1_000..=600_000))]
     pub lease_ms: u64,
 
+    /// Seconds a server sent SIGTERM (or Ctrl-C) goes on serving before it hands its rooms over
+    /// and closes its connections: `/healthz` answers 503 `stopping` at once and no room is
+    /// claimed here any more, but the rooms here play on and new connections are accepted, so
+    /// that a load balancer checking `/healthz` takes the server out of rotation before it stops
+    /// accepting. Default: 5 in cluster mode (`--node-id`; longer than two failed checks two
+    /// seconds apart, as in deploy/haproxy.cfg), 0 for a server alone.
+    #[arg(long = "stop-drain-seconds", env = "FIPSEN_STOP_DRAIN_SECONDS",
+          value_parser = clap::value_parser!(u64).range(0..=600))]
+    pub stop_drain_secs: Option<u64>,
+
     /// The NATS server of the cluster (`nats://host:port`), with `--node-id`: any server then
     /// accepts any client, relaying a room another server holds to that server (no sticky
     /// sessions needed at the proxy). Without it, a client must reach the server holding its
@@ -230,6 +240,11 @@ pub struct Config {
     #[command(subcommand)]
     pub command: Option<Command>,
 }
+
+/// The drain at a graceful stop in cluster mode, in seconds: longer than two failed checks of
+/// the shipped HAProxy configuration (every 2 s, `fall 2`), so that the proxy has taken the
+/// server out of rotation before it stops accepting.
+pub const DEFAULT_CLUSTER_STOP_DRAIN_SECS: u64 = 5;
 
 fn parse_seed(hex: &str) -> Result<fipsen_rules::Seed, String> {
     fipsen_rules::Seed::from_hex(hex).ok_or_else(|| "a seed is 64 hexadecimal digits".to_string())
@@ -263,6 +278,13 @@ impl Config {
     pub fn cluster(&self) -> Option<crate::cluster::Cluster> {
         let node = self.node_id.as_deref()?;
         Some(crate::cluster::Cluster::new(node, Duration::from_millis(self.lease_ms)))
+    }
+
+    /// How long a stopping server goes on serving before it hands over and closes
+    /// (`--stop-drain-seconds`; 5 s in cluster mode, none for a server alone unless set).
+    pub fn stop_drain(&self) -> Duration {
+        let default = if self.node_id.is_some() { DEFAULT_CLUSTER_STOP_DRAIN_SECS } else { 0 };
+        Duration::from_secs(self.stop_drain_secs.unwrap_or(default))
     }
 
     /// The handshake timeout.
@@ -366,6 +388,23 @@ mod tests {
         }
         let refused = Config::try_parse_from(["fipsen-server", "--lease-ms", "999"]).expect_err("too short");
         assert!(refused.to_string().contains("--lease-ms"), "{refused}");
+    }
+
+    /// `--stop-drain-seconds` is 5 s in cluster mode and none for a server alone unless set;
+    /// set, it holds in both; above 600 it is refused with the flag's name.
+    #[test]
+    fn the_stop_drain_defaults_to_five_seconds_in_cluster_mode() {
+        let config = Config::try_parse_from(["fipsen-server"]).expect("defaults");
+        assert_eq!(config.stop_drain(), Duration::ZERO);
+        let config = Config::try_parse_from(["fipsen-server", "--node-id", "a"]).expect("a node");
+        assert_eq!(config.stop_drain(), Duration::from_secs(5));
+        let config =
+            Config::try_parse_from(["fipsen-server", "--node-id", "a", "--stop-drain-seconds", "0"]).expect("no drain");
+        assert_eq!(config.stop_drain(), Duration::ZERO);
+        let config = Config::try_parse_from(["fipsen-server", "--stop-drain-seconds", "3"]).expect("alone");
+        assert_eq!(config.stop_drain(), Duration::from_secs(3));
+        let refused = Config::try_parse_from(["fipsen-server", "--stop-drain-seconds", "601"]).expect_err("too long");
+        assert!(refused.to_string().contains("--stop-drain-seconds"), "{refused}");
     }
 
     /// A server takes at most as many entrants in a tournament as a tournament can have.

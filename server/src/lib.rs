@@ -51,8 +51,10 @@ use crate::registry::Registry;
 use crate::storage::{Storage, StorageOptions};
 use crate::tournaments::Tournaments;
 
-/// Runs the server until `stop` resolves, then shuts down gracefully: stops accepting, lets
-/// every connection finish what it sent, and closes them with 1012 so that clients reconnect.
+/// Runs the server until `stop` resolves, then shuts down gracefully: says it is stopping on
+/// `/healthz` and serves on for the drain (`--stop-drain-seconds`), hands its rooms over in
+/// cluster mode, stops accepting, lets every connection finish what it sent, and closes them
+/// with 1012 so that clients reconnect.
 ///
 /// # Errors
 /// The database cannot be opened or the address cannot be bound.
@@ -185,8 +187,18 @@ pub async fn run(
     let acceptor = Acceptor::new(listener, listener::router(state.clone()), state, sockets.clone());
     let accepting = tokio::spawn(acceptor.run());
     stop.await;
+    // First the drain: `/healthz` answers `stopping` (and, in cluster mode, no room is claimed
+    // here and the other servers hear so), while the rooms here play on and new connections are
+    // still accepted, until a load balancer checking `/healthz` has taken this server out of
+    // rotation.
+    handing_over.stop_claiming();
+    let drain = config.stop_drain();
+    if !drain.is_zero() {
+        info!(drain_seconds = drain.as_secs(), "shutting down: /healthz says stopping; serving on meanwhile");
+        tokio::time::sleep(drain).await;
+    }
     if cluster.is_some() {
-        // First, another server takes the rooms at once (instead of once their leases run out):
+        // Then another server takes the rooms at once (instead of once their leases run out):
         // each room stops here and closes its connections with 1012, this server's and the
         // other servers' relayed ones alike, so that they resume where the room goes next.
         // Meanwhile no room is claimed or joined here any more.

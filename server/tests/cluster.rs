@@ -164,9 +164,9 @@ async fn a_paused_node_cannot_write_the_room_it_lost() {
     assert!(epochs[..records_on_a].iter().all(|e| e.unwrap() < b_epoch), "{epochs:?}");
 }
 
-/// Node A, which serves a table, is stopped gracefully (SIGTERM): its clients are closed with
-/// 1012, it releases the room's lease, and node B takes the room over before the lease would
-/// have run out; the players resume there and go on.
+/// Node A, which serves a table, is stopped gracefully (SIGTERM): after its drain its clients
+/// are closed with 1012, it releases the room's lease, and node B takes the room over before the
+/// lease would have run out; the players resume there and go on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stopping_node_hands_its_rooms_over_at_once() {
     let Some(server_url) = test_server() else { return };
@@ -182,8 +182,9 @@ async fn a_stopping_node_hands_its_rooms_over_at_once() {
     let mut rng = Rng(11);
     table.play_moves(&mut rng, 4).await;
 
+    // With the default drain of cluster mode (5 s): the room is handed over once A stops.
+    assert!(tokio::task::block_in_place(|| a.terminate()), "node A stops cleanly");
     let stopping = Instant::now();
-    assert!(a.terminate(), "node A stops cleanly");
     for seat in &mut table.seats {
         assert_eq!(seat.recv_close().await, 1012);
     }
@@ -193,6 +194,109 @@ async fn a_stopping_node_hands_its_rooms_over_at_once() {
         }
         // Left to run out, the lease would last at least 13 s more (renewed every 6.7 s).
         assert!(stopping.elapsed() < Duration::from_secs(13), "the room was not handed over");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    resume_all(&b, &mut table, &tokens).await;
+    table.play_moves(&mut rng, 3).await;
+    let epochs = database.epochs(&table.room).await;
+    assert_eq!(check_epochs(&epochs), 2, "one lease on A, one on B: {epochs:?}");
+}
+
+/// The drain the next test gives node A at its graceful stop, in seconds.
+const DRAIN_SECONDS: u64 = 4;
+
+/// `/healthz`'s status line and body, or `None` when the server does not answer (it no longer
+/// accepts connections).
+async fn health(server: &Server) -> Option<(String, String)> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(server.addr).await.ok()?;
+    let request = "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+    stream.write_all(request.as_bytes()).await.ok()?;
+    let mut response = String::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_string(&mut response)).await.ok()?.ok()?;
+    let (head, body) = response.split_once("\r\n\r\n")?;
+    Some((head.lines().next().unwrap_or_default().to_string(), body.to_string()))
+}
+
+/// Whether `/healthz` answered 503 `stopping`.
+fn says_stopping(answer: &Option<(String, String)>) -> bool {
+    answer.as_ref().is_some_and(|(status, body)| status.contains(" 503") && body == "stopping\n")
+}
+
+/// Node A, which serves a table, is sent SIGTERM with a drain of four seconds: from then on
+/// `/healthz` answers 503 `stopping` on every poll until at least three seconds after the
+/// signal (long enough for a load balancer's checks to take A out of rotation), while A still
+/// accepts connections, claims no new room, and the players at its table still play there (the
+/// room is not handed over yet). After the drain A hands the room over to node B and exits
+/// cleanly, and the players resume at B.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopping_node_says_so_and_plays_on_for_its_drain() {
+    let Some(server_url) = test_server() else { return };
+    let database = Database::create(server_url, "draining").await;
+    let url = database.url();
+    let db = Path::new(&url);
+    let drain = DRAIN_SECONDS.to_string();
+    let mut a = Server::start(db, &["--node-id", "a", "--lease-ms", "20000", "--stop-drain-seconds", &drain]);
+    let b = Server::start(db, &["--node-id", "b", "--lease-ms", "20000"]);
+    let (rules, options) = rules();
+    let mut table = Table::open(&a, rules, options, 0).await;
+    let tokens: Vec<String> = table.seats.iter().map(Client::token).collect();
+    let mut rng = Rng(13);
+    table.play_moves(&mut rng, 3).await;
+    let (status, body) = health(&a).await.expect("node A answers /healthz");
+    assert!(status.contains(" 200") && body == "ok\n", "{status} {body}");
+
+    let since = Instant::now();
+    a.signal("TERM");
+    // The signal takes a moment to arrive; the drain starts then, so it lasts at least until
+    // DRAIN_SECONDS after `since`.
+    loop {
+        let answer = health(&a).await;
+        if says_stopping(&answer) {
+            break;
+        }
+        assert!(answer.is_some(), "node A stopped answering /healthz before it ever said it was stopping");
+        assert!(since.elapsed() < Duration::from_secs(10), "node A never said it was stopping: {answer:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    println!("/healthz says stopping {:?} after SIGTERM", since.elapsed());
+
+    // The room plays on at A: a seated player's move is acknowledged there, nothing was handed
+    // over, and B has taken nothing over.
+    table.play_moves(&mut rng, 1).await;
+    assert_eq!(common::metric(&a, "fipsen_rooms_owned").await, 1);
+    assert_eq!(common::metric(&b, "fipsen_lease_takeovers_total").await, 0);
+    // A still accepts connections, but claims no new room.
+    let mut late = Client::greeted(&a).await;
+    late.send(json!({"type": "create_room", "name": "Late", "rules": {"players": 4}, "options": {}})).await;
+    let refused = late.recv().await.expect("an answer");
+    assert_eq!(refused["type"], "error", "{refused}");
+    assert_eq!(refused["code"], "server/shutting_down", "{refused}");
+    drop(late);
+
+    // Every poll says `stopping` until a second before the drain's end at the earliest.
+    let mut polls = 0;
+    while since.elapsed() < Duration::from_secs(DRAIN_SECONDS - 1) {
+        let answer = health(&a).await;
+        assert!(
+            says_stopping(&answer),
+            "{:?} after SIGTERM, within a drain of {DRAIN_SECONDS} s, node A answered /healthz with {answer:?}",
+            since.elapsed()
+        );
+        polls += 1;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    println!("/healthz said stopping on {polls} polls");
+
+    // After the drain: handed over, closed with 1012, and exited cleanly.
+    assert!(tokio::task::block_in_place(|| a.terminate()), "node A stops cleanly");
+    for seat in &mut table.seats {
+        assert_eq!(seat.recv_close().await, 1012);
+    }
+    let handed_over = Instant::now();
+    while common::metric(&b, "fipsen_lease_takeovers_total").await < 1 {
+        // Left to run out, the lease would last at least 13 s more (renewed every 6.7 s).
+        assert!(handed_over.elapsed() < Duration::from_secs(13), "the room was not handed over");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     resume_all(&b, &mut table, &tokens).await;

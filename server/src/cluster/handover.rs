@@ -1,13 +1,15 @@
-//! Hand-over at a graceful stop: once the connections were closed with 1012, every room here
-//! stops (staying marked open) and its lease is released, so that another server takes the
-//! room at its next look instead of waiting for the lease to run out.
+//! Hand-over at a graceful stop: once the drain is over (`--stop-drain-seconds`, while
+//! `/healthz` said `stopping`, no room was claimed here and the rooms here played on), every
+//! room here stops (staying marked open), closing its connections with 1012, and its lease is
+//! released, so that another server takes the room at its next look instead of waiting for the
+//! lease to run out.
 
 use tracing::{info, warn};
 
 use crate::registry::Registry;
 
-/// Stops claiming rooms, stops every room held under a lease and releases its lease; returns
-/// how many were released.
+/// Stops claiming rooms (if the drain has not already), stops every room held under a lease
+/// and releases its lease; returns how many were released.
 pub async fn release_all(registry: &Registry) -> usize {
     registry.stop_claiming();
     let mut released = 0;
