@@ -62,8 +62,9 @@ export function costText(c, unit) {
   const cost = t(unit === 'tricks' ? `${what}_tricks` : `${what}_points`, { n: c.cost ?? 0 });
   let better = '';
   if (moves.length) {
-    const game = gameOf(c.game);
-    const say = (m) => t('analysis.quoted', { move: game.actionText(m, c.dealBefore) });
+    // Only a game whose analysis names moves reads the deal; the others take the action alone.
+    const words = /** @type {(move: any, deal?: any) => string} */ (gameOf(c.game).actionText);
+    const say = (m) => t('analysis.quoted', { move: words(m, c.dealBefore) });
     better = `; ${t('analysis.better_moves', { moves: moves.map(say).join(t('analysis.or')) })}`;
   } else if (c.best.length) {
     better = `; ${t('analysis.better', { cards: c.best.map(cardShort).join(', ') })}`;

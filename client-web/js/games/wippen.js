@@ -291,7 +291,8 @@ function moveText(move, deal) {
 /**
  * A move in words (the review of a seat's moves, the analysis' better moves); with the deal it
  * was made in, each building of its groups shows its value.
- * @param {any} move a WippenMove @param {any} [deal] the deal before the move
+ * @param {any} move a WippenMove
+ * @param {any} [deal] the deal before the move
  */
 export function actionText(move, deal = null) {
   return moveText(move, deal);
