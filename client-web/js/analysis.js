@@ -1,20 +1,23 @@
 // The analysis of a finished deal's play, as the server's replay carries it: each card that
 // cost something, marked on the table of the replay and listed by trick beside it (with the
-// better cards), and on the series page each player's costly cards per deal. Everything shown
-// comes from the server; nothing is computed here but where in the replay each card was played.
+// better cards, or in Wippen the better moves in words), and on the series page each player's
+// costly cards per deal. Everything shown comes from the server; nothing is computed here but
+// where in the replay each card was played.
 
 import { h } from './dom.js';
 import { addStrings, t } from './i18n.js';
 import { strings } from './analysis-strings.js';
 import { cardName, cardShort } from './cards.js';
 import { seatName } from './store.js';
+import { gameOf } from './games/index.js';
 
 addStrings(strings);
 
 /**
- * A card of the analysis with where the replay shows it: the step that played it and the trick
- * (or, in a game without tricks, the move) it belongs to.
- * @typedef {import('./protocol.js').CardCost & {step: number, trick: number | null}} PlacedCost
+ * A card of the analysis with where the replay shows it: the step that played it, the trick
+ * (or, in a game without tricks, the move) it belongs to, the game, and the deal as it stood
+ * before the card (a better move's buildings are named by their values there).
+ * @typedef {import('./protocol.js').CardCost & {step: number, trick: number | null, game: string, dealBefore: any}} PlacedCost
  */
 
 /**
@@ -42,15 +45,30 @@ export function costlyCards(replay) {
     if (!(c.cost !== null && c.cost !== undefined && c.cost > 0)) continue;
     const before = steps[at - 1].deal;
     const trick = Array.isArray(before?.tricks) ? before.tricks.length + 1 : null;
-    out.push({ ...c, step: at, trick });
+    out.push({ ...c, step: at, trick, game: replay.game, dealBefore: before });
   }
   return out;
 }
 
-/** What a card cost, in words. @param {import('./protocol.js').CardCost} c @param {string} unit */
+/**
+ * What a card cost, in words, with what was better: the better cards, or where the analysis
+ * names moves (Wippen, where one card can be played by a good move and a costly one) the better
+ * moves in the game's own words, "Capture with ♥10: 10 = ♠4 + ♣6".
+ * @param {PlacedCost} c @param {string} unit
+ */
 export function costText(c, unit) {
-  const cost = t(unit === 'tricks' ? 'analysis.cost_tricks' : 'analysis.cost_points', { n: c.cost ?? 0 });
-  const better = c.best.length ? `; ${t('analysis.better', { cards: c.best.map(cardShort).join(', ') })}` : '';
+  const moves = c.best_moves ?? [];
+  const what = moves.length ? 'analysis.move_cost' : 'analysis.cost';
+  const cost = t(unit === 'tricks' ? `${what}_tricks` : `${what}_points`, { n: c.cost ?? 0 });
+  let better = '';
+  if (moves.length) {
+    // Only a game whose analysis names moves reads the deal; the others take the action alone.
+    const words = /** @type {(move: any, deal?: any) => string} */ (gameOf(c.game).actionText);
+    const say = (m) => t('analysis.quoted', { move: words(m, c.dealBefore) });
+    better = `; ${t('analysis.better_moves', { moves: moves.map(say).join(t('analysis.or')) })}`;
+  } else if (c.best.length) {
+    better = `; ${t('analysis.better', { cards: c.best.map(cardShort).join(', ') })}`;
+  }
   const horizon = c.horizon !== null && c.horizon !== undefined ? ` ${t('analysis.horizon', { n: c.horizon })}` : '';
   return `${cost}${better}${horizon}`;
 }

@@ -49,7 +49,7 @@
 
 /**
  * One card played, analysed.
- * @typedef {{after?: number | null, before?: number | null, best: Array<Card>, card: Card, cost?: number | null, horizon?: number | null, index: number, seat: Seat}} CardCost
+ * @typedef {{after?: number | null, before?: number | null, best: Array<Card>, best_moves?: Array<WippenMove>, card: Card, cost?: number | null, horizon?: number | null, index: number, seat: Seat}} CardCost
  */
 
 /**

@@ -36,8 +36,8 @@ pub use error::{ErrorCode, every_rule_error};
 pub use message::{ClientMessage, ConnectionMessage, RoomMessage, SeriesMessage, ServerMessage, TournamentMessage};
 pub use patch::{Patch, PatchError, Step};
 pub use replay::{
-    AnalysisMethod, AnalysisUnit, CardCost, DealReplay, FinishedDeal, PlayAnalysis, REPLAY_FORMAT, ReplayStep,
-    SERIES_FORMAT, SeatAction, SeriesRecord,
+    AnalysisMethod, AnalysisUnit, CardCost, DealReplay, FinishedDeal, MAX_BEST_MOVES, PlayAnalysis, REPLAY_FORMAT,
+    ReplayStep, SERIES_FORMAT, SeatAction, SeriesRecord,
 };
 pub use room::{
     ChatLine, LOBBY_PAGE, LobbyRoom, MAX_GRACE_SECONDS, MAX_MOVE_SECONDS, MAX_NEXT_DEAL_SECONDS, MAX_READING_SECONDS,

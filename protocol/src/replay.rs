@@ -1,7 +1,7 @@
 //! The replay of a finished deal: every step from the deal as dealt to its end, with every hand
 //! open (the deal is over, so its cards are no longer secret).
 
-use fipsen_rules::{Card, GameEvent, GameId, GameRules, Seat, Seed};
+use fipsen_rules::{Card, GameEvent, GameId, GameRules, Seat, Seed, wippen};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -59,6 +59,11 @@ pub enum AnalysisMethod {
     Bounded,
 }
 
+/// How many of a card's better moves a [`CardCost`] carries at most: enough to show a player
+/// what he could have done instead, and a replay stays small however many moves tied for the
+/// best (a Wippen table can offer hundreds).
+pub const MAX_BEST_MOVES: usize = 8;
+
 /// The analysis of a finished deal's play: for each card played, the best value its player's
 /// side could still reach before it, the value after it, and the cards that kept the best.
 ///
@@ -66,6 +71,13 @@ pub enum AnalysisMethod {
 /// {"unit": "tricks", "method": "exact", "complete": true, "costly": [0, 1, 0, 0],
 ///  "cards": [{"index": 0, "seat": 1, "card": "HA", "before": 2, "after": 2, "cost": 0, "best": ["HA"]},
 ///            {"index": 1, "seat": 2, "card": "H7", "before": 3, "after": 2, "cost": 1, "best": ["HK"]}]}
+/// ```
+///
+/// A costly Wippen move also names the better moves whole:
+///
+/// ```json
+/// {"index": 5, "seat": 1, "card": "S4", "before": 2, "after": 0, "cost": 2, "best": ["S4"],
+///  "best_moves": [{"kind": "capture", "card": "S4", "groups": [{"card": "D4"}]}], "horizon": 3}
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PlayAnalysis {
@@ -98,7 +110,16 @@ pub struct CardCost {
     /// What the card cost: `before` less `after` (0 for a best card; `null`: not analysed).
     pub cost: Option<i32>,
     /// The cards that keep the best value (the card played among them when it cost nothing).
+    /// In Wippen one card may be played by a good move and a costly one: these are the hand
+    /// cards of `best_moves`, so a costly move's own card can be among them.
     pub best: Vec<Card>,
+    /// Wippen: the moves that keep the best value, each whole (a capture, a build or a
+    /// discard), at most [`MAX_BEST_MOVES`] of them in the order the rules list them, so that a
+    /// player is told which move was better and not only which card. A costly move is never
+    /// among them. Left out for the trick games, where a card is the
+    /// whole move (`best` says it all).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub best_moves: Vec<wippen::Move>,
     /// For a bounded search, the moves searched after this one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub horizon: Option<u8>,

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use fipsen_bots::analysis::{Analysis, Budget, Method, Unit};
 use fipsen_bots::games::FinishedDeal;
-use fipsen_protocol::{AnalysisMethod, AnalysisUnit, CardCost, PlayAnalysis};
+use fipsen_protocol::{AnalysisMethod, AnalysisUnit, CardCost, MAX_BEST_MOVES, PlayAnalysis};
 use fipsen_rules::GameId;
 
 /// How many analysed deals the cache keeps; the least recently used goes first.
@@ -119,7 +119,8 @@ pub fn forget(room: &str) {
     cache().lock().unwrap_or_else(|e| e.into_inner()).entries.retain(|(code, _), _| code != room);
 }
 
-/// The bots' analysis as the protocol carries it, with `seats` seats' counts of costly cards.
+/// The bots' analysis as the protocol carries it, with `seats` seats' counts of costly cards
+/// and, for Wippen, the first [`MAX_BEST_MOVES`] of each move's better moves.
 pub fn to_protocol(analysis: &Analysis, seats: usize) -> PlayAnalysis {
     PlayAnalysis {
         unit: match analysis.unit {
@@ -144,6 +145,7 @@ pub fn to_protocol(analysis: &Analysis, seats: usize) -> PlayAnalysis {
                 after: c.after,
                 cost: c.cost(),
                 best: c.best.clone(),
+                best_moves: c.best_moves.iter().take(MAX_BEST_MOVES).cloned().collect(),
                 horizon: c.horizon,
             })
             .collect(),

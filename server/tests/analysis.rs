@@ -1,7 +1,8 @@
 //! The analysis of a finished deal's play over real sockets, for every game: the replay of a
 //! finished deal carries it exactly as the bots crate computes it (within the server's budget),
 //! a second viewer gets the same, the series page counts each player's costly cards per deal,
-//! and nothing of the analysis of a deal still being played reaches anyone.
+//! and nothing of the analysis of a deal still being played reaches anyone; a costly Wippen
+//! move's better moves come whole, and never as the move played.
 
 mod common;
 
@@ -71,6 +72,10 @@ async fn every_games_finished_deal_carries_its_analysis_and_a_running_deal_never
                 }
             }
             assert_eq!(want["costly"], json!(costly), "{game:?}");
+            if game != GameId::Wippen {
+                // A card is the whole move of a trick game: `best` says it all.
+                assert!(cards.iter().all(|c| c.get("best_moves").is_none()), "{game:?}: {want}");
+            }
         }
 
         // Deal 2 runs: no replay of it, so no analysis of it, for any seat or the spectator.
@@ -106,4 +111,60 @@ async fn every_games_finished_deal_carries_its_analysis_and_a_running_deal_never
         }
     }
     assert!(analysed >= 5, "most games' first deals have an analysis: {analysed}");
+}
+
+/// A costly Wippen move names the better moves whole, each one its player could have made
+/// instead, and never the move he made: one card may be played by a good move and a costly
+/// one, so the card alone could not tell him what was better.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_costly_wippen_moves_better_moves_are_named_whole_and_never_the_move_played() {
+    let (_dir, db) = temp_db();
+    let server = Server::start(&db, &["--insecure-fixed-seed", SEED]);
+    let mut rules_json = short_rules(GameId::Wippen, 1);
+    rules_json["players"] = 2.into();
+    let mut table = Table::open(&server, rules_json, json!({"next_deal_seconds": null}), 0).await;
+    let mut rng = Rng(4711);
+    let mut checked = 0;
+    let mut deal = 1;
+    // Random play loses points soon; a few deals at most to find costly moves.
+    while checked < 5 && deal <= 2 {
+        while !table.deal_over() {
+            assert!(table.step(&mut rng).await, "nobody could act: {}", table.view());
+        }
+        let replay = ask_replay(&mut table.seats[0], deal).await;
+        assert_eq!(replay["type"], "replay", "{replay}");
+        let steps = replay["replay"]["steps"].as_array().expect("steps");
+        let analysis = &replay["replay"]["analysis"];
+        for c in analysis["cards"].as_array().expect("an analysis of every Wippen deal") {
+            if c["cost"].as_i64().is_none_or(|cost| cost <= 0) {
+                continue;
+            }
+            let index = c["index"].as_u64().unwrap() as usize;
+            let seat = c["seat"].as_u64().unwrap() as usize;
+            let played = &steps[index + 1]["action"];
+            assert_eq!(steps[index + 1]["seat"], c["seat"], "{c}");
+            assert_eq!(played["card"], c["card"], "the analysis' move is the replay's: {c}");
+            let better =
+                c["best_moves"].as_array().unwrap_or_else(|| panic!("a costly move names its better moves: {c}"));
+            assert!(!better.is_empty() && better.len() <= fipsen_protocol::MAX_BEST_MOVES, "{c}");
+            let hand = steps[index]["hands"][seat].as_array().expect("his hand before the move");
+            for m in better {
+                assert_ne!(m, played, "the costly move played is not a better move: {c}");
+                assert!(hand.contains(&m["card"]), "a better move plays a card of his hand: {m}");
+                assert!(c["best"].as_array().unwrap().contains(&m["card"]), "`best` names its card: {c}");
+                // A move the rules accept as it is written.
+                let parsed: fipsen_rules::wippen::Move = serde_json::from_value(m.clone()).expect("a Wippen move");
+                assert_eq!(&serde_json::to_value(&parsed).unwrap(), m);
+            }
+            checked += 1;
+        }
+        if checked < 5 {
+            table.ask_next_deal().await;
+            deal += 1;
+        }
+    }
+    assert!(checked >= 5, "random play makes costly moves: {checked}");
+    for client in table.seats {
+        client.close().await;
+    }
 }

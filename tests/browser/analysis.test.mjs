@@ -2,11 +2,13 @@
 // three bots played through and replayed; the replay lists every card the server's analysis
 // says cost something, with what it cost and the better cards, and a tap on one goes to the
 // step that played it, where the card is marked in the trick; the series page counts each
-// player's costly cards in the deal, on screen and on paper. Screenshots go to artifacts/.
+// player's costly cards in the deal, on screen and on paper. A Wippen game played carelessly
+// against a bot: each costly move is told the better moves in words, as the table writes a
+// move, never the move played. Screenshots go to artifacts/.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { DESKTOP, PHONE, assertNoConsoleErrors, launch, openClient, playDeal, screenshot } from './lib.mjs';
+import { DESKTOP, PHONE, assertNoConsoleErrors, launch, openClient, playDeal, screenshot, settle } from './lib.mjs';
 
 let chrome;
 before(async () => {
@@ -96,3 +98,82 @@ for (const [kind, device] of /** @type {const} */ ([
     await me.context.close();
   });
 }
+
+/** A card as the English page writes it: "♠10". @param {string} code */
+function short(code) {
+  return `${{ C: '♣', S: '♠', H: '♥', D: '♦' }[code[0]]}${code.slice(1)}`;
+}
+
+/** How the English page begins to name a Wippen move. @param {any} m a WippenMove */
+function moveWords(m) {
+  if (m.kind === 'discard') return `Lay ${short(m.card)} on the table`;
+  if (m.kind === 'capture') return `Capture with ${short(m.card)}: `;
+  return `Build ${m.value} with ${short(m.card)}: `;
+}
+
+test('a costly Wippen move is told the better moves in words, not only their cards', async () => {
+  const me = await openClient(chrome, 'analysis-wippen', DESKTOP, 'en');
+  await me.page.locator('#name').fill('Fiete');
+  await me.page.locator('[data-key="opt-practice_game-wippen"]').check();
+  await me.page.locator('[data-key="practice-more"]').click();
+  await me.page.locator('[data-key="opt-practice_delay-0"]').check();
+  await me.page.locator('[data-key="practice"]').click();
+  await me.page.locator('[data-testid="wippen-table"]').waitFor();
+  // Fiete lays a card down wherever he may (often passing by a capture, which costs points),
+  // else makes the first move offered for his first card.
+  for (let step = 0; step < 400; step++) {
+    const f = await me.page.evaluate(() => {
+      const S = /** @type {any} */ (window).fipsenDebug.S;
+      return {
+        over: Boolean(document.querySelector('[data-testid="result"]')),
+        myTurn: Boolean(document.querySelector('.table-screen.my-turn')),
+        waiting: S.waiting,
+        moves: S.game?.deal?.prompt?.moves ?? [],
+      };
+    });
+    if (f.over) break;
+    if (f.waiting || !f.myTurn || !f.moves.length) {
+      await me.page.waitForTimeout(80);
+      continue;
+    }
+    const entry = f.moves.find((e) => e.discard) ?? f.moves[0];
+    await me.page.locator(`.hand .hand-card[data-card="${entry.card}"]`).click();
+    await me.page.locator('[data-testid="wp-choice"]').waitFor();
+    if (entry.discard) await me.page.locator('[data-testid="wp-discard"]').click();
+    else await me.page.locator('[data-testid="wp-suggestion"]').first().click();
+    await settle(me.page);
+  }
+  await me.page.locator('[data-testid="result"]').waitFor();
+  await me.page.locator('[data-key="replay-open"]').click();
+  await me.page.locator('[data-testid="replay-analysis"]').waitFor({ timeout: 120_000 });
+
+  const sent = await me.page.evaluate(() => {
+    const r = /** @type {any} */ (window).fipsenDebug.S.replay.replay;
+    return { analysis: r.analysis, actions: r.steps.slice(1).map((s) => s.action) };
+  });
+  assert.equal(sent.analysis?.method, 'bounded', 'a Wippen deal has a bounded analysis');
+  const costly = sent.analysis.cards.filter((c) => c.cost > 0);
+  assert.ok(costly.length > 0, 'laying cards down where a capture was open costs points');
+  const listed = await me.page.locator('.analysis-list li').evaluateAll((els) => els.map((e) => ({ seat: Number(e.getAttribute('data-seat')), card: e.getAttribute('data-card'), text: e.textContent ?? '' })));
+  assert.deepEqual(
+    listed.map((l) => [l.seat, l.card]),
+    costly.map((c) => [c.seat, c.card]),
+    'every costly move listed, in the order played',
+  );
+  let sameCard = 0;
+  for (const [i, c] of costly.entries()) {
+    const text = listed[i].text;
+    assert.ok(c.best_moves?.length, `the server names the better moves: ${JSON.stringify(c)}`);
+    assert.ok(!c.best_moves.some((m) => JSON.stringify(m) === JSON.stringify(sent.actions[c.index])), 'never the move played');
+    assert.match(text, c.cost === 1 ? /this move cost 1 point/ : new RegExp(`this move cost ${c.cost} points`));
+    assert.match(text, /better: “/, text);
+    // Each better move in words, as the table writes a move.
+    for (const m of c.best_moves) assert.ok(text.includes(`“${moveWords(m)}`), `${text} names ${JSON.stringify(m)}`);
+    if (c.best_moves.some((m) => m.card === c.card)) sameCard += 1;
+  }
+  await me.page.locator('.analysis-list li').first().scrollIntoViewIfNeeded();
+  await screenshot(me, 'desktop-replay-analysis-wippen');
+  console.log(`costly Wippen moves: ${costly.length}, better move with the same card: ${sameCard}; the first: ${listed[0].text}`);
+  assertNoConsoleErrors([me]);
+  await me.context.close();
+});

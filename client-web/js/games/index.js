@@ -6,7 +6,8 @@
 //
 // What a game's module exports:
 //   id, name(), strings {de, en, ja}, review (whether the server reviews its deals)
-//   actionText(action)                                       — an action in words (the review)
+//   actionText(action, deal?)                                — an action in words (the review, the
+//                                                              analysis' better Wippen moves, with the deal before it)
 //   defaults, playerChoices, rulesForm(kit), rulesFromForm(draft, deals), practiceRules(players),
 //     rulesRows(rules), inviteFacts(rules), lengthText(rules), howto()
 //                                                            — the rules: form, room, invitation, home

@@ -288,9 +288,14 @@ function moveText(move, deal) {
   return t(key, { card: cardShort(move.card), value: target, groups });
 }
 
-/** A move in words without the table it was made on (the review of a seat's moves). @param {any} move a WippenMove */
-export function actionText(move) {
-  return moveText(move, null);
+/**
+ * A move in words (the review of a seat's moves, the analysis' better moves); with the deal it
+ * was made in, each building of its groups shows its value.
+ * @param {any} move a WippenMove
+ * @param {any} [deal] the deal before the move
+ */
+export function actionText(move, deal = null) {
+  return moveText(move, deal);
 }
 
 // ---- what the player has chosen ----
