@@ -137,7 +137,7 @@ function optionsTable(label, options, d, say, extra) {
 
 /**
  * The sample size of a decision, and what weighted deals are worth as equally weighted ones.
- * @param {number} samples @param {number | null | undefined} effective
+ * @param {number} samples @param {number | null} [effective] (left out where the deals are not weighted)
  */
 function samplesLine(samples, effective) {
   const text = !samples
