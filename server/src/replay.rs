@@ -19,8 +19,8 @@ use fipsen_rules::{AnyGame, Card, GameAction, GameEvent, Seat, Seed};
 use serde_json::Value;
 use tracing::error;
 
-use crate::room::{Damaged, Record};
 use crate::room::core::{Change, Core};
+use crate::room::{Damaged, Record};
 use crate::storage::StoredRoom;
 
 /// One step of rebuilding a stored series: the series after it, who acted and with what
