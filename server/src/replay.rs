@@ -323,7 +323,7 @@ fn replay_step(
     events: Vec<GameEvent>,
     perspective: Option<Seat>,
 ) -> ReplayStep {
-    let mut view = series.view(perspective);
+    let mut view = series.view_without_rows(perspective);
     view.clear_prompt();
     let deal =
         serde_json::to_value(&view).ok().and_then(|mut v| v.get_mut("deal").map(Value::take)).unwrap_or(Value::Null);
@@ -334,7 +334,7 @@ fn replay_step(
 
 /// A seat's hand, as its own view shows it to him.
 fn hand_of(series: &AnyGame, seat: Seat) -> Vec<Card> {
-    serde_json::to_value(series.view(Some(seat)))
+    serde_json::to_value(series.view_without_rows(Some(seat)))
         .ok()
         .and_then(|v| v.get("deal").and_then(|d| d.get("hand")).cloned())
         .and_then(|hand| serde_json::from_value(hand).ok())
