@@ -54,9 +54,12 @@ test('a second invitation in the same tab: the invitation page, a seat at the se
   const { code: first } = await createRoom(me, 'Imke', { title: 'First table' });
   await me.page.locator('.room').waitFor();
 
-  // The link to the second table, opened in the tab that sits at the first.
+  // The link to the second table, opened in the tab that sits at the first: the first tap asks
+  // whether to sit at a second table too, the second sits down.
   await me.page.goto(second);
   await me.page.locator('[data-testid="invite-info"]').waitFor();
+  await me.page.locator('[data-key="invite-sit"]').click();
+  await me.page.locator('[data-key="invite-sit"]', { hasText: 'Yes, sit here as well' }).waitFor();
   await me.page.locator('[data-key="invite-sit"]').click();
   await me.page.locator('.room').waitFor();
   await me.page.waitForFunction(() => /** @type {any} */ (window).fipsenDebug.S.room?.title === 'Second table');
