@@ -402,6 +402,12 @@ mod tests {
     /// The largest reply a server sends by default (`--max-reply-bytes`).
     const REPLY_LIMIT: usize = 256 * 1024;
 
+    /// The spectator's view of the whole series, scoresheet and all, as the rules give it.
+    fn whole_view(stored: &StoredRoom) -> Value {
+        let rebuilt = super::rebuild(stored, |_| std::ops::ControlFlow::Continue(())).expect("a sound room");
+        serde_json::to_value(rebuilt.series().expect("a series").view(None)).expect("a view")
+    }
+
     /// Every page of a stored series, from the first, following `next`.
     fn pages(stored: &StoredRoom, count: u32) -> Vec<(usize, Value)> {
         let mut pages = Vec::new();
@@ -441,14 +447,7 @@ mod tests {
         assert_eq!(numbers, (1..=2_000).collect::<Vec<u64>>(), "every deal once, in order");
         assert!(pages.len() >= 40, "pages of at most 50 deals: {}", pages.len());
         // The rows joined are the table's whole scoresheet, and the totals its last row's.
-        let whole = serde_json::to_value(
-            super::rebuild(&stored, |_| std::ops::ControlFlow::Continue(()))
-                .expect("a sound room")
-                .series()
-                .expect("a series")
-                .view(None),
-        )
-        .expect("a view");
+        let whole = whole_view(&stored);
         assert_eq!(Value::Array(rows), whole["scoresheet"]);
         assert_eq!(pages[39].1["sheet"]["totals"], whole["totals"]);
         // The replay of a late deal is as small as an early one's.
@@ -466,14 +465,7 @@ mod tests {
     fn pages_of_every_game_join_to_the_whole_scoresheet_and_deals() {
         for &game in GameId::ALL {
             let stored = played(GameRules::default_for(game), 3);
-            let whole = serde_json::to_value(
-                super::rebuild(&stored, |_| std::ops::ControlFlow::Continue(()))
-                    .expect("a sound room")
-                    .series()
-                    .expect("a series")
-                    .view(None),
-            )
-            .expect("a view");
+            let whole = whole_view(&stored);
             for count in [1, 2, SERIES_PAGE_DEALS] {
                 let pages = pages(&stored, count);
                 let mut rows = Vec::new();
