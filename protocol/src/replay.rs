@@ -62,7 +62,7 @@ pub enum AnalysisMethod {
 /// How many of a card's better moves a [`CardCost`] carries at most: enough to show a player
 /// what he could have done instead, and a replay stays small however many moves tied for the
 /// best (a Wippen table can offer hundreds).
-pub const MAX_BEST_MOVES: usize = 8;
+pub const MAX_BEST_MOVES: usize = 3;
 
 /// The analysis of a finished deal's play: for each card played, the best value its player's
 /// side could still reach before it, the value after it, and the cards that kept the best.
