@@ -277,6 +277,7 @@ function onMessage(msg) {
       S.roomAt = Date.now();
       S.you = msg.you;
       S.game = msg.game ?? null;
+      S.rowsBefore = msg.rows_before ?? 0;
       S.peek = null;
       const code = S.room.code;
       followDone(code);

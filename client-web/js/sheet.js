@@ -108,11 +108,15 @@ function chart(rows, names) {
   const W = 600;
   const H = 200;
   const pad = { l: 40, r: 12, t: 12, b: 24 };
-  const series = names.map((_, i) => [0, ...rows.map((r) => r.totals[i] ?? 0)]);
+  // From 0 before the first deal; a page or the newest rows of a long series start at their
+  // first row's totals.
+  const first = rows[0]?.number ?? 1;
+  const start = first > 1 ? [] : [0];
+  const series = names.map((_, i) => [...start, ...rows.map((r) => r.totals[i] ?? 0)]);
   const all = series.flat();
   const lo = Math.min(0, ...all);
   const hi = Math.max(1, ...all);
-  const steps = rows.length;
+  const steps = series[0].length - 1;
   const x = (k) => pad.l + ((W - pad.l - pad.r) * k) / Math.max(1, steps);
   const y = (v) => pad.t + ((H - pad.t - pad.b) * (hi - v)) / (hi - lo || 1);
   const label = `${t('sheet.chart')}: ${names.map((n, i) => `${n} ${series[i][steps]}`).join(', ')}`;
@@ -127,7 +131,8 @@ function chart(rows, names) {
       s('text', { x: pad.l - 6, y: y(hi) + 4, 'text-anchor': 'end', class: 'axis-label' }, String(hi)),
       s('text', { x: pad.l - 6, y: y(0) + 4, 'text-anchor': 'end', class: 'axis-label' }, '0'),
       lo < 0 ? s('text', { x: pad.l - 6, y: y(lo) + 4, 'text-anchor': 'end', class: 'axis-label' }, String(lo)) : null,
-      s('text', { x: x(steps), y: H - 6, 'text-anchor': 'end', class: 'axis-label' }, String(steps)),
+      first > 1 && steps > 0 ? s('text', { x: x(0), y: H - 6, 'text-anchor': 'start', class: 'axis-label' }, String(first)) : null,
+      s('text', { x: x(steps), y: H - 6, 'text-anchor': 'end', class: 'axis-label' }, String(rows.at(-1)?.number ?? steps)),
       series.map((values, i) =>
         s('polyline', {
           points: values.map((v, k) => `${x(k).toFixed(1)},${y(v).toFixed(1)}`).join(' '),

@@ -108,6 +108,8 @@ export const S = {
   away: /** @type {{lines: string[]}|null} */ (null),
   /** The room of an invitation link, before joining it. */
   peek: /** @type {{code: string, info: any, error: string|null}|null} */ (null),
+  /** How many of the scoresheet's oldest rows the last snapshot left out (a long series). */
+  rowsBefore: 0,
   lobbyTotal: 0,
   /** The deal this viewer saw end, and when (between deals the others may be nudged 15 s later). */
   overDeal: /** @type {number|null} */ (null),

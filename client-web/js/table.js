@@ -124,7 +124,7 @@ export function tableView() {
       deal.phase === 'over' ? resultPanel(game, deal, me) : actionPanel(deal, me),
       chatPanel(),
     ),
-    S.ui.dialog === 'sheet' ? dialog('sheet', t('sheet.title'), [scoresheet(game), replayList(finishedDeals(game, deal)), S.room ? seriesTools(S.room) : null]) : null,
+    S.ui.dialog === 'sheet' ? dialog('sheet', t('sheet.title'), [earlierRows(), scoresheet(game), replayList(finishedDeals(game, deal)), S.room ? seriesTools(S.room) : null]) : null,
     S.ui.dialog === 'last_trick' ? dialog('last_trick', t('table.last_trick'), lastTrick(deal, where)) : null,
     S.ui.dialog === 'review' ? reviewDialog(/** @type {any} */ (game)) : null,
     S.ui.dialog === 'replay' ? replayDialog() : null,
@@ -319,6 +319,13 @@ function lastCalls(deal) {
   const out = {};
   for (const record of deal.calls ?? []) out[record.seat] = record.call;
   return out;
+}
+
+/** Above a long series' scoresheet: where its oldest rows, left out of the table's, are. */
+function earlierRows() {
+  const n = S.rowsBefore;
+  if (!n) return null;
+  return h('p', { class: 'hint', 'data-testid': 'sheet-earlier' }, n === 1 ? t('sheet.earlier_one') : t('sheet.earlier', { n }));
 }
 
 function seatBox(deal, seat, place) {

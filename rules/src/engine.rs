@@ -240,6 +240,10 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
     /// What `viewer` may see (`None`: a spectator).
     fn view(&self, viewer: Option<Seat>) -> Self::View;
 
+    /// [`GameEngine::view`] with only the scoresheet's rows from row `first` on (from 0): what
+    /// a snapshot of a long series carries, its oldest rows left out.
+    fn view_from_row(&self, viewer: Option<Seat>, first: usize) -> Self::View;
+
     /// [`GameEngine::view`] with its scoresheet left empty: the part that changes from move to
     /// move, built for every viewer on every change. The rows, which are only ever added, are
     /// sent by [`GameEngine::rows`] and [`GameEngine::row_json`] as they come.
@@ -383,6 +387,10 @@ impl GameEngine for Series {
         Series::view(self, viewer)
     }
 
+    fn view_from_row(&self, viewer: Option<Seat>, first: usize) -> SeriesView {
+        Series::view_from_row(self, viewer, first)
+    }
+
     fn view_without_rows(&self, viewer: Option<Seat>) -> SeriesView {
         Series::view_without_rows(self, viewer)
     }
@@ -507,6 +515,10 @@ macro_rules! holstein_engine {
 
             fn view(&self, viewer: Option<Seat>) -> $game::SeriesView {
                 <$series>::view(self, viewer)
+            }
+
+            fn view_from_row(&self, viewer: Option<Seat>, first: usize) -> $game::SeriesView {
+                <$series>::view_from_row(self, viewer, first)
             }
 
             fn view_without_rows(&self, viewer: Option<Seat>) -> $game::SeriesView {
@@ -661,6 +673,10 @@ impl GameEngine for wippen::Series {
 
     fn view(&self, viewer: Option<Seat>) -> wippen::SeriesView {
         wippen::Series::view(self, viewer)
+    }
+
+    fn view_from_row(&self, viewer: Option<Seat>, first: usize) -> wippen::SeriesView {
+        wippen::Series::view_from_row(self, viewer, first)
     }
 
     fn view_without_rows(&self, viewer: Option<Seat>) -> wippen::SeriesView {

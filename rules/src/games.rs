@@ -429,6 +429,12 @@ macro_rules! registry {
                 match self { $( AnyGame::$variant(g) => GameView::$variant(g.view(viewer)), )+ }
             }
 
+            /// [`AnyGame::view`] with the scoresheet's rows from row `first` on (see
+            /// [`GameEngine::view_from_row`]).
+            pub fn view_from_row(&self, viewer: Option<Seat>, first: usize) -> GameView {
+                match self { $( AnyGame::$variant(g) => GameView::$variant(g.view_from_row(viewer, first)), )+ }
+            }
+
             /// [`AnyGame::view`] with its scoresheet left empty (see
             /// [`GameEngine::view_without_rows`]).
             pub fn view_without_rows(&self, viewer: Option<Seat>) -> GameView {

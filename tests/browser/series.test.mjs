@@ -236,3 +236,45 @@ test('a long series comes in pages: the page steps through them and the file to 
   assertNoConsoleErrors([me]);
   await me.context.close();
 });
+
+test('a long series at the table: its scoresheet holds the newest rows and says where the older are', async () => {
+  const me = await openClient(chrome, 'sheet-earlier', DESKTOP, 'en');
+  // A snapshot of a table whose first 1,200 rows were left out, as the server sends one of a
+  // series of thousands of deals: its one row is deal 1,201.
+  await me.page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((m) => {
+      const message = JSON.parse(String(m));
+      if (message.type !== 'joined' || !message.game?.scoresheet?.length) return ws.send(m);
+      message.rows_before = 1200;
+      message.game.scoresheet = message.game.scoresheet.map((/** @type {any} */ row) => ({ ...row, number: row.number + 1200 }));
+      ws.send(JSON.stringify(message));
+    });
+  });
+  await me.page.reload();
+  await me.page.locator('#name').fill('Meike');
+  await me.page.locator('[data-key="practice-more"]').click();
+  await me.page.locator('[data-key="opt-practice_delay-0"]').check();
+  await me.page.locator('[data-key="practice"]').click();
+  await me.page.locator('.table-screen').waitFor();
+  await playDeal([me]);
+  await me.page.locator('[data-testid="result"]').waitFor();
+  // Back after a reload: the snapshot with the newest rows only.
+  await me.page.reload();
+  await me.page.locator('.table-screen').waitFor();
+  await me.page.locator('[data-key="open-sheet"]').click();
+  const hint = me.page.locator('[data-testid="sheet-earlier"]');
+  await hint.waitFor();
+  assert.match(await hint.innerText(), /first 1200 rows/);
+  const rows = await me.page.locator('[data-testid="scoresheet"] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-deal')));
+  assert.deepEqual(rows, ['1201']);
+  // The chart starts at the first row shown, labelled with its deal.
+  const labels = await me.page.locator('.chart-svg .axis-label').evaluateAll((ts) => ts.map((t) => t.textContent));
+  assert.ok(labels.includes('1201'), `chart labels ${labels}`);
+  // The series page, with every row, is one tap away.
+  await me.page.locator('[data-key="series-page"]').waitFor();
+  await screenshot(me, 'desktop-sheet-earlier');
+  assertNoConsoleErrors([me]);
+  await me.context.close();
+});

@@ -48,8 +48,14 @@ pub enum ServerMessage {
         you: You,
         /// The room's latest sequence number: the snapshot is as of this event.
         seq: u64,
-        /// The series as you may see it, its game named in `game`; `null` before it starts.
+        /// The series as you may see it, its game named in `game`; `null` before it starts. A
+        /// long series' scoresheet holds its newest rows only, as many as fit in a few tens of
+        /// KiB (`rows_before` says how many older rows are left out; the series page has them).
         game: Option<GameView>,
+        /// How many of the scoresheet's oldest rows `game` leaves out (0: it holds them all).
+        /// The rows that `update`s add later are appended after those it holds.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        rows_before: u32,
         /// On `resume`: the events after `last_seq`, redacted for you (empty if none were missed
         /// or the gap was too old).
         missed: Vec<SeqEvent>,
@@ -376,4 +382,10 @@ impl From<fipsen_rules::GameAnswer> for ServerMessage {
         let fipsen_rules::GameAnswer::Wippen(options) = answer;
         ServerMessage::Options { card: options.card, piles: options.piles, moves: options.moves }
     }
+}
+
+/// Whether a count is zero (a field left out of a frame when it is).
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }

@@ -266,7 +266,15 @@ impl Series {
 
     /// What `viewer` may see (`None`: a spectator).
     pub fn view(&self, viewer: Option<Seat>) -> SeriesView {
-        SeriesView { scoresheet: self.sheet.clone(), ..self.view_without_rows(viewer) }
+        self.view_from_row(viewer, 0)
+    }
+
+    /// [`Self::view`] with the scoresheet's rows from row `first` on (from 0): a long series'
+    /// oldest rows left out, so that a snapshot of the table stays small however many deals
+    /// were played (a server sends the newest rows that fit).
+    pub fn view_from_row(&self, viewer: Option<Seat>, first: usize) -> SeriesView {
+        let rows = self.sheet.get(first..).unwrap_or_default().to_vec();
+        SeriesView { scoresheet: rows, ..self.view_without_rows(viewer) }
     }
 
     /// [`Self::view`] with its scoresheet left empty: what changes from move to move (a

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use fipsen_protocol::{ChatLine, Role, SeqEvent, ServerMessage, You};
+use fipsen_rules::AnyGame;
 
 use super::link::ConnId;
 use super::shell::Room;
@@ -16,6 +17,10 @@ const CHAT_JOIN_BYTES: usize = 16 * 1024;
 /// The most missed events a `joined` frame carries, in bytes of JSON; a longer gap is answered
 /// with a snapshot (`resync`) instead.
 const MISSED_BYTES: usize = 64 * 1024;
+/// The most scoresheet a `joined` frame carries, in bytes of its rows' JSON: the newest rows
+/// that fit (at least the last), so that a snapshot of a series of thousands of deals is as
+/// small as one of a few hundred. The series page serves the older rows.
+pub(crate) const SHEET_JOIN_BYTES: usize = 48 * 1024;
 
 impl Room {
     /// Sends a connection that entered the room its snapshot, and keeps it as the base its
@@ -51,17 +56,19 @@ impl Room {
         };
         let room = core.state(Instant::now());
         let base = Base::now(&room, core.series(), seat, !stood_in);
+        let first = core.series().map_or(0, first_row_sent);
         let joined = ServerMessage::Joined {
             room,
             you,
             seq: core.seq(),
             game: core.series().map(|s| {
-                let mut view = s.view(seat);
+                let mut view = s.view_from_row(seat, first);
                 if stood_in {
                     view.clear_prompt();
                 }
                 view
             }),
+            rows_before: u32::try_from(first).unwrap_or(u32::MAX),
             missed,
             resync,
             chat: recent_chat(core.chat().iter()),
@@ -71,6 +78,22 @@ impl Room {
         }
         self.send_to(conn, &joined);
     }
+}
+
+/// The first scoresheet row a snapshot carries: the newest rows whose JSON fits in
+/// [`SHEET_JOIN_BYTES`], and the last row whatever its size. Only the rows sent are read.
+pub(crate) fn first_row_sent(series: &AnyGame) -> usize {
+    let mut first = series.rows();
+    let mut bytes = 0usize;
+    while first > 0 {
+        let row = series.row_json(first - 1).map_or(0, |json| json.len() + 1);
+        if bytes + row > SHEET_JOIN_BYTES && first < series.rows() {
+            break;
+        }
+        bytes += row;
+        first -= 1;
+    }
+    first
 }
 
 /// The newest chat lines that fit in [`CHAT_JOIN_BYTES`] as sent (the `chat` list's JSON,
