@@ -10,7 +10,12 @@ use std::collections::BTreeSet;
 use fipsen_bots::analysis::{Analysis, Budget};
 use fipsen_bots::games::FinishedDeal;
 use fipsen_bots::rng::Rng;
-use fipsen_rules::{Card, Pack, Seat, Seed, Suit, thedinghausen, tippen};
+use fipsen_rules::grossenaspe::{self, Action as GAction, Phase as GPhase};
+use fipsen_rules::mecklenburg::{self, Action as MAction, Phase as MPhase};
+use fipsen_rules::mecklenburg::{AuctionKind, DuttUse};
+use fipsen_rules::{
+    Action, Card, FirstLead, KiekerShow, Pack, Phase, Players, RuleSet, Seat, Seed, Suit, thedinghausen, tippen,
+};
 
 /// The analysis' budget: enough for every card of a deal played at random.
 const BUDGET: u64 = 400_000_000;
@@ -85,6 +90,132 @@ impl Played for thedinghausen::Deal {
     }
 }
 
+/// A deal of a Holstein-family game (Prisdorf, Großenaspe, Anseggerfips, Duttfips): the
+/// declarer against the others as one side, and a Durch choice when he has his count without a
+/// loss.
+trait Declared: Played {
+    /// The declarer.
+    fn declarer_seat(&self) -> Seat;
+    /// Whether the declarer is to choose to stop or go on for Durch.
+    fn durch_choice(&self) -> bool;
+    /// The declarer stops (`false`) or goes on for Durch (`true`).
+    fn choose(&mut self, go_on: bool);
+    /// The declarer's score once the deal is over, as the rules credit it.
+    fn score(&self) -> Option<i32>;
+}
+
+/// The Played and Declared impls of a Holstein-family deal: they share their accessors' names.
+macro_rules! holstein_deal {
+    ($deal:ty, $phase:ident, $action:ident, |$d:ident| $score:expr) => {
+        impl Played for $deal {
+            fn to_play(&self) -> Option<Seat> {
+                (self.phase() == $phase::Play).then(|| self.turn()).flatten()
+            }
+            fn legal(&self, seat: Seat) -> Vec<Card> {
+                self.legal_actions(seat)
+                    .into_iter()
+                    .filter_map(|a| match a {
+                        $action::Play { card } => Some(card),
+                        _ => None,
+                    })
+                    .collect()
+            }
+            fn play(&mut self, seat: Seat, card: Card) {
+                self.apply(seat, $action::Play { card }).expect("a legal card");
+            }
+            fn taken(&self) -> Vec<u8> {
+                let mut taken = vec![0; usize::from(self.players())];
+                for w in self.trick_winners() {
+                    taken[w.index()] += 1;
+                }
+                taken
+            }
+            fn in_hands(&self) -> usize {
+                (0..self.players()).map(|s| self.hand(Seat(s)).len()).sum()
+            }
+            fn played(&self) -> usize {
+                self.plays().len()
+            }
+        }
+
+        impl Declared for $deal {
+            fn declarer_seat(&self) -> Seat {
+                self.declarer().expect("a declarer in the play")
+            }
+            fn durch_choice(&self) -> bool {
+                self.phase() == $phase::DurchChoice
+            }
+            fn choose(&mut self, go_on: bool) {
+                let seat = self.declarer_seat();
+                self.apply(seat, if go_on { $action::GoOn } else { $action::Stop }).expect("the Durch choice");
+            }
+            fn score(&self) -> Option<i32> {
+                let $d = self;
+                $score
+            }
+        }
+    };
+}
+
+holstein_deal!(fipsen_rules::Deal, Phase, Action, |d| d.outcome().and_then(|o| o.score()).map(|(_, p)| p));
+holstein_deal!(grossenaspe::Deal, GPhase, GAction, |d| d
+    .outcome()
+    .and_then(|o| o.score(d.rules().loss_factor))
+    .map(|(_, p)| p));
+holstein_deal!(mecklenburg::Deal, MPhase, MAction, |d| d
+    .outcome()
+    .and_then(|o| o.score(d.rules().loss_factor()))
+    .map(|(_, p)| p));
+
+/// The declarer's score when he plays for the most and the others for the least: every legal
+/// card tried, and both answers to the Durch choice, to the end the rules give the deal.
+fn score<D: Declared>(deal: &D) -> i32 {
+    if let Some(points) = deal.score() {
+        return points;
+    }
+    if deal.durch_choice() {
+        return [false, true]
+            .into_iter()
+            .map(|go_on| {
+                let mut next = deal.clone();
+                next.choose(go_on);
+                score(&next)
+            })
+            .max()
+            .expect("two choices");
+    }
+    let seat = deal.to_play().expect("a deal not over is played or chosen");
+    let values = deal.legal(seat).into_iter().map(|card| {
+        let mut next = deal.clone();
+        next.play(seat, card);
+        score(&next)
+    });
+    if seat == deal.declarer_seat() { values.max() } else { values.min() }.expect("a seat to play has a legal card")
+}
+
+/// The declarer's score for his side, its negation for a defender's.
+fn for_side<D: Declared>(next: &D, seat: Seat) -> i32 {
+    let points = score(next);
+    if seat == next.declarer_seat() { points } else { -points }
+}
+
+/// A random action before the play (or at the Durch choice) among `actions`: in the auction,
+/// a pass half the time (so that auctions end, and with every seat as declarer), else any
+/// other call.
+fn pick<A: Copy>(actions: &[A], is_pass: impl Fn(&A) -> bool, rng: &mut Rng) -> A {
+    let calls: Vec<A> = actions.iter().copied().filter(|a| !is_pass(a)).collect();
+    match actions.iter().find(|a| is_pass(a)) {
+        Some(&pass) if calls.is_empty() || rng.index(2) == 0 => pass,
+        _ => calls[rng.index(calls.len())],
+    }
+}
+
+/// The endings kept: at most this many cards in the hands (three tricks with four or five
+/// players, four with three).
+fn small(players: u8) -> usize {
+    (3 * usize::from(players)).max(12)
+}
+
 /// The tricks the seats of `side` take in the deal when they play for the most and every other
 /// seat for the fewest: every legal card tried, to the end the rules give the deal.
 fn best<D: Played>(deal: &D, side: &[bool]) -> i32 {
@@ -107,17 +238,17 @@ struct Position<D> {
 }
 
 /// Compares the analysis of a finished deal with the exhaustive search at each kept position:
-/// the best value before the card, the value after it and the best cards. Returns how many
-/// positions were compared.
+/// the best value before the card, the value after it and the best cards. `value(next, seat)`
+/// is what the exhaustive search gives `seat`'s side once `seat`'s card has made the position
+/// `next`. Returns how many positions were compared.
 fn compare<D: Played>(
     what: &str,
     analysis: &Analysis,
     positions: &[Position<D>],
-    side_of: impl Fn(Seat) -> Vec<bool>,
+    value: impl Fn(&D, Seat) -> i32,
 ) -> usize {
     for p in positions {
         let index = p.deal.played();
-        let side = side_of(p.seat);
         let mut values: Vec<(Card, i32)> = p
             .deal
             .legal(p.seat)
@@ -125,7 +256,7 @@ fn compare<D: Played>(
             .map(|card| {
                 let mut next = p.deal.clone();
                 next.play(p.seat, card);
-                (card, best(&next, &side))
+                (card, value(&next, p.seat))
             })
             .collect();
         values.sort_by_key(|v| v.0.index());
@@ -203,7 +334,9 @@ fn tippens_analysis_matches_an_exhaustive_search_of_endings_with_every_trump_sui
                 .expect("a played deal is analysed");
             assert!(analysis.complete, "{} nodes", analysis.nodes);
             let what = format!("{preset:?} with {players} players, {trumps:?} trumps");
-            compared += compare(&what, &analysis, &positions, |seat| (0..players).map(|s| s == seat.0).collect());
+            compared += compare(&what, &analysis, &positions, |next, seat| {
+                best(next, &(0..players).map(|s| s == seat.0).collect::<Vec<_>>())
+            });
             covered.insert((pack.name(), Suit::ALL.iter().position(|&s| s == trumps).expect("a suit")));
         }
     }
@@ -217,6 +350,7 @@ fn tippens_analysis_matches_an_exhaustive_search_of_endings_with_every_trump_sui
             );
         }
     }
+    println!("{compared} positions compared");
     assert!(compared > 200, "{compared} positions compared");
 }
 
@@ -254,14 +388,15 @@ fn thedinghausens_analysis_matches_an_exhaustive_search_of_endings_with_every_tr
                 assert!(analysis.complete, "{} nodes", analysis.nodes);
                 let fipsen = deal.fipsen().map(|f| f.seat);
                 let what = format!("deal {} of a series, {trumps:?} trumps, fipsen {fipsen:?}", deal.number());
-                compared += compare(&what, &analysis, &positions, |seat| {
-                    (0..thedinghausen::Deal::PLAYERS)
+                compared += compare(&what, &analysis, &positions, |next, seat| {
+                    let side: Vec<bool> = (0..thedinghausen::Deal::PLAYERS)
                         .map(|s| match fipsen {
                             Some(f) if f == seat => s == f.0,
                             Some(f) => s != f.0,
                             None => s == seat.0,
                         })
-                        .collect()
+                        .collect();
+                    best(next, &side)
                 });
                 covered.insert(Suit::ALL.iter().position(|&s| s == trumps).expect("a suit"));
                 cut_short += usize::from(deal.in_hands() > 0);
@@ -273,5 +408,276 @@ fn thedinghausens_analysis_matches_an_exhaustive_search_of_endings_with_every_tr
     }
     assert_eq!(covered.len(), 4, "every trump suit compared: {covered:?}");
     assert!(cut_short > 0, "some deal ended with cards unplayed (a round won)");
+    println!("{compared} positions compared");
+    assert!(compared > 200, "{compared} positions compared");
+}
+
+/// A random first lead.
+fn first_lead(rng: &mut Rng) -> FirstLead {
+    if rng.index(2) == 0 { FirstLead::Forehand } else { FirstLead::Declarer }
+}
+
+/// The place of `suit` in [`Suit::ALL`].
+fn suit_place(suit: Suit) -> usize {
+    Suit::ALL.iter().position(|&s| s == suit).expect("a suit")
+}
+
+/// Prisdorf: 25 cards (three suits and the seven of diamonds alone), three or four players;
+/// clubs, spades or hearts as trumps, or Ruten (the seven of diamonds the only trump); with
+/// the skat or Hand, a Kieker, Kontra and Rekontra, and the declarer's Durch choice, which the
+/// exhaustive search makes both ways.
+#[test]
+fn prisdorfs_analysis_matches_an_exhaustive_search_of_endings_with_every_trump_suit_and_contract() {
+    let mut rng = Rng::new(13);
+    let mut covered: BTreeSet<(u8, usize)> = BTreeSet::new();
+    let mut kinds: BTreeSet<&str> = BTreeSet::new();
+    let mut compared = 0;
+    for round in 0..400 {
+        let players = if round % 2 == 0 { Players::Three } else { Players::Four };
+        let rules = RuleSet {
+            players,
+            min_bid: 2,
+            kontra: rng.index(2) == 0,
+            first_lead: first_lead(&mut rng),
+            kieker_show: KiekerShow::LeftOpponent,
+            deals: None,
+        };
+        let n = players.count();
+        let dealer = Seat(rng.index(usize::from(n)) as u8);
+        let (mut deal, _) = fipsen_rules::Deal::new(rules, 1, dealer, Seed::from_u64(rng.next_u64()));
+        let positions = play_out(&mut deal, small(n), &mut rng, |d, rng| {
+            let Some(seat) = d.turn() else { return false };
+            let actions: Vec<Action> = d
+                .legal_actions(seat)
+                .into_iter()
+                .filter(|a| !matches!(a, Action::SiebenerFips | Action::GiveUp))
+                .collect();
+            // Kiekers are rare (no court card): bid one half the time it is allowed.
+            let kieker = Action::Bid { bid: fipsen_rules::Bid::Kieker };
+            let action = if actions.contains(&kieker) && rng.index(2) == 0 {
+                kieker
+            } else {
+                pick(&actions, |a| matches!(a, Action::Pass), rng)
+            };
+            d.apply(seat, action).expect("a legal action");
+            true
+        });
+        let (Some(game), false) = (deal.game(), positions.is_empty()) else { continue };
+        let trumps = game.trumps.expect("trumps named before the play");
+        let analysis = FinishedDeal::Prisdorf(Box::new(deal.clone()))
+            .analyse(Budget::nodes(BUDGET))
+            .expect("a played deal is analysed");
+        assert!(analysis.complete, "{} nodes", analysis.nodes);
+        let what = format!("{n} players, {game:?}");
+        compared += compare(&what, &analysis, &positions, for_side);
+        covered.insert((n, suit_place(trumps)));
+        kinds.extend(
+            [
+                (game.hand, "hand"),
+                (!game.hand && !game.kieker, "skat"),
+                (game.kieker, "kieker"),
+                (game.kontra, "kontra"),
+                (game.durch && game.tricks < 5 && !game.kieker, "went on"),
+                (deal.plays().len() % usize::from(n) == 0 && deal.in_hands() > 0, "ended early"),
+            ]
+            .into_iter()
+            .filter_map(|(on, kind)| on.then_some(kind)),
+        );
+    }
+    for n in [3, 4] {
+        for suit in 0..4 {
+            assert!(covered.contains(&(n, suit)), "{n} players with {:?} trumps compared", Suit::ALL[suit]);
+        }
+    }
+    for kind in ["hand", "skat", "kieker", "kontra", "went on", "ended early"] {
+        assert!(kinds.contains(kind), "a game compared with {kind}: {kinds:?}");
+    }
+    println!("{compared} positions compared");
+    assert!(compared > 200, "{compared} positions compared");
+}
+
+/// Großenaspe: the whole 32-card pack (diamonds a full suit), three to five players; every suit
+/// as trumps, plain and Gute bids (clubs doubling), a Kieker, a Fips, both loss factors, and the
+/// Durch choice.
+#[test]
+fn grossenaspes_analysis_matches_an_exhaustive_search_of_endings_with_every_trump_suit_and_contract() {
+    let mut rng = Rng::new(17);
+    let mut covered: BTreeSet<(u8, usize)> = BTreeSet::new();
+    let mut kinds: BTreeSet<&str> = BTreeSet::new();
+    let mut compared = 0;
+    for round in 0..450u16 {
+        let players = 3 + (round % 3) as u8;
+        let rules = grossenaspe::Rules {
+            players,
+            min_bid: 1 + rng.index(2) as u8,
+            loss_factor: 1 + rng.index(2) as u8,
+            first_lead: first_lead(&mut rng),
+            kieker_show: KiekerShow::LeftOpponent,
+            ..grossenaspe::Rules::grossenaspe()
+        };
+        let dealer = Seat(rng.index(usize::from(players)) as u8);
+        let (mut deal, _) = grossenaspe::Deal::new(rules, 1, dealer, Seed::from_u64(rng.next_u64()));
+        let positions = play_out(&mut deal, small(players), &mut rng, |d, rng| {
+            let Some(seat) = d.turn() else { return false };
+            let actions: Vec<GAction> =
+                d.legal_actions(seat).into_iter().filter(|a| !matches!(a, GAction::Fold)).collect();
+            // Kiekers are rare (no court card): bid one half the time it is allowed.
+            let kieker = GAction::Bid { bid: grossenaspe::Bid::Kieker };
+            let action = if actions.contains(&kieker) && rng.index(2) == 0 {
+                kieker
+            } else {
+                pick(&actions, |a| matches!(a, GAction::Pass), rng)
+            };
+            d.apply(seat, action).expect("a legal action");
+            true
+        });
+        let (Some(game), false) = (deal.game(), positions.is_empty()) else { continue };
+        let trumps = game.trumps.expect("trumps named before the play");
+        let analysis = FinishedDeal::Grossenaspe(Box::new(deal.clone()))
+            .analyse(Budget::nodes(BUDGET))
+            .expect("a played deal is analysed");
+        assert!(analysis.complete, "{} nodes", analysis.nodes);
+        let what = format!("{players} players, loss factor {}, {game:?}", rules.loss_factor);
+        compared += compare(&what, &analysis, &positions, for_side);
+        covered.insert((players, suit_place(trumps)));
+        let bid = match game.bid {
+            grossenaspe::Bid::Tricks { gute: true, .. } => "gute",
+            grossenaspe::Bid::Tricks { tricks: 5, .. } => "five",
+            grossenaspe::Bid::Tricks { .. } => "number",
+            grossenaspe::Bid::Kieker => "kieker",
+            grossenaspe::Bid::Fips => "fips",
+        };
+        kinds.insert(bid);
+        if game.durch && game.bid.target() < 5 {
+            kinds.insert("went on");
+        }
+        kinds.insert(if rules.loss_factor == 1 { "loss factor 1" } else { "loss factor 2" });
+    }
+    for players in 3..=5 {
+        for suit in 0..4 {
+            assert!(covered.contains(&(players, suit)), "{players} players with {:?} trumps compared", Suit::ALL[suit]);
+        }
+    }
+    for kind in ["gute", "five", "number", "kieker", "fips", "went on", "loss factor 1", "loss factor 2"] {
+        assert!(kinds.contains(kind), "a game compared with {kind}: {kinds:?}");
+    }
+    println!("{compared} positions compared");
+    assert!(compared > 200, "{compared} positions compared");
+}
+
+/// Plays random Mecklenburg deals of `rules` (one a round) and compares every ending; returns
+/// the positions compared and the contracts met (the bid as played, the trumps, and whether the
+/// table allows Durch).
+fn mecklenburg_endings(
+    seed: u64,
+    deals: usize,
+    rules: impl Fn(&mut Rng) -> mecklenburg::Rules,
+) -> (usize, BTreeSet<(String, usize, bool)>) {
+    let mut rng = Rng::new(seed);
+    let mut covered = BTreeSet::new();
+    let mut compared = 0;
+    for _ in 0..deals {
+        let rules = rules(&mut rng);
+        let dealer = Seat(rng.index(4) as u8);
+        let (mut deal, _) = mecklenburg::Deal::new(rules, 1, dealer, Seed::from_u64(rng.next_u64()));
+        let positions = play_out(&mut deal, small(4), &mut rng, |d, rng| {
+            let Some(seat) = d.turn() else { return false };
+            let actions = d.legal_actions(seat);
+            d.apply(seat, pick(&actions, |a| matches!(a, MAction::Pass), rng)).expect("a legal action");
+            true
+        });
+        let (Some(game), false) = (deal.game(), positions.is_empty()) else { continue };
+        let trumps = game.trumps.expect("trumps named before the play");
+        let finished = match deal.variant() {
+            mecklenburg::Variant::Anseggerfips => FinishedDeal::Anseggerfips(Box::new(deal.clone())),
+            mecklenburg::Variant::Duttfips => FinishedDeal::Duttfips(Box::new(deal.clone())),
+        };
+        let analysis = finished.analyse(Budget::nodes(BUDGET)).expect("a played deal is analysed");
+        assert!(analysis.complete, "{} nodes", analysis.nodes);
+        let what = format!("{rules:?}, {game:?}");
+        compared += compare(&what, &analysis, &positions, for_side);
+        let bid = match game.bid {
+            mecklenburg::Bid::Tricks { ruten: true, .. } => "ruten n".to_string(),
+            mecklenburg::Bid::Tricks { .. } => "n".to_string(),
+            other => format!("{other:?}"),
+        };
+        covered.insert((bid, suit_place(trumps), rules.durch()));
+    }
+    (compared, covered)
+}
+
+/// Anseggerfips: 25 cards (the Rutenas, the ace of diamonds, alone), four players; clubs,
+/// spades or hearts as trumps or Ruten (the Rutenas the only trump), every contract from a
+/// number to a Rutenfips, the Dutt used or not, and the table's Durch on and off (off, the deal
+/// ends when the declarer has his count).
+#[test]
+fn anseggerfips_analysis_matches_an_exhaustive_search_of_endings_with_every_trump_suit_and_contract() {
+    let (compared, covered) = mecklenburg_endings(19, 400, |rng| {
+        mecklenburg::AnseggerfipsRules {
+            auction: if rng.index(2) == 0 { AuctionKind::SingleRound } else { AuctionKind::Duels },
+            min_bid: 1 + rng.index(2) as u8,
+            dutt: if rng.index(2) == 0 { DuttUse::Unused } else { DuttUse::Exchange },
+            ruten_needs_rutenas: rng.index(2) == 0,
+            ruten_unbid: rng.index(2) == 0,
+            durch: rng.index(2) == 0,
+            loss_factor: 1 + rng.index(2) as u8,
+            first_lead: first_lead(rng),
+            ..mecklenburg::AnseggerfipsRules::anseggerfips()
+        }
+        .into()
+    });
+    for suit in 0..3 {
+        for durch in [false, true] {
+            assert!(
+                covered.iter().any(|c| c.0 == "n" && c.1 == suit && c.2 == durch),
+                "a number with {:?} trumps compared, Durch {durch}: {covered:?}",
+                Suit::ALL[suit]
+            );
+        }
+    }
+    for bid in ["ruten n", "Fips", "Rutenfips"] {
+        assert!(covered.iter().any(|c| c.0 == bid), "a {bid} compared: {covered:?}");
+    }
+    for durch in [false, true] {
+        assert!(covered.iter().any(|c| c.0 == "ruten n" && c.2 == durch), "Ruten n, Durch {durch}: {covered:?}");
+    }
+    println!("{compared} positions compared");
+    assert!(compared > 200, "{compared} positions compared");
+}
+
+/// Duttfips: the same pack; a Dutt or a Fips with a suit as trumps, a Ruten oewer or a
+/// Rutenfips with the Rutenas alone, the Dutt always exchanged, Durch on and off.
+#[test]
+fn duttfips_analysis_matches_an_exhaustive_search_of_endings_with_every_trump_suit_and_contract() {
+    let (compared, covered) = mecklenburg_endings(23, 1200, |rng| {
+        mecklenburg::DuttfipsRules {
+            ruten_needs_rutenas: rng.index(2) == 0,
+            ruten_unbid: rng.index(2) == 0,
+            durch: rng.index(2) == 0,
+            loss_factor: 1 + rng.index(2) as u8,
+            first_lead: first_lead(rng),
+            ..mecklenburg::DuttfipsRules::duttfips()
+        }
+        .into()
+    });
+    for suit in 0..3 {
+        for durch in [false, true] {
+            assert!(
+                covered.iter().any(|c| c.0 == "Dutt" && c.1 == suit && c.2 == durch),
+                "a Dutt with {:?} trumps compared, Durch {durch}: {covered:?}",
+                Suit::ALL[suit]
+            );
+        }
+    }
+    for bid in ["Fips", "Rutenfips"] {
+        assert!(covered.iter().any(|c| c.0 == bid), "a {bid} compared: {covered:?}");
+    }
+    for durch in [false, true] {
+        assert!(
+            covered.iter().any(|c| c.0 == "RutenOewer" && c.2 == durch),
+            "a Ruten oewer, Durch {durch}: {covered:?}"
+        );
+    }
+    println!("{compared} positions compared");
     assert!(compared > 200, "{compared} positions compared");
 }
