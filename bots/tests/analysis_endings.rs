@@ -1,20 +1,28 @@
-//! The card-by-card analysis of the trick games where every seat plays for himself
-//! (Thedinghausen, Tippen), checked against an exhaustive search written here: small endings of
-//! deals played at random through the rules crate, every trump suit and every pack the game
-//! allows. The search knows nothing of the bots: it plays every legal card through the rules'
-//! own deal (its follow duties, its trick winners, its end of the deal) and counts the tricks
-//! the rules credit.
+//! The card-by-card analysis of every game, checked against an exhaustive search written here:
+//! small endings of deals played at random through the rules crate, every trump suit, contract
+//! and pack the game allows. The search knows nothing of the bots: it plays every legal card (or
+//! Wippen move) through the rules' own deal (its follow duties, its trick winners, its Durch
+//! choice, its end of the deal) and counts what the rules credit, from the player's side as the
+//! analysis defines it:
+//!
+//! * Thedinghausen, Tippen: the tricks of the player (or his side in a Thedinghausen fipsen)
+//!   against all the others as one side;
+//! * Prisdorf, Großenaspe, Anseggerfips, Duttfips: the declarer's score (its negation for a
+//!   defender), the declarer making the Durch choice both ways;
+//! * Wippen: the player's points less the best of the others', over the horizon the analysis
+//!   reports (to the end of the deal where its search got there).
 
 use std::collections::BTreeSet;
 
-use fipsen_bots::analysis::{Analysis, Budget};
+use fipsen_bots::analysis::wippen::analyse_from;
+use fipsen_bots::analysis::{Analysis, Budget, Method, Unit};
 use fipsen_bots::games::FinishedDeal;
 use fipsen_bots::rng::Rng;
 use fipsen_rules::grossenaspe::{self, Action as GAction, Phase as GPhase};
 use fipsen_rules::mecklenburg::{self, Action as MAction, Phase as MPhase};
 use fipsen_rules::mecklenburg::{AuctionKind, DuttUse};
 use fipsen_rules::{
-    Action, Card, FirstLead, KiekerShow, Pack, Phase, Players, RuleSet, Seat, Seed, Suit, thedinghausen, tippen,
+    Action, Card, FirstLead, KiekerShow, Pack, Phase, Players, RuleSet, Seat, Seed, Suit, thedinghausen, tippen, wippen,
 };
 
 /// The analysis' budget: enough for every card of a deal played at random.
@@ -680,4 +688,177 @@ fn duttfips_analysis_matches_an_exhaustive_search_of_endings_with_every_trump_su
     }
     println!("{compared} positions compared");
     assert!(compared > 200, "{compared} positions compared");
+}
+
+/// Wippen: the points `me` has over the best of the others in `points`.
+fn margin(points: &[i32], me: Seat) -> i32 {
+    let others = points.iter().enumerate().filter(|&(i, _)| i != me.index()).map(|(_, &p)| p).max();
+    points[me.index()] - others.expect("other seats")
+}
+
+/// Wippen: `me`'s margin over the best of the others when he plays for the most and every
+/// other seat for the least for `depth` more moves, every simple move the rules allow tried at
+/// every turn; scored by the points the rules credit at the end of the deal (the leftover to
+/// the last capturer, the sweeps, the cards, spades and aces, the good ten and two), or, where
+/// the depth runs out first, by the points the rules' score gives the cards captured so far.
+fn wippen_best(deal: &wippen::Deal, me: Seat, depth: u8) -> i32 {
+    let Some(turn) = deal.turn() else {
+        return margin(&deal.outcome().expect("the deal is over").points, me);
+    };
+    if depth == 0 {
+        return margin(&wippen::score(deal.captured(), deal.sweeps()).points, me);
+    }
+    let values = deal.legal_actions(turn).into_iter().map(|mv| {
+        let mut next = deal.clone();
+        next.apply(turn, mv).expect("a legal move");
+        wippen_best(&next, me, depth - 1)
+    });
+    if turn == me { values.max() } else { values.min() }.expect("a seat at his turn has a move")
+}
+
+/// The moves still to be made in a Wippen deal: one a hand card, the stock's cards included.
+fn wippen_moves_left(deal: &wippen::Deal) -> usize {
+    deal.hands().iter().map(|h| h.len()).sum::<usize>() + deal.stock().len()
+}
+
+/// What [`wippen_endings`] compared.
+#[derive(Default)]
+struct WippenCompared {
+    /// Positions compared.
+    positions: usize,
+    /// Of them, those whose search reached the end of the deal.
+    to_the_end: usize,
+    /// Of them, moves that cost something.
+    costly: usize,
+    /// Moves the analysis left without values (out of budget), not compared.
+    unanalysed: usize,
+    /// The player counts and the last move's sweep option met.
+    tables: BTreeSet<(u8, bool)>,
+}
+
+/// Plays `rounds` random Wippen deals of two to four players and every table option, analyses
+/// each one's last `LEFT` moves within `budget`, and compares every move's values with an
+/// exhaustive search over the horizon the analysis reports (the moves searched after it): the
+/// best value before the move, the value after it, the best cards, and the better moves named,
+/// which must be moves the rules allow here that reach the best value, all of them.
+fn wippen_endings(seed: u64, rounds: u32, budget: Budget) -> WippenCompared {
+    /// The endings kept: at most this many moves left.
+    const LEFT: usize = 5;
+    let mut rng = Rng::new(seed);
+    let mut seen = WippenCompared::default();
+    for round in 0..rounds {
+        let rules = wippen::Rules {
+            players: 2 + (round % 3) as u8,
+            operators: match rng.index(3) {
+                0 => wippen::Operators::ALL,
+                1 => wippen::Operators::PLUS,
+                _ => wippen::Operators::of(&[wippen::Op::Add, wippen::Op::Sub]),
+            },
+            max_group_piles: 2 + rng.index(3) as u8,
+            keep_promise: rng.index(2) == 0,
+            last_move_sweep: rng.index(2) == 0,
+            ..wippen::Rules::default()
+        };
+        let dealer = Seat(rng.index(usize::from(rules.players)) as u8);
+        let (mut deal, _) = wippen::Deal::new(rules, 1, dealer, Seed::from_u64(rng.next_u64()));
+        let mut start = None;
+        while let Some(seat) = deal.turn() {
+            if start.is_none() && wippen_moves_left(&deal) <= LEFT {
+                start = Some(deal.clone());
+            }
+            let moves = deal.legal_actions(seat);
+            deal.apply(seat, moves[rng.index(moves.len())].clone()).expect("a legal move");
+        }
+        let start = start.expect("a deal ends with its last moves");
+        let first = start.moves().len();
+        let records = &deal.moves()[first..];
+        let analysis = analyse_from(start.clone(), records, budget).expect("the moves fit the deal");
+        assert_eq!((analysis.unit, analysis.method), (Unit::Points, Method::Bounded));
+        let mut position = start;
+        for (i, record) in records.iter().enumerate() {
+            let seat = record.seat;
+            let got = &analysis.cards[i];
+            let what = format!("{rules:?}, move {} ({:?} by seat {})", first + i, record.mv, seat.0);
+            assert_eq!((got.seat, got.card), (seat, record.mv.card()), "{what}");
+            if got.before.is_none() {
+                assert!(!analysis.complete && got.horizon.is_none(), "{what}: left without values");
+                seen.unanalysed += 1;
+                position.apply(seat, record.mv.clone()).expect("the move played");
+                continue;
+            }
+            let left = u8::try_from(wippen_moves_left(&position) - 1).expect("a few moves");
+            let horizon = got.horizon.unwrap_or_else(|| panic!("{what}: a horizon"));
+            assert!(horizon <= left, "{what}: horizon {horizon} with {left} moves left");
+            let mut moves = position.legal_actions(seat);
+            if !moves.contains(&record.mv) {
+                moves.push(record.mv.clone());
+            }
+            let values: Vec<(wippen::Move, i32)> = moves
+                .into_iter()
+                .map(|mv| {
+                    let mut next = position.clone();
+                    next.apply(seat, mv.clone()).expect("a legal move");
+                    let value = wippen_best(&next, seat, horizon);
+                    (mv, value)
+                })
+                .collect();
+            let before = values.iter().map(|v| v.1).max();
+            let after = values.iter().find(|v| v.0 == record.mv).map(|v| v.1);
+            let best_moves: Vec<&wippen::Move> = values.iter().filter(|v| Some(v.1) == before).map(|v| &v.0).collect();
+            let mut best_cards: Vec<Card> = best_moves.iter().map(|m| m.card()).collect();
+            best_cards.sort_by_key(|c| c.index());
+            best_cards.dedup();
+            let what = format!("{what}, horizon {horizon}, every move's value {values:?}");
+            assert_eq!((got.before, got.after, &got.best), (before, after, &best_cards), "{what}");
+            for mv in &got.best_moves {
+                position.check(seat, mv).unwrap_or_else(|e| panic!("{what}: {mv:?} named, refused: {e}"));
+                let mut next = position.clone();
+                next.apply(seat, mv.clone()).expect("a legal move");
+                assert_eq!(Some(wippen_best(&next, seat, horizon)), before, "{what}: {mv:?} named as a best move");
+            }
+            assert_eq!(got.best_moves.len(), best_moves.len(), "{what}: best moves {:?}", got.best_moves);
+            seen.positions += 1;
+            seen.to_the_end += usize::from(horizon == left);
+            seen.costly += usize::from(got.lost());
+            position.apply(seat, record.mv.clone()).expect("the move played");
+        }
+        seen.tables.insert((rules.players, rules.last_move_sweep));
+    }
+    seen
+}
+
+/// Wippen with budget enough for the endings: the analysis' search reaches the end of the
+/// deal (almost) everywhere, and its values must be those of an exhaustive search to the end.
+#[test]
+fn wippens_analysis_matches_an_exhaustive_search_of_endings_to_the_end_of_the_deal() {
+    let seen = wippen_endings(29, 90, Budget::nodes(BUDGET));
+    assert_eq!(seen.unanalysed, 0, "every move analysed");
+    assert_eq!(seen.tables.len(), 6, "two to four players, the last move's sweep on and off: {:?}", seen.tables);
+    assert!(seen.costly > 20, "{} costly moves compared", seen.costly);
+    assert!(seen.to_the_end * 10 >= seen.positions * 9, "{} of {} to the end", seen.to_the_end, seen.positions);
+    println!(
+        "{} positions compared, {} to the end ({} costly moves, {} moves left without values)",
+        seen.positions, seen.to_the_end, seen.costly, seen.unanalysed
+    );
+    assert!(seen.positions > 200, "{} positions compared", seen.positions);
+}
+
+/// Wippen with a small budget: the search stops short of the end (the horizon the analysis
+/// gives), and its values must be those of an exhaustive search over that horizon, scored by
+/// the points the cards captured by then would give.
+#[test]
+fn wippens_analysis_matches_an_exhaustive_search_of_endings_over_its_horizon() {
+    let seen = wippen_endings(31, 150, Budget::nodes(25_000));
+    assert_eq!(seen.tables.len(), 6, "two to four players, the last move's sweep on and off: {:?}", seen.tables);
+    assert!(
+        seen.positions - seen.to_the_end > 150,
+        "{} of {} positions searched short of the end",
+        seen.positions - seen.to_the_end,
+        seen.positions
+    );
+    println!(
+        "{} positions compared, {} to the end ({} costly moves, {} moves left without values)",
+        seen.positions, seen.to_the_end, seen.costly, seen.unanalysed
+    );
+    assert!(seen.positions > 200, "{} positions compared", seen.positions);
 }
