@@ -31,7 +31,7 @@ fn main() {
             trick_len: 0,
         };
         let tricks = 2 + rng.index(4) as u8;
-        let stakes = Stakes { tricks, durch: tricks == 5, value: 2, won: 0, lost: 0, loss_factor: 2 };
+        let stakes = Stakes { tricks, durch: tricks == 5, value: 2, won: 0, lost: 0, loss_factor: 2, durch_open: true };
         let before = solver.nodes;
         solver.solve(&pos, &stakes);
         solve_nodes.push(solver.nodes - before);

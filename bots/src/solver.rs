@@ -141,21 +141,33 @@ pub struct Stakes {
     pub lost: u8,
     /// A lost game costs this many times its value (2 in Prisdorf; an option in Großenaspe).
     pub loss_factor: i32,
+    /// Whether a declarer who reaches his count without a loss may go on for Durch. Always in
+    /// Prisdorf and Großenaspe; a table option in Anseggerfips and Duttfips, where without it
+    /// the deal ends at the count and taking every trick is worth no more.
+    pub durch_open: bool,
 }
 
 impl Stakes {
     /// The stakes of a declared game of Prisdorf after the tricks taken so far.
     pub fn from_game(game: &Game, won: u8, lost: u8) -> Stakes {
-        Stakes { tricks: game.tricks, durch: game.durch, value: game.value(), won, lost, loss_factor: 2 }
+        Stakes {
+            tricks: game.tricks,
+            durch: game.durch,
+            value: game.value(),
+            won,
+            lost,
+            loss_factor: 2,
+            durch_open: true,
+        }
     }
 
     /// The declarer's score when he ends with `total` tricks, going on for Durch whenever he
-    /// can take all five (he chooses with every card known).
+    /// may and can take all five (he chooses with every card known).
     pub fn score(&self, total: u8) -> i32 {
         let lost = -self.loss_factor * self.value;
         if self.durch {
             if total >= 5 { self.value } else { lost }
-        } else if total >= 5 && self.lost == 0 {
+        } else if self.durch_open && total >= 5 && self.lost == 0 {
             2 * self.value
         } else if total >= self.tricks {
             self.value
@@ -165,14 +177,14 @@ impl Stakes {
     }
 
     /// The further tricks at which the score changes, lowest first: reaching the count, and
-    /// (when Durch is still open) taking all the rest.
+    /// (when Durch may still be played) taking all the rest.
     fn steps(&self) -> ([u8; 2], usize) {
         let all = 5u8.saturating_sub(self.won);
         if self.durch {
             ([all, 0], 1)
         } else {
             let count = self.tricks.saturating_sub(self.won);
-            if self.lost == 0 && all > count { ([count, all], 2) } else { ([count, 0], 1) }
+            if self.durch_open && self.lost == 0 && all > count { ([count, all], 2) } else { ([count, 0], 1) }
         }
     }
 }

@@ -62,6 +62,7 @@ fn holstein_ending(seq: &[(u8, Card)]) -> Analysis {
         won: won + 2,
         lost: lost + 1,
         loss_factor: 2,
+        durch_open: true,
     };
     holstein::analyse(&open, stakes, Budget::DEFAULT).expect("the plays fit the hands")
 }

@@ -76,6 +76,7 @@ pub fn stakes(game: &Game, suit: Suit, won: u8, lost: u8, loss_factor: u8) -> St
         won,
         lost,
         loss_factor: i32::from(loss_factor),
+        durch_open: true,
     }
 }
 

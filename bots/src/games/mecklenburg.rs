@@ -85,8 +85,9 @@ pub fn game_with(bid: Bid, suit: Suit) -> Game {
     Game { bid, trumps: Some(suit), durch: bid.target() == 5 }
 }
 
-/// The solver's stakes of `game` after the tricks taken so far.
-pub fn stakes(game: &Game, won: u8, lost: u8, loss_factor: u8) -> Stakes {
+/// The solver's stakes of `game` after the tricks taken so far, at a table that lets a
+/// declarer go on for Durch if `durch_open` (the option `durch`).
+pub fn stakes(game: &Game, won: u8, lost: u8, loss_factor: u8, durch_open: bool) -> Stakes {
     Stakes {
         tricks: game.bid.target(),
         durch: game.durch,
@@ -94,6 +95,7 @@ pub fn stakes(game: &Game, won: u8, lost: u8, loss_factor: u8) -> Stakes {
         won,
         lost,
         loss_factor: i32::from(loss_factor),
+        durch_open,
     }
 }
 
@@ -546,7 +548,7 @@ impl Bot {
         let mut best: Option<(u64, Suit, f64)> = None;
         for &(keep, suit) in candidates {
             let base = Bot::base(view, suit)?;
-            let st = stakes(&game_with(bid, suit), 0, 0, lf);
+            let st = stakes(&game_with(bid, suit), 0, 0, lf, view.rules.durch());
             let (score, _) = game_value_at(&layouts, &base, keep, &st, &mut self.solver);
             if best.is_none_or(|b| score > b.2) {
                 best = Some((keep, suit, score));
@@ -651,7 +653,7 @@ impl Bot {
         let layouts = self.layouts(view, &k, self.config.play_samples.max(1), rng);
         let base = Bot::base(view, suit)?;
         let taken = view.tricks_taken;
-        let st = stakes(&game, taken.declarer, taken.opponents, view.rules.loss_factor());
+        let st = stakes(&game, taken.declarer, taken.opponents, view.rules.loss_factor(), view.rules.durch());
         let (card, _) = best_card_at(&base, &st, legal, me == declarer, &layouts, &mut self.solver);
         Some(Action::Play { card })
     }
@@ -960,7 +962,7 @@ impl Bot {
     fn declaration_value(&mut self, view: &DealView, layouts: &[Layout], keep: u64, suit: Suit) -> Option<(f64, f64)> {
         let bid = view.contract?.bid;
         let mut pos = Bot::base(view, suit)?;
-        let st = stakes(&game_with(bid, suit), 0, 0, view.rules.loss_factor());
+        let st = stakes(&game_with(bid, suit), 0, 0, view.rules.loss_factor(), view.rules.durch());
         let me = usize::from(pos.declarer);
         let mut scores = Vec::with_capacity(layouts.len());
         for layout in layouts {
@@ -1073,11 +1075,13 @@ impl crate::games::GameBot for Bot {
         open.target = game.bid.target();
         open.durch_from_start = game.bid.target() >= 5;
         open.went_on = game.durch && !open.durch_from_start;
-        let lf = view.rules.loss_factor();
+        let (lf, durch_open) = (view.rules.loss_factor(), view.rules.durch());
         let from_start = open.durch_from_start;
         analyse(
             &open,
-            |on, won, lost| stakes(&Game { durch: if from_start { game.durch } else { on }, ..game }, won, lost, lf),
+            |on, won, lost| {
+                stakes(&Game { durch: if from_start { game.durch } else { on }, ..game }, won, lost, lf, durch_open)
+            },
             budget,
         )
     }
@@ -1105,12 +1109,15 @@ mod tests {
         assert_eq!(game_score(3, true, 3, 2, true), 6);
         assert_eq!(game_score(5, false, 4, 2, true), -20);
         // The solver's stakes give the same numbers.
-        let st = stakes(&game_with(Bid::Dutt, Suit::Diamonds), 0, 0, 2);
+        let st = stakes(&game_with(Bid::Dutt, Suit::Diamonds), 0, 0, 2, true);
         assert_eq!((st.score(3), st.score(2)), (6, -12));
-        let st = stakes(&game_with(Bid::Fips, Suit::Hearts), 0, 0, 2);
+        let st = stakes(&game_with(Bid::Fips, Suit::Hearts), 0, 0, 2, true);
         assert_eq!((st.score(5), st.score(4)), (10, -20));
-        let st = stakes(&game_with(Bid::tricks(3), Suit::Clubs), 0, 0, 1);
+        let st = stakes(&game_with(Bid::tricks(3), Suit::Clubs), 0, 0, 1, true);
         assert_eq!((st.score(5), st.score(3), st.score(2)), (6, 3, -3));
+        // Without the table's Durch, every trick is worth no more than the count.
+        let st = stakes(&game_with(Bid::tricks(3), Suit::Clubs), 0, 0, 1, false);
+        assert_eq!((st.score(5), st.score(3), st.score(2)), (3, 3, -3));
     }
 
     #[test]
