@@ -600,6 +600,25 @@ function statusLine(deal, me, myTurn) {
   );
 }
 
+/**
+ * At the player's turn, brings the middle of the table (the trick, or Wippen's piles), his hand
+ * and what he may do into view together: the page scrolls as little as that takes, down to the
+ * hand and the choices but never so far that the trick's top goes out of view (the plates
+ * across the top give way first). Moving the choices alone into view cut the trick off a phone.
+ * @param {ScrollBehavior} [behavior]
+ */
+export function showTurn(behavior = 'smooth') {
+  const parts = ['.felt .centre', '.hand', 'main .actions'].map((sel) => document.querySelector(sel)).filter((e) => e !== null);
+  if (parts.length === 0) return;
+  const boxes = parts.map((e) => e.getBoundingClientRect());
+  const top = Math.min(...boxes.map((b) => b.top));
+  const bottom = Math.max(...boxes.map((b) => b.bottom));
+  const margin = 8;
+  let by = Math.max(0, bottom - (window.innerHeight - margin));
+  if (top - by < margin) by = top - margin;
+  if (Math.abs(by) >= 1) window.scrollBy({ top: by, behavior });
+}
+
 // ---- the action panel ----
 
 /** The action panel: exactly what the prompt offers, in the rows of the room's game. */

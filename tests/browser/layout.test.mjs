@@ -189,3 +189,91 @@ test('the phone scoresheet: every total under its player', async () => {
   assertNoConsoleErrors([me]);
   await me.context.close();
 });
+
+/**
+ * Waits for the viewer's turn, as the page brings it into view, then keeps the page there; in a
+ * trick game with the trick's other cards all played (the fullest the middle gets), as the
+ * page's own turn step shows it.
+ */
+async function fullestTurn(page) {
+  await page.waitForFunction(() => {
+    const S = /** @type {any} */ (window).fipsenDebug.S;
+    const deal = S.game?.deal;
+    return Boolean(deal && deal.turn === S.you.seat && Object.keys(deal.prompt ?? {}).length > 0 && document.querySelector('.table-screen.my-turn'));
+  }, null, { timeout: 30_000 });
+  // The turn's own scroll (smooth) comes to rest first.
+  await page.waitForFunction(
+    () =>
+      new Promise((resolve) => {
+        const y = window.scrollY;
+        setTimeout(() => resolve(window.scrollY === y), 300);
+      }),
+    null,
+    { polling: 100 },
+  );
+  await freezeWith(page, (deal, me) => {
+    if (!Array.isArray(deal.trick)) return;
+    const ranks = ['A', 'K', 'Q', 'J', '10', '9', '8', '7'];
+    const free = ['C', 'S', 'H', 'D'].flatMap((s) => ranks.map((r) => s + r)).filter((c) => !deal.hand.includes(c) && c !== deal.table_card);
+    const n = deal.hand_sizes.length;
+    deal.trick = Array.from({ length: n - 1 }, (_, i) => ({ seat: (me + 1 + i) % n, card: free[i] }));
+    deal.phase = 'play';
+    deal.turn = me;
+    deal.prompt = { cards: [...deal.hand] };
+  });
+  // The page's step at a turn (what it does when a turn arrives), without the animation.
+  await page.evaluate(() => /** @type {any} */ (window).fipsenDebug.showTurn?.());
+}
+
+test('at every table size the trick and the whole hand are in view at the player’s turn, on a phone and a laptop', async () => {
+  const tables = /** @type {const} */ ([
+    ...[2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => ['tippen', n]),
+    ['thedinghausen', 5],
+    ['wippen', 2],
+    ['wippen', 3],
+    ['wippen', 4],
+    ['prisdorf', 3],
+    ['grossenaspe', 5],
+    ['duttfips', 4],
+  ]);
+  const problems = [];
+  for (const [kind, device] of /** @type {const} */ ([
+    ['phone', PHONE],
+    ['laptop', LAPTOP],
+  ])) {
+    for (const [game, players] of tables) {
+      const me = await openClient(chrome, `turn-${kind}-${game}-${players}`, device, 'en');
+      await practice(me, game, players, 0);
+      await fullestTurn(me.page);
+      const seen = await me.page.evaluate(() => {
+        const box = (sel) => {
+          const e = document.querySelector(sel);
+          if (!e) return null;
+          const r = e.getBoundingClientRect();
+          return { top: Math.round(r.top), bottom: Math.round(r.bottom) };
+        };
+        return {
+          middle: box('.felt .centre'),
+          trick: box('.felt .centre .trick-area'),
+          hand: box('.hand .hand-cards'),
+          choice: box('main .actions button'),
+          height: window.innerHeight,
+          sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        };
+      });
+      await screenshot(me, `${kind}-${game}-${players}-turn`);
+      const where = `${kind}, ${game} at ${players}`;
+      const inView = (name, b) => {
+        if (!b) problems.push(`${where}: no ${name}`);
+        else if (b.top < 0 || b.bottom > seen.height) problems.push(`${where}: the ${name} at ${b.top}–${b.bottom} px, the screen ${seen.height} px high`);
+      };
+      inView('middle of the table', seen.trick ?? seen.middle);
+      inView('hand', seen.hand);
+      if (seen.choice) inView('first choice', seen.choice);
+      if (seen.sideways > 0) problems.push(`${where}: ${seen.sideways} px of sideways scroll`);
+      assertNoConsoleErrors([me]);
+      await me.context.close();
+    }
+  }
+  assert.deepEqual(problems, []);
+});
