@@ -2,7 +2,9 @@
 // the Japanese bid buttons break between words only; the whole hand is in view during the auction
 // on a 1366×768 laptop; Duttfips' ten cards to lay away lie side by side, their tags apart; the phone's
 // scoresheet has its totals under their columns; the rules in brief are one tap away from the
-// game chosen. Screenshots go to artifacts/.
+// game chosen; at every table size the trick, the whole hand and the first choice are in view
+// together at the player's turn, on a phone and a laptop; Wippen's scoresheet at four fits a
+// phone's width. Screenshots go to artifacts/.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -276,4 +278,65 @@ test('at every table size the trick and the whole hand are in view at the player
     }
   }
   assert.deepEqual(problems, []);
+});
+
+test('Wippen at four on a phone: every player’s column of the scoresheet, his total too, without scrolling sideways', async () => {
+  const me = await openClient(chrome, 'wippen-sheet-phone', PHONE, 'en');
+  await practice(me, 'wippen', 4, 0);
+  // A match some games on: rows as a long game writes them, every line of points filled in.
+  await freezeWith(me.page, (_deal, _me, S) => {
+    const game = S.game;
+    let totals = [0, 0, 0, 0];
+    game.scoresheet = [1, 2, 3].map((number) => {
+      const points = [5, 3, 2, 1].map((p, i) => p + ((number + i) % 3));
+      totals = totals.map((t, i) => t + points[i]);
+      return {
+        number,
+        set: 1,
+        dealer: (number - 1) % 4,
+        cards: [14, 13, 13, 12],
+        spades: [4, 3, 3, 3],
+        aces: [2, 1, 1, 0],
+        good_ten: number % 4,
+        good_two: (number + 1) % 4,
+        sweeps: [3, 2, 1, 1],
+        leftover_to: 0,
+        points,
+        totals: [...totals],
+      };
+    });
+    game.totals = [...totals];
+    S.ui.dialog = 'sheet';
+  });
+  await me.page.locator('[data-testid="scoresheet"] tbody tr').first().waitFor();
+  const seen = await me.page.evaluate(() => {
+    const S = /** @type {any} */ (window).fipsenDebug.S;
+    const scroll = /** @type {Element} */ (document.querySelector('.sheet-scroll'));
+    const view = scroll.getBoundingClientRect();
+    const width = document.documentElement.clientWidth;
+    const inView = (e) => {
+      const r = e.getBoundingClientRect();
+      return r.left >= Math.max(view.left, 0) - 0.5 && r.right <= Math.min(view.right, width) + 0.5;
+    };
+    const heads = [...document.querySelectorAll('.sheet-table thead th.total-col')];
+    const totals = [...document.querySelectorAll('.sheet-table tfoot td.total')];
+    return {
+      sideways: scroll.scrollWidth - scroll.clientWidth,
+      columns: heads.map((th, i) => ({ head: inView(th), total: totals[i] ? inView(totals[i]) : false, text: totals[i]?.textContent ?? null, expected: String(S.game.totals[i]) })),
+      cells: [...document.querySelectorAll('.sheet-table tbody td.wp-cell')].filter((c) => !inView(c)).length,
+      lines: [...document.querySelectorAll('.sheet-table .wp-line')].map((e) => e.textContent),
+    };
+  });
+  await screenshot(me, 'phone-wippen-4-scoresheet');
+  assert.equal(seen.columns.length, 4, 'a column for each of the four');
+  assert.equal(seen.sideways, 0, 'the sheet does not scroll sideways');
+  seen.columns.forEach((c, i) => {
+    assert.ok(c.head && c.total, `column ${i}: its heading and total in view`);
+    assert.equal(c.text, c.expected, `column ${i}: its total`);
+  });
+  assert.equal(seen.cells, 0, 'every cell of the games in view');
+  // Each line whole on its own (not "1 aces").
+  assert.ok(seen.lines.includes('1 ace') && seen.lines.includes('2 aces'), `the aces counted in words: ${seen.lines.join(', ')}`);
+  assertNoConsoleErrors([me]);
+  await me.context.close();
 });
