@@ -4,11 +4,12 @@
 // scoresheet has its totals under their columns; the rules in brief are one tap away from the
 // game chosen; at every table size the trick, the whole hand and the first choice are in view
 // together at the player's turn, on a phone and a laptop; Wippen's scoresheet at four fits a
-// phone's width. Screenshots go to artifacts/.
+// phone's width; on a phone the page at a turn is no longer than a screen and a half, the chat
+// and the log behind their button. Screenshots go to artifacts/.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { DESKTOP, PHONE, assertNoConsoleErrors, launch, openClient, playDeal, screenshot } from './lib.mjs';
+import { DESKTOP, PHONE, assertNoConsoleErrors, launch, openClient, playDeal, screenshot, screenshotFull } from './lib.mjs';
 
 let chrome;
 before(async () => {
@@ -339,4 +340,54 @@ test('Wippen at four on a phone: every player’s column of the scoresheet, his 
   assert.ok(seen.lines.includes('1 ace') && seen.lines.includes('2 aces'), `the aces counted in words: ${seen.lines.join(', ')}`);
   assertNoConsoleErrors([me]);
   await me.context.close();
+});
+
+const SEEDED = process.env.FIPSEN_SEEDED_URL;
+
+test('on a phone the page at a player’s turn is the table, his hand and his choices: no longer than a screen and a half, the chat and the log behind their button', { skip: !SEEDED && 'no fixed-seed server' }, async () => {
+  const long = [];
+  const figures = [];
+  for (const [game, players] of /** @type {const} */ ([
+    ['prisdorf', 4],
+    ['grossenaspe', 5],
+    ['anseggerfips', 4],
+    ['duttfips', 4],
+    ['thedinghausen', 5],
+    ['tippen', 6],
+    ['tippen', 10],
+    ['wippen', 4],
+  ])) {
+    // The fixed-seed server deals the same first deal every time: the same choices to list.
+    const me = await openClient(chrome, `length-${game}-${players}`, PHONE, 'en', SEEDED);
+    await practice(me, game, players, 0);
+    await me.page.waitForFunction(() => {
+      const S = /** @type {any} */ (window).fipsenDebug.S;
+      const deal = S.game?.deal;
+      return Boolean(deal && deal.turn === S.you.seat && Object.keys(deal.prompt ?? {}).length > 0 && document.querySelector('main .actions, .table-screen.my-turn .hand-card.playable'));
+    }, null, { timeout: 30_000 });
+    await freezeWith(me.page, () => {});
+    const length = () => me.page.evaluate(() => /** @type {Element} */ (document.scrollingElement).scrollHeight);
+    const heights = [await length()];
+    // Wippen lists the moves of the hand card chosen: each card's list in turn.
+    const picks = await me.page.locator('.game-wippen .hand .hand-card:not([disabled])').count();
+    for (let i = 0; i < picks; i++) {
+      await me.page.locator('.hand .hand-card').nth(i).click();
+      await me.page.locator('main .actions [data-testid="wp-choice"]').waitFor();
+      heights.push(await length());
+      if (heights.at(-1) === Math.max(...heights)) await screenshotFull(me, `phone-${game}-${players}-longest-turn`);
+    }
+    const height = await me.page.evaluate(() => window.innerHeight);
+    const most = Math.max(...heights);
+    figures.push(`${game} at ${players}: ${most} px`);
+    if (most > 1.5 * height) long.push(`${game} at ${players}: ${most} px, the screen ${height} px`);
+    // The chat and the table log are off the page until asked for, one tap away.
+    assert.equal(await me.page.locator('aside.side').isVisible(), false, `${game}: the chat is behind its button`);
+    await me.page.locator('[data-key="open-chat"]').click();
+    await me.page.locator('aside.side.open .chat-log .log-line').first().waitFor();
+    await me.page.locator('[data-key="close-chat"]').click();
+    assertNoConsoleErrors([me]);
+    await me.context.close();
+  }
+  console.log(`The phone page at a turn: ${figures.join(', ')}`);
+  assert.deepEqual(long, []);
 });
