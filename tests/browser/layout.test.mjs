@@ -193,10 +193,30 @@ test('the phone scoresheet: every total under its player', async () => {
   await me.context.close();
 });
 
+/** Where the hand and the first choice lie on the screen now, and the screen's height. */
+function turnBoxes(page) {
+  return page.evaluate(() => {
+    const box = (sel) => {
+      const e = document.querySelector(sel);
+      if (!e) return null;
+      const r = e.getBoundingClientRect();
+      return { top: Math.round(r.top), bottom: Math.round(r.bottom) };
+    };
+    return {
+      middle: box('.felt .centre'),
+      trick: box('.felt .centre .trick-area'),
+      hand: box('.hand .hand-cards'),
+      choice: box('main .actions button'),
+      height: window.innerHeight,
+      sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    };
+  });
+}
+
 /**
- * Waits for the viewer's turn, as the page brings it into view, then keeps the page there; in a
- * trick game with the trick's other cards all played (the fullest the middle gets), as the
- * page's own turn step shows it.
+ * Waits for the viewer's turn, as the page brings it into view (returned: where the hand and the
+ * choices lie then), then keeps the page there; in a trick game with the trick's other cards all
+ * played (the fullest the middle gets), as the page's own turn step shows it.
  */
 async function fullestTurn(page) {
   await page.waitForFunction(() => {
@@ -214,6 +234,7 @@ async function fullestTurn(page) {
     null,
     { polling: 100 },
   );
+  const arrived = await turnBoxes(page);
   await freezeWith(page, (deal, me) => {
     if (!Array.isArray(deal.trick)) return;
     const ranks = ['A', 'K', 'Q', 'J', '10', '9', '8', '7'];
@@ -226,6 +247,7 @@ async function fullestTurn(page) {
   });
   // The page's step at a turn (what it does when a turn arrives), without the animation.
   await page.evaluate(() => /** @type {any} */ (window).fipsenDebug.showTurn?.());
+  return arrived;
 }
 
 test('at every table size the trick and the whole hand are in view at the player’s turn, on a phone and a laptop', async () => {
@@ -247,29 +269,17 @@ test('at every table size the trick and the whole hand are in view at the player
     for (const [game, players] of tables) {
       const me = await openClient(chrome, `turn-${kind}-${game}-${players}`, device, 'en');
       await practice(me, game, players, 0);
-      await fullestTurn(me.page);
-      const seen = await me.page.evaluate(() => {
-        const box = (sel) => {
-          const e = document.querySelector(sel);
-          if (!e) return null;
-          const r = e.getBoundingClientRect();
-          return { top: Math.round(r.top), bottom: Math.round(r.bottom) };
-        };
-        return {
-          middle: box('.felt .centre'),
-          trick: box('.felt .centre .trick-area'),
-          hand: box('.hand .hand-cards'),
-          choice: box('main .actions button'),
-          height: window.innerHeight,
-          sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-        };
-      });
+      const arrived = await fullestTurn(me.page);
+      const seen = await turnBoxes(me.page);
       await screenshot(me, `${kind}-${game}-${players}-turn`);
       const where = `${kind}, ${game} at ${players}`;
       const inView = (name, b) => {
         if (!b) problems.push(`${where}: no ${name}`);
         else if (b.top < 0 || b.bottom > seen.height) problems.push(`${where}: the ${name} at ${b.top}–${b.bottom} px, the screen ${seen.height} px high`);
       };
+      // As the turn came (whatever it asks), and then with the fullest trick.
+      inView('hand as the turn came', arrived.hand);
+      if (arrived.choice) inView('first choice as the turn came', arrived.choice);
       inView('middle of the table', seen.trick ?? seen.middle);
       inView('hand', seen.hand);
       if (seen.choice) inView('first choice', seen.choice);
