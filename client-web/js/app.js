@@ -16,7 +16,7 @@ import { NUDGE_AFTER_MS, S, amHost, api, botStandsInForMe, deckInUse, forgetSeat
 import { homeView, inviteTitle, joinView } from './home.js';
 import { roomView } from './room.js';
 import { followDone, followingInto, noteRematch, offerLost, rematchRefused } from './rematch.js';
-import { tableView } from './table.js';
+import { showTurn, tableView } from './table.js';
 import { headerView } from './header.js';
 import { askTourneysForHome, createTourneyView, enterTourney, leaveTourney, resultsView, tourney, tourneyMessage, tourneyRefused, tourneyView } from './tournament.js';
 import { NARROW_SCREEN } from './sheet.js';
@@ -40,7 +40,7 @@ const conn = new Connection({
 });
 
 // For the browser tests and for curious players: the state, the connection and a re-render.
-/** @type {any} */ (window).fipsenDebug = { S, conn, render: () => render() };
+/** @type {any} */ (window).fipsenDebug = { S, conn, render: () => render(), showTurn: () => showTurn('instant') };
 
 // ---- routing ----
 
@@ -727,8 +727,8 @@ function afterChange(wasTurn) {
     if (S.settings.sound) beep();
     // Vibrating is allowed only after the person has touched the page.
     if (navigator.userActivation?.hasBeenActive) navigator.vibrate?.(80);
-    // On a phone the panel may be below the fold: bring it into view.
-    queueMicrotask(() => document.querySelector('main .actions')?.scrollIntoView({ block: 'nearest', behavior: 'smooth' }));
+    // On a phone the hand and the panel may be below the fold: bring them into view with the trick.
+    queueMicrotask(() => showTurn());
   }
 }
 

@@ -607,6 +607,38 @@ function statusLine(deal, me, myTurn) {
   );
 }
 
+/**
+ * At the player's turn, brings the middle of the table (the trick, or Wippen's piles), his hand
+ * and what he may do into view together, scrolling as little as that takes (the plates across
+ * the top give way first). Where they do not all fit, the cards played to the trick (or
+ * Wippen's piles) keep their top in view; with nothing played yet, the choices their bottom.
+ * Moving the choices alone into view cut the trick off a phone.
+ * @param {ScrollBehavior} [behavior]
+ */
+export function showTurn(behavior = 'smooth') {
+  // On a wide screen the choices stay in view by themselves, beside the table (style.css).
+  const stuck = (/** @type {Element} */ e) => {
+    const column = e.closest('.table-right');
+    return column !== null && getComputedStyle(column).position === 'sticky';
+  };
+  const parts = ['.felt .centre', '.hand', 'main .actions'].map((sel) => document.querySelector(sel)).filter((e) => e !== null && !stuck(e));
+  if (parts.length === 0) return;
+  const boxes = parts.map((e) => e.getBoundingClientRect());
+  const top = Math.min(...boxes.map((b) => b.top));
+  const bottom = Math.max(...boxes.map((b) => b.bottom));
+  const margin = 8;
+  const room = window.innerHeight - margin;
+  let by = 0;
+  if (bottom - top <= room - margin) {
+    if (bottom > room) by = bottom - room;
+    else if (top < margin) by = top - margin;
+  } else {
+    const played = document.querySelector('.felt .centre :is(.played, .wp-pile)') !== null;
+    by = played ? top - margin : bottom - room;
+  }
+  if (Math.abs(by) >= 1) window.scrollBy({ top: by, behavior });
+}
+
 // ---- the action panel ----
 
 /** The action panel: exactly what the prompt offers, in the rows of the room's game. */

@@ -81,6 +81,7 @@ export const strings = {
     'wp.line.good_ten': '♦10',
     'wp.line.good_two': '♠2',
     'wp.line.aces': '{n} aces',
+    'wp.line.aces.one': '{n} ace',
     'wp.line.sweeps': '{n} sweeps',
     'wp.line.sweeps.one': '1 sweep',
     'term.wp_arithmetic': 'Capturing and building',
@@ -170,6 +171,7 @@ export const strings = {
     'wp.line.good_ten': '♦10',
     'wp.line.good_two': '♠2',
     'wp.line.aces': '{n} Asse',
+    'wp.line.aces.one': '{n} Ass',
     'wp.line.sweeps': '{n}× gewippt',
     'term.wp_arithmetic': 'Nehmen und bauen',
     'term.wp_arithmetic.text':

@@ -787,6 +787,7 @@ export function sheetHead(_game) {
 
 /**
  * What a seat took in a game, from its row: cards, spades, aces, the good ten and two, sweeps.
+ * Each a span of its own, so that a narrow column breaks between them, never inside one.
  * @param {any} row
  * @param {number} seat
  */
@@ -800,7 +801,7 @@ function scoreLines(row, seat) {
     row.sweeps?.[seat] ? t('wp.line.sweeps', { n: row.sweeps[seat] }) : null,
   ]
     .filter(Boolean)
-    .join(' · ');
+    .map((text) => h('span', { class: 'wp-line' }, text));
 }
 
 /**
@@ -826,7 +827,7 @@ export function sheetBody(game) {
           null,
           h('th', { scope: 'col' }, t('wp.sheet.game')),
           h('th', { scope: 'col', class: 'wide-only' }, t('sheet.dealer')),
-          seats.map((i) => h('th', { scope: 'col', class: 'total-col' }, seatName(i))),
+          seats.map((i) => h('th', { scope: 'col', class: 'total-col', title: seatName(i) }, seatName(i))),
         ),
       ),
       h(
