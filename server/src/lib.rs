@@ -131,6 +131,7 @@ pub async fn run(
                 + cluster::takeover::pass(&registry, &mut passed_over).await;
             tokio::spawn(cluster::renewal::run(registry.clone()));
             tokio::spawn(cluster::takeover::run(registry.clone(), passed_over));
+            tokio::spawn(cluster::rebalance::run(registry.clone()));
             restored
         }
         None => registry.restore_active().await?,

@@ -68,6 +68,8 @@ pub struct Metrics {
     pub lease_takeovers: AtomicU64,
     /// New rooms created here and handed to a less loaded server (cluster mode).
     pub rooms_placed: AtomicU64,
+    /// Rooms at rest handed to a less loaded server to even out the load (cluster mode).
+    pub rooms_rebalanced: AtomicU64,
     /// Rooms stopped here because their lease was lost (cluster mode).
     pub rooms_lost: AtomicU64,
     /// Connections here in a room another server holds, relayed to it over NATS (cluster mode).
@@ -186,6 +188,13 @@ impl Metrics {
             "New rooms created here and handed to a less loaded server (cluster mode).",
             "counter",
             &self.rooms_placed,
+        );
+        gauge(
+            &mut out,
+            "fipsen_rooms_rebalanced_total",
+            "Rooms at rest handed to a less loaded server to even out the load (cluster mode).",
+            "counter",
+            &self.rooms_rebalanced,
         );
         gauge(
             &mut out,

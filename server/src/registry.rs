@@ -148,6 +148,10 @@ pub struct Registry {
     claiming: DashMap<Arc<str>, Arc<tokio::sync::Mutex<()>>>,
     /// The server is stopping: in cluster mode, no room is claimed any more.
     stopping: AtomicBool,
+    /// The rooms this server handed to another to even out the load
+    /// ([`Registry::move_room`]), and when: not claimed back here for a lease, so that their
+    /// players, resuming through this server, are relayed to the room's new server.
+    moved_away: DashMap<Arc<str>, Instant>,
     /// In cluster mode with `--nats`: the relay to the rooms other servers hold.
     relay: OnceLock<Arc<Relay>>,
     /// Leases held here for other things than rooms (tournaments), renewed and handed over
@@ -275,6 +279,7 @@ impl Registry {
             cluster: None,
             claiming: DashMap::new(),
             stopping: AtomicBool::new(false),
+            moved_away: DashMap::new(),
             relay: OnceLock::new(),
             other_leases: DashMap::new(),
         })
@@ -514,7 +519,7 @@ impl Registry {
     /// instead of `server/busy`.
     async fn claim_or_holder(&self, code: &Arc<str>) -> Result<Result<Option<Arc<RoomLease>>, Fence>, ErrorCode> {
         let Some(cluster) = &self.cluster else { return Ok(Ok(None)) };
-        if self.stopping.load(Ordering::Acquire) {
+        if self.stopping.load(Ordering::Acquire) || self.moved_away_lately(code, cluster) {
             // Claimed no more here; the server that took it over, if one has, serves it.
             return match self.storage.owner(code).await {
                 Ok(Some(lease)) if lease.live && lease.fence.node != cluster.node => Ok(Err(lease.fence)),
@@ -561,6 +566,38 @@ impl Registry {
         {
             warn!(room = %code, error = %e, "cannot release a room's lease");
         }
+    }
+
+    /// Whether room `code` was handed to another server to even out the load less than a lease
+    /// ago (forgotten after that).
+    fn moved_away_lately(&self, code: &str, cluster: &Cluster) -> bool {
+        let lately = self.moved_away.get(code).is_some_and(|at| at.elapsed() < cluster.lease);
+        if !lately {
+            self.moved_away.remove_if(code, |_, at| at.elapsed() >= cluster.lease);
+        }
+        lately
+    }
+
+    /// The rooms in memory here held under a lease, with it (tournaments' leases left out).
+    pub fn room_leases(&self) -> Vec<(Arc<str>, Arc<RoomLease>)> {
+        self.rooms
+            .iter()
+            .filter_map(|entry| entry.value().lease.clone().map(|lease| (entry.key().clone(), lease)))
+            .collect()
+    }
+
+    /// Hands room `code`, held here under `lease`, to server `node` to even out the load: stops
+    /// it here (its connections closed with 1012, to resume), ends the lease, and asks `node`
+    /// to open it. Whether `node` took it; if not, any server takes it at its next look (this
+    /// one only after a lease).
+    pub async fn move_room(&self, code: &Arc<str>, lease: &Arc<RoomLease>, node: &str) -> bool {
+        let Some(relay) = self.relay() else { return false };
+        self.moved_away.insert(code.clone(), Instant::now());
+        lease.hand_over();
+        if let Err(e) = self.storage.release(code.clone(), lease.fence.clone()).await {
+            warn!(room = %code, error = %e, "cannot release a room's lease: it runs out instead");
+        }
+        relay.place_at(node, code).await.is_some()
     }
 
     /// The rooms in memory held under a lease, with it, and the other leases held here

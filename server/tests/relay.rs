@@ -584,3 +584,67 @@ async fn a_late_relayed_resume_does_not_evict_the_seats_newer_connection() {
     assert_eq!(edge.frame("joined").await["you"]["seat"], json!(0));
     assert_eq!(live.recv_close().await, 4003, "replaced by the newer request");
 }
+
+/// After a rolling restart one node may hold every room and another none. Node A holds six
+/// tables when node B starts: four with a deal being played by connected players, one whose
+/// deal is over (its players still there), one whose players have all gone. A hands B the two
+/// at rest, and only those: the four deals in play are never cut. The players of the table
+/// moved are sent to resume (1012), come back through A, relayed to B, with the game as it was,
+/// and play on; then the load stays 4 / 2 (a difference within the margin moves nothing).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_holding_every_room_hands_rooms_at_rest_to_a_node_that_joins() {
+    let (Some(server_url), Some(nats)) = (test_server(), test_nats()) else { return };
+    let database = Database::create(server_url, "relay_rebalance").await;
+    let url = database.url();
+    let db = Path::new(&url);
+    // Leases of 1.5 s: a look every 4.5 s.
+    let lease_ms = 1500;
+    let a = node(db, "a", &nats, lease_ms);
+    let mut rng = Rng(29);
+    let mut playing = Vec::new();
+    for _ in 0..4 {
+        let (game, options) = rules();
+        let mut table = Table::open(&a, game, options, 0).await;
+        table.play_moves(&mut rng, 2).await;
+        playing.push(table);
+    }
+    let (game, options) = rules();
+    let mut between = Table::open(&a, game, options, 0).await;
+    finish_deal(&mut between, &mut rng).await;
+    let (game, options) = rules();
+    let mut left = Table::open(&a, game, options, 0).await;
+    left.play_moves(&mut rng, 2).await;
+    for seat in std::mem::take(&mut left.seats) {
+        seat.close().await;
+    }
+    assert_eq!(common::metric(&a, "fipsen_rooms_owned").await, 6);
+
+    let b = node(db, "b", &nats, lease_ms);
+    await_metric(&b, "fipsen_rooms_owned", 2).await;
+    await_metric(&a, "fipsen_rooms_owned", 4).await;
+    // Counted once B said it took the room.
+    await_metric(&a, "fipsen_rooms_rebalanced_total", 2).await;
+    // The table between deals was moved: its players are sent to resume, and come back
+    // through A, relayed to B, where the game is as it was.
+    let tokens: Vec<String> = between.seats.iter().map(Client::token).collect();
+    for seat in &mut between.seats {
+        assert_eq!(seat.recv_close().await, 1012);
+    }
+    for (seat, token) in tokens.iter().enumerate() {
+        resume_at(&a, &mut between, seat, token).await;
+    }
+    between.ask_next_deal().await;
+    between.play_moves(&mut rng, 3).await;
+    // The deals in play went on at A, uncut, and go on.
+    for table in &mut playing {
+        table.play_moves(&mut rng, 2).await;
+    }
+    // Two more looks: 4 against 2 is within the margin, nothing more moves.
+    tokio::time::sleep(Duration::from_millis(3 * 3 * lease_ms)).await;
+    assert_eq!(common::metric(&a, "fipsen_rooms_owned").await, 4);
+    assert_eq!(common::metric(&b, "fipsen_rooms_owned").await, 2);
+    assert_eq!(common::metric(&a, "fipsen_rooms_rebalanced_total").await, 2);
+    for table in &mut playing {
+        table.play_moves(&mut rng, 1).await;
+    }
+}

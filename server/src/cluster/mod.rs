@@ -9,6 +9,8 @@
 //!   that died or stopped), and at start instead of the rooms marked active;
 //! * [`handover`] — at a graceful stop, releases every lease so that another server takes the
 //!   rooms at once;
+//! * [`rebalance`] — a server holding more rooms than the others (after a rolling restart, or
+//!   a server added) hands rooms at rest, a few at a time, to the one holding the fewest;
 //! * [`relay`] — with `--nats`, any server accepts any client: a room another server holds is
 //!   relayed to it over NATS.
 //!
@@ -17,6 +19,7 @@
 //! the room then stops here at once (its connections closed with 1012, to resume elsewhere).
 
 pub mod handover;
+pub mod rebalance;
 pub mod relay;
 pub mod renewal;
 pub mod takeover;
@@ -67,6 +70,9 @@ pub struct RoomLease {
     lost: AtomicBool,
     /// Lost because this server hands it over (a graceful stop), not taken from it.
     handed_over: AtomicBool,
+    /// The room may move to another server without cutting into a deal: nobody is connected
+    /// to it, or no deal is being played (set by the room's task as it changes).
+    at_rest: AtomicBool,
     stop: Notify,
 }
 
@@ -78,8 +84,20 @@ impl RoomLease {
             claimed_at,
             lost: AtomicBool::new(false),
             handed_over: AtomicBool::new(false),
+            at_rest: AtomicBool::new(false),
             stop: Notify::new(),
         }
+    }
+
+    /// Says whether the room may move now without cutting into a deal (its task, after each
+    /// change).
+    pub fn set_at_rest(&self, at_rest: bool) {
+        self.at_rest.store(at_rest, Ordering::Release);
+    }
+
+    /// Whether the room may move now without cutting into a deal ([`RoomLease::set_at_rest`]).
+    pub fn is_at_rest(&self) -> bool {
+        self.at_rest.load(Ordering::Acquire)
     }
 
     /// Tells the room's task that the lease is gone: it stops at once, applying nothing more.

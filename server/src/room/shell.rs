@@ -123,6 +123,12 @@ impl Room {
         self.lease.as_ref().is_some_and(|lease| lease.is_lost())
     }
 
+    /// Whether the room may move to another server without cutting into a deal: nobody is
+    /// connected to it, or no deal is being played (before the series, between deals, after it).
+    fn at_rest(&self) -> bool {
+        self.members.is_empty() || self.core.series().is_none_or(|series| series.deal_over() || series.series_over())
+    }
+
     /// A new, empty room (already stored by the caller).
     pub fn new(meta: RoomMeta, instance: u64, lobby: watch::Sender<Option<LobbyRoom>>, env: RoomEnv) -> Room {
         let core = Core::new(meta, env.idle, Instant::now());
@@ -188,6 +194,9 @@ impl Room {
             self.plan_bots();
             self.start_thinking(Instant::now());
             self.publish_lobby();
+            if let Some(lease) = &self.lease {
+                lease.set_at_rest(self.at_rest());
+            }
             let wake = self.next_wake();
             tokio::select! {
                 command = rx.recv() => match command {

@@ -249,6 +249,23 @@ impl Relay {
         Some(node)
     }
 
+    /// Of the other servers that may take rooms now and said how many they hold, the one
+    /// holding the fewest (with the rooms placed on it since its last heartbeat), and how many.
+    pub fn lightest_peer(&self) -> Option<(String, u64)> {
+        self.peers
+            .iter()
+            .filter(|peer| peer.takes_rooms())
+            .filter_map(|peer| peer.load.map(|(rooms, _)| (peer.key().clone(), rooms.saturating_add(peer.placed))))
+            .min_by(|(a, x), (b, y)| x.cmp(y).then_with(|| a.cmp(b)))
+    }
+
+    /// Counts a room handed to `node` until its next heartbeat says how many it holds.
+    pub fn note_placed(&self, node: &str) {
+        if let Some(mut peer) = self.peers.get_mut(node) {
+            peer.placed += 1;
+        }
+    }
+
     /// The servers that may take rooms now: this one, and every other alive and not stopping
     /// (as its heartbeats say), by name.
     pub fn live_nodes(&self) -> Vec<String> {
