@@ -3,8 +3,9 @@
 //! exactly the deal and the hands that every step showed whole before (nothing is lost).
 //!
 //! The tables are every game at its most seats and the variants with the longest deals; the
-//! deals are played by computer players (`played_by_bots`), and the same play is followed
-//! here through the rules crate alone to know what every step must show.
+//! deals are played by computer players (`played_by_bots`), and each replay's actions are
+//! played again here through the rules crate alone to know what every step must show whole (as
+//! replays of format 1 carried it).
 
 use fipsen_protocol::{Patch, patch};
 use fipsen_rules::{AnyGame, GameRules, Seat};
@@ -37,7 +38,7 @@ const TABLES: &[&str] = &[
     r#"{"game": "tippen", "preset": "vierblatt", "players": 10, "exchange_max": 4}"#,
     r#"{"game": "tippen", "preset": "dreiblatt_1859", "players": 10, "robbing": true}"#,
     r#"{"game": "tippen", "preset": "loup_1821", "players": 5}"#,
-    r#"{"game": "wippen", "players": 2}"#,
+    r#"{"game": "wippen", "players": 2, "deals": 1}"#,
 ];
 
 /// Deals played at each table (a Wippen series of two may end sooner).
@@ -87,36 +88,6 @@ fn patched_in_order(replay: &Value) -> Vec<Shown> {
         .collect()
 }
 
-/// Plays the series as `played_by_bots` does (each seat's first legal action, the lowest seat
-/// able to act first, a next deal as soon as one is over) and returns, per deal, every step of
-/// it whole, from the deal as dealt to its end.
-/// Each step is seen from each of `perspectives`, in their order.
-fn whole_steps(rules: &GameRules, master: fipsen_rules::Seed, perspectives: &[Option<Seat>]) -> Vec<Vec<Vec<Shown>>> {
-    let (mut series, _) = AnyGame::start(rules, master).expect("valid rules");
-    let seats = series.seats();
-    let shown = |series: &AnyGame| perspectives.iter().map(|&p| shown(series, p)).collect::<Vec<_>>();
-    let mut deals = vec![vec![shown(&series)]];
-    loop {
-        if series.deal_over() {
-            if series.series_over() || series.deal_number() >= DEALS {
-                break;
-            }
-            series.next_deal().expect("a next deal");
-            deals.push(vec![shown(&series)]);
-            continue;
-        }
-        let Some((seat, action)) = (0..seats)
-            .map(|s| Seat(s as u8))
-            .find_map(|seat| series.legal_actions(seat).first().map(|action| (seat, action)))
-        else {
-            panic!("nobody may act: {}", serde_json::to_value(series.view(None)).unwrap_or(Value::Null));
-        };
-        series.apply(seat, &action).expect("a legal action");
-        deals.last_mut().expect("a deal").push(shown(&series));
-    }
-    deals
-}
-
 /// The bytes of a replay's JSON.
 fn bytes<T: serde::Serialize>(value: &T) -> usize {
     serde_json::to_string(value).expect("serialises").len()
@@ -124,49 +95,67 @@ fn bytes<T: serde::Serialize>(value: &T) -> usize {
 
 #[test]
 fn every_games_longest_replays_cost_bytes_in_proportion_to_their_steps_and_patch_to_every_whole_step() {
+    let perspectives = [Some(Seat(0)), None];
     for (index, table) in TABLES.iter().enumerate() {
         let rules: GameRules = serde_json::from_str(table).expect("a table's rules");
         let mut stored = played_by_bots(rules.clone(), DEALS);
         // The analyses are kept by room and deal: each table a room of its own.
         stored.meta.code = format!("replaybytes{index:09}");
-        let perspectives = [Some(Seat(0)), None];
-        let expected = whole_steps(&rules, stored.meta.master, &perspectives);
-        for (p, &perspective) in perspectives.iter().enumerate() {
-            let mut longest = (0, 0);
-            for (number, whole) in (1u32..).zip(&expected) {
-                let whole: Vec<&Shown> = whole.iter().map(|seen| &seen[p]).collect();
-                let Some(replay) = replay_deal(&stored, number, perspective).expect("a sound room") else {
-                    assert!(!whole.last().is_some_and(|s| s.deal["phase"] == "over"), "{table}: deal {number} is over");
-                    continue;
-                };
-                let json = serde_json::to_string(&replay).expect("serialises");
+        // The series followed here through the rules alone, with the replays' own actions.
+        let (mut series, _) = AnyGame::start(&rules, stored.meta.master).expect("valid rules");
+        let mut longest = (0, 0);
+        loop {
+            let number = series.deal_number();
+            let replays: Vec<Value> = perspectives
+                .iter()
+                .filter_map(|&p| replay_deal(&stored, number, p).expect("a sound room"))
+                .map(|replay| serde_json::to_value(replay).expect("serialises"))
+                .collect();
+            if replays.is_empty() {
+                assert!(number > 1, "{table}: the first deal is over");
+                break;
+            }
+            assert_eq!(replays.len(), perspectives.len());
+            // Every step whole, from each perspective, the deal played on with the replay's
+            // actions.
+            let mut whole: Vec<Vec<Shown>> = vec![perspectives.iter().map(|&p| shown(&series, p)).collect()];
+            for step in replays[0]["steps"].as_array().expect("steps").iter().skip(1) {
+                let seat = Seat(step["seat"].as_u64().expect("a seat") as u8);
+                let action = series.action_from_json(step["action"].clone()).expect("an action");
+                series.apply(seat, &action).expect("the replay's action is legal");
+                whole.push(perspectives.iter().map(|&p| shown(&series, p)).collect());
+            }
+            assert!(series.deal_over(), "{table} deal {number}: the replay plays the deal to its end");
+            for (p, replay) in replays.iter().enumerate() {
+                let json = replay.to_string();
+                let steps = replay["steps"].as_array().expect("steps");
                 assert!(
                     json.len() < REPLAY_BOUND,
                     "{table} deal {number}: a replay of {} bytes, {} steps",
                     json.len(),
-                    replay.steps.len()
+                    steps.len()
                 );
-                for (i, step) in replay.steps.iter().enumerate().skip(1) {
+                for (i, step) in steps.iter().enumerate().skip(1) {
                     let cost = bytes(step);
-                    assert!(
-                        cost <= STEP_BOUND,
-                        "{table} deal {number}: step {i} of {cost} bytes: {}",
-                        serde_json::to_string(step).unwrap_or_default()
-                    );
+                    assert!(cost <= STEP_BOUND, "{table} deal {number}: step {i} of {cost} bytes: {step}");
                 }
                 // The steps, patched in order from the first as they come over the wire, are
                 // every step whole.
-                let shown = patched_in_order(&serde_json::from_str(&json).expect("JSON"));
+                let shown = patched_in_order(replay);
                 assert_eq!(shown.len(), whole.len(), "{table} deal {number}: a step per action");
                 for (i, (got, want)) in shown.iter().zip(&whole).enumerate() {
-                    assert_eq!(got, *want, "{table} deal {number} ({perspective:?}): step {i}");
+                    assert_eq!(got, &want[p], "{table} deal {number} ({:?}): step {i}", perspectives[p]);
                 }
-                if replay.steps.len() > longest.1 {
-                    longest = (json.len(), replay.steps.len());
+                if steps.len() > longest.1 {
+                    longest = (json.len(), steps.len());
                 }
             }
-            assert!(longest.1 > 5, "{table}: a deal was replayed");
-            assert!(longest.0 < REPLY_LIMIT / 4);
+            if series.series_over() || number >= DEALS {
+                break;
+            }
+            series.next_deal().expect("a next deal");
         }
+        assert!(longest.1 > 5, "{table}: a deal was replayed");
+        assert!(longest.0 < REPLY_LIMIT / 4);
     }
 }
