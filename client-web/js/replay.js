@@ -81,7 +81,15 @@ export function openReplay(deal, from) {
 /** The server's answer. @param {import('./protocol.js').DealReplay} answer */
 export function replayArrived(answer) {
   if (S.replay.status !== 'loading' || S.replay.deal !== answer.deal) return;
-  const replay = wholeSteps(answer);
+  let replay;
+  try {
+    replay = wholeSteps(answer);
+  } catch {
+    // Steps whose patches do not fit (a server of another format): said, never half shown.
+    S.replay = { status: 'failed', deal: answer.deal, code: 'proto/malformed' };
+    api.render();
+    return;
+  }
   S.replay = { status: 'ready', deal: replay.deal, replay, step: 0, room: S.route.name === 'series' ? S.route.code : null };
   api.render();
   focusStage();
