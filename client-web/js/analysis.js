@@ -23,7 +23,7 @@ addStrings(strings);
 /**
  * The cards of `replay`'s analysis that cost something, each with the step that played it:
  * the first step after the last one found where the card left its player's hand.
- * @param {import('./protocol.js').DealReplay} replay
+ * @param {import('./replay.js').ShownReplay} replay
  * @returns {PlacedCost[]}
  */
 export function costlyCards(replay) {
@@ -86,7 +86,7 @@ export function costMark(c, unit) {
 /**
  * The analysis beside the replay: how it was found, then the costly cards by trick, each a
  * button to the step that played it (the one on screen marked).
- * @param {import('./protocol.js').DealReplay} replay
+ * @param {import('./replay.js').ShownReplay} replay
  * @param {number} step the step on screen
  * @param {(step: number) => void} go
  */

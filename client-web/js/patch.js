@@ -1,7 +1,8 @@
 // The patches of an `update` (protocol version 3): what changed in the viewer's state since the
 // frame before. The state is `{room, game}` as the server last sent it; a patch replaces a part
 // (`set`), adds items at the end of an array (`append`) or removes an object's field (`unset`).
-// Nothing here knows a game: the parts are the server's, applied as they come.
+// Nothing here knows a game: the parts are the server's, applied as they come. A replay's steps
+// after the first are patches of the same kind, on the step before's `{deal, hands}`.
 
 /**
  * The viewer's state as the server builds it: the room and the series, before any shaping for

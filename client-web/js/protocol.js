@@ -473,7 +473,7 @@
 
 /**
  * One step of a replay: what was done, what it caused, and the deal after it.
- * @typedef {{action?: any, deal: Record<string, any>, events: Array<GameEvent>, hands: Array<Array<Card>>, seat?: Seat | null}} ReplayStep
+ * @typedef {{action?: any, deal?: Record<string, any> | null, events: Array<GameEvent>, hands?: Array<Array<Card>> | null, patches?: Array<Patch>, seat?: Seat | null}} ReplayStep
  */
 
 /**

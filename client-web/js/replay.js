@@ -12,13 +12,43 @@ import { S, api, seatName, mySeat } from './store.js';
 import { dialog } from './header.js';
 import { askReview, reviewBody } from './review.js';
 import { analysisPanel, costMark, costlyCards } from './analysis.js';
+import { applyPatches } from './patch.js';
 
 /**
  * What the replay dialog shows: asked for (`loading`), refused (`failed`), or the server's
  * answer and the step on screen.
  * @typedef {{status: 'idle'} | {status: 'loading', deal: number} | {status: 'failed', deal: number, code: string}
- *   | {status: 'ready', deal: number, replay: import('./protocol.js').DealReplay, step: number, room?: string|null}} ReplayState
+ *   | {status: 'ready', deal: number, replay: ShownReplay, step: number, room?: string|null}} ReplayState
  */
+
+/**
+ * A step of a replay, whole: what was done and caused, the deal after it and every hand.
+ * @typedef {{seat?: number|null, action?: any, events: import('./protocol.js').GameEvent[], deal: Record<string, any>, hands: string[][]}} ShownStep
+ */
+
+/**
+ * A replay as the dialog shows it: the server's, with every step whole.
+ * @typedef {Omit<import('./protocol.js').DealReplay, 'steps'> & {steps: ShownStep[]}} ShownReplay
+ */
+
+/**
+ * Every step of the server's replay whole: the first carries the deal and the hands, each later
+ * one the patches from the step before (format 2). Each step's patches copy only the parts they
+ * change, so the steps share the rest and cost what the server's answer did.
+ * @param {import('./protocol.js').DealReplay} replay
+ * @returns {ShownReplay}
+ */
+export function wholeSteps(replay) {
+  /** @type {any} */
+  let shown = null;
+  const steps = replay.steps.map((step) => {
+    const { patches, deal, hands, ...rest } = step;
+    if (deal !== undefined && deal !== null && hands !== undefined && hands !== null) shown = { deal, hands };
+    else shown = applyPatches(shown, patches ?? []);
+    return { ...rest, deal: shown.deal, hands: shown.hands };
+  });
+  return { ...replay, steps };
+}
 
 /** Whether this viewer may replay the room's finished deals: a seated player, or anyone where the room makes them public. */
 export function mayReplay() {
@@ -48,9 +78,18 @@ export function openReplay(deal, from) {
   }
 }
 
-/** The server's answer. @param {import('./protocol.js').DealReplay} replay */
-export function replayArrived(replay) {
-  if (S.replay.status !== 'loading' || S.replay.deal !== replay.deal) return;
+/** The server's answer. @param {import('./protocol.js').DealReplay} answer */
+export function replayArrived(answer) {
+  if (S.replay.status !== 'loading' || S.replay.deal !== answer.deal) return;
+  let replay;
+  try {
+    replay = wholeSteps(answer);
+  } catch {
+    // Steps whose patches do not fit (a server of another format): said, never half shown.
+    S.replay = { status: 'failed', deal: answer.deal, code: 'proto/malformed' };
+    api.render();
+    return;
+  }
   S.replay = { status: 'ready', deal: replay.deal, replay, step: 0, room: S.route.name === 'series' ? S.route.code : null };
   api.render();
   focusStage();

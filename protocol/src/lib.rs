@@ -37,7 +37,7 @@ pub use message::{ClientMessage, ConnectionMessage, RoomMessage, SeriesMessage, 
 pub use patch::{Patch, PatchError, Step};
 pub use replay::{
     AnalysisMethod, AnalysisUnit, CardCost, DealReplay, FinishedDeal, MAX_BEST_MOVES, PlayAnalysis, REPLAY_FORMAT,
-    ReplayStep, SERIES_FORMAT, SeatAction, SeriesRecord,
+    ReplayError, ReplayStep, SERIES_FORMAT, SeatAction, SeriesRecord, StepShown,
 };
 pub use room::{
     ChatLine, LOBBY_PAGE, LobbyRoom, MAX_GRACE_SECONDS, MAX_MOVE_SECONDS, MAX_NEXT_DEAL_SECONDS, MAX_READING_SECONDS,

@@ -5,17 +5,22 @@ use fipsen_rules::{Card, GameEvent, GameId, GameRules, Seat, Seed, wippen};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Format version of [`DealReplay`]; it changes when a field changes meaning.
-pub const REPLAY_FORMAT: u32 = 1;
+use crate::patch::{self, Patch, PatchError};
+
+/// Format version of [`DealReplay`]; it changes when a field changes meaning. Format 2: only the
+/// first step carries the deal and the hands whole, every later step what changed
+/// ([`ReplayStep::patches`]), so that a replay costs bytes in proportion to its steps.
+pub const REPLAY_FORMAT: u32 = 2;
 
 /// A finished deal, step by step.
 ///
 /// ```json
-/// {"format": 1, "game": "prisdorf", "deal": 3, "perspective": 0,
+/// {"format": 2, "game": "prisdorf", "deal": 3, "perspective": 0,
 ///  "steps": [{"seat": null, "action": null, "events": [{"event": "dealt", "…": "…"}],
 ///             "deal": {"phase": "auction", "…": "…"}, "hands": [["C7", "…"], ["…"], ["…"], ["…"]]},
 ///            {"seat": 1, "action": {"action": "call", "call": {"call": "pass"}}, "events": ["…"],
-///             "deal": {"…": "…"}, "hands": ["…"]}]}
+///             "patches": [{"op": "set", "path": ["deal", "turn"], "value": 2},
+///                         {"op": "append", "path": ["deal", "calls"], "values": ["…"]}]}]}
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct DealReplay {
@@ -28,7 +33,8 @@ pub struct DealReplay {
     /// The seat the deal views are seen from (the asker's seat, or `null` for a spectator's
     /// view); every hand is open in `hands` whatever the perspective.
     pub perspective: Option<Seat>,
-    /// The deal as dealt, then one step per action, to the end of the deal.
+    /// The deal as dealt, then one step per action, to the end of the deal: the first whole,
+    /// the others as what changed ([`DealReplay::shown`] gives each step whole).
     pub steps: Vec<ReplayStep>,
     /// The card-by-card analysis of the deal's play with every hand open, where the game has
     /// one (left out where it has none).
@@ -126,6 +132,13 @@ pub struct CardCost {
 }
 
 /// One step of a replay: what was done, what it caused, and the deal after it.
+///
+/// What a step shows is one document, `{"deal": …, "hands": …}`: the first step carries it whole
+/// (`deal` and `hands`), each later step only the [`Patch`]es that turn the step before's
+/// document into its own (the ops of an `update` frame, on this document instead of the
+/// client's state). A deal view holds the deal's history (its tricks, its moves, what was
+/// captured), so whole views at every step would cost bytes growing with the square of the
+/// deal's length; patches cost what each step changed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ReplayStep {
     /// Who acted (`null` for the deal as dealt).
@@ -134,12 +147,84 @@ pub struct ReplayStep {
     pub action: Option<serde_json::Value>,
     /// The game's events of this step, unredacted.
     pub events: Vec<GameEvent>,
-    /// The deal after this step, as the game's deal view (the `deal` of its series view) seen
-    /// from the replay's perspective, without a prompt.
-    #[schemars(with = "serde_json::Map<String, serde_json::Value>")]
+    /// The first step: the deal as dealt, as the game's deal view (the `deal` of its series
+    /// view) seen from the replay's perspective, without a prompt. Left out of later steps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
+    pub deal: Option<serde_json::Value>,
+    /// The first step: every seat's hand as dealt. Left out of later steps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hands: Option<Vec<Vec<Card>>>,
+    /// A later step: the patches from the step before's `{"deal", "hands"}` to this step's, in
+    /// order (left out where nothing changed, and in the first step).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub patches: Vec<Patch>,
+}
+
+/// What one step of a replay shows, whole: as the steps of format 1 carried it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepShown {
+    /// The deal after the step, seen from the replay's perspective, without a prompt.
     pub deal: serde_json::Value,
-    /// Every seat's hand after this step.
+    /// Every seat's hand after the step.
     pub hands: Vec<Vec<Card>>,
+}
+
+/// Why a replay's steps do not make whole views.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// The first step does not carry the deal and the hands whole.
+    #[error("the first step of a replay carries no deal or hands")]
+    NoStart,
+    /// A step's patches do not fit the step before.
+    #[error("step {step} of the replay: {source}")]
+    Patch {
+        /// The step, from 0.
+        step: usize,
+        /// What did not fit.
+        source: PatchError,
+    },
+    /// A step's patched hands are not lists of cards.
+    #[error("step {step} of the replay: its hands are not lists of cards")]
+    Hands {
+        /// The step, from 0.
+        step: usize,
+    },
+}
+
+impl ReplayStep {
+    /// The document a step's patches apply to: `{"deal": …, "hands": …}`.
+    pub fn document(deal: serde_json::Value, hands: &[Vec<Card>]) -> serde_json::Value {
+        let mut map = serde_json::Map::with_capacity(2);
+        map.insert("deal".into(), deal);
+        map.insert("hands".into(), serde_json::to_value(hands).unwrap_or(serde_json::Value::Null));
+        serde_json::Value::Object(map)
+    }
+}
+
+impl DealReplay {
+    /// Every step whole, in order: the first step's deal and hands, each later step's patches
+    /// applied to the step before. A step that carries `deal` and `hands` starts afresh.
+    ///
+    /// # Errors
+    /// The first step is not whole, or a step's patches do not fit the step before.
+    pub fn shown(&self) -> Result<Vec<StepShown>, ReplayError> {
+        let mut shown = Vec::with_capacity(self.steps.len());
+        let mut document: Option<serde_json::Value> = None;
+        for (index, step) in self.steps.iter().enumerate() {
+            let mut current = match (&step.deal, &step.hands, document.take()) {
+                (Some(deal), Some(hands), _) => ReplayStep::document(deal.clone(), hands),
+                (_, _, Some(before)) => before,
+                _ => return Err(ReplayError::NoStart),
+            };
+            patch::apply(&mut current, &step.patches).map_err(|source| ReplayError::Patch { step: index, source })?;
+            let hands =
+                serde_json::from_value(current["hands"].clone()).map_err(|_| ReplayError::Hands { step: index })?;
+            shown.push(StepShown { deal: current["deal"].clone(), hands });
+            document = Some(current);
+        }
+        Ok(shown)
+    }
 }
 
 /// Format version of [`SeriesRecord`]; it changes when a field changes meaning.
@@ -223,4 +308,69 @@ pub struct SeatAction {
     pub seat: Seat,
     /// The game's action.
     pub action: serde_json::Value,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn step(
+        seat: Option<u8>,
+        deal: Option<serde_json::Value>,
+        hands: Option<Vec<Vec<Card>>>,
+        patches: Vec<Patch>,
+    ) -> ReplayStep {
+        ReplayStep { seat: seat.map(Seat), action: None, events: Vec::new(), deal, hands, patches }
+    }
+
+    fn card(text: &str) -> Card {
+        serde_json::from_value(json!(text)).expect("a card")
+    }
+
+    #[test]
+    fn the_steps_patched_in_order_show_every_step_whole_and_a_misfit_is_named() {
+        let first = json!({"turn": 0, "trick": [], "tricks": []});
+        let second = json!({"turn": 1, "trick": [{"seat": 0, "card": "HA"}], "tricks": []});
+        let third = json!({"turn": 1, "trick": [], "tricks": [{"winner": 1}]});
+        let hands = |a: &[&str], b: &[&str]| {
+            vec![a.iter().map(|c| card(c)).collect::<Vec<_>>(), b.iter().map(|c| card(c)).collect()]
+        };
+        let document = |deal: &serde_json::Value, hands: &[Vec<Card>]| ReplayStep::document(deal.clone(), hands);
+        let wholes = [
+            (first.clone(), hands(&["HA", "S7"], &["HK"])),
+            (second.clone(), hands(&["S7"], &["HK"])),
+            (third.clone(), hands(&["S7"], &[])),
+        ];
+        let mut steps = vec![step(None, Some(first.clone()), Some(wholes[0].1.clone()), Vec::new())];
+        for pair in wholes.windows(2) {
+            let patches = patch::diff(&document(&pair[0].0, &pair[0].1), &document(&pair[1].0, &pair[1].1));
+            assert!(!patches.is_empty());
+            steps.push(step(Some(0), None, None, patches));
+        }
+        let mut replay = DealReplay {
+            format: REPLAY_FORMAT,
+            game: GameId::Prisdorf,
+            deal: 1,
+            perspective: None,
+            steps,
+            analysis: None,
+        };
+        let shown = replay.shown().expect("the steps fit");
+        let expected: Vec<StepShown> =
+            wholes.iter().map(|(deal, hands)| StepShown { deal: deal.clone(), hands: hands.clone() }).collect();
+        assert_eq!(shown, expected);
+        // Read from the wire, the same.
+        let read: DealReplay = serde_json::from_str(&serde_json::to_string(&replay).expect("JSON")).expect("a replay");
+        assert_eq!(read.shown().expect("the steps fit"), expected);
+
+        // A patch that leads nowhere names its step; a replay without a whole start, too.
+        replay.steps[2]
+            .patches
+            .push(Patch::Unset { path: vec![patch::Step::Key("hands".into()), patch::Step::Index(7)] });
+        assert!(matches!(replay.shown(), Err(ReplayError::Patch { step: 2, .. })));
+        replay.steps.remove(0);
+        assert_eq!(replay.shown(), Err(ReplayError::NoStart));
+    }
 }

@@ -11,6 +11,7 @@
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
+use fipsen_protocol::patch;
 use fipsen_protocol::{
     DealReplay, FinishedDeal, PlayAnalysis, REPLAY_FORMAT, ReplayStep, RoomEvent, SERIES_FORMAT, SeatAction,
     SeriesRecord,
@@ -96,11 +97,13 @@ pub fn replay_deal(stored: &StoredRoom, deal: u32, perspective: Option<Seat>) ->
     let mut steps = Vec::new();
     let mut over = false;
     let mut analysis = None;
+    // What the step before showed, which the next step's patches change.
+    let mut before = None;
     rebuild(stored, |step| {
         if step.series.deal_number() != deal {
             return ControlFlow::Continue(());
         }
-        steps.push(replay_step(step.series, step.seat, step.action, step.events, perspective));
+        steps.push(replay_step(step.series, step.seat, step.action, step.events, perspective, &mut before));
         over = step.series.deal_over();
         if !over {
             return ControlFlow::Continue(());
@@ -315,21 +318,40 @@ fn sheet_page(series: &AnyGame, deals: &[FinishedDeal]) -> Value {
     view
 }
 
-/// One step: the deal after it from the perspective, and every hand.
+/// One step: the deal after it from the perspective, and every hand; whole where nothing came
+/// `before` it (the deal as dealt), else as the patches from what the step before showed, so
+/// that a step costs what it changed and not the deal's whole history. `before` becomes what
+/// this step shows.
 fn replay_step(
     series: &AnyGame,
     seat: Option<Seat>,
     action: Option<GameAction>,
     events: Vec<GameEvent>,
     perspective: Option<Seat>,
+    before: &mut Option<Value>,
 ) -> ReplayStep {
     let mut view = series.view_without_rows(perspective);
     view.clear_prompt();
     let deal =
         serde_json::to_value(&view).ok().and_then(|mut v| v.get_mut("deal").map(Value::take)).unwrap_or(Value::Null);
-    let hands = (0..series.seats()).map(|s| hand_of(series, Seat(s as u8))).collect();
+    let hands: Vec<Vec<Card>> = (0..series.seats()).map(|s| hand_of(series, Seat(s as u8))).collect();
     let action = action.and_then(|a| serde_json::to_value(a).ok());
-    ReplayStep { seat, action, events, deal, hands }
+    let shown = ReplayStep::document(deal, &hands);
+    let step = match before.as_ref() {
+        None => ReplayStep {
+            seat,
+            action,
+            events,
+            deal: Some(shown["deal"].clone()),
+            hands: Some(hands),
+            patches: Vec::new(),
+        },
+        Some(before) => {
+            ReplayStep { seat, action, events, deal: None, hands: None, patches: patch::diff(before, &shown) }
+        }
+    };
+    *before = Some(shown);
+    step
 }
 
 /// A seat's hand, as its own view shows it to him.

@@ -133,7 +133,7 @@ async fn a_costly_wippen_moves_better_moves_are_named_whole_and_never_the_move_p
         }
         let replay = ask_replay(&mut table.seats[0], deal).await;
         assert_eq!(replay["type"], "replay", "{replay}");
-        let steps = replay["replay"]["steps"].as_array().expect("steps");
+        let steps = common::whole_steps(&replay["replay"]);
         let analysis = &replay["replay"]["analysis"];
         for c in analysis["cards"].as_array().expect("an analysis of every Wippen deal") {
             if c["cost"].as_i64().is_none_or(|cost| cost <= 0) {

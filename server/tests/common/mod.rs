@@ -422,8 +422,34 @@ impl Client {
 /// panics if they do not fit it.
 pub fn apply_patches(state: &mut Value, update: &Value) {
     let patches: Vec<fipsen_protocol::Patch> =
-        serde_json::from_value(update["patches"].clone()).unwrap_or_else(|e| panic!("patches ({e}): {update}"));
+        serde_json::from_value(update.get("patches").cloned().unwrap_or(json!([])))
+            .unwrap_or_else(|e| panic!("patches ({e}): {update}"));
     fipsen_protocol::patch::apply(state, &patches).unwrap_or_else(|e| panic!("{e}: {update}"));
+}
+
+/// A replay's steps (the `replay` of a `replay` frame) each whole, as a client shows them: the
+/// first step's `deal` and `hands`, every later step's `patches` applied to the step before's
+/// `{"deal", "hands"}`; panics if they do not fit.
+pub fn whole_steps(replay: &Value) -> Vec<Value> {
+    let mut shown = Value::Null;
+    let steps = replay["steps"].as_array().unwrap_or_else(|| panic!("no steps: {replay}"));
+    steps
+        .iter()
+        .map(|step| {
+            if step.get("deal").is_some() && step.get("hands").is_some() {
+                shown = json!({"deal": step["deal"], "hands": step["hands"]});
+            } else {
+                apply_patches(&mut shown, step);
+            }
+            let mut whole = step.clone();
+            if let Some(map) = whole.as_object_mut() {
+                map.remove("patches");
+                map.insert("deal".into(), shown["deal"].clone());
+                map.insert("hands".into(), shown["hands"].clone());
+            }
+            whole
+        })
+        .collect()
 }
 
 /// A tiny deterministic generator.
