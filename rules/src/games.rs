@@ -760,7 +760,11 @@ mod tests {
                 if let Some(kept) = kept.as_mut() {
                     assert_eq!(kept.apply(seat, &action).unwrap(), events, "{game:?}: the same events");
                     if whole.deal_over() {
-                        assert_eq!(kept.view_without_rows(None), whole.view_without_rows(None), "{game:?}: the same view");
+                        assert_eq!(
+                            kept.view_without_rows(None),
+                            whole.view_without_rows(None),
+                            "{game:?}: the same view"
+                        );
                     }
                 }
             }
