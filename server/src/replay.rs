@@ -258,7 +258,7 @@ pub fn series_record(
     }
     let last = match &stored.latest {
         Some(latest) => Some(crate::series_index::end_of(&stored.meta, latest)?),
-        None => None,
+        None => stored.running.clone(),
     };
     let over = last.as_ref().is_some_and(AnyGame::series_over);
     let sheet = last.as_ref().map_or(Value::Null, |series| sheet_page(series, rows));

@@ -142,6 +142,8 @@ pub struct StoredSeries {
     pub players: Vec<Option<String>>,
     /// The participant at each seat, likewise.
     pub seats: Vec<Option<u32>>,
+    /// The series as it stands, where no deal is finished yet (a page then shows its sheet).
+    pub running: Option<AnyGame>,
 }
 
 impl StoredSeries {
@@ -175,6 +177,7 @@ impl StoredSeries {
             records,
             players: core.players(),
             seats: core.seated().to_vec(),
+            running: if rows.is_empty() { core.series().cloned() } else { None },
         }
     }
 }
@@ -210,7 +213,7 @@ pub fn index_room(stored: &StoredRoom) -> Result<(Core, Vec<DealEntry>), Damaged
 /// # Errors
 /// Storage failed, or the room (read whole) does not rebuild what was acknowledged.
 pub async fn read(storage: &Storage, room: &str, from: u32, count: u32) -> Result<Option<StoredSeries>, Unread> {
-    let from = from.max(1);
+    let (from, count) = (from.max(1), count.max(1));
     let start = from - 1;
     // The row before the first asked for, where there is one.
     let ask = if start == 0 { count } else { count.saturating_add(1) };
@@ -248,6 +251,7 @@ pub async fn read(storage: &Storage, room: &str, from: u32, count: u32) -> Resul
         records,
         players: seating.players,
         seats: seating.seats,
+        running: None,
     }))
 }
 
@@ -399,6 +403,41 @@ mod tests {
         fn shutdown(&self) -> Pending<'_, ()> {
             Box::pin(self.inner.shutdown())
         }
+    }
+
+    /// A page's deals are checked, not taken on trust: a record of theirs missing, an action
+    /// of theirs changed, or an index row that does not say how its deal ended makes the page
+    /// (and the deal's replay) refused as damaged.
+    #[test]
+    fn a_page_whose_deal_does_not_end_as_its_row_says_is_refused() {
+        let room = super::InMemory::new(played_by_bots(GameRules::default_for(GameId::Prisdorf), 12)).expect("sound");
+        let page = SeriesPage::asked(Some(5), Some(3));
+        let sound = room.read(page.from, page.count);
+        assert_eq!(series_record(&sound, None, page).expect("a sound page").deals.len(), 3);
+
+        let mut missing = sound.clone();
+        let middle = missing.records.len() / 2;
+        missing.records.remove(middle);
+        assert!(matches!(series_record(&missing, None, page), Err(crate::room::Damaged::Missing { .. })));
+
+        // Deal 6's last action replaced by deal 7's first: the rules refuse it, or the deal
+        // ends otherwise.
+        let mut changed = sound.clone();
+        let (six, seven) = (changed.deal(6).expect("deal 6").clone(), changed.deal(7).expect("deal 7").clone());
+        let at = |index: u64| changed.records.iter().position(|r| r.index == index).expect("a record");
+        let (last, other) = (at(six.last), at(seven.first + 1));
+        changed.records[last].json = changed.records[other].json.clone();
+        assert!(series_record(&changed, None, page).is_err());
+        assert!(replay_deal(&changed, 6, None).is_err());
+        assert!(replay_deal(&changed, 5, None).is_ok(), "another deal is not touched");
+
+        // Deal 5's row says another end: its totals changed.
+        let mut kept = sound.clone();
+        let five = kept.deals.iter_mut().find(|d| d.number == 5).expect("deal 5");
+        let mut data: serde_json::Value = serde_json::from_str(&five.data).expect("a row");
+        data["end"]["totals"][0] = serde_json::json!(999);
+        five.data = data.to_string();
+        assert!(matches!(series_record(&kept, None, page), Err(crate::room::Damaged::Refused { .. })));
     }
 
     /// The records of deals `from` to `to` of a stored room, by its index.
