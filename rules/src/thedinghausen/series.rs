@@ -157,7 +157,7 @@ impl Series {
     /// [`crate::GameEngine::with_rows_from`]); nothing else is changed.
     pub fn with_rows_from(&self, first: usize) -> Series {
         Series {
-            rules: self.rules.clone(),
+            rules: self.rules,
             master: self.master,
             dealt: self.dealt,
             deal: self.deal.clone(),

@@ -140,7 +140,7 @@ impl Series {
     /// [`crate::GameEngine::with_rows_from`]); nothing else is changed.
     pub fn with_rows_from(&self, first: usize) -> Series {
         Series {
-            rules: self.rules.clone(),
+            rules: self.rules,
             master: self.master,
             dealt: self.dealt,
             first_dealer: self.first_dealer,
