@@ -39,7 +39,14 @@ async fn main() {
 
     let t = Instant::now();
     read(&storage, &room, 1, 1).await.ok().flatten().expect("a sound series");
-    println!("the deal index built once, from the whole log: {:.2?}", t.elapsed());
+    let built = t.elapsed();
+    let rows = storage.load_deals(&room, 1, u32::MAX).await.ok().flatten().map(|d| d.deals).unwrap_or_default();
+    let bytes: usize = rows.iter().map(|d| d.data.len()).sum();
+    println!(
+        "the deal index built once, from the whole log: {built:.2?}; {} rows, {bytes} bytes ({} a row)",
+        rows.len(),
+        bytes / rows.len().max(1)
+    );
 
     let mut times = Vec::new();
     let mut largest = 0;
