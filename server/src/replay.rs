@@ -1,11 +1,11 @@
-//! Replays of finished deals, rebuilt from what storage already holds: the room's rules, its
-//! secret master seed and its records, run through the rules crate once more.
+//! Replays of finished deals and series pages, rebuilt from what storage already holds: the
+//! room's rules, its secret master seed, the deal index's row of the deal before
+//! ([`crate::series_index`]) and the deal's own records, run through the rules crate once more.
 //!
-//! Only a deal that is over is ever replayed: the steps are collected while the series is
-//! rebuilt, and if the records end before the deal does (it is still being played), there is no
-//! replay. The master seed never leaves the server; the replay carries the finished deal's own
-//! events, which reveal that deal and nothing of the next. The same holds for the analysis of a
-//! deal's play ([`crate::analysis`]), which uses every hand: it is computed only once the deal
+//! Only a deal that is over is ever replayed: a deal has an index row only once it is over, and
+//! a deal without one has no replay. The master seed never leaves the server; the replay
+//! carries the finished deal's own events, which reveal that deal and nothing of the next. The
+//! same holds for the analysis of a deal's play ([`crate::analysis`]), which uses every hand: it is computed only once the deal
 //! is over, and goes only with its replay and (as counts of costly cards) its series page.
 
 use std::ops::ControlFlow;
