@@ -264,6 +264,13 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
     /// The JSON of the scoresheet's row `index` (from 0) as the view shows it.
     fn row_json(&self, index: usize) -> Option<String>;
 
+    /// The series with its scoresheet's rows before `first` left out (the rows are only ever
+    /// added, never read back by the play): everything the series goes on from, its totals and
+    /// whatever else carries from deal to deal, in a size that does not grow with the series.
+    /// A server keeps one per finished deal, to deal the next one again without the deals
+    /// before it.
+    fn with_rows_from(&self, first: usize) -> Self;
+
     /// `event` as `viewer` may see it: what he may not see emptied, never the whole event
     /// dropped, so that event numbers stay without gaps.
     fn redact(event: &Self::Event, viewer: Option<Seat>) -> Self::Event;
@@ -407,6 +414,10 @@ impl GameEngine for Series {
         self.scoresheet().get(index).map(json)
     }
 
+    fn with_rows_from(&self, first: usize) -> Self {
+        Self::with_rows_from(self, first)
+    }
+
     fn redact(event: &Event, viewer: Option<Seat>) -> Event {
         event.for_viewer(viewer)
     }
@@ -538,6 +549,10 @@ macro_rules! holstein_engine {
 
             fn row_json(&self, index: usize) -> Option<String> {
                 self.scoresheet().get(index).map(json)
+            }
+
+            fn with_rows_from(&self, first: usize) -> Self {
+                <$series>::with_rows_from(self, first)
             }
 
             fn redact(event: &$game::Event, viewer: Option<Seat>) -> $game::Event {
@@ -693,6 +708,10 @@ impl GameEngine for wippen::Series {
 
     fn row_json(&self, index: usize) -> Option<String> {
         self.scoresheet().get(index).map(json)
+    }
+
+    fn with_rows_from(&self, first: usize) -> Self {
+        Self::with_rows_from(self, first)
     }
 
     fn redact(event: &wippen::Event, viewer: Option<Seat>) -> wippen::Event {

@@ -118,6 +118,22 @@ impl Series {
         &self.sheet
     }
 
+    /// The series with the scoresheet's rows before `first` left out (see
+    /// [`crate::GameEngine::with_rows_from`]); nothing else is changed.
+    pub fn with_rows_from(&self, first: usize) -> Series {
+        Series {
+            rules: self.rules,
+            master: self.master,
+            dealt: self.dealt,
+            counted: self.counted,
+            deal: self.deal.clone(),
+            sheet: self.sheet.get(first..).unwrap_or_default().to_vec(),
+            totals: self.totals.clone(),
+            seeds: self.seeds,
+            redeals: self.redeals,
+        }
+    }
+
     /// Each seat's total.
     pub fn totals(&self) -> &[i32] {
         &self.totals

@@ -256,6 +256,23 @@ impl<D: SheetDeal> Sheet<D, D::Row> {
         &self.sheet
     }
 
+    /// The sheet with its rows before `first` left out.
+    pub(crate) fn with_rows_from(&self, first: usize) -> Self
+    where
+        D: Clone,
+        D::Row: Clone,
+    {
+        Sheet {
+            dealt: self.dealt,
+            counted: self.counted,
+            deal: self.deal.clone(),
+            sheet: self.sheet.get(first..).unwrap_or_default().to_vec(),
+            totals: self.totals.clone(),
+            seeds: self.seeds,
+            redeals: self.redeals,
+        }
+    }
+
     /// Each seat's total.
     pub(crate) fn totals(&self) -> &[i32] {
         &self.totals

@@ -33,6 +33,7 @@ pub mod registry;
 pub mod replay;
 pub mod room;
 pub mod secrets;
+pub mod series_index;
 pub mod static_files;
 pub mod storage;
 pub mod tournaments;

@@ -21,6 +21,7 @@ use crate::fair::{FairQueue, Turn};
 use crate::metrics::{Metrics, dec, inc};
 use crate::room::{Damaged, Record, Room, RoomCommand, RoomEnv, TableSeat};
 use crate::secrets;
+use crate::series_index::{StoredSeries, Unread};
 use crate::storage::{Claim, Fence, RoomMeta, Storage, StorageError, StoredRecord, StoredRoom};
 use crate::tournaments::TableReport;
 
@@ -873,11 +874,21 @@ impl Registry {
             Ok(None) => return Err(ErrorCode::RoomNotFound),
             Err(e) => return Err(self.unloadable(code, &e)),
         };
+        // The deals the stored index holds already; the restore makes the rows of the others.
+        let indexed = match self.storage.load_deals(code, u32::MAX, 0).await {
+            Ok(found) => found.and_then(|f| f.latest).map_or(0, |latest| latest.number),
+            Err(e) => {
+                warn!(room = %code, error = %e, "cannot read the deal index: made again whole");
+                0
+            }
+        };
         let keep = prepare(&stored.meta.rules).await;
         let instance = self.instances.fetch_add(1, Ordering::Relaxed);
         let (lobby_tx, lobby_rx) = watch::channel(None);
         let records = stored.records.len();
-        let room = Room::restore(stored, instance, lobby_tx, self.env()).map_err(|e| self.broken(code, &e))?;
+        let mut room =
+            Room::restore(stored, instance, lobby_tx, self.env(), indexed).map_err(|e| self.broken(code, &e))?;
+        room.store_index().await;
         let handle = match self.rooms.entry(room.code().clone()) {
             // Another connection opened it meanwhile: use that one.
             Entry::Occupied(existing) => {
@@ -1130,40 +1141,43 @@ impl Registry {
         }
     }
 
-    /// The stored series of `room`, its key checked already ([`Registry::series_key`]); its
-    /// records are read and checked where the series is rebuilt ([`Registry::with_series`]).
-    async fn load_series(&self, room: &str) -> Result<StoredRoom, ErrorCode> {
-        let stored = match self.storage.load(room).await {
-            Ok(Some(stored)) => stored,
-            Ok(None) => return Err(ErrorCode::SeriesNotFound),
-            Err(e) => return Err(self.unloadable(room, &e)),
-        };
-        Ok(stored)
+    /// Deals `from` to `from + count - 1` of the stored series of `room`, its key checked
+    /// already ([`Registry::series_key`]): their deal index rows and records, never the room's
+    /// whole log ([`crate::series_index::read`]); they are checked where they are dealt again
+    /// ([`Registry::with_series`]).
+    async fn load_series(&self, room: &str, from: u32, count: u32) -> Result<StoredSeries, ErrorCode> {
+        match crate::series_index::read(&self.storage, room, from, count).await {
+            Ok(Some(stored)) => Ok(stored),
+            Ok(None) => Err(ErrorCode::SeriesNotFound),
+            Err(Unread::Storage(e)) => Err(self.unloadable(room, &e)),
+            Err(Unread::Damaged(damage)) => Err(self.broken(room, &damage)),
+        }
     }
 
-    /// Opens the series of `room` for the holder of `key` and runs `work` on it, with the
-    /// asker's seat (if he asked with his seat token and has one), on a background thread once
-    /// it is the turn of `addr` at the reviews' queue ([`crate::fair`]). The key is checked
-    /// before the turn is waited for, and the room is read only once the turn has come, so a
-    /// waiting request holds nothing of it.
+    /// Opens deals `from` to `from + count - 1` of the series of `room` for the holder of `key`
+    /// and runs `work` on them, with the asker's seat (if he asked with his seat token and has
+    /// one), on a background thread once it is the turn of `addr` at the reviews' queue
+    /// ([`crate::fair`]). The key is checked before the turn is waited for, and the room is read
+    /// only once the turn has come, so a waiting request holds nothing of it.
     async fn with_series<T: Send + 'static>(
         &self,
         addr: IpAddr,
         room: &str,
         key: &str,
-        work: impl FnOnce(&StoredRoom, Option<Seat>) -> Result<T, Damaged> + Send + 'static,
+        (from, count): (u32, u32),
+        work: impl FnOnce(&StoredSeries, Option<Seat>) -> Result<T, Damaged> + Send + 'static,
     ) -> Result<T, ErrorCode> {
         let participant = self.series_key(room, key).await?;
         if self.broken.contains_key(room) {
             return Err(ErrorCode::RoomBroken);
         }
         let turn = self.turn(addr, room).await?;
-        let stored = self.load_series(room).await?;
+        let stored = self.load_series(room, from, count).await?;
         let done = crate::background::run(move || {
             let _turn = turn;
-            // The work rebuilds the room, and only one that rebuilds exactly what was
-            // acknowledged shows anything of its series (see `crate::replay`).
-            let seat = participant.and_then(|participant| crate::replay::seat_of(&stored, participant));
+            // The work deals the deals again, and only deals that rebuild exactly what was
+            // acknowledged show anything of the series (see `crate::replay`).
+            let seat = participant.and_then(|participant| stored.seat_of(participant));
             work(&stored, seat)
         })
         .await
@@ -1194,7 +1208,7 @@ impl Registry {
         key: &str,
         page: crate::replay::SeriesPage,
     ) -> Result<(SeriesRecord, Option<String>), ErrorCode> {
-        self.with_series(addr, room, key, move |stored, perspective| {
+        self.with_series(addr, room, key, (page.from, page.count), move |stored, perspective| {
             let share = perspective.map(|_| secrets::share_key(&stored.meta.master));
             Ok((crate::replay::series_record(stored, perspective, page)?, share))
         })
@@ -1208,7 +1222,7 @@ impl Registry {
     /// `series/not_found`, `room/broken`, `replay/unavailable` (a deal still being played, or
     /// none such), `server/busy` or `server/storage`.
     pub async fn series_replay(&self, addr: IpAddr, room: &str, key: &str, deal: u32) -> Result<DealReplay, ErrorCode> {
-        self.with_series(addr, room, key, move |stored, perspective| {
+        self.with_series(addr, room, key, (deal, 1), move |stored, perspective| {
             crate::replay::replay_deal(stored, deal, perspective)
         })
         .await?

@@ -1,11 +1,11 @@
-//! Replays of finished deals, rebuilt from what storage already holds: the room's rules, its
-//! secret master seed and its records, run through the rules crate once more.
+//! Replays of finished deals and series pages, rebuilt from what storage already holds: the
+//! room's rules, its secret master seed, the deal index's row of the deal before
+//! ([`crate::series_index`]) and the deal's own records, run through the rules crate once more.
 //!
-//! Only a deal that is over is ever replayed: the steps are collected while the series is
-//! rebuilt, and if the records end before the deal does (it is still being played), there is no
-//! replay. The master seed never leaves the server; the replay carries the finished deal's own
-//! events, which reveal that deal and nothing of the next. The same holds for the analysis of a
-//! deal's play ([`crate::analysis`]), which uses every hand: it is computed only once the deal
+//! Only a deal that is over is ever replayed: a deal has an index row only once it is over, and
+//! a deal without one has no replay. The master seed never leaves the server; the replay
+//! carries the finished deal's own events, which reveal that deal and nothing of the next. The
+//! same holds for the analysis of a deal's play ([`crate::analysis`]), which uses every hand: it is computed only once the deal
 //! is over, and goes only with its replay and (as counts of costly cards) its series page.
 
 use std::ops::ControlFlow;
@@ -13,15 +13,14 @@ use std::time::{Duration, Instant};
 
 use fipsen_protocol::patch;
 use fipsen_protocol::{
-    DealReplay, FinishedDeal, PlayAnalysis, REPLAY_FORMAT, ReplayStep, RoomEvent, SERIES_FORMAT, SeatAction,
-    SeriesRecord,
+    DealReplay, FinishedDeal, PlayAnalysis, REPLAY_FORMAT, ReplayStep, SERIES_FORMAT, SeatAction, SeriesRecord,
 };
 use fipsen_rules::{AnyGame, Card, GameAction, GameEvent, Seat, Seed};
 use serde_json::Value;
-use tracing::error;
 
 use crate::room::core::{Change, Core};
 use crate::room::{Damaged, Record};
+use crate::series_index::StoredSeries;
 use crate::storage::StoredRoom;
 
 /// One step of rebuilding a stored series: the series after it, who acted and with what
@@ -33,58 +32,94 @@ struct Rebuilt<'a> {
     events: Vec<GameEvent>,
 }
 
-/// The stored room's records, read; reading stops at the first that cannot be read (what
-/// follows would be built on a different series; the registry refuses such a room before
-/// rebuilding it).
-fn records(stored: &StoredRoom) -> Vec<(Record, u64)> {
-    let game = stored.meta.rules.game();
-    let mut records = Vec::with_capacity(stored.records.len());
-    for (index, stored_record) in (0u64..).zip(&stored.records) {
-        match Record::read_stored(stored_record, index, game) {
-            Ok(record) => records.push((record, stored_record.seq_before)),
-            Err(e) => {
-                error!(room = %stored.meta.code, record = e.record(), error = %e, "rebuilding: a record cannot be read");
-                break;
-            }
-        }
-    }
-    records
-}
-
-/// Rebuilds a stored room record by record through the room core's own restore (so a replay
-/// is always the room as it was played), calling `visit` after every start, action and next
-/// deal that changed the game, until it says to stop; returns the rebuilt room. Every record is
-/// checked as a restore checks it, past the last one visited too: a room that does not rebuild
-/// exactly what was acknowledged shows nothing (see [`Damaged`]).
-fn rebuild(stored: &StoredRoom, mut visit: impl FnMut(Rebuilt<'_>) -> ControlFlow<()>) -> Result<Core, Damaged> {
+/// Deals deal `number` of a stored series again and plays it through the rules crate, from the
+/// series the deal before it left (as its index row keeps it; the start of the series for the
+/// first deal) with the deal's own stored records, calling `visit` after the dealing and after
+/// every action, until it says to stop. Returns the series at the deal's end and the number of
+/// the scoresheet's first row the deal added; `None` when the deal is not finished (or never
+/// began). Every record of the deal is checked, past the last one visited too: a record missing
+/// or unreadable, an action the rules refuse, or a deal that does not end exactly as its index
+/// row says (the whole series, hidden hands included) shows nothing (see [`Damaged`]).
+fn rebuild(
+    stored: &StoredSeries,
+    number: u32,
+    mut visit: impl FnMut(Rebuilt<'_>) -> ControlFlow<()>,
+) -> Result<Option<(AnyGame, usize)>, Damaged> {
     Core::check_creation(&stored.meta)?;
-    let records = Record::read_all(stored)?;
-    let now = Instant::now();
-    let mut core = Core::new(stored.meta.clone(), Duration::ZERO, now);
+    let Some(entry) = stored.deal(number) else { return Ok(None) };
+    let game = stored.meta.rules.game();
+    let refused = |index: u64, reason: String| Damaged::Refused { index, reason };
+    let mut expected = entry.first;
+    let mut series: Option<AnyGame> = None;
+    let mut rows_from = 0;
     let mut visiting = true;
-    for read in &records {
-        let (seat, action) = match &read.record {
-            Record::Act { seat, action, .. } | Record::BotAct { seat, action } => (Some(*seat), Some(action.clone())),
-            _ => (None, None),
-        };
-        let plays = matches!(read.record, Record::Started | Record::NextDeal) || action.is_some();
-        let events = core.restore_record(read, now)?;
-        if !visiting || !plays {
-            continue;
+    for stored_record in stored.records.iter().skip_while(|r| r.index < entry.first) {
+        if stored_record.index > entry.last {
+            break;
         }
-        let events: Vec<GameEvent> = events
-            .into_iter()
-            .filter_map(|e| match e.event {
-                RoomEvent::Game { event } => Some(event),
-                _ => None,
-            })
-            .collect();
-        let Some(series) = core.series() else { continue };
-        if visit(Rebuilt { series, seat, action, events }).is_break() {
+        if stored_record.index != expected {
+            return Err(Damaged::Missing { index: expected, found: stored_record.index });
+        }
+        expected += 1;
+        let index = stored_record.index;
+        let record = Record::read_stored(stored_record, index, game)?;
+        let (seat, action, events) = match (&mut series, &record) {
+            (None, Record::Started) => {
+                let tournament = stored.meta.tournament.is_some();
+                let (started, events) =
+                    crate::room::core::start_series(&stored.meta.rules, stored.meta.master, tournament)
+                        .map_err(|e| refused(index, format!("the series cannot start: {e}")))?;
+                series = Some(started);
+                (None, None, events.into_iter().collect())
+            }
+            (None, Record::NextDeal) => {
+                let before = number.checked_sub(1).and_then(|n| stored.deal(n));
+                let Some(before) = before else {
+                    return Err(refused(index, format!("the deal index lacks the deal before deal {number}")));
+                };
+                let mut next = crate::series_index::end_of(&stored.meta, before)?;
+                let events = next
+                    .next_deal()
+                    .map_err(|e| refused(index, format!("the rules refuse the next deal: {}", e.code())))?;
+                series = Some(next);
+                (None, None, events.into_iter().collect())
+            }
+            (None, _) => return Err(refused(index, format!("the deal index's deal {number} begins with no deal"))),
+            (Some(series), Record::Act { seat, action, .. } | Record::BotAct { seat, action }) => {
+                let events = series
+                    .apply(*seat, action)
+                    .map_err(|e| refused(index, format!("the rules refuse the action: {}", e.code())))?;
+                (Some(*seat), Some(action.clone()), events.into_iter().collect())
+            }
+            (Some(_), Record::Started | Record::NextDeal) => {
+                return Err(refused(index, format!("a deal is dealt within deal {number}")));
+            }
+            (Some(_), _) => continue,
+        };
+        let Some(series) = series.as_ref() else { continue };
+        if seat.is_none() {
+            if series.deal_number() != number {
+                return Err(refused(
+                    index,
+                    format!("deal {} is dealt where the index has deal {number}", series.deal_number()),
+                ));
+            }
+            rows_from = series.rows();
+        }
+        if visiting && visit(Rebuilt { series, seat, action, events }).is_break() {
             visiting = false;
         }
     }
-    Ok(core)
+    if expected <= entry.last {
+        return Err(Damaged::Missing { index: expected, found: entry.last + 1 });
+    }
+    let Some(series) = series else {
+        return Err(refused(entry.first, format!("the deal index's deal {number} has no records")));
+    };
+    if !series.deal_over() || !crate::series_index::ends_as_kept(&series, rows_from, entry)? {
+        return Err(refused(entry.last, format!("deal {number} does not end as the deal index says")));
+    }
+    Ok(Some((series, rows_from)))
 }
 
 /// The replay of deal `deal` of a stored room, with the deal views seen from `perspective`;
@@ -92,14 +127,14 @@ fn rebuild(stored: &StoredRoom, mut visit: impl FnMut(Rebuilt<'_>) -> ControlFlo
 ///
 /// # Errors
 /// The stored room does not rebuild what was acknowledged.
-pub fn replay_deal(stored: &StoredRoom, deal: u32, perspective: Option<Seat>) -> Result<Option<DealReplay>, Damaged> {
+pub fn replay_deal(stored: &StoredSeries, deal: u32, perspective: Option<Seat>) -> Result<Option<DealReplay>, Damaged> {
     let game = stored.meta.rules.game();
     let mut steps = Vec::new();
     let mut over = false;
     let mut analysis = None;
     // What the step before showed, which the next step's patches change.
     let mut before = None;
-    rebuild(stored, |step| {
+    rebuild(stored, deal, |step| {
         if step.series.deal_number() != deal {
             return ControlFlow::Continue(());
         }
@@ -124,46 +159,26 @@ pub fn replay_deal(stored: &StoredRoom, deal: u32, perspective: Option<Seat>) ->
 
 /// [`analyse`] for a series page: a Wippen deal only if its analysis is cached
 /// ([`crate::analysis::of_deal_if_quick`]).
-fn analyse_if_quick(stored: &StoredRoom, series: &AnyGame) -> Option<std::sync::Arc<PlayAnalysis>> {
+fn analyse_if_quick(stored: &StoredSeries, series: &AnyGame) -> Option<std::sync::Arc<PlayAnalysis>> {
     let finished = fipsen_bots::games::FinishedDeal::of(series)?;
     crate::analysis::of_deal_if_quick(&stored.meta.code, series.deal_number(), series.seats(), &finished)
 }
 
 /// The analysis of the deal of `series`, which must be over (`None` where it is not, or the
 /// game has no analysis); cached per room and deal.
-fn analyse(stored: &StoredRoom, series: &AnyGame) -> Option<std::sync::Arc<PlayAnalysis>> {
+fn analyse(stored: &StoredSeries, series: &AnyGame) -> Option<std::sync::Arc<PlayAnalysis>> {
     let finished = fipsen_bots::games::FinishedDeal::of(series)?;
     crate::analysis::of_deal(&stored.meta.code, series.deal_number(), series.seats(), &finished)
 }
 
-/// Finished deal `deal` of a stored room as the bots' review reads it; `None` when that deal
+/// Finished deal `deal` of a stored series as the bots' review reads it; `None` when that deal
 /// is not over (or never began).
 ///
 /// # Errors
-/// The stored room does not rebuild what was acknowledged.
-pub fn finished_deal(stored: &StoredRoom, deal: u32) -> Result<Option<fipsen_bots::games::FinishedDeal>, Damaged> {
-    let mut found = None;
-    rebuild(stored, |step| {
-        if step.series.deal_number() == deal && step.series.deal_over() {
-            found = fipsen_bots::games::FinishedDeal::of(step.series);
-            return ControlFlow::Break(());
-        }
-        ControlFlow::Continue(())
-    })?;
-    Ok(found)
-}
-
-/// The seat of `participant` in a stored room, if he has one (from the seating records alone:
-/// the game is not played through).
-pub fn seat_of(stored: &StoredRoom, participant: u32) -> Option<Seat> {
-    let now = Instant::now();
-    let mut core = Core::new(stored.meta.clone(), Duration::ZERO, now);
-    for (record, _) in records(stored) {
-        if !matches!(record, Record::Started | Record::Act { .. } | Record::BotAct { .. } | Record::NextDeal) {
-            core.apply(&Change::Record(record), now);
-        }
-    }
-    core.seat_of_participant(participant)
+/// The deal does not rebuild what was acknowledged.
+pub fn finished_deal(stored: &StoredSeries, deal: u32) -> Result<Option<fipsen_bots::games::FinishedDeal>, Damaged> {
+    let end = rebuild(stored, deal, |_| ControlFlow::Continue(()))?;
+    Ok(end.and_then(|(series, _)| fipsen_bots::games::FinishedDeal::of(&series)))
 }
 
 /// The most finished deals one page of a series carries ([`series_record`]).
@@ -201,67 +216,62 @@ impl SeriesPage {
 /// One page of a stored series as far as its deals are over (see [`SeriesRecord`]): the
 /// finished deals of `page` with their seeds, dealers and actions (the page ends early once its
 /// deals' bytes pass [`SERIES_PAGE_BYTES`]; `next` says where the next page begins); the
-/// spectator's view of the series without its running deal, its scoresheet cut to the rows of
-/// the page's deals; the master seed once the series is over.
+/// spectator's view of the series as its last finished deal left it, without a running deal,
+/// its scoresheet cut to the rows of the page's deals; the master seed once the series is over.
 ///
-/// The series is rebuilt through the rules once, record by record; only the page's deals are
-/// turned into JSON (and analysed), so that a page costs the same bytes however long the series,
-/// and nothing is built per action that grows with the series.
+/// `stored` holds the page's deals alone ([`crate::series_index::read`]): each is dealt again
+/// and played through the rules from the index row before it, and checked to end as its own
+/// row says; the series' totals and the like come from the last deal's row. A page costs the
+/// same time and bytes however long the series.
 ///
 /// # Errors
-/// The stored room does not rebuild what was acknowledged.
+/// A deal of the page does not rebuild what was acknowledged.
 pub fn series_record(
-    stored: &StoredRoom,
+    stored: &StoredSeries,
     perspective: Option<Seat>,
     page: SeriesPage,
 ) -> Result<SeriesRecord, Damaged> {
+    let finished = stored.latest.as_ref().map_or(0, |latest| latest.number);
     let mut deals: Vec<FinishedDeal> = Vec::new();
-    let mut actions: Vec<SeatAction> = Vec::new();
+    let mut rows: Vec<Value> = Vec::new();
     let mut bytes = 0usize;
-    // The number of the deal that ends the page early, once the page is full.
-    let mut cut: Option<u32> = None;
-    let mut finished = 0u32;
-    let mut last_over = 0u32;
-    let rebuilt = rebuild(stored, |step| {
-        let number = step.series.deal_number();
-        let wanted = page.holds(number) && cut.is_none_or(|c| number < c);
-        if wanted && let (Some(seat), Some(action)) = (step.seat, step.action) {
-            let action = serde_json::to_value(action).unwrap_or(Value::Null);
-            bytes += action.to_string().len() + 20;
-            actions.push(SeatAction { seat, action });
-        }
-        if step.series.deal_over() && last_over != number {
-            last_over = number;
-            finished += 1;
-            if wanted {
-                // The deal's seed and dealer, from its view without the scoresheet.
-                let view = serde_json::to_value(step.series.view_without_rows(None)).unwrap_or(Value::Null);
-                let deal = &view["deal"];
-                let seed = serde_json::from_value::<Seed>(deal["reveal"]["seed"].clone()).ok();
-                let dealer = serde_json::from_value::<Seat>(deal["dealer"].clone()).ok();
-                if let (Some(seed), Some(dealer)) = (seed, dealer) {
-                    let costly = analyse_if_quick(stored, step.series).map(|a| a.costly.clone());
-                    deals.push(FinishedDeal { number, dealer, seed, actions: std::mem::take(&mut actions), costly });
-                }
-                if bytes >= SERIES_PAGE_BYTES {
-                    cut = Some(number + 1);
-                }
-            } else {
-                actions.clear();
+    let mut number = page.from;
+    while page.holds(number) && number <= finished && bytes < SERIES_PAGE_BYTES {
+        let mut actions: Vec<SeatAction> = Vec::new();
+        let end = rebuild(stored, number, |step| {
+            if let (Some(seat), Some(action)) = (step.seat, step.action) {
+                let action = serde_json::to_value(action).unwrap_or(Value::Null);
+                bytes += action.to_string().len() + 20;
+                actions.push(SeatAction { seat, action });
             }
+            ControlFlow::Continue(())
+        })?;
+        let Some((series, rows_from)) = end else { break };
+        // The deal's seed and dealer, from its view without the scoresheet.
+        let view = serde_json::to_value(series.view_without_rows(None)).unwrap_or(Value::Null);
+        let deal = &view["deal"];
+        let seed = serde_json::from_value::<Seed>(deal["reveal"]["seed"].clone()).ok();
+        let dealer = serde_json::from_value::<Seat>(deal["dealer"].clone()).ok();
+        if let (Some(seed), Some(dealer)) = (seed, dealer) {
+            let costly = analyse_if_quick(stored, &series).map(|a| a.costly.clone());
+            deals.push(FinishedDeal { number, dealer, seed, actions, costly });
         }
-        ControlFlow::Continue(())
-    })?;
-    let over = rebuilt.series().is_some_and(AnyGame::series_over);
-    let sheet = rebuilt.series().map_or(Value::Null, |series| sheet_page(series, &deals));
-    let last = deals.last().map(|d| d.number);
-    let next = last.filter(|&n| n < last_over).map(|n| n + 1);
+        rows.extend((rows_from..series.rows()).filter_map(|i| serde_json::from_str(&series.row_json(i)?).ok()));
+        number += 1;
+    }
+    let last = match &stored.latest {
+        Some(latest) => Some(crate::series_index::end_of(&stored.meta, latest)?),
+        None => stored.running.clone(),
+    };
+    let over = last.as_ref().is_some_and(AnyGame::series_over);
+    let sheet = last.as_ref().map_or(Value::Null, |series| sheet_page(series, rows));
+    let next = deals.last().map(|d| d.number).filter(|&n| n < finished).map(|n| n + 1);
     Ok(SeriesRecord {
         format: SERIES_FORMAT,
         room: stored.meta.code.clone(),
         title: stored.meta.title.clone(),
         rules: stored.meta.rules.clone(),
-        players: rebuilt.players(),
+        players: stored.players.clone(),
         perspective,
         over,
         master_seed: over.then_some(stored.meta.master),
@@ -272,48 +282,15 @@ pub fn series_record(
     })
 }
 
-/// The spectator's view of `series` without its running deal (`deal` is `null`), with the
-/// scoresheet rows of `deals` alone (a row's `number` names its deal).
-fn sheet_page(series: &AnyGame, deals: &[FinishedDeal]) -> Value {
+/// The spectator's view of `series` (as its last finished deal left it) without a running deal
+/// (`deal` is `null`), with the scoresheet rows `rows` alone.
+fn sheet_page(series: &AnyGame, rows: Vec<Value>) -> Value {
     let mut view = serde_json::to_value(series.view_without_rows(None)).unwrap_or(Value::Null);
     if let Some(deal) = view.get_mut("deal") {
         *deal = Value::Null;
     }
-    let (Some(first), Some(last)) = (deals.first().map(|d| d.number), deals.last().map(|d| d.number)) else {
-        if let Some(sheet) = view.get_mut("scoresheet") {
-            *sheet = Value::Array(Vec::new());
-        }
-        return view;
-    };
-    let rows = series.rows();
-    let number = |index: usize| -> Option<u32> {
-        let row: Value = serde_json::from_str(&series.row_json(index)?).ok()?;
-        row.get("number")?.as_u64().and_then(|n| u32::try_from(n).ok())
-    };
-    // The deal a row belongs to: its own number, or (a row of no deal, such as the end of a
-    // round) the deal of the row before it.
-    let deal_of = |index: usize| -> u32 { (0..=index).rev().take(8).find_map(number).unwrap_or(0) };
-    // Rows come in the order of their deals: the first row of the page is found by halving.
-    let (mut low, mut high) = (0usize, rows);
-    while low < high {
-        let middle = low + (high - low) / 2;
-        if deal_of(middle) < first {
-            low = middle + 1;
-        } else {
-            high = middle;
-        }
-    }
-    let mut page = Vec::new();
-    for index in low..rows {
-        let Some(text) = series.row_json(index) else { break };
-        let Ok(row) = serde_json::from_str::<Value>(&text) else { break };
-        if row.get("number").and_then(Value::as_u64).is_some_and(|n| n > u64::from(last)) {
-            break;
-        }
-        page.push(row);
-    }
     if let Some(sheet) = view.get_mut("scoresheet") {
-        *sheet = Value::Array(page);
+        *sheet = Value::Array(rows);
     }
     view
 }
@@ -419,24 +396,23 @@ mod tests {
     use serde_json::Value;
 
     use super::{SERIES_PAGE_DEALS, SeriesPage, played_by_bots as played, replay_deal, series_record};
-    use crate::storage::StoredRoom;
+    use crate::series_index::InMemory;
 
     /// The largest reply a server sends by default (`--max-reply-bytes`).
     const REPLY_LIMIT: usize = 256 * 1024;
 
     /// The spectator's view of the whole series, scoresheet and all, as the rules give it.
-    fn whole_view(stored: &StoredRoom) -> Value {
-        let rebuilt = super::rebuild(stored, |_| std::ops::ControlFlow::Continue(())).expect("a sound room");
-        serde_json::to_value(rebuilt.series().expect("a series").view(None)).expect("a view")
+    fn whole_view(stored: &InMemory) -> Value {
+        serde_json::to_value(stored.core().series().expect("a series").view(None)).expect("a view")
     }
 
     /// Every page of a stored series, from the first, following `next`.
-    fn pages(stored: &StoredRoom, count: u32) -> Vec<(usize, Value)> {
+    fn pages(stored: &InMemory, count: u32) -> Vec<(usize, Value)> {
         let mut pages = Vec::new();
         let mut from = Some(1);
         while let Some(start) = from {
-            let record =
-                series_record(stored, None, SeriesPage::asked(Some(start), Some(count))).expect("a sound room");
+            let page = SeriesPage::asked(Some(start), Some(count));
+            let record = series_record(&stored.read(page.from, page.count), None, page).expect("a sound room");
             let bytes = serde_json::to_string(&record).expect("a record serialises").len();
             from = record.next;
             pages.push((bytes, serde_json::to_value(&record).expect("a record serialises")));
@@ -447,7 +423,7 @@ mod tests {
 
     #[test]
     fn a_series_of_two_thousand_deals_comes_in_pages_under_the_reply_limit_that_join_to_the_whole() {
-        let stored = played(GameRules::default_for(GameId::Prisdorf), 2_000);
+        let stored = InMemory::new(played(GameRules::default_for(GameId::Prisdorf), 2_000)).expect("a sound room");
         let pages = pages(&stored, SERIES_PAGE_DEALS);
         let largest = pages.iter().map(|(bytes, _)| *bytes).max().unwrap_or(0);
         assert!(largest < REPLY_LIMIT / 2, "a page of {largest} bytes");
@@ -474,7 +450,7 @@ mod tests {
         assert_eq!(pages[39].1["sheet"]["totals"], whole["totals"]);
         // The replay of a late deal is as small as an early one's.
         let late = serde_json::to_string(
-            &replay_deal(&stored, 1_999, None).expect("a sound room").expect("deal 1999 is over"),
+            &replay_deal(&stored.read(1_999, 1), 1_999, None).expect("a sound room").expect("deal 1999 is over"),
         )
         .unwrap();
         assert!(late.len() < REPLAY_BOUND, "the replay of deal 1999: {} bytes", late.len());
@@ -486,7 +462,7 @@ mod tests {
     #[test]
     fn pages_of_every_game_join_to_the_whole_scoresheet_and_deals() {
         for &game in GameId::ALL {
-            let stored = played(GameRules::default_for(game), 3);
+            let stored = InMemory::new(played(GameRules::default_for(game), 3)).expect("a sound room");
             let whole = whole_view(&stored);
             for count in [1, 2, SERIES_PAGE_DEALS] {
                 let pages = pages(&stored, count);

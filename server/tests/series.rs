@@ -324,12 +324,20 @@ async fn a_series_comes_in_pages_that_join_to_the_whole() {
             assert!(table.step(&mut rng).await);
         }
     }
+    // Each finished deal's row of the deal index was stored as the deal ended, before anyone
+    // asked for the series (which would otherwise read the room whole to make them).
+    let indexed: Vec<i64> = {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let mut stmt = conn.prepare("SELECT number FROM room_deals WHERE room = ?1 ORDER BY number").unwrap();
+        stmt.query_map([&room], |row| row.get(0)).unwrap().map(Result::unwrap).collect()
+    };
     let key = ask_share_key(&mut table.seats[0]).await["key"].as_str().unwrap().to_string();
     let mut stranger = Client::greeted(&server).await;
     let whole = ask_series(&mut stranger, &room, &key).await["series"].clone();
     // Five deals that count, and any thrown in besides.
     let finished = whole["finished"].as_u64().unwrap();
     assert!(finished >= 5, "{whole}");
+    assert_eq!(indexed, (1..=finished as i64).collect::<Vec<_>>(), "a row for every finished deal, as it ended");
     assert_eq!(whole["deals"].as_array().unwrap().len() as u64, finished, "{whole}");
     assert!(whole["next"].is_null(), "a few deals fit one page: {whole}");
     let mut deals = Vec::new();

@@ -93,6 +93,12 @@ impl<R: GameRules> Series<R> {
 
     crate::sheet::holstein_sheet_series!();
 
+    /// The series with the scoresheet's rows before `first` left out (see
+    /// [`crate::GameEngine::with_rows_from`]); nothing else is changed.
+    pub fn with_rows_from(&self, first: usize) -> Series<R> {
+        Series { rules: self.rules, master: self.master, sheet: self.sheet.with_rows_from(first) }
+    }
+
     /// What `viewer` may see (`None`: a spectator).
     pub fn view(&self, viewer: Option<Seat>) -> SeriesView {
         self.view_from_row(viewer, 0)

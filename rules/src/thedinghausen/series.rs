@@ -153,6 +153,22 @@ impl Series {
         &self.sheet
     }
 
+    /// The series with the scoresheet's rows before `first` left out (see
+    /// [`crate::GameEngine::with_rows_from`]); nothing else is changed.
+    pub fn with_rows_from(&self, first: usize) -> Series {
+        Series {
+            rules: self.rules,
+            master: self.master,
+            dealt: self.dealt,
+            deal: self.deal.clone(),
+            rounds_won: self.rounds_won,
+            sheet: self.sheet.get(first..).unwrap_or_default().to_vec(),
+            base: self.base.clone(),
+            balances: self.balances.clone(),
+            slips: self.slips.clone(),
+        }
+    }
+
     /// Each seat's balance now (antes and penalties of the running deal included).
     pub fn totals(&self) -> &[i32] {
         &self.balances

@@ -190,6 +190,21 @@ impl Series {
         &self.sheet
     }
 
+    /// The series with the scoresheet's rows before `first` left out (see
+    /// [`crate::GameEngine::with_rows_from`]); nothing else is changed.
+    pub fn with_rows_from(&self, first: usize) -> Series {
+        Series {
+            rules: self.rules,
+            master: self.master,
+            dealt: self.dealt,
+            first_dealer: self.first_dealer,
+            deal: self.deal.clone(),
+            sheet: self.sheet.get(first..).unwrap_or_default().to_vec(),
+            base: self.base.clone(),
+            balances: self.balances.clone(),
+        }
+    }
+
     /// Each seat's balance now (the running deal's antes and payments included).
     pub fn totals(&self) -> &[i32] {
         &self.balances

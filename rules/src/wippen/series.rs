@@ -136,6 +136,20 @@ impl Series {
         &self.sheet
     }
 
+    /// The series with the scoresheet's rows before `first` left out (see
+    /// [`crate::GameEngine::with_rows_from`]); nothing else is changed.
+    pub fn with_rows_from(&self, first: usize) -> Series {
+        Series {
+            rules: self.rules,
+            master: self.master,
+            dealt: self.dealt,
+            first_dealer: self.first_dealer,
+            deal: self.deal.clone(),
+            sheet: self.sheet.get(first..).unwrap_or_default().to_vec(),
+            totals: self.totals.clone(),
+        }
+    }
+
     /// Each seat's total.
     pub fn totals(&self) -> &[i32] {
         &self.totals

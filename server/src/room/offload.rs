@@ -33,9 +33,10 @@ impl Room {
         let (code, answer, storage) = (self.core.code().clone(), self.answers_tx(), self.env.storage.clone());
         tokio::spawn(async move {
             let turn = place.turn().await;
+            // The deal's index rows and records alone (the deal is checked as it is dealt again).
             let stored = match at_hand {
                 Some(_) => None,
-                None => storage.load(&code).await.ok().flatten(),
+                None => crate::series_index::read(&storage, &code, deal, 1).await.ok().flatten(),
             };
             let computed = crate::background::run(move || {
                 let _turn = turn;
@@ -72,7 +73,8 @@ impl Room {
         let (code, answer, storage) = (self.core.code().clone(), self.answers_tx(), self.env.storage.clone());
         tokio::spawn(async move {
             let turn = place.turn().await;
-            let message = match storage.load(&code).await {
+            // The deal's index rows and records alone (the deal is checked as it is dealt again).
+            let message = match crate::series_index::read(&storage, &code, deal, 1).await {
                 Ok(Some(stored)) => {
                     let built = crate::background::run(move || {
                         let _turn = turn;
@@ -84,8 +86,10 @@ impl Room {
                         _ => ServerMessage::error(ErrorCode::ReplayUnavailable, None),
                     }
                 }
-                Ok(None) => ServerMessage::error(ErrorCode::ReplayUnavailable, None),
-                Err(e) => {
+                Ok(None) | Err(crate::series_index::Unread::Damaged(_)) => {
+                    ServerMessage::error(ErrorCode::ReplayUnavailable, None)
+                }
+                Err(crate::series_index::Unread::Storage(e)) => {
                     warn!(room = %code, error = %e, "a replay could not be read from storage");
                     ServerMessage::error(ErrorCode::Storage, None)
                 }

@@ -160,15 +160,33 @@ impl Room {
     /// # Errors
     /// The stored room does not rebuild exactly what was acknowledged (see [`Damaged`]): it is
     /// not rebuilt at all (it would come back different).
+    ///
+    /// `indexed` is the last deal the stored deal index holds: the rows of the deals after it
+    /// are made as the records are replayed, to be stored by [`Room::store_index`].
     pub fn restore(
         stored: StoredRoom,
         instance: u64,
         lobby: watch::Sender<Option<LobbyRoom>>,
         env: RoomEnv,
+        indexed: u32,
     ) -> Result<Room, Damaged> {
         let records = Record::read_all(&stored)?;
-        let core = Core::restore(stored.meta, env.idle, &records, Instant::now())?;
+        let core = Core::restore_indexing(stored.meta, env.idle, &records, Instant::now(), indexed)?;
         Ok(Room::with_core(core, instance, lobby, env))
+    }
+
+    /// Stores the deal index's rows of the deals that ended since it last did
+    /// ([`crate::series_index`]). A row that cannot be stored is kept and stored with the next
+    /// (and a row lost with the process is made again at the room's restore): the room plays on.
+    pub async fn store_index(&mut self) {
+        let rows = self.core.take_index();
+        if rows.is_empty() {
+            return;
+        }
+        if let Err(e) = self.env.storage.put_deals(self.core.code().clone(), rows.clone()).await {
+            warn!(room = %self.core.code(), error = %e, "cannot store the deal index; kept to store with the next deal");
+            self.core.put_back_index(rows);
+        }
     }
 
     /// The invite code.
@@ -361,6 +379,9 @@ impl Room {
                 self.report();
             }
         }
+        // A deal that ended has its index row stored before anyone hears of it, so that its
+        // series page and replay are there as soon as it is seen over.
+        self.store_index().await;
         if result.is_ok() {
             for effect in decision.effects {
                 if let Err(code) = self.effect(effect).await {

@@ -14,7 +14,9 @@ use fipsen_protocol::RoomOptions;
 use fipsen_rules::{GameRules, Seed};
 use futures_util::future::join_all;
 
-use super::{ROOM_RECORD_FORMAT, RoomMeta, Storage, StorageError, StoredRecord, StoredRoom, TOURNAMENT_RECORD_FORMAT};
+use super::{
+    DealEntry, ROOM_RECORD_FORMAT, RoomMeta, Storage, StorageError, StoredRecord, StoredRoom, TOURNAMENT_RECORD_FORMAT,
+};
 
 /// What the suite needs of an engine.
 pub(crate) trait Harness: Sized {
@@ -47,6 +49,7 @@ macro_rules! engine_suite {
             deleting_a_room_removes_everything_of_it,
             rooms_and_formats_read_back_as_written,
             a_room_s_creation_row_reads_alone,
+            ranges_of_records_and_deal_index_rows_read_alone,
             shutdown_finishes_what_was_handed_over_and_refuses_the_rest
         );
 
@@ -345,6 +348,51 @@ pub(crate) async fn deleting_a_room_removes_everything_of_it<H: Harness>() {
     fill(&storage, "AAAA", 7, 1).await;
     assert_eq!(stored(&storage, "AAAA").await, filled("AAAA", 1), "a new room, nothing of the old");
     assert_eq!(storage.find_tokens(hashes()).await.expect("tokens").len(), 2);
+}
+
+/// A deal index row of `room`: deal `number`, records `2n` to `2n + 1`.
+fn deal(room: &str, number: u32, data: &str) -> DealEntry {
+    let first = u64::from(number) * 2;
+    DealEntry { number, first, last: first + 1, data: format!("{{\"room\":\"{room}\",\"d\":\"{data}\"}}") }
+}
+
+/// A range of a room's records reads those records alone, in order; the deal index keeps a
+/// room's rows by number (a row written again replaces it), reads a range of them and the
+/// latest beside its creation row, before and after a restart, and goes with its room.
+pub(crate) async fn ranges_of_records_and_deal_index_rows_read_alone<H: Harness>() {
+    let harness = H::create();
+    let (storage, thread) = harness.open();
+    fill(&storage, "AAAA", 1, 10).await;
+    fill(&storage, "BBBB", 2, 3).await;
+    let range = storage.load_records("AAAA", 3, 6).await.expect("a range");
+    assert_eq!(
+        range.iter().map(|r| (r.index, r.seq_before, r.json.clone())).collect::<Vec<_>>(),
+        [(3, 6, record("AAAA", 3)), (4, 8, record("AAAA", 4)), (5, 10, record("AAAA", 5))]
+    );
+    assert!(storage.load_records("AAAA", 10, 20).await.expect("past the end").is_empty());
+    assert!(storage.load_records("NONE", 0, 5).await.expect("no room").is_empty());
+
+    let none = storage.load_deals("AAAA", 1, 5).await.expect("deals").expect("the room");
+    assert_eq!((none.meta.code.as_str(), none.latest, none.deals), ("AAAA", None, Vec::new()));
+    assert!(storage.load_deals("NONE", 1, 5).await.expect("deals").is_none());
+    let room = Arc::<str>::from("AAAA");
+    storage.put_deals(room.clone(), vec![deal("AAAA", 1, "one"), deal("AAAA", 2, "two")]).await.expect("put");
+    storage.put_deals(room.clone(), vec![deal("AAAA", 2, "again"), deal("AAAA", 3, "three")]).await.expect("put");
+    storage.put_deals(Arc::from("BBBB"), vec![deal("BBBB", 1, "b")]).await.expect("put");
+    let (storage, thread) = reopen(&harness, (storage, thread)).await;
+    let read = storage.load_deals("AAAA", 2, 5).await.expect("deals").expect("the room");
+    assert_eq!(read.deals, [deal("AAAA", 2, "again"), deal("AAAA", 3, "three")]);
+    assert_eq!(read.latest, Some(deal("AAAA", 3, "three")));
+    let first = storage.load_deals("AAAA", 1, 1).await.expect("deals").expect("the room");
+    assert_eq!((first.deals, first.latest), (vec![deal("AAAA", 1, "one")], Some(deal("AAAA", 3, "three"))));
+    let latest_only = storage.load_deals("BBBB", u32::MAX, 0).await.expect("deals").expect("the room");
+    assert_eq!((latest_only.deals, latest_only.latest), (Vec::new(), Some(deal("BBBB", 1, "b"))));
+
+    storage.delete_room(room.clone()).await.expect("delete");
+    fill(&storage, "AAAA", 7, 1).await;
+    let fresh = storage.load_deals("AAAA", 1, 5).await.expect("deals").expect("the room");
+    assert_eq!((fresh.latest, fresh.deals), (None, Vec::new()), "a new room, nothing of the old");
+    drop(thread);
 }
 
 /// A room's creation row reads back as written, and every record with the format it was

@@ -215,6 +215,33 @@ pub struct StoredRoom {
     pub records: Vec<StoredRecord>,
 }
 
+/// One finished deal of a room as the room's deal index keeps it ([`Storage::put_deals`]):
+/// written when the deal ends, so that a series page or a replay reads the index rows and the
+/// records of the deals it shows, never the room's whole log ([`crate::series_index`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DealEntry {
+    /// The deal's number in the series, from 1.
+    pub number: u32,
+    /// The number of the record that dealt it (the start of the series, or a next deal).
+    pub first: u64,
+    /// The number of the record that ended it.
+    pub last: u64,
+    /// The rest, as JSON ([`crate::series_index`] writes and reads it): the series as the deal
+    /// left it (hidden hands and the master seed included: storage only), who sat where.
+    pub data: String,
+}
+
+/// Rows of a room's deal index ([`Storage::load_deals`]).
+#[derive(Debug, Clone)]
+pub struct StoredDeals {
+    /// The room's creation row.
+    pub meta: RoomMeta,
+    /// The row of the last deal indexed, if any.
+    pub latest: Option<DealEntry>,
+    /// The rows asked for that are stored, in order of their numbers.
+    pub deals: Vec<DealEntry>,
+}
+
 /// An operation under way in an engine: resolves once it is done (a write: committed, or
 /// failed with nothing of it stored).
 pub type Pending<'a, T> = BoxFuture<'a, Result<T, StorageError>>;
@@ -237,6 +264,12 @@ pub trait StorageEngine: Send + Sync + std::fmt::Debug {
     fn load(&self, room: String) -> Pending<'_, Option<StoredRoom>>;
     /// [`Storage::load_meta`].
     fn load_meta(&self, room: String) -> Pending<'_, Option<RoomMeta>>;
+    /// [`Storage::load_records`].
+    fn load_records(&self, room: String, from: u64, to: u64) -> Pending<'_, Vec<StoredRecord>>;
+    /// [`Storage::load_deals`].
+    fn load_deals(&self, room: String, from: u32, count: u32) -> Pending<'_, Option<StoredDeals>>;
+    /// [`Storage::put_deals`].
+    fn put_deals(&self, room: Arc<str>, deals: Vec<DealEntry>) -> Pending<'_, ()>;
     /// [`Storage::active_rooms`].
     fn active_rooms(&self) -> Pending<'_, Vec<String>>;
     /// [`Storage::find_tokens`].
@@ -590,6 +623,38 @@ impl Storage {
         self.engine.load_meta(room.to_string()).await
     }
 
+    /// Reads a room's records numbered from `from` up to (not including) `to`, in order: what a
+    /// series page or a replay reads of a room's log, the deals it shows and nothing else.
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn load_records(&self, room: &str, from: u64, to: u64) -> Result<Vec<StoredRecord>, StorageError> {
+        self.engine.load_records(room.to_string(), from, to).await
+    }
+
+    /// Reads a room's creation row, the row of its last indexed deal, and the rows of deals
+    /// `from` to `from + count - 1` that its deal index holds; `None` if the room does not
+    /// exist.
+    ///
+    /// # Errors
+    /// The read failed or the creation row is unreadable.
+    pub async fn load_deals(&self, room: &str, from: u32, count: u32) -> Result<Option<StoredDeals>, StorageError> {
+        self.engine.load_deals(room.to_string(), from, count).await
+    }
+
+    /// Stores rows of a room's deal index, each replacing the row of its number if there is one.
+    /// Unfenced in cluster mode: a row follows from the room's stored records alone, so that
+    /// whoever writes it writes the same.
+    ///
+    /// # Errors
+    /// The write failed; none of the rows is stored.
+    pub async fn put_deals(&self, room: Arc<str>, deals: Vec<DealEntry>) -> Result<(), StorageError> {
+        if deals.is_empty() {
+            return Ok(());
+        }
+        self.engine.put_deals(room, deals).await
+    }
+
     /// The codes of the rooms that were open when the server stopped, oldest first.
     ///
     /// # Errors
@@ -607,7 +672,7 @@ impl Storage {
         self.engine.find_tokens(hashes).await
     }
 
-    /// Deletes a room, its records and its seat tokens for good.
+    /// Deletes a room, its records, its deal index and its seat tokens for good.
     ///
     /// # Errors
     /// The write failed; nothing was deleted.

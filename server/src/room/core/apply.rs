@@ -59,7 +59,15 @@ impl Core {
         let events = match change {
             Change::Record(record) => {
                 self.records += 1;
-                self.apply_record(record, &mut refused)
+                let events = self.apply_record(record, &mut refused);
+                if refused.is_none() {
+                    let mut index = std::mem::take(&mut self.index);
+                    index.follow(self.records - 1, record, self.series.as_ref(), || {
+                        (self.players(), self.seats.clone())
+                    });
+                    self.index = index;
+                }
+                events
             }
             Change::Passing(passing) => self.apply_passing(passing, now),
         };
@@ -138,12 +146,8 @@ impl Core {
                 }
             }
             Record::Started if self.series.is_some() => *refused = Some("a second start of the series".into()),
-            Record::Started => match AnyGame::start(&self.rules, self.master) {
-                Ok((mut series, dealt)) => {
-                    if self.tournament.is_some() {
-                        // The d-th counted deal from the same stream at every table of a size.
-                        series.set_deal_seeds(DealSeeds::ByCountedDeal);
-                    }
+            Record::Started => match start_series(&self.rules, self.master, self.tournament.is_some()) {
+                Ok((series, dealt)) => {
                     self.series = Some(series);
                     let people: Vec<u32> =
                         self.seats.iter().flatten().copied().filter(|&p| self.bot_level(p).is_none()).collect();
@@ -368,4 +372,23 @@ impl Core {
             }
         }
     }
+}
+
+/// The series a room's start record starts: the first deal dealt from the master seed; at a
+/// tournament's table (`tournament`), the deals to come seeded by counted deal, so that the
+/// d-th counted deal comes from the same stream at every table of a size. The same for the live
+/// room, its restore and a replay of its first deal.
+///
+/// # Errors
+/// The rules refuse an option.
+pub fn start_series(
+    rules: &fipsen_rules::GameRules,
+    master: fipsen_rules::Seed,
+    tournament: bool,
+) -> Result<(AnyGame, fipsen_rules::GameEvents), fipsen_rules::RuleSetError> {
+    let (mut series, dealt) = AnyGame::start(rules, master)?;
+    if tournament {
+        series.set_deal_seeds(DealSeeds::ByCountedDeal);
+    }
+    Ok((series, dealt))
 }

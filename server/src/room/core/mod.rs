@@ -42,6 +42,7 @@ use fipsen_protocol::{ChatLine, ErrorCode, RoomOptions, SeqEvent};
 use fipsen_rules::{AnyGame, GameRules, Seat};
 use tracing::warn;
 
+pub use apply::start_series;
 pub use bots::BotCall;
 pub use decision::{At, Change, Command, Decision, Effect, Passing};
 
@@ -145,6 +146,9 @@ pub struct Core {
     series_people: BTreeSet<u32>,
     /// The room the host opened to play again, once he did.
     rematch: Option<String>,
+    /// The rows of the deal index made as deals end, until the room's task stores them
+    /// ([`crate::series_index`]).
+    index: crate::series_index::Indexer,
 
     // ----- passing: who is here, and the timers -----
     /// The connections in the room (a hash map: a tree's node would reserve room for eleven
@@ -226,6 +230,7 @@ impl Core {
             delete_votes: BTreeSet::new(),
             series_people: BTreeSet::new(),
             rematch: None,
+            index: crate::series_index::Indexer::default(),
             viewers: HashMap::new(),
             spectators: 0,
             present: HashMap::new(),
@@ -257,8 +262,24 @@ impl Core {
     /// The creation row or a record does not rebuild what was acknowledged (see [`Damaged`]):
     /// the room must stay closed rather than come back different.
     pub fn restore(meta: RoomMeta, idle: Duration, records: &[ReadRecord], now: Instant) -> Result<Core, Damaged> {
+        Core::restore_indexing(meta, idle, records, now, 0)
+    }
+
+    /// [`Core::restore`], making the deal index's rows of the deals after deal `indexed` (those
+    /// the stored index lacks) for the room's task to store ([`Core::take_index`]).
+    ///
+    /// # Errors
+    /// As [`Core::restore`].
+    pub fn restore_indexing(
+        meta: RoomMeta,
+        idle: Duration,
+        records: &[ReadRecord],
+        now: Instant,
+        indexed: u32,
+    ) -> Result<Core, Damaged> {
         Core::check_creation(&meta)?;
         let mut core = Core::new(meta, idle, now);
+        core.index = crate::series_index::Indexer::after(indexed);
         for read in records {
             core.restore_record(read, now)?;
         }
@@ -312,6 +333,22 @@ impl Core {
     /// The number of records applied: the index the next stored record gets.
     pub fn records(&self) -> u64 {
         self.records
+    }
+
+    /// The deal index's rows made since they were last taken, to store
+    /// ([`crate::series_index`]).
+    pub fn take_index(&mut self) -> Vec<crate::storage::DealEntry> {
+        self.index.take()
+    }
+
+    /// Rows taken by [`Core::take_index`] that could not be stored: kept to store with the next.
+    pub fn put_back_index(&mut self, rows: Vec<crate::storage::DealEntry>) {
+        self.index.put_back(rows);
+    }
+
+    /// The participant at each seat.
+    pub fn seated(&self) -> &[Option<u32>] {
+        &self.seats
     }
 
     /// The series, once started.

@@ -50,8 +50,8 @@ use tokio::sync::{mpsc, oneshot};
 pub use self::connect::{display_url, is_url};
 pub use self::schema::SCHEMA_VERSION;
 use super::{
-    Claim, Fence, Lease, NewRecord, Pending, RoomMeta, Storage, StorageEngine, StorageError, StoredRecord, StoredRoom,
-    StoredTournament,
+    Claim, DealEntry, Fence, Lease, NewRecord, Pending, RoomMeta, Storage, StorageEngine, StorageError, StoredDeals,
+    StoredRecord, StoredRoom, StoredTournament,
 };
 use crate::metrics::Metrics;
 
@@ -104,6 +104,11 @@ enum Write {
         fence: Option<Fence>,
         reply: Reply<()>,
     },
+    PutDeals {
+        room: Arc<str>,
+        deals: Vec<DealEntry>,
+        reply: Reply<()>,
+    },
     Probe {
         reply: Reply<()>,
     },
@@ -113,6 +118,8 @@ enum Write {
 enum Read {
     Load { room: String, reply: Reply<Option<StoredRoom>> },
     LoadMeta { room: String, reply: Reply<Option<RoomMeta>> },
+    LoadRecords { room: String, from: u64, to: u64, reply: Reply<Vec<StoredRecord>> },
+    LoadDeals { room: String, from: u32, count: u32, reply: Reply<Option<StoredDeals>> },
     ActiveRooms { reply: Reply<Vec<String>> },
     FindTokens { hashes: Vec<String>, reply: Reply<Vec<(String, u32)>> },
     Closed { before_ms: u64, reply: Reply<Vec<String>> },
@@ -170,6 +177,18 @@ impl StorageEngine for Postgres {
 
     fn load_meta(&self, room: String) -> Pending<'_, Option<RoomMeta>> {
         self.read(|reply| Read::LoadMeta { room, reply })
+    }
+
+    fn load_records(&self, room: String, from: u64, to: u64) -> Pending<'_, Vec<StoredRecord>> {
+        self.read(|reply| Read::LoadRecords { room, from, to, reply })
+    }
+
+    fn load_deals(&self, room: String, from: u32, count: u32) -> Pending<'_, Option<StoredDeals>> {
+        self.read(|reply| Read::LoadDeals { room, from, count, reply })
+    }
+
+    fn put_deals(&self, room: Arc<str>, deals: Vec<DealEntry>) -> Pending<'_, ()> {
+        self.write(|reply| Write::PutDeals { room, deals, reply })
     }
 
     fn active_rooms(&self) -> Pending<'_, Vec<String>> {

@@ -8,7 +8,7 @@ use fipsen_rules::Seed;
 use tokio_postgres::{IsolationLevel, Row};
 
 use super::Read;
-use crate::storage::{RoomMeta, StorageError, StoredRecord, StoredRoom, StoredTournament};
+use crate::storage::{DealEntry, RoomMeta, StorageError, StoredDeals, StoredRecord, StoredRoom, StoredTournament};
 
 /// The columns of a room's creation row, as read.
 const ROOM_COLUMNS: &str = "code, created_at, title, rules, options, master_seed, tournament";
@@ -21,6 +21,12 @@ pub(super) async fn answer(pool: Pool, read: Read) {
         }
         Read::LoadMeta { room, reply } => {
             let _ = reply.send(load_meta(&pool, &room).await);
+        }
+        Read::LoadRecords { room, from, to, reply } => {
+            let _ = reply.send(load_records(&pool, &room, from, to).await);
+        }
+        Read::LoadDeals { room, from, count, reply } => {
+            let _ = reply.send(load_deals(&pool, &room, from, count).await);
         }
         Read::ActiveRooms { reply } => {
             let _ = reply.send(active_rooms(&pool).await);
@@ -101,6 +107,58 @@ async fn load(pool: &Pool, room: &str) -> Result<Option<StoredRoom>, StorageErro
     let meta = room_meta(&row)?;
     let records = rows.iter().map(|row| record_row(row, room)).collect::<Result<Vec<_>, _>>()?;
     Ok(Some(StoredRoom { meta, records }))
+}
+
+async fn load_records(pool: &Pool, room: &str, from: u64, to: u64) -> Result<Vec<StoredRecord>, StorageError> {
+    let client = pool.get().await?;
+    let select = client
+        .prepare_cached(
+            "SELECT seq_before, record, format, idx FROM records WHERE room = $1 AND idx >= $2 AND idx < $3 ORDER BY idx",
+        )
+        .await?;
+    let (from, to) = (i64::try_from(from).unwrap_or(i64::MAX), i64::try_from(to).unwrap_or(i64::MAX));
+    let rows = client.query(&select, &[&room, &from, &to]).await?;
+    rows.iter().map(|row| record_row(row, room)).collect()
+}
+
+fn deal_row(row: &Row, room: &str) -> Result<DealEntry, StorageError> {
+    Ok(DealEntry {
+        number: small(row.try_get(0)?, || format!("room {room}: a deal's number"))?,
+        first: unsigned(row.try_get(1)?),
+        last: unsigned(row.try_get(2)?),
+        data: row.try_get(3)?,
+    })
+}
+
+async fn load_deals(pool: &Pool, room: &str, from: u32, count: u32) -> Result<Option<StoredDeals>, StorageError> {
+    let mut client = pool.get().await?;
+    let tx = snapshot(&mut client).await?;
+    let meta = tx.prepare_cached(&format!("SELECT {ROOM_COLUMNS} FROM rooms WHERE code = $1")).await?;
+    let latest = tx
+        .prepare_cached(
+            "SELECT number, first_idx, last_idx, data FROM room_deals WHERE room = $1 ORDER BY number DESC LIMIT 1",
+        )
+        .await?;
+    let deals = tx
+        .prepare_cached(
+            "SELECT number, first_idx, last_idx, data FROM room_deals WHERE room = $1 AND number >= $2 \
+             AND number < $3 ORDER BY number",
+        )
+        .await?;
+    let (from, to) = (i64::from(from), i64::from(from) + i64::from(count));
+    let (row, last, rows) = futures_util::future::try_join3(
+        tx.query_opt(&meta, &[&room]),
+        tx.query_opt(&latest, &[&room]),
+        tx.query(&deals, &[&room, &from, &to]),
+    )
+    .await?;
+    tx.commit().await?;
+    let Some(row) = row else { return Ok(None) };
+    Ok(Some(StoredDeals {
+        meta: room_meta(&row)?,
+        latest: last.map(|row| deal_row(&row, room)).transpose()?,
+        deals: rows.iter().map(|row| deal_row(row, room)).collect::<Result<Vec<_>, _>>()?,
+    }))
 }
 
 async fn active_rooms(pool: &Pool) -> Result<Vec<String>, StorageError> {

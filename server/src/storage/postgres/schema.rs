@@ -6,9 +6,10 @@ use crate::storage::{Ladder, StorageError, log_applied, migration_failed};
 
 /// The schema's migration ladder, oldest first: `server/migrations/postgres/V<n>__<name>.sql`.
 /// A migration, once released, is never edited: a change adds the next one.
-const MIGRATIONS: [(&str, &str); 2] = [
+const MIGRATIONS: [(&str, &str); 3] = [
     ("V1__initial", include_str!("../../../migrations/postgres/V1__initial.sql")),
     ("V2__room_leases", include_str!("../../../migrations/postgres/V2__room_leases.sql")),
+    ("V3__deal_index", include_str!("../../../migrations/postgres/V3__deal_index.sql")),
 ];
 
 /// The schema version this build brings a database to: the last migration's.

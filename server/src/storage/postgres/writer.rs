@@ -179,6 +179,7 @@ async fn write(tx: &Transaction<'_>, op: &Write) -> Result<(), StorageError> {
             if closed || !*only_closed {
                 for sql in [
                     "DELETE FROM records WHERE room = $1",
+                    "DELETE FROM room_deals WHERE room = $1",
                     "DELETE FROM tokens WHERE room = $1",
                     "DELETE FROM room_leases WHERE room = $1",
                     "DELETE FROM rooms WHERE code = $1",
@@ -201,6 +202,22 @@ async fn write(tx: &Transaction<'_>, op: &Write) -> Result<(), StorageError> {
             if *finished {
                 let update = tx.prepare_cached("UPDATE tournaments SET finished = TRUE WHERE id = $1").await?;
                 tx.execute(&update, &[id]).await?;
+            }
+        }
+        Write::PutDeals { room, deals, .. } => {
+            let upsert = tx
+                .prepare_cached(
+                    "INSERT INTO room_deals (room, number, first_idx, last_idx, data) VALUES ($1, $2, $3, $4, $5) \
+                     ON CONFLICT (room, number) DO UPDATE SET first_idx = EXCLUDED.first_idx, \
+                     last_idx = EXCLUDED.last_idx, data = EXCLUDED.data",
+                )
+                .await?;
+            for deal in deals {
+                tx.execute(
+                    &upsert,
+                    &[&room.as_ref(), &i64::from(deal.number), &int(deal.first), &int(deal.last), &deal.data],
+                )
+                .await?;
             }
         }
         Write::Probe { .. } => {
@@ -288,7 +305,9 @@ impl Write {
         match self {
             Write::CreateRoom { meta, .. } => Cow::Borrowed(&meta.code),
             Write::Append { record, .. } => Cow::Borrowed(&record.room),
-            Write::SetActive { room, .. } | Write::DeleteRoom { room, .. } => Cow::Borrowed(room),
+            Write::SetActive { room, .. } | Write::DeleteRoom { room, .. } | Write::PutDeals { room, .. } => {
+                Cow::Borrowed(room)
+            }
             Write::CreateTournament { id, .. } | Write::AppendTournament { id, .. } => {
                 Cow::Owned(tournament_key(id).to_string())
             }
@@ -305,6 +324,7 @@ impl Write {
             | Write::Append { reply, .. }
             | Write::SetActive { reply, .. }
             | Write::DeleteRoom { reply, .. }
+            | Write::PutDeals { reply, .. }
             | Write::Probe { reply } => reply,
         }
     }

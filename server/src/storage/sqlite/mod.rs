@@ -36,8 +36,8 @@ use tokio::sync::{mpsc, oneshot};
 
 pub use self::schema::SCHEMA_VERSION;
 use super::{
-    Fence, NewRecord, Pending, RoomMeta, Storage, StorageEngine, StorageError, StoredRecord, StoredRoom,
-    StoredTournament,
+    DealEntry, Fence, NewRecord, Pending, RoomMeta, Storage, StorageEngine, StorageError, StoredDeals, StoredRecord,
+    StoredRoom, StoredTournament,
 };
 use crate::config::SyncMode;
 use crate::metrics::Metrics;
@@ -80,6 +80,9 @@ enum Op {
     SetActive { room: Arc<str>, active: bool, reply: Reply<()> },
     Load { room: String, reply: Reply<Option<StoredRoom>> },
     LoadMeta { room: String, reply: Reply<Option<RoomMeta>> },
+    LoadRecords { room: String, from: u64, to: u64, reply: Reply<Vec<StoredRecord>> },
+    LoadDeals { room: String, from: u32, count: u32, reply: Reply<Option<StoredDeals>> },
+    PutDeals { room: Arc<str>, deals: Vec<DealEntry>, reply: Reply<()> },
     ActiveRooms { reply: Reply<Vec<String>> },
     FindTokens { hashes: Vec<String>, reply: Reply<Vec<(String, u32)>> },
     Probe { reply: Reply<()> },
@@ -141,6 +144,18 @@ impl StorageEngine for Sqlite {
 
     fn load_meta(&self, room: String) -> Pending<'_, Option<RoomMeta>> {
         self.call(|reply| Op::LoadMeta { room, reply })
+    }
+
+    fn load_records(&self, room: String, from: u64, to: u64) -> Pending<'_, Vec<StoredRecord>> {
+        self.call(|reply| Op::LoadRecords { room, from, to, reply })
+    }
+
+    fn load_deals(&self, room: String, from: u32, count: u32) -> Pending<'_, Option<StoredDeals>> {
+        self.call(|reply| Op::LoadDeals { room, from, count, reply })
+    }
+
+    fn put_deals(&self, room: Arc<str>, deals: Vec<DealEntry>) -> Pending<'_, ()> {
+        self.call(|reply| Op::PutDeals { room, deals, reply })
     }
 
     fn active_rooms(&self) -> Pending<'_, Vec<String>> {

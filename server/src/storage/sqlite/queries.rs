@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use fipsen_rules::Seed;
 use rusqlite::{Connection, OptionalExtension};
 
-use crate::storage::{RoomMeta, StorageError, StoredRecord, StoredRoom, StoredTournament};
+use crate::storage::{DealEntry, RoomMeta, StorageError, StoredDeals, StoredRecord, StoredRoom, StoredTournament};
 
 /// The columns of a room's creation row, as read.
 const ROOM_COLUMNS: &str = "code, created_at, title, rules, options, master_seed, tournament";
@@ -76,6 +76,54 @@ pub(super) fn load(conn: &Connection, room: &str) -> Result<Option<StoredRoom>, 
         conn.prepare_cached("SELECT seq_before, record, format, idx FROM records WHERE room = ?1 ORDER BY idx")?;
     let records = stmt.query_map([room], |row| record_row(row, 0))?.collect::<Result<Vec<_>, _>>()?;
     Ok(Some(StoredRoom { meta, records }))
+}
+
+/// A room's records numbered from `from` up to (not including) `to`.
+pub(super) fn load_records(
+    conn: &Connection,
+    room: &str,
+    from: u64,
+    to: u64,
+) -> Result<Vec<StoredRecord>, StorageError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT seq_before, record, format, idx FROM records WHERE room = ?1 AND idx >= ?2 AND idx < ?3 ORDER BY idx",
+    )?;
+    let (from, to) = (i64::try_from(from).unwrap_or(i64::MAX), i64::try_from(to).unwrap_or(i64::MAX));
+    let records = stmt.query_map(rusqlite::params![room, from, to], |row| record_row(row, 0))?;
+    Ok(records.collect::<Result<Vec<_>, _>>()?)
+}
+
+fn deal_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<DealEntry> {
+    Ok(DealEntry {
+        number: u32::try_from(row.get::<_, i64>(0)?).unwrap_or(u32::MAX),
+        first: u64::try_from(row.get::<_, i64>(1)?).unwrap_or(u64::MAX),
+        last: u64::try_from(row.get::<_, i64>(2)?).unwrap_or(u64::MAX),
+        data: row.get(3)?,
+    })
+}
+
+/// A room's creation row, its last indexed deal, and the indexed deals `from` to
+/// `from + count - 1`.
+pub(super) fn load_deals(
+    conn: &Connection,
+    room: &str,
+    from: u32,
+    count: u32,
+) -> Result<Option<StoredDeals>, StorageError> {
+    let Some(meta) = load_meta(conn, room)? else { return Ok(None) };
+    let latest = conn
+        .prepare_cached(
+            "SELECT number, first_idx, last_idx, data FROM room_deals WHERE room = ?1 ORDER BY number DESC LIMIT 1",
+        )?
+        .query_row([room], deal_row)
+        .optional()?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT number, first_idx, last_idx, data FROM room_deals WHERE room = ?1 AND number >= ?2 AND number < ?3 \
+         ORDER BY number",
+    )?;
+    let to = i64::from(from) + i64::from(count);
+    let deals = stmt.query_map(rusqlite::params![room, i64::from(from), to], deal_row)?;
+    Ok(Some(StoredDeals { meta, latest, deals: deals.collect::<Result<Vec<_>, _>>()? }))
 }
 
 /// Every active room with its records, oldest room first, in two queries. A room whose creation

@@ -9,9 +9,10 @@ use crate::storage::{Ladder, StorageError, log_applied, migration_failed};
 
 /// The schema's migration ladder, oldest first: `server/migrations/V<n>__<name>.sql`. A
 /// migration, once released, is never edited: a change adds the next one.
-const MIGRATIONS: [(&str, &str); 2] = [
+const MIGRATIONS: [(&str, &str); 3] = [
     ("V1__initial", include_str!("../../../migrations/V1__initial.sql")),
     ("V2__record_format", include_str!("../../../migrations/V2__record_format.sql")),
+    ("V3__deal_index", include_str!("../../../migrations/V3__deal_index.sql")),
 ];
 
 /// The schema version this build brings a file to: the last migration's.

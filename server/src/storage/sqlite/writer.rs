@@ -28,6 +28,7 @@ impl Op {
                 | Op::CreateTournament { .. }
                 | Op::AppendTournament { .. }
                 | Op::DeleteRoom { .. }
+                | Op::PutDeals { .. }
         )
     }
 
@@ -146,6 +147,12 @@ impl Writer {
                 };
                 let _ = reply.send(result);
             }
+            Op::LoadRecords { room, from, to, reply } => {
+                let _ = reply.send(queries::load_records(&self.conn, &room, from, to));
+            }
+            Op::LoadDeals { room, from, count, reply } => {
+                let _ = reply.send(queries::load_deals(&self.conn, &room, from, count));
+            }
             Op::ActiveRooms { reply } => {
                 let result = queries::load_active(&self.conn).map(|(codes, rooms)| {
                     self.known_active = codes.iter().cloned().collect();
@@ -175,7 +182,8 @@ impl Writer {
             | Op::Probe { .. }
             | Op::CreateTournament { .. }
             | Op::AppendTournament { .. }
-            | Op::DeleteRoom { .. }) => {
+            | Op::DeleteRoom { .. }
+            | Op::PutDeals { .. }) => {
                 answer(write, Err(StorageError::Corrupt("a write reached the read path".into())));
             }
         }
@@ -324,11 +332,27 @@ fn write(tx: &Connection, op: &Op) -> Result<(), StorageError> {
             if closed || !*only_closed {
                 for sql in [
                     "DELETE FROM records WHERE room = ?1",
+                    "DELETE FROM room_deals WHERE room = ?1",
                     "DELETE FROM tokens WHERE room = ?1",
                     "DELETE FROM rooms WHERE code = ?1",
                 ] {
                     tx.prepare_cached(sql)?.execute([room.as_ref()])?;
                 }
+            }
+        }
+        Op::PutDeals { room, deals, .. } => {
+            for deal in deals {
+                tx.prepare_cached(
+                    "INSERT INTO room_deals (room, number, first_idx, last_idx, data) VALUES (?1, ?2, ?3, ?4, ?5) \
+                     ON CONFLICT (room, number) DO UPDATE SET first_idx = ?3, last_idx = ?4, data = ?5",
+                )?
+                .execute(params![
+                    room.as_ref(),
+                    i64::from(deal.number),
+                    i64::try_from(deal.first).unwrap_or(i64::MAX),
+                    i64::try_from(deal.last).unwrap_or(i64::MAX),
+                    deal.data
+                ])?;
             }
         }
         Op::Probe { .. } => {
@@ -351,7 +375,8 @@ fn answer(op: Op, result: Result<(), StorageError>) {
         | Op::Probe { reply }
         | Op::CreateTournament { reply, .. }
         | Op::AppendTournament { reply, .. }
-        | Op::DeleteRoom { reply, .. } => {
+        | Op::DeleteRoom { reply, .. }
+        | Op::PutDeals { reply, .. } => {
             let _ = reply.send(result);
         }
         _ => {}
