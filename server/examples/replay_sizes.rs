@@ -10,6 +10,7 @@
 
 use fipsen_rules::GameRules;
 use fipsen_server::replay::{played_by_bots, replay_deal};
+use fipsen_server::series_index::InMemory;
 
 /// The tables measured: every game at its most seats, and the variants with the longest deals.
 const TABLES: &[&str] = &[
@@ -36,9 +37,12 @@ fn main() {
         let mut stored = played_by_bots(rules, deals);
         // Analyses are kept by room and deal: each table its own room.
         stored.meta.code = format!("replaysizes{index:09}");
+        let stored = InMemory::new(stored).expect("a sound room");
         let (mut largest, mut steps, mut analysis, mut at, mut step_max, mut whole) = (0, 0, 0, 0, 0, 0);
         for deal in 1..=deals {
-            let Ok(Some(replay)) = replay_deal(&stored, deal, Some(fipsen_rules::Seat(0))) else { continue };
+            let Ok(Some(replay)) = replay_deal(&stored.read(deal, 1), deal, Some(fipsen_rules::Seat(0))) else {
+                continue;
+            };
             let bytes = serde_json::to_string(&replay).map_or(0, |json| json.len());
             if bytes > largest {
                 largest = bytes;

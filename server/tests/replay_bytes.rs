@@ -10,6 +10,7 @@
 use fipsen_protocol::{Patch, patch};
 use fipsen_rules::{AnyGame, GameRules, Seat};
 use fipsen_server::replay::{played_by_bots, replay_deal};
+use fipsen_server::series_index::InMemory;
 use serde_json::{Value, json};
 
 /// The largest reply a server sends by default (`--max-reply-bytes`).
@@ -102,6 +103,7 @@ fn every_games_longest_replays_cost_bytes_in_proportion_to_their_steps_and_patch
         let mut stored = played_by_bots(rules.clone(), DEALS);
         // The analyses are kept by room and deal: each table a room of its own.
         stored.meta.code = format!("replaybytes{index:09}");
+        let indexed = InMemory::new(stored.clone()).expect("a sound room");
         // The series followed here through the rules alone, with the replays' own actions.
         let (mut series, _) = AnyGame::start(&rules, stored.meta.master).expect("valid rules");
         let mut longest = (0, 0);
@@ -109,7 +111,7 @@ fn every_games_longest_replays_cost_bytes_in_proportion_to_their_steps_and_patch
             let number = series.deal_number();
             let replays: Vec<Value> = perspectives
                 .iter()
-                .filter_map(|&p| replay_deal(&stored, number, p).expect("a sound room"))
+                .filter_map(|&p| replay_deal(&indexed.read(number, 1), number, p).expect("a sound room"))
                 .map(|replay| serde_json::to_value(replay).expect("serialises"))
                 .collect();
             if replays.is_empty() {
