@@ -125,8 +125,12 @@ impl Room {
 
     /// Whether the room may move to another server without cutting into a deal: nobody is
     /// connected to it, or no deal is being played (before the series, between deals, after it).
+    /// A tournament table never moves: its bots play on with nobody there, it reports each deal
+    /// to its tournament, and it lives for one round only.
     fn at_rest(&self) -> bool {
-        self.members.is_empty() || self.core.series().is_none_or(|series| series.deal_over() || series.series_over())
+        !self.core.is_tournament_table()
+            && (self.members.is_empty()
+                || self.core.series().is_none_or(|series| series.deal_over() || series.series_over()))
     }
 
     /// A new, empty room (already stored by the caller).
