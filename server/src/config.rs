@@ -218,6 +218,12 @@ pub struct Config {
     #[arg(long, env = "FIPSEN_NATS")]
     pub nats: Option<String>,
 
+    /// With `--nats`: a server holding clearly more rooms than the least loaded one hands it
+    /// rooms at rest, a few at a time (see docs/OPERATING.md). Off by default while its
+    /// behaviour through a rolling restart under load is being proven.
+    #[arg(long, env = "FIPSEN_REBALANCE")]
+    pub rebalance: bool,
+
     /// The cluster's name (same rules as `--node-id`): the first part of every NATS subject
     /// the servers use, so that several clusters (or tests) may share one NATS server.
     #[arg(long = "cluster-name", env = "FIPSEN_CLUSTER_NAME", default_value = "fipsen", value_parser = parse_node_id)]

@@ -132,7 +132,9 @@ pub async fn run(
                 + cluster::takeover::pass(&registry, &mut passed_over).await;
             tokio::spawn(cluster::renewal::run(registry.clone()));
             tokio::spawn(cluster::takeover::run(registry.clone(), passed_over));
-            tokio::spawn(cluster::rebalance::run(registry.clone()));
+            if config.rebalance {
+                tokio::spawn(cluster::rebalance::run(registry.clone()));
+            }
             restored
         }
         None => registry.restore_active().await?,

@@ -599,7 +599,14 @@ async fn a_node_holding_every_room_hands_rooms_at_rest_to_a_node_that_joins() {
     let db = Path::new(&url);
     // Leases of 1.5 s: a look every 4.5 s.
     let lease_ms = 1500;
-    let a = node(db, "a", &nats, lease_ms);
+    let rebalancing = |name: &str| {
+        let cluster = url.rsplit('/').next().unwrap_or_default().to_string();
+        let lease = lease_ms.to_string();
+        let flags =
+            ["--node-id", name, "--lease-ms", &lease, "--nats", &nats, "--cluster-name", &cluster, "--rebalance"];
+        Server::start(db, &flags)
+    };
+    let a = rebalancing("a");
     let mut rng = Rng(29);
     let mut playing = Vec::new();
     for _ in 0..4 {
@@ -619,7 +626,7 @@ async fn a_node_holding_every_room_hands_rooms_at_rest_to_a_node_that_joins() {
     }
     assert_eq!(common::metric(&a, "fipsen_rooms_owned").await, 6);
 
-    let b = node(db, "b", &nats, lease_ms);
+    let b = rebalancing("b");
     await_metric(&b, "fipsen_rooms_owned", 2).await;
     await_metric(&a, "fipsen_rooms_owned", 4).await;
     // Counted once B said it took the room.
