@@ -46,6 +46,7 @@ import { t } from './i18n.js';
  * @property {{lines: string[]}|null} away what happened at this viewer's seat while he was away
  * @property {{code: string, info: import('./protocol.js').LobbyRoom|null, error: string|null}|null} peek
  *   the room of the invitation link, as the server described it (`room_info`) or its error
+ * @property {number} rowsBefore how many of the scoresheet's oldest rows the last snapshot left out
  * @property {number} lobbyTotal how many public rooms there are (the lobby comes in pages)
  * @property {number|null} overDeal the deal this viewer saw end
  * @property {number} overAt when he saw it end (ms since 1970)
