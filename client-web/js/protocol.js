@@ -532,7 +532,7 @@
  */
 
 /**
- * A table's rules: every option of `RULES.md`. The default is Prisdorf.
+ * A table's rules: every option of Prisdorf Fipsen (`docs/rules/prisdorf.md`). The default is Prisdorf.
  * @typedef {{deals?: number | null, first_lead?: FirstLead, kieker_show?: KiekerShow, kontra?: boolean, min_bid?: number, players?: Players}} RuleSet
  */
 

@@ -188,7 +188,7 @@ export function tourneyRefused(code) {
 
 // ---- the create form ----
 
-/** The Prisdorf preset of RULES.md §10: 100 deals at a table of four, 120 at a table of three, Kontra off. */
+/** The Prisdorf preset of docs/rules/prisdorf.md §10: 100 deals at a table of four, 120 at a table of three, Kontra off. */
 const PRISDORF = { game: 'prisdorf', size: 4, short: true, max_short: 3, deals: '100', short_deals: '120', short_follows: true, kontra: false };
 
 /** The most rounds and players a tournament may have (the server may take fewer players). */

@@ -1,4 +1,4 @@
-//! The duels of the Holstein auction (`RULES.md` §3), over any order of bids: the seats, the
+//! The duels of the Holstein auction (docs/rules/prisdorf.md §3), over any order of bids: the seats, the
 //! holder and the challenger, the standing bid, and whose turn it is. Each game keeps its own
 //! bids, calls and refusals around it (Prisdorf's [`crate::Auction`], Großenaspe's
 //! [`crate::grossenaspe::Auction`]).

@@ -18,10 +18,10 @@
 //!   Rutenas (♦A) as the only diamond, Ruten games, Fips and Rutenfips, and the Dutt.
 //! * [`thedinghausen`] is Thedinghausen Fipsen: five players, a turned-up trump card, the duty to
 //!   trump and overtrump, the fipsen announcement, and the race to ten tricks over several deals
-//!   for a round pot (not registered as a game yet).
+//!   for a round pot.
 //! * [`tippen`] is Tippen / Dreiblatt: seven presets from 1821 to the modern books, 2 to 10
 //!   players, a pot of play-money counters shared by tricks, bêtes, shoving, knocking,
-//!   sniffing, robbing, hop and jump and the exchange (not registered as a game yet).
+//!   sniffing, robbing, hop and jump and the exchange.
 //! * [`wippen`] is Wippen: a fishing game for 2 to 4 players with the 52-card pack, captures and
 //!   builds by arithmetic expressions, games, sets and a match.
 //!

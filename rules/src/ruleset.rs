@@ -1,4 +1,4 @@
-//! The table options: every house rule of `RULES.md` is a field here.
+//! The table options: every house rule of Prisdorf Fipsen (`docs/rules/prisdorf.md`) is a field here.
 
 use serde::{Deserialize, Serialize};
 
@@ -157,7 +157,7 @@ pub enum RuleSetError {
     MaxGroupPiles(u8),
 }
 
-/// A table's rules: every option of `RULES.md`. The default is Prisdorf.
+/// A table's rules: every option of Prisdorf Fipsen (`docs/rules/prisdorf.md`). The default is Prisdorf.
 ///
 /// ```json
 /// {"players": 4, "min_bid": 2, "kontra": false, "first_lead": "forehand",

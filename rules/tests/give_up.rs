@@ -1,5 +1,5 @@
 //! A Kieker declarer may give up at any moment from taking up skat and stock until the first
-//! card is led, whoever's turn it is (RULES.md §5), and never after.
+//! card is led, whoever's turn it is (docs/rules/prisdorf.md §5), and never after.
 
 mod common;
 

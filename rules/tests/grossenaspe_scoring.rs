@@ -1,4 +1,4 @@
-//! Großenaspe Fipsen: the required auction example of VARIANTS.md §A4 and every row of the
+//! Großenaspe Fipsen: the required auction example of docs/rules/grossenaspe.md §A4 and every row of the
 //! scoring table of §A7, each played as a real deal.
 
 mod grossenaspe_common;

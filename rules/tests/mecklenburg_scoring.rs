@@ -1,4 +1,4 @@
-//! Anseggerfips and Duttfips: the required auction tests of VARIANTS.md §B2 and §B3, every row
+//! Anseggerfips and Duttfips: the required auction tests of docs/rules/mecklenburg.md §B2 and §B3, every row
 //! of the scoring table of §B5 played as a real deal, and the refusals of the auction and of
 //! naming trumps.
 

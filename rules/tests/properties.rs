@@ -5,7 +5,7 @@
 //! legal action; every action not listed as legal is refused and leaves the state unchanged;
 //! every view and every event a viewer receives holds only cards that viewer may see (worked
 //! out here from the true event log, independently of the view code). For every deal: it ends;
-//! its score follows the formula of RULES.md §7; the state survives a JSON round trip; and the
+//! its score follows the formula of docs/rules/prisdorf.md §7; the state survives a JSON round trip; and the
 //! same seed and actions give the same events.
 
 use fipsen_rules::{
@@ -47,7 +47,7 @@ fn candidates(deal: &Deal, seat: Seat, rng: &mut Rng) -> Vec<Action> {
     out
 }
 
-/// The score of RULES.md §7, computed from the events alone.
+/// The score of docs/rules/prisdorf.md §7, computed from the events alone.
 fn expected_scores(events: &[Event], players: u8) -> Vec<i32> {
     let mut scores = vec![0; usize::from(players)];
     let mut declarer = None;

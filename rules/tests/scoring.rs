@@ -1,4 +1,4 @@
-//! Every row of the scoring table of RULES.md §7, each played as a real deal.
+//! Every row of the scoring table of docs/rules/prisdorf.md §7, each played as a real deal.
 
 mod common;
 

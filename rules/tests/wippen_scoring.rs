@@ -1,4 +1,4 @@
-//! The required examples of VARIANTS.md §E7 word for word, and the scoring examples of §E11.
+//! The required examples of docs/rules/wippen.md §E7 word for word, and the scoring examples of §E11.
 
 #![allow(clippy::unwrap_used)]
 

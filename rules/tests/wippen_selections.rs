@@ -1,4 +1,4 @@
-//! Selection queries (`options`, VARIANTS.md §E9) on large tables: a selection that splits is
+//! Selection queries (`options`, docs/rules/wippen.md §E9) on large tables: a selection that splits is
 //! answered whatever its size; one with too many ways to search is refused with its own code
 //! within a bounded search, and a smaller selection is answered as before.
 

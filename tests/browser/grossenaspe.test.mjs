@@ -1,4 +1,4 @@
-// Großenaspe Fipsen (VARIANTS.md §A) in the web client, on the fixed-seed server so that every
+// Großenaspe Fipsen (docs/rules/grossenaspe.md §A) in the web client, on the fixed-seed server so that every
 // room's first deal is known (the hands below): the game chosen on the create form, named in the
 // lobby, on the invitation, in the window title and on the scoresheet; each prompt's panel offers
 // exactly what the prompt lists and works when clicked; the watcher's and every player's frames

@@ -1,4 +1,4 @@
-// Anseggerfips and Duttfips (VARIANTS.md §B) in the web client, on the fixed-seed server so that
+// Anseggerfips and Duttfips (docs/rules/mecklenburg.md §B) in the web client, on the fixed-seed server so that
 // every room's first deal is the same: two players (a phone and a desktop), two bots and a
 // watcher play one deal of each game to its scoresheet. The game is named in the lobby, on the
 // invitation and on the sheet; each prompt's panel offers exactly what the prompt lists; Duttfips'

@@ -2,7 +2,7 @@
 // first deals are known in advance (see seeded.mjs): a Kieker won (the dealt hand shown to the
 // left opponent only, five cards laid away, trumps), stopping and going on for Durch, Kontra and
 // Rekontra, a Kieker given up at three, and a Siebener Fips announced out of turn. Each test
-// checks what every player and a watcher see, and the score against RULES.md §7.
+// checks what every player and a watcher see, and the score against docs/rules/prisdorf.md §7.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -127,10 +127,10 @@ async function layAway(c, cards) {
 
 /**
  * The end of the deal as every page shows it: the result with the declarer's points (the others
- * score nothing, RULES.md §7), and the scoresheet row with the same value and the totals.
+ * score nothing, docs/rules/prisdorf.md §7), and the scoresheet row with the same value and the totals.
  * @param {any[]} everyone players by seat, then the watcher
  * @param {number} scorer the seat that scores
- * @param {number} value the points RULES.md §7 gives
+ * @param {number} value the points docs/rules/prisdorf.md §7 gives
  * @param {string} resultWord the result column of the scoresheet, in English
  */
 async function checkResult(everyone, scorer, value, resultWord) {

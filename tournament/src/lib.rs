@@ -3,7 +3,7 @@
 //!
 //! * [`Settings`] is what the organiser chooses: the game, the rules and deals of each table
 //!   size, the rounds, the reseating, duplicate deals; [`Settings::prisdorf`] is the Prisdorf
-//!   tournament of `RULES.md` §10.
+//!   tournament of docs/rules/prisdorf.md §10.
 //! * [`Tournament`] is the state. [`Tournament::create`], [`Tournament::register`],
 //!   [`Tournament::remove`], [`Tournament::close_registration`], [`Tournament::start`],
 //!   [`Tournament::record`] and [`Tournament::next_round`] each check first and then return

@@ -80,7 +80,7 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// The Prisdorf tournament of `RULES.md` §10: Prisdorf Fipsen, tables of four playing 100
+    /// The Prisdorf tournament of docs/rules/prisdorf.md §10: Prisdorf Fipsen, tables of four playing 100
     /// deals and up to three tables of three playing 120, Kontra off, one round, no duplicate
     /// deals, not listed, the organiser plays.
     pub fn prisdorf(name: &str) -> Settings {

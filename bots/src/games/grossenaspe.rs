@@ -1,4 +1,4 @@
-//! Bots for Großenaspe Fipsen (`VARIANTS.md` §A): the 32-card pack, clubs as "Gute", bids from
+//! Bots for Großenaspe Fipsen (docs/rules/grossenaspe.md §A): the 32-card pack, clubs as "Gute", bids from
 //! one trick, the Kieker with skat and talon, the Fips without the skat.
 //!
 //! The same machinery as Prisdorf's bots, read through this game's view: [`Knowledge`] from
@@ -1083,7 +1083,7 @@ mod tests {
 
     #[test]
     fn scores_follow_the_table_of_the_rules() {
-        // VARIANTS.md §A7, loss factor 2 unless said.
+        // docs/rules/grossenaspe.md §A7, loss factor 2 unless said.
         assert_eq!(trick_score(1, false, 1, 2), 1);
         assert_eq!(trick_score(1, false, 0, 2), -2);
         assert_eq!(trick_score(3, true, 3, 2), 6);

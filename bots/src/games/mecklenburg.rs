@@ -1,4 +1,4 @@
-//! Bots for Mecklenburg Fips (`VARIANTS.md` §B): **Anseggerfips** and **Duttfips**, the
+//! Bots for Mecklenburg Fips (docs/rules/mecklenburg.md §B): **Anseggerfips** and **Duttfips**, the
 //! 25-card pack whose only diamond is the Rutenas (♦A), four players of five cards and a Dutt
 //! of five.
 //!
@@ -1097,7 +1097,7 @@ mod tests {
 
     #[test]
     fn scores_follow_the_table_of_the_rules() {
-        // VARIANTS.md §B5, loss factor 2, Durch open.
+        // docs/rules/mecklenburg.md §B5, loss factor 2, Durch open.
         assert_eq!(game_score(2, false, 2, 2, true), 2);
         assert_eq!(game_score(2, true, 3, 2, true), 4);
         assert_eq!(game_score(3, false, 5, 2, true), 6);

@@ -1,4 +1,4 @@
-//! Bots for Thedinghausen Fipsen (`VARIANTS.md` §C): five players, the 32-card pack, a
+//! Bots for Thedinghausen Fipsen (docs/rules/thedinghausen.md §C): five players, the 32-card pack, a
 //! turned-up trump card, the duty to trump and overtrump, a fipsen that must take all five
 //! tricks, and a race to ten tricks over deals for the round pot.
 //!

@@ -1,4 +1,4 @@
-// The words of Großenaspe Fipsen (VARIANTS.md §A) in German, English and Japanese.
+// The words of Großenaspe Fipsen (docs/rules/grossenaspe.md §A) in German, English and Japanese.
 
 /** The game's own words, the same in German and English. */
 const WORDS = {

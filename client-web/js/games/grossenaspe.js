@@ -1,4 +1,4 @@
-// Großenaspe Fipsen (VARIANTS.md §A): the 32-card pack, bids from 1 with clubs as "Gute", the
+// Großenaspe Fipsen (docs/rules/grossenaspe.md §A): the 32-card pack, bids from 1 with clubs as "Gute", the
 // Kieker with skat and talon (who may fold), Fips, the scribe, and a score in cents. Everything it
 // offers comes from the server's prompt; what a module exports is listed in games/index.js.
 

@@ -1,5 +1,5 @@
 // What the Holstein-family games share beyond Prisdorf (Großenaspe, Anseggerfips, Duttfips —
-// VARIANTS.md §0.6, §A, §B): the Holstein play machine's stop or go on, a declarer who alone
+// docs/rules/README.md §0.6, §A, §B): the Holstein play machine's stop or go on, a declarer who alone
 // scores (a lost game costs `loss_factor` × its value), an optional score in cents with its
 // settlement, forehand, and the log lines of an auction, a discard, trumps and tricks. Each game
 // passes in its own words (how a bid and a game are said).

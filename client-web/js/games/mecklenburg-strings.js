@@ -1,4 +1,4 @@
-// The words of the Mecklenburg games, Anseggerfips and Duttfips (VARIANTS.md §B), in German,
+// The words of the Mecklenburg games, Anseggerfips and Duttfips (docs/rules/mecklenburg.md §B), in German,
 // English and Japanese.
 
 /** The games' own words, the same in German and English. */

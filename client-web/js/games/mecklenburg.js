@@ -1,4 +1,4 @@
-// The Mecklenburg games (VARIANTS.md §B): Anseggerfips and Duttfips. Both play the 25-card pack
+// The Mecklenburg games (docs/rules/mecklenburg.md §B): Anseggerfips and Duttfips. Both play the 25-card pack
 // with the Rutenas (♦A) as the only diamond, four players, a Dutt of five cards, Ruten (the
 // Rutenas the only trump, double), Fips and Rutenfips; they differ in the auction and in the Dutt.
 // `mecklenburg(id)` makes the module of either game (what a module exports is listed in

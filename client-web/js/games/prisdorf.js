@@ -1,4 +1,4 @@
-// Prisdorf Fipsen (RULES.md): its words for bids, games and outcomes, its action panel, its log
+// Prisdorf Fipsen (docs/rules/prisdorf.md): its words for bids, games and outcomes, its action panel, its log
 // lines, its scoresheet cells, its options on the create form and its rules in brief. What the
 // shared screens need of a game is listed in games/index.js.
 

@@ -1,4 +1,4 @@
-//! Großenaspe's auction: the duels of Prisdorf (`RULES.md` §3, the shared duel core) over the
+//! Großenaspe's auction: the duels of Prisdorf (docs/rules/prisdorf.md §3, the shared duel core) over the
 //! order of §A4, where no two bids are equal, so that a hold owes exactly the standing bid.
 
 use arrayvec::ArrayVec;

@@ -1,4 +1,4 @@
-//! Großenaspe Fipsen (VARIANTS.md §A): the Holstein game of the village of Großenaspe, played
+//! Großenaspe Fipsen (docs/rules/grossenaspe.md §A): the Holstein game of the village of Großenaspe, played
 //! with the full 32-card pack. Clubs are the preference suit ("Gute"), bids start at one trick,
 //! Fips is the only game without the skat, and the Kieker exchanges his whole hand with skat and
 //! talon.

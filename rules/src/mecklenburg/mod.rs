@@ -1,4 +1,4 @@
-//! Mecklenburg Fips (VARIANTS.md §B): **Anseggerfips** and **Duttfips**, two games of the
+//! Mecklenburg Fips (docs/rules/mecklenburg.md §B): **Anseggerfips** and **Duttfips**, two games of the
 //! 25-card pack in which the ace of diamonds, the Rutenas, is the only diamond. Four players
 //! are dealt five cards each; the five left over are the Dutt. Ruten games have the Rutenas as
 //! their only trump and count double; Fips and Rutenfips undertake all five tricks.

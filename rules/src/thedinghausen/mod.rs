@@ -1,4 +1,4 @@
-//! Thedinghausen Fipsen (VARIANTS.md §C): five players, the 32-card pack dealt 3-2, a turned-up
+//! Thedinghausen Fipsen (docs/rules/thedinghausen.md §C): five players, the 32-card pack dealt 3-2, a turned-up
 //! card for trumps, a duty to trump and overtrump, and a race to be first to ten tricks over
 //! several deals, played for a pot every player antes one point (a hedewig) into.
 //!

@@ -1,4 +1,4 @@
-//! Tippen / Dreiblatt (VARIANTS.md §D): a small-hand gambling game of plain tricks for a pot of
+//! Tippen / Dreiblatt (docs/rules/tippen.md §D): a small-hand gambling game of plain tricks for a pot of
 //! play-money counters, in seven presets from 1821 to the modern books, for 2 to 10 players.
 //!
 //! * The dealer antes the stake k into the pot (and may shove the deal on, or hop and jump may

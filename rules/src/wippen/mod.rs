@@ -1,4 +1,4 @@
-//! Wippen (VARIANTS.md §E): a fishing game for 2 to 4 players with the 52-card pack. A card
+//! Wippen (docs/rules/wippen.md §E): a fishing game for 2 to 4 players with the 52-card pack. A card
 //! from the hand captures table piles whose arithmetic combination equals it, or builds them
 //! into a pile its builder means to capture later.
 //!

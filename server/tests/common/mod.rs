@@ -893,7 +893,7 @@ fn truths(spectator_frames: &[String]) -> Truths {
 }
 
 /// What `viewer` may know of deal `truth` as of sequence number `seq`, worked out from the
-/// rules of the games alone (RULES.md §9, VARIANTS.md A9 and B6): his dealt hand, every card
+/// rules of the games alone (docs/rules/prisdorf.md "What each player sees", docs/rules/grossenaspe.md §A9, docs/rules/mecklenburg.md §B6): his dealt hand, every card
 /// played, the skat once he took it as declarer, his own discards, skat and stock (Großenaspe:
 /// skat and talon) as a Kieker declarer, the Dutt once he took it (Mecklenburg), a Kieker's
 /// hand shown to him, a Siebener Fips laid open, and everything once the deal is over.
@@ -963,7 +963,7 @@ fn allowed(truth: &Truth, viewer: Option<u8>, seq: u64) -> CardSet {
     cards
 }
 
-/// Wippen (VARIANTS.md E12): a seat knows the hand of each deal of the game once it is dealt
+/// Wippen (docs/rules/wippen.md §E12): a seat knows the hand of each deal of the game once it is dealt
 /// (the cards it plays until the next deal), the table cards dealt face up and every card
 /// played; the stock and the other hands stay hidden until the game's row is scored.
 fn allowed_wippen(truth: &Truth, viewer: Option<u8>, seq: u64) -> CardSet {
@@ -1050,7 +1050,7 @@ pub fn check_frames_except(
                 if e["event"]["event"] == "scribe_drawn" || e["event"]["event"] == "first_dealer" {
                     // The cards turned to draw the scribe (Großenaspe) or the first dealer (Tippen
                     // 1859, Vierblatt) are turned face up for everyone, from a pack of their own
-                    // (VARIANTS.md A2, D8).
+                    // (docs/rules/grossenaspe.md §A2, docs/rules/tippen.md §D8).
                     continue;
                 }
                 let shown = cards_in(&e.to_string());

@@ -1,4 +1,4 @@
-//! Bots for Wippen (VARIANTS.md §E), the fishing game, at three levels:
+//! Bots for Wippen (docs/rules/wippen.md §E), the fishing game, at three levels:
 //!
 //! * **Easy** is greedy: it captures the most valuable cards it can (♦10, ♠2, aces and spades
 //!   first, a sweep above all), else makes the build holding the most, else discards its lowest
