@@ -593,12 +593,19 @@ impl DrillTable {
                             Some(m) => format!("{}:{}", m.client.seq, m.client.deal()["prompt"].is_null()),
                         })
                         .collect();
+                    // What the seat on turn saw, to tell a view that lags from a prompt that
+                    // offers nothing.
+                    let on_turn = turn.and_then(|t| self.seats[t].as_ref()).map(|m| {
+                        let deal = m.client.deal();
+                        format!("its turn {} prompt {}", deal["turn"], deal["prompt"])
+                    });
                     eprintln!(
-                        "T{} stalled: turn {:?} phase {} seats {:?} chosen none",
+                        "T{} stalled: turn {:?} phase {} seats {:?} chosen none ({})",
                         self.index,
                         turn,
                         self.game()["deal"]["phase"],
-                        seqs
+                        seqs,
+                        on_turn.unwrap_or_default()
                     );
                 }
                 self.sync_all(shared, 0).await;
