@@ -64,7 +64,7 @@ impl Relay {
         let handle =
             RoomHandle { instance: 0, code: code.clone(), tx: tx.clone(), lobby, lease: Some(lease), opened: 0 };
         debug!(room = %code, owner = %owner.node, epoch = owner.epoch, "relaying a room held by another server");
-        let incarnation = self.incarnation(&owner.node);
+        let incarnation = self.owner_run(&owner.node);
         let subject = async_nats::Subject::from(self.subject(&wire::owner_subject(&owner.node)));
         let room = EdgeRoom { relay: self.clone(), code, owner, subject, incarnation, members: HashSet::new(), tx };
         tokio::spawn(room.run(rx));
@@ -129,7 +129,7 @@ struct EdgeRoom {
     /// The owner's subject, where the room's messages go.
     subject: async_nats::Subject,
     /// The owner's run when this began: a restarted owner no longer has the room.
-    incarnation: Option<u64>,
+    incarnation: super::OwnerRun,
     /// The connections in the room through this edge.
     members: HashSet<ConnId>,
     /// Its own queue's sender, to leave the map by.
@@ -154,7 +154,7 @@ impl EdgeRoom {
                     };
                 }
                 _ = check.tick() => {
-                    if !self.relay.still(&self.owner.node, self.incarnation) {
+                    if !self.relay.owner_still(&self.owner.node, &mut self.incarnation) {
                         break End::Moved;
                     }
                     if unused_since.is_some_and(|since| since.elapsed() >= LINGER) {

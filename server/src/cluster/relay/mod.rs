@@ -136,9 +136,7 @@ impl Relay {
             cluster: cluster.to_string(),
             metrics,
             outbound_queue: outbound_queue.max(4),
-            incarnation: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            incarnation: now_ms(),
             peers: DashMap::new(),
             edges: DashMap::new(),
             inbox: DashMap::new(),
@@ -216,6 +214,18 @@ impl Relay {
     /// goes on until its heartbeats stop.
     pub fn still(&self, node: &str, incarnation: Option<u64>) -> bool {
         self.heard(node) && (incarnation.is_none() || self.incarnation(node) == incarnation)
+    }
+
+    /// The run of server `node` that a relayed room (or tournament) beginning now talks to, as
+    /// far as this server knows it yet.
+    pub fn owner_run(&self, node: &str) -> OwnerRun {
+        OwnerRun { known: self.incarnation(node), began: now_ms() }
+    }
+
+    /// Whether the owner a relayed room began with is still the one running: see
+    /// [`OwnerRun::still`].
+    pub fn owner_still(&self, node: &str, run: &mut OwnerRun) -> bool {
+        self.heard(node) && run.still(self.incarnation(node))
     }
 
     /// Takes server `node` for dead until it is heard from again: it did not answer a request
@@ -338,5 +348,81 @@ impl Relay {
             }
         }
         warn!("the heartbeat subscription ended");
+    }
+}
+
+/// Milliseconds since the Unix epoch: a server's run is named by when it began.
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// How far apart two servers' clocks may be when one tells whether the other's run began
+/// before something it did.
+const CLOCK_SKEW_MS: u64 = 1_000;
+
+/// The run of the server that holds a room relayed here. A relayed room must end (its
+/// connections closed with 1012, to resume where the room is now) once its owner restarts:
+/// the new run holds none of its connections, and frames for them never come. The run is
+/// known when the owner was heard lately as the relayed room began; when it was not (it had
+/// just started, and its first heartbeat was still on its way), the first run heard after is
+/// taken, but only if it began before the relayed room did: a run that began later is a restart
+/// since (within the clocks' skew, taken for one: the connections then resume once more).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OwnerRun {
+    /// The owner's run, once known.
+    known: Option<u64>,
+    /// When the relayed room began (milliseconds since the Unix epoch).
+    began: u64,
+}
+
+impl OwnerRun {
+    /// Whether the owner, heard now in run `heard` (`None`: not heard lately), is still the
+    /// run this relayed room began with; learns that run when it was unknown.
+    pub fn still(&mut self, heard: Option<u64>) -> bool {
+        match (self.known, heard) {
+            (Some(known), Some(heard)) => known == heard,
+            (Some(_), None) | (None, None) => true,
+            (None, Some(heard)) => {
+                if heard.saturating_add(CLOCK_SKEW_MS) <= self.began {
+                    self.known = Some(heard);
+                    true
+                } else {
+                    false
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CLOCK_SKEW_MS, OwnerRun};
+
+    /// A known run holds while it is the one heard, and ends when another is.
+    #[test]
+    fn a_known_run_ends_when_the_owner_restarts() {
+        let mut run = OwnerRun { known: Some(5_000), began: 9_000 };
+        assert!(run.still(Some(5_000)));
+        assert!(run.still(None), "not heard for a moment: silence is judged elsewhere");
+        assert!(!run.still(Some(12_000)), "a new run of the owner");
+    }
+
+    /// An owner not heard yet as the relayed room began: its first run heard is taken if it
+    /// began before, and a run that began after means it restarted meanwhile.
+    #[test]
+    fn an_unknown_run_is_learnt_or_found_to_be_a_restart() {
+        let began = 100_000;
+        let mut before = OwnerRun { known: None, began };
+        assert!(before.still(None));
+        assert!(before.still(Some(began - 2 * CLOCK_SKEW_MS)));
+        assert_eq!(before.known, Some(began - 2 * CLOCK_SKEW_MS));
+        assert!(!before.still(Some(began + 5_000)), "learnt once, a later run is a restart");
+
+        let mut after = OwnerRun { known: None, began };
+        assert!(!after.still(Some(began + 5_000)), "the owner restarted after the relayed room began");
+        let mut within_skew = OwnerRun { known: None, began };
+        assert!(!within_skew.still(Some(began - CLOCK_SKEW_MS / 2)), "too close to tell: taken for a restart");
     }
 }

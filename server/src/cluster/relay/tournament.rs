@@ -74,7 +74,7 @@ impl Relay {
             lease: Some(lease),
         };
         debug!(tournament = %id, owner = %owner.node, "relaying a tournament held by another server");
-        let incarnation = self.incarnation(&owner.node);
+        let incarnation = self.owner_run(&owner.node);
         let edge = EdgeTournament { relay: self.clone(), id, owner, incarnation, users: HashSet::new(), tx };
         tokio::spawn(edge.run(rx));
         handle
@@ -237,7 +237,7 @@ struct EdgeTournament {
     id: Arc<str>,
     owner: Fence,
     /// The owner's run when this began: a restarted owner no longer has the tournament.
-    incarnation: Option<u64>,
+    incarnation: super::OwnerRun,
     /// The connections here that asked it something (their frames come back).
     users: HashSet<ConnId>,
     tx: mpsc::Sender<Command>,
@@ -259,7 +259,7 @@ impl EdgeTournament {
                     }
                 }
                 _ = check.tick() => {
-                    if !self.relay.still(&self.owner.node, self.incarnation) {
+                    if !self.relay.owner_still(&self.owner.node, &mut self.incarnation) {
                         break true;
                     }
                     self.prune().await;
