@@ -24,6 +24,8 @@ use crate::error::RuleError;
 use crate::event::Event;
 use crate::grossenaspe;
 use crate::mecklenburg;
+#[cfg(test)]
+use crate::nap;
 use crate::ruleset::{RuleSet, RuleSetError};
 use crate::seed::{DealSeeds, Seed};
 use crate::series::{Series, SeriesView};
@@ -579,6 +581,18 @@ holstein_engine!(
     [] tippen::Series, tippen, rules: tippen::Rules, id: GameId::Tippen,
     seats: |rules| usize::from(rules.players), deals: |rules| rules.deals,
     own_view: |s, viewer| s.own_view(viewer)
+);
+
+// Nap: the seats are the players option; the series counts deals. Nap is not registered yet,
+// and `GameEngine::ID` names a registered game only; until its registry line
+// (`Nap => crate::nap::Series, "nap", "Nap";` in `games.rs`) is added, this implementation is
+// built for the crate's own tests alone, with Prisdorf's id standing in (the tests never read
+// it). Registering Nap: add that line, drop the `cfg(test)` here and on the `use` above, and set
+// `id: GameId::Nap`.
+#[cfg(test)]
+holstein_engine!(
+    [] nap::Series, nap, rules: nap::Rules, id: GameId::Prisdorf,
+    seats: |rules| usize::from(rules.players), deals: |rules| rules.deals
 );
 
 // Both Mecklenburg games: one series over each game's own options.

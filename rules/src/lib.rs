@@ -22,6 +22,10 @@
 //! * [`tippen`] is Tippen / Dreiblatt: seven presets from 1821 to the modern books, 2 to 10
 //!   players, a pot of play-money counters shared by tricks, bêtes, shoving, knocking,
 //!   sniffing, robbing, hop and jump and the exchange.
+//! * [`nap`] is Nap (Napoleon), the English cousin: 2 to 7 players, bids from two tricks to
+//!   Nap, Wellington and Blücher with misère between three and four, the first card led making
+//!   trumps, counters settled with every opponent, peep, purchase and the pool (its rules are
+//!   complete; it is not offered at a table yet).
 //! * [`wippen`] is Wippen: a fishing game for 2 to 4 players with the 52-card pack, captures and
 //!   builds by arithmetic expressions, games, sets and a match.
 //!
@@ -47,6 +51,7 @@ pub mod grossenaspe;
 mod holstein;
 mod level;
 pub mod mecklenburg;
+pub mod nap;
 pub mod prompt;
 pub mod review;
 mod ruleset;

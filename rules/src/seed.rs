@@ -53,10 +53,16 @@ impl Seed {
 
     /// Fisher–Yates from the last place down: place `i` swaps with a place drawn from `0..=i`.
     fn shuffle_cards(&self, cards: &mut [Card]) {
+        self.shuffle_slice(cards);
+    }
+
+    /// [`Seed::shuffle_pack`]'s Fisher–Yates over any items: a game whose pack holds more than
+    /// the four suits (Nap's joker) shuffles its own card type the same way.
+    pub(crate) fn shuffle_slice<T>(&self, items: &mut [T]) {
         let mut rng = ChaCha20Rng::from_seed(self.0);
-        for i in (1..cards.len()).rev() {
+        for i in (1..items.len()).rev() {
             let j = below(&mut rng, i as u32 + 1) as usize;
-            cards.swap(i, j);
+            items.swap(i, j);
         }
     }
 
