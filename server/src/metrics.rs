@@ -74,6 +74,9 @@ pub struct Metrics {
     pub rooms_lost: AtomicU64,
     /// Connections here in a room another server holds, relayed to it over NATS (cluster mode).
     pub relayed: AtomicU64,
+    /// Relayed connections closed to resume because a frame for them was lost between the
+    /// servers (cluster mode).
+    pub relayed_frames_lost: AtomicU64,
     /// Connections of other servers in the rooms held here (cluster mode).
     pub remote_viewers: AtomicU64,
     /// One round trip to the NATS server (cluster mode), measured every second.
@@ -195,6 +198,13 @@ impl Metrics {
             "Rooms at rest handed to a less loaded server to even out the load (cluster mode).",
             "counter",
             &self.rooms_rebalanced,
+        );
+        gauge(
+            &mut out,
+            "fipsen_relayed_frames_lost_total",
+            "Relayed connections closed to resume because a frame for them was lost between the servers (cluster mode).",
+            "counter",
+            &self.relayed_frames_lost,
         );
         gauge(
             &mut out,

@@ -37,6 +37,26 @@ pub struct Relayed {
     pub room: Arc<str>,
     /// The owner's lease epoch.
     pub epoch: u64,
+    /// The number of the last room frame delivered (see [`wire::Addressed::frame`]).
+    delivered: u64,
+}
+
+impl Relayed {
+    /// A connection relayed from its join on.
+    pub fn new(link: ConnLink, room: Arc<str>, epoch: u64) -> Relayed {
+        Relayed { link, room, epoch, delivered: 0 }
+    }
+
+    /// Whether a frame numbered `frame` comes next (counting it delivered); `false` when a
+    /// frame before it was lost on the way. Frames without a number (a tournament's) always do.
+    fn next_in_order(&mut self, frame: Option<u64>) -> bool {
+        let Some(frame) = frame else { return true };
+        if frame != self.delivered + 1 {
+            return false;
+        }
+        self.delivered = frame;
+        true
+    }
 }
 
 impl Relay {
@@ -75,17 +95,35 @@ impl Relay {
     pub(super) async fn deliver(self: Arc<Self>, mut inbox: async_nats::Subscriber) {
         while let Some(message) = inbox.next().await {
             let Some(to) = message.headers.as_ref().and_then(wire::read_headers) else { continue };
-            let Addressed { room, conn, epoch, close, tournament } = to;
+            let Addressed { room, conn, epoch, close, tournament, frame } = to;
             let inbox = if tournament { &self.tournament_inbox } else { &self.inbox };
             let ours = |relayed: &Relayed| relayed.epoch == epoch && &*relayed.room == room;
             match close {
                 None => {
-                    let Some(relayed) = inbox.get(&conn) else {
+                    let Some(mut relayed) = inbox.get_mut(&conn) else {
                         debug!(conn, room, epoch, "a relayed frame for a connection not relayed here: dropped");
                         continue;
                     };
                     if !ours(&relayed) {
                         debug!(conn, room, epoch, relayed_room = %relayed.room, relayed_epoch = relayed.epoch, "a relayed frame of another room or lease: dropped");
+                        continue;
+                    }
+                    if !relayed.next_in_order(frame) {
+                        // A frame was lost between the servers: the client resumes and gets a
+                        // snapshot instead of patches to a state it does not have.
+                        warn!(
+                            conn,
+                            room,
+                            epoch,
+                            frame,
+                            delivered = relayed.delivered,
+                            "a relayed frame was lost on the way: the connection resumes"
+                        );
+                        inc(&self.metrics.relayed_frames_lost);
+                        drop(relayed);
+                        if let Some((_, relayed)) = inbox.remove(&conn) {
+                            close_link(&relayed.link, CloseCode::Restart);
+                        }
                         continue;
                     }
                     let Ok(text) = std::str::from_utf8(&message.payload) else {
@@ -207,7 +245,7 @@ impl EdgeRoom {
                     seen: Some(seen),
                 };
                 // Registered first: the owner's first frames may come before its answer.
-                self.relay.inbox.insert(conn, Relayed { link, room: self.code.clone(), epoch: self.owner.epoch });
+                self.relay.inbox.insert(conn, Relayed::new(link, self.code.clone(), self.owner.epoch));
                 let answer = self.ask::<Joined>(&message).await;
                 let ToOwner::Join { kind, .. } = message else { unreachable!("built as a join above") };
                 match answer {
@@ -306,5 +344,34 @@ impl EdgeRoom {
                 Err(End::Moved)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use tokio::sync::mpsc;
+
+    use super::Relayed;
+    use crate::room::{ConnLink, Kick};
+
+    fn relayed() -> Relayed {
+        let (tx, _rx) = mpsc::channel(4);
+        let link = ConnLink { id: 1, tx, kick: Arc::new(Kick::default()), addr: std::net::Ipv4Addr::LOCALHOST.into() };
+        Relayed::new(link, Arc::from("ROOM"), 3)
+    }
+
+    /// The room's frames come numbered 1, 2, 3…: each in turn is delivered; a number skipped
+    /// means a frame lost on the way, and so does one that comes again.
+    #[test]
+    fn a_skipped_frame_number_is_a_lost_frame() {
+        let mut r = relayed();
+        assert!(r.next_in_order(Some(1)));
+        assert!(r.next_in_order(Some(2)));
+        assert!(!r.next_in_order(Some(4)), "frame 3 was lost");
+        assert!(!r.next_in_order(Some(2)), "frame 2 again");
+        assert!(r.next_in_order(Some(3)), "the count stands where it was");
+        assert!(r.next_in_order(None), "a tournament's frames carry no number");
     }
 }

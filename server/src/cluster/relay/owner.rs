@@ -88,8 +88,14 @@ impl Relay {
                         // Not in a room here (this server restarted, or dropped it): the
                         // client resumes and finds its room again.
                         debug!(conn, "a relayed message for a connection not in a room here: closed with 1012");
-                        let to =
-                            Addressed { room: &room, conn, epoch, close: Some(CloseCode::Restart), tournament: false };
+                        let to = Addressed {
+                            room: &room,
+                            conn,
+                            epoch,
+                            close: Some(CloseCode::Restart),
+                            tournament: false,
+                            frame: None,
+                        };
                         self.send_edge(&Subject::from(self.subject(&edge.subject())), to, Bytes::new()).await;
                     }
                 }
@@ -160,7 +166,9 @@ impl Relay {
         // service speaks for it: frames or a close from this one would reach the client's
         // connection at the edge (the same number there) as its own.
         let current = || self.remotes.get(&key).is_none_or(|remote| remote.id == link.id);
-        let to = |close| Addressed { room: &code, conn: key.1, epoch, close, tournament: false };
+        let to = |close| Addressed { room: &code, conn: key.1, epoch, close, tournament: false, frame: None };
+        // The frames sent for this connection since its join, numbered for the edge.
+        let mut sent: u64 = 0;
         let (reply, answer) = oneshot::channel();
         let join = RoomCommand::Join(Box::new(Join { link: link.clone(), kind, seen, reply }));
         let joined = if room.tx.send(join).await.is_err() {
@@ -179,7 +187,9 @@ impl Relay {
                 tokio::select! {
                     frame = out.recv() => match frame {
                         Some(Outgoing::Text(text)) => {
-                            self.send_edge_if(current(), &edge, to(None), Bytes::copy_from_slice(text.as_bytes())).await;
+                            sent += 1;
+                            let numbered = Addressed { frame: Some(sent), ..to(None) };
+                            self.send_edge_if(current(), &edge, numbered, Bytes::copy_from_slice(text.as_bytes())).await;
                         }
                         Some(Outgoing::Close(close)) => {
                             self.send_edge_if(current(), &edge, to(Some(close)), Bytes::new()).await;

@@ -185,7 +185,7 @@ impl Relay {
         kick: Arc<Kick>,
     ) {
         let Forwarded { edge, id, conn, epoch } = forwarded;
-        let to = |close| Addressed { room: &id, conn, epoch, close, tournament: true };
+        let to = |close| Addressed { room: &id, conn, epoch, close, tournament: true, frame: None };
         loop {
             let (close, payload) = tokio::select! {
                 frame = out.recv() => match frame {
@@ -337,9 +337,7 @@ impl EdgeTournament {
         };
         let message = self.command(&link, command);
         if self.users.insert(link.id) {
-            self.relay
-                .tournament_inbox
-                .insert(link.id, Relayed { link, room: self.id.clone(), epoch: self.owner.epoch });
+            self.relay.tournament_inbox.insert(link.id, Relayed::new(link, self.id.clone(), self.owner.epoch));
         }
         match reply {
             None => self.tell(&message).await,

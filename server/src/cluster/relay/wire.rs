@@ -30,6 +30,8 @@ pub const ROOM: &str = "Fipsen-Room";
 pub const CLOSE: &str = "Fipsen-Close";
 /// The header of a tournament's frame or close (a room's have none).
 pub const TOURNAMENT: &str = "Fipsen-Tournament";
+/// The header with a room's frame's number for its connection (1 for the first after the join).
+pub const FRAME: &str = "Fipsen-Frame";
 
 /// Where the rooms a server holds are told what their relayed clients send.
 pub fn owner_subject(node: &str) -> String {
@@ -240,6 +242,10 @@ pub struct Addressed<'a> {
     pub close: Option<CloseCode>,
     /// A tournament's, not a room's.
     pub tournament: bool,
+    /// A room's frame's number for its connection, counted from 1 after each join: an edge that
+    /// sees a number skipped lost a frame on the way, and the frames after it would patch a
+    /// state the client does not have.
+    pub frame: Option<u64>,
 }
 
 /// The headers of a frame or close for an edge's connection.
@@ -254,6 +260,9 @@ pub fn headers(to: Addressed<'_>) -> HeaderMap {
     if to.tournament {
         headers.insert(TOURNAMENT, "1");
     }
+    if let Some(frame) = to.frame {
+        headers.insert(FRAME, frame.to_string().as_str());
+    }
     headers
 }
 
@@ -266,7 +275,11 @@ pub fn read_headers(headers: &HeaderMap) -> Option<Addressed<'_>> {
         Some(code) => Some(CloseCode::from_code(code.as_str().parse().ok()?)?),
         None => None,
     };
-    Some(Addressed { room, conn, epoch, close, tournament: headers.get(TOURNAMENT).is_some() })
+    let frame = match headers.get(FRAME) {
+        Some(number) => Some(number.as_str().parse().ok()?),
+        None => None,
+    };
+    Some(Addressed { room, conn, epoch, close, tournament: headers.get(TOURNAMENT).is_some(), frame })
 }
 
 #[cfg(test)]
@@ -293,12 +306,15 @@ mod tests {
         assert_eq!(error_code("no/such_code"), ErrorCode::ServerBusy);
         for close in CloseCode::ALL {
             for tournament in [false, true] {
-                let to = Addressed { room: "R", conn: 12, epoch: 3, close: Some(close), tournament };
+                let to = Addressed { room: "R", conn: 12, epoch: 3, close: Some(close), tournament, frame: None };
                 assert_eq!(read_headers(&headers(to)), Some(to));
             }
         }
-        let to = Addressed { room: "ABC", conn: u64::MAX, epoch: u64::MAX - 1, close: None, tournament: false };
+        let to =
+            Addressed { room: "ABC", conn: u64::MAX, epoch: u64::MAX - 1, close: None, tournament: false, frame: None };
         assert_eq!(read_headers(&headers(to)), Some(to));
+        let numbered = Addressed { frame: Some(u64::MAX), ..to };
+        assert_eq!(read_headers(&headers(numbered)), Some(numbered));
         assert_eq!(read_headers(&HeaderMap::new()), None);
     }
 }
