@@ -26,17 +26,22 @@ pub mod connection;
 pub mod fair;
 pub mod frames;
 pub mod health;
+pub mod keys;
+pub mod lease;
 pub mod listener;
 pub mod metrics;
 pub mod proxy;
+pub mod quota;
 pub mod registry;
-pub mod replay;
 pub mod room;
 pub mod secrets;
-pub mod series_index;
+pub mod state;
 pub mod static_files;
 pub mod storage;
+pub mod text;
 pub mod tournaments;
+
+pub use room::{replay, series_index};
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -46,9 +51,9 @@ use tracing::{info, warn};
 
 use crate::accept::Acceptor;
 use crate::config::{Config, Database};
-use crate::listener::AppState;
 use crate::metrics::Metrics;
 use crate::registry::Registry;
+use crate::state::AppState;
 use crate::storage::{Storage, StorageOptions};
 use crate::tournaments::Tournaments;
 

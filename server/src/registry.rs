@@ -8,21 +8,25 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
-use fipsen_protocol::{
-    DealReplay, ErrorCode, LOBBY_PAGE, LobbyRoom, MAX_NAME_CHARS, MyRoom, RoomOptions, SeriesRecord,
-};
+use fipsen_protocol::{DealReplay, ErrorCode, LOBBY_PAGE, LobbyRoom, MyRoom, RoomOptions, SeriesRecord};
 use fipsen_rules::{GameRules, Prepared, Seat, Seed};
+use futures_util::future::BoxFuture;
 use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{debug, error, info, warn};
 
+use crate::background::CONCURRENT_REVIEWS;
 use crate::cluster::relay::Relay;
-use crate::cluster::{Cluster, RoomLease};
 use crate::fair::{FairQueue, Turn};
+use crate::lease::{Cluster, RoomLease};
 use crate::metrics::{Metrics, dec, inc};
-use crate::room::{Damaged, Record, Room, RoomCommand, RoomEnv, TableSeat};
+use crate::quota::{BotPace, QUOTA_ENTRIES};
+pub use crate::quota::{Bucket, ROOM_REFILL, ROOMS_PER_CONNECTION_BURST};
+pub use crate::room::RoomHandle;
+use crate::room::series_index::{StoredSeries, Unread};
+use crate::room::{Damaged, Record, Room, RoomCommand, RoomEnv, RoomHost, TableSeat};
 use crate::secrets;
-use crate::series_index::{StoredSeries, Unread};
 use crate::storage::{Claim, Fence, RoomMeta, Storage, StorageError, StoredRecord, StoredRoom};
+pub use crate::text::{clean_name, clean_text, is_invisible};
 use crate::tournaments::TableReport;
 
 /// Commands queued for one room before senders wait.
@@ -31,75 +35,6 @@ const ROOM_QUEUE: usize = 256;
 const RELAY_GRACE: Duration = Duration::from_secs(2);
 /// How often a room held by a silent server is claimed again while its lease runs.
 const CLAIM_RETRY: Duration = Duration::from_millis(250);
-/// Rooms one connection may create at once; then one more every [`ROOM_REFILL`].
-pub const ROOMS_PER_CONNECTION_BURST: f64 = 5.0;
-/// How long it takes to earn one more room.
-pub const ROOM_REFILL: Duration = Duration::from_secs(60);
-/// Addresses remembered for the room quota before full buckets are forgotten.
-const QUOTA_ENTRIES: usize = 10_000;
-
-/// A bucket of things to create (rooms, registrations): full at the burst, refilled by one every
-/// `refill` ([`ROOM_REFILL`] for rooms).
-#[derive(Debug, Clone, Copy)]
-pub struct Bucket {
-    level: f64,
-    at: Instant,
-    burst: f64,
-    refill: Duration,
-}
-
-impl Bucket {
-    /// A full bucket of `burst` rooms.
-    pub fn with_burst(burst: f64, now: Instant) -> Bucket {
-        Bucket::refilled_every(ROOM_REFILL, burst, now)
-    }
-
-    /// A full bucket of `burst`, earning one more every `refill`.
-    pub fn refilled_every(refill: Duration, burst: f64, now: Instant) -> Bucket {
-        Bucket { level: burst, at: now, burst, refill }
-    }
-
-    /// The level now.
-    pub fn level(&self, now: Instant) -> f64 {
-        let earned = now.saturating_duration_since(self.at).as_secs_f64() / self.refill.as_secs_f64();
-        (self.level + earned).min(self.burst)
-    }
-
-    /// Whether the bucket is full again at `now` (it says nothing then and can be forgotten).
-    pub fn is_full(&self, now: Instant) -> bool {
-        self.level(now) >= self.burst
-    }
-
-    /// Takes one from the bucket, if there is one.
-    pub fn take(&mut self, now: Instant) -> bool {
-        self.level = self.level(now);
-        self.at = now;
-        if self.level >= 1.0 {
-            self.level -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
-
-/// A room task's handle.
-#[derive(Debug, Clone)]
-pub struct RoomHandle {
-    /// Which task (a room closed and opened again is a new instance).
-    pub instance: u64,
-    /// The invite code.
-    pub code: Arc<str>,
-    /// The room's command queue.
-    pub tx: mpsc::Sender<RoomCommand>,
-    /// The room's lobby entry, if it is public.
-    pub lobby: watch::Receiver<Option<LobbyRoom>>,
-    /// The room's lease, in cluster mode.
-    pub lease: Option<Arc<RoomLease>>,
-    /// When the task started, in milliseconds since 1970 (the lobby lists newer rooms first,
-    /// across the servers of a cluster).
-    pub opened: u64,
-}
 
 /// A public room in the lobby: here (its entry as it is now), or at another server (as that
 /// server last published it).
@@ -132,11 +67,8 @@ pub struct Registry {
     room_quota: DashMap<IpAddr, Bucket>,
     /// Rooms one address may create in a burst (0: no limit).
     rooms_per_address: u32,
-    /// For each address watching rooms of bots only: when their next bot move may be made.
-    bot_pace: DashMap<IpAddr, Instant>,
-    /// The time between two bot moves of the rooms of bots only watched from one address
-    /// (`None`: no pace).
-    bot_move_every: Option<Duration>,
+    /// The pace of the bots in the rooms of bots only watched from one address.
+    bot_pace: BotPace,
     /// Where tournament tables send the deals they played (set once the tournaments run).
     reports: OnceLock<mpsc::UnboundedSender<TableReport>>,
     /// The stored rooms (and tournaments, as `tournament:<id>`) found broken since start: each is
@@ -158,70 +90,6 @@ pub struct Registry {
     /// Leases held here for other things than rooms (tournaments), renewed and handed over
     /// with the rooms'.
     other_leases: DashMap<Arc<str>, Arc<RoomLease>>,
-}
-
-/// How many reviews, replays and series pages are computed at the same time (a review takes a
-/// background thread for up to a second or two); more wait their turn in their address's short
-/// queue ([`crate::fair`]), and beyond it get `review/busy` or `server/busy`.
-pub(crate) const CONCURRENT_REVIEWS: usize = 2;
-
-/// Checks a player's name: 1 to 32 characters once trimmed, with at least one visible
-/// character and no control, invisible or text-direction characters (which could make one
-/// name look like another, or turn the text around it).
-pub fn clean_name(name: &str) -> Result<String, ErrorCode> {
-    let name = name.trim();
-    let count = name.chars().count();
-    if count == 0
-        || count > MAX_NAME_CHARS
-        || name.chars().any(|c| c.is_control() || is_invisible(c))
-        || !name.chars().any(|c| !c.is_whitespace())
-    {
-        return Err(ErrorCode::NameInvalid);
-    }
-    // Runs of spaces would make two names look alike.
-    Ok(name.split_whitespace().collect::<Vec<_>>().join(" "))
-}
-
-/// Free text from a person (chat, titles): control, invisible and text-direction characters
-/// removed, line breaks and tabs turned into spaces, trimmed.
-pub fn clean_text(text: &str) -> String {
-    let cleaned: String = text
-        .chars()
-        .filter_map(|c| match c {
-            '\n' | '\r' | '\t' => Some(' '),
-            c if c.is_control() || is_invisible(c) => None,
-            c => Some(c),
-        })
-        .collect();
-    cleaned.trim().to_string()
-}
-
-/// Characters that show nothing or change the direction of the text around them: Unicode's
-/// format characters (zero-width spaces and joiners, direction marks, embeddings, overrides
-/// and isolates, the byte-order mark, tags) and the blank fillers that look like nothing.
-pub fn is_invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00AD}'
-            | '\u{034F}'
-            | '\u{061C}'
-            | '\u{115F}'
-            | '\u{1160}'
-            | '\u{17B4}'
-            | '\u{17B5}'
-            | '\u{180B}'..='\u{180F}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{2028}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}'
-            | '\u{2800}'
-            | '\u{3164}'
-            | '\u{FE00}'..='\u{FE0F}'
-            | '\u{FEFF}'
-            | '\u{FFA0}'
-            | '\u{FFF0}'..='\u{FFFB}'
-            | '\u{1D173}'..='\u{1D17A}'
-            | '\u{E0000}'..='\u{E0FFF}'
-    )
 }
 
 /// Computes, off the event loop, what a room of these rules needs before it opens (the game's
@@ -273,8 +141,7 @@ impl Registry {
             max_spectators: crate::room::DEFAULT_AUDIENCE_CAP,
             room_quota: DashMap::new(),
             rooms_per_address: 0,
-            bot_pace: DashMap::new(),
-            bot_move_every: None,
+            bot_pace: BotPace::default(),
             reports: OnceLock::new(),
             broken: DashMap::new(),
             cluster: None,
@@ -471,7 +338,7 @@ impl Registry {
     #[must_use]
     pub fn with_watched_bots_rate(mut self: Arc<Self>, rate: u32) -> Arc<Self> {
         if let Some(registry) = Arc::get_mut(&mut self) {
-            registry.bot_move_every = (rate > 0).then(|| Duration::from_secs(1) / rate);
+            registry.bot_pace = BotPace::new(rate);
         }
         self
     }
@@ -692,7 +559,7 @@ impl Registry {
         RoomEnv {
             storage: self.storage.clone(),
             metrics: self.metrics.clone(),
-            registry: self.clone(),
+            host: self.clone(),
             idle: self.idle,
             reviews: self.reviews.clone(),
             max_spectators: self.max_spectators,
@@ -1093,7 +960,7 @@ impl Registry {
         }
         // One IPv6 /64 is one address, as for the sockets per address.
         let mut bucket =
-            self.room_quota.entry(crate::accept::address_key(addr)).or_insert_with(|| Bucket::with_burst(burst, now));
+            self.room_quota.entry(crate::quota::address_key(addr)).or_insert_with(|| Bucket::with_burst(burst, now));
         bucket.take(now)
     }
 
@@ -1102,16 +969,7 @@ impl Registry {
     /// pace (`--watched-bots-rate`) between them, and each room one at most. The time is taken
     /// for that move.
     pub fn unattended_bot_move(&self, addr: IpAddr, due: Instant) -> Instant {
-        let Some(every) = self.bot_move_every else { return due };
-        if self.bot_pace.len() > QUOTA_ENTRIES {
-            // A pace that has passed says nothing: forget it, so the map stays small.
-            let now = Instant::now();
-            self.bot_pace.retain(|_, next| *next > now);
-        }
-        let mut next = self.bot_pace.entry(crate::accept::address_key(addr)).or_insert(due);
-        let at = (*next).max(due);
-        *next = at + every;
-        at
+        self.bot_pace.move_at(addr, due)
     }
 
     /// Checks `key` for the series of `room`: its share key (`None`), or a seat token of the
@@ -1143,10 +1001,10 @@ impl Registry {
 
     /// Deals `from` to `from + count - 1` of the stored series of `room`, its key checked
     /// already ([`Registry::series_key`]): their deal index rows and records, never the room's
-    /// whole log ([`crate::series_index::read`]); they are checked where they are dealt again
+    /// whole log ([`crate::room::series_index::read`]); they are checked where they are dealt again
     /// ([`Registry::with_series`]).
     async fn load_series(&self, room: &str, from: u32, count: u32) -> Result<StoredSeries, ErrorCode> {
-        match crate::series_index::read(&self.storage, room, from, count).await {
+        match crate::room::series_index::read(&self.storage, room, from, count).await {
             Ok(Some(stored)) => Ok(stored),
             Ok(None) => Err(ErrorCode::SeriesNotFound),
             Err(Unread::Storage(e)) => Err(self.unloadable(room, &e)),
@@ -1176,7 +1034,7 @@ impl Registry {
         let done = crate::background::run(move || {
             let _turn = turn;
             // The work deals the deals again, and only deals that rebuild exactly what was
-            // acknowledged show anything of the series (see `crate::replay`).
+            // acknowledged show anything of the series (see `crate::room::replay`).
             let seat = participant.and_then(|participant| stored.seat_of(participant));
             work(&stored, seat)
         })
@@ -1206,11 +1064,11 @@ impl Registry {
         addr: IpAddr,
         room: &str,
         key: &str,
-        page: crate::replay::SeriesPage,
+        page: crate::room::replay::SeriesPage,
     ) -> Result<(SeriesRecord, Option<String>), ErrorCode> {
         self.with_series(addr, room, key, (page.from, page.count), move |stored, perspective| {
             let share = perspective.map(|_| secrets::share_key(&stored.meta.master));
-            Ok((crate::replay::series_record(stored, perspective, page)?, share))
+            Ok((crate::room::replay::series_record(stored, perspective, page)?, share))
         })
         .await
     }
@@ -1223,7 +1081,7 @@ impl Registry {
     /// none such), `server/busy` or `server/storage`.
     pub async fn series_replay(&self, addr: IpAddr, room: &str, key: &str, deal: u32) -> Result<DealReplay, ErrorCode> {
         self.with_series(addr, room, key, (deal, 1), move |stored, perspective| {
-            crate::replay::replay_deal(stored, deal, perspective)
+            crate::room::replay::replay_deal(stored, deal, perspective)
         })
         .await?
         .ok_or(ErrorCode::ReplayUnavailable)
@@ -1274,5 +1132,27 @@ impl Registry {
             }
         }
         rooms
+    }
+}
+
+impl RoomHost for Registry {
+    fn room_closed(&self, code: &str, instance: u64) {
+        self.forget(code, instance);
+    }
+
+    fn table_played(&self, report: TableReport) {
+        self.report_table(report);
+    }
+
+    fn bot_move_at(&self, addr: IpAddr, due: Instant) -> Instant {
+        self.unattended_bot_move(addr, due)
+    }
+
+    fn open_rematch(
+        self: Arc<Self>,
+        template: RoomMeta,
+        records: Vec<Record>,
+    ) -> BoxFuture<'static, Result<Arc<str>, ErrorCode>> {
+        Box::pin(async move { self.create_rematch(template, records).await.map(|handle| handle.code) })
     }
 }

@@ -35,13 +35,16 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{error, info, warn};
 
-use crate::accept::address_key;
-use crate::cluster::{RoomLease, tournament_key};
+use crate::keys::tournament_key;
+use crate::lease::RoomLease;
 use crate::metrics::{Metrics, inc};
-use crate::registry::{Bucket, Registry, clean_name, clean_text};
+use crate::quota::{Bucket, address_key};
+use crate::registry::Registry;
 use crate::room::{ConnId, ConnLink, Outgoing, TableSeat};
+pub use crate::room::{TableLink, TableReport};
 use crate::secrets;
 use crate::storage::{RoomMeta, Storage, StorageError, StoredTournament, TOURNAMENT_RECORD_FORMAT};
+use crate::text::{clean_name, clean_text};
 
 /// Commands queued for one tournament before senders wait.
 const TOURNAMENT_QUEUE: usize = 256;
@@ -59,32 +62,6 @@ pub struct Limits {
     /// Registrations one address may make for one tournament in a burst
     /// (`--registrations-per-address`; 0: no limit).
     pub registrations_per_address: u32,
-}
-
-/// A room's tie to its tournament, stored with the room.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TableLink {
-    /// The tournament's link code.
-    pub tournament: String,
-    /// The tournament's name.
-    pub name: String,
-    /// The table.
-    pub table: TableId,
-    /// The tournament's rounds.
-    pub rounds: u32,
-    /// The deals the table plays (that count).
-    pub deals: u32,
-    /// Whether the tournament plays duplicate deals.
-    pub duplicate: bool,
-}
-
-/// A tournament table's deals that counted, each as the tournament records it.
-#[derive(Debug, Clone)]
-pub struct TableReport {
-    /// The tournament's link code.
-    pub tournament: String,
-    /// Every deal that counted so far.
-    pub results: Vec<DealResult>,
 }
 
 /// What a tournament stores: its events, and the server's own records beside them.

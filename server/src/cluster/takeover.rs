@@ -49,7 +49,7 @@ pub async fn adopt_own(registry: &Arc<Registry>) -> usize {
     };
     let mut adopted = 0;
     for (key, _) in own {
-        if key.starts_with(crate::cluster::TOURNAMENT_KEY_PREFIX) || registry.holds(&key) {
+        if key.starts_with(crate::keys::TOURNAMENT_KEY_PREFIX) || registry.holds(&key) {
             continue;
         }
         if registry.adopt(&key).await {

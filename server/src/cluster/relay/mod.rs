@@ -33,8 +33,9 @@ use futures_util::StreamExt;
 use tracing::{info, warn};
 
 use crate::metrics::Metrics;
-use crate::registry::{Registry, RoomHandle};
+use crate::registry::Registry;
 use crate::room::ConnId;
+use crate::room::RoomHandle;
 use crate::storage::Fence;
 use crate::tournaments::{TournamentHandle, Tournaments};
 

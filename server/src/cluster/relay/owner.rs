@@ -17,7 +17,8 @@ use tracing::{debug, info, warn};
 use super::Relay;
 use super::wire::{self, Addressed, Edge, Joined, Reply, ToOwner};
 use crate::metrics::{dec, inc};
-use crate::registry::{Registry, RoomHandle};
+use crate::registry::Registry;
+use crate::room::RoomHandle;
 use crate::room::{ConnLink, Join, JoinKind, JoinRefusal, Kick, Outgoing, RoomCommand, new_conn_id, request_time};
 
 /// Another server's connection in a room held here.
