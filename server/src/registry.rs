@@ -8,7 +8,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
-use fipsen_protocol::{DealReplay, ErrorCode, LOBBY_PAGE, LobbyRoom, MyRoom, RoomOptions, SeriesRecord};
+use fipsen_protocol::{
+    DealReplay, ErrorCode, LOBBY_PAGE, LobbyRoom, MyRoom, RoomOptions, SeriesRecord, TournamentSummary,
+};
 use fipsen_rules::{GameRules, Prepared, Seat, Seed};
 use futures_util::future::BoxFuture;
 use tokio::sync::{mpsc, oneshot, watch};
@@ -22,12 +24,14 @@ use crate::metrics::{Metrics, dec, inc};
 use crate::quota::{BotPace, QUOTA_ENTRIES};
 pub use crate::quota::{Bucket, ROOM_REFILL, ROOMS_PER_CONNECTION_BURST};
 pub use crate::room::RoomHandle;
+use crate::room::TableReport;
 use crate::room::series_index::{StoredSeries, Unread};
 use crate::room::{Damaged, Record, Room, RoomCommand, RoomEnv, RoomHost, TableSeat};
 use crate::secrets;
 use crate::storage::{Claim, Fence, RoomMeta, Storage, StorageError, StoredRecord, StoredRoom};
 pub use crate::text::{clean_name, clean_text, is_invisible};
-use crate::tournaments::TableReport;
+use crate::tournaments::host::KeyClaim;
+use crate::tournaments::{TournamentHandle, TournamentHost};
 
 /// Commands queued for one room before senders wait.
 const ROOM_QUEUE: usize = 256;
@@ -1154,5 +1158,51 @@ impl RoomHost for Registry {
         records: Vec<Record>,
     ) -> BoxFuture<'static, Result<Arc<str>, ErrorCode>> {
         Box::pin(async move { self.create_rematch(template, records).await.map(|handle| handle.code) })
+    }
+}
+
+impl TournamentHost for Registry {
+    fn cluster(&self) -> Option<&Cluster> {
+        Registry::cluster(self)
+    }
+
+    fn fixed_master(&self) -> Option<Seed> {
+        Registry::fixed_master(self)
+    }
+
+    fn set_reports(&self, reports: mpsc::UnboundedSender<TableReport>) {
+        Registry::set_reports(self, reports);
+    }
+
+    fn claim_key<'a>(&'a self, key: &'a Arc<str>) -> BoxFuture<'a, Result<KeyClaim, ErrorCode>> {
+        Box::pin(Registry::claim_key(self, key))
+    }
+
+    fn hold_lease(&self, key: Arc<str>, lease: Arc<RoomLease>) {
+        Registry::hold_lease(self, key, lease);
+    }
+
+    fn drop_lease<'a>(&'a self, key: &'a Arc<str>, lease: &'a Arc<RoomLease>) -> BoxFuture<'a, ()> {
+        Box::pin(Registry::drop_lease(self, key, lease))
+    }
+
+    fn broken_tournament(&self, id: &str, reason: &str) -> ErrorCode {
+        Registry::broken_tournament(self, id, reason)
+    }
+
+    fn open_table(self: Arc<Self>, meta: RoomMeta, seats: Vec<TableSeat>) -> BoxFuture<'static, Result<(), ErrorCode>> {
+        Box::pin(async move { Registry::open_table(&self, meta, &seats).await.map(|_| ()) })
+    }
+
+    fn tournament_edge(&self, id: &str) -> Option<TournamentHandle> {
+        self.relay()?.tournament_edge(id)
+    }
+
+    fn relay_tournament(&self, id: Arc<str>, holder: Fence) -> Option<TournamentHandle> {
+        Some(self.relay()?.relay_tournament(id, holder))
+    }
+
+    fn remote_tournaments(&self) -> Vec<(u64, TournamentSummary)> {
+        self.relay().map(|relay| relay.remote_tournaments()).unwrap_or_default()
     }
 }
