@@ -133,12 +133,16 @@ pub async fn run(
                 registry.set_relay(relay);
             }
             let mut passed_over = std::collections::HashSet::new();
-            let restored = cluster::takeover::adopt_own(&registry).await
-                + cluster::takeover::pass(&registry, &mut passed_over).await;
-            tokio::spawn(cluster::renewal::run(registry.clone()));
-            tokio::spawn(cluster::takeover::run(registry.clone(), passed_over));
-            if config.rebalance {
-                tokio::spawn(cluster::rebalance::run(registry.clone()));
+            let rooms: Arc<dyn cluster::NodeRooms> = registry.clone();
+            let relay = registry.relay().cloned();
+            let restored = cluster::takeover::adopt_own(&rooms).await
+                + cluster::takeover::pass(&rooms, relay.as_deref(), &mut passed_over).await;
+            tokio::spawn(cluster::renewal::run(rooms.clone()));
+            tokio::spawn(cluster::takeover::run(rooms.clone(), relay.clone(), passed_over));
+            if config.rebalance
+                && let Some(relay) = relay
+            {
+                tokio::spawn(cluster::rebalance::run(rooms, relay));
             }
             restored
         }
@@ -212,7 +216,7 @@ pub async fn run(
         // other servers' relayed ones alike, so that they resume where the room goes next.
         // Meanwhile no room is claimed or joined here any more.
         info!("shutting down: handing the rooms over");
-        cluster::handover::release_all(&handing_over).await;
+        cluster::handover::release_all(&*handing_over).await;
         if let Some(relay) = handing_over.relay() {
             // The closes of the relayed connections leave before the NATS connection does.
             tokio::time::sleep(Duration::from_millis(200)).await;

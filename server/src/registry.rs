@@ -17,6 +17,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{debug, error, info, warn};
 
 use crate::background::CONCURRENT_REVIEWS;
+use crate::cluster::NodeRooms;
 use crate::cluster::relay::Relay;
 use crate::fair::{FairQueue, Turn};
 use crate::lease::{Cluster, RoomLease};
@@ -1204,5 +1205,63 @@ impl TournamentHost for Registry {
 
     fn remote_tournaments(&self) -> Vec<(u64, TournamentSummary)> {
         self.relay().map(|relay| relay.remote_tournaments()).unwrap_or_default()
+    }
+}
+
+impl NodeRooms for Registry {
+    fn cluster(&self) -> Option<&Cluster> {
+        Registry::cluster(self)
+    }
+
+    fn storage(&self) -> &Storage {
+        Registry::storage(self)
+    }
+
+    fn metrics(&self) -> &Metrics {
+        Registry::metrics(self)
+    }
+
+    fn leases(&self) -> Vec<(Arc<str>, Arc<RoomLease>)> {
+        Registry::leases(self)
+    }
+
+    fn room_leases(&self) -> Vec<(Arc<str>, Arc<RoomLease>)> {
+        Registry::room_leases(self)
+    }
+
+    fn stop_claiming(&self) {
+        Registry::stop_claiming(self);
+    }
+
+    fn is_stopping(&self) -> bool {
+        Registry::is_stopping(self)
+    }
+
+    fn holds(&self, code: &str) -> bool {
+        Registry::holds(self, code)
+    }
+
+    fn local(&self, code: &str) -> Option<RoomHandle> {
+        Registry::local(self, code)
+    }
+
+    fn held(&self, code: &str, epoch: u64) -> Option<RoomHandle> {
+        Registry::held(self, code, epoch)
+    }
+
+    fn public_rooms(&self, limit: usize) -> Vec<(u64, LobbyRoom)> {
+        Registry::public_rooms(self, limit)
+    }
+
+    fn adopt(self: Arc<Self>, code: String) -> BoxFuture<'static, bool> {
+        Box::pin(async move { Registry::adopt(&self, &code).await })
+    }
+
+    fn open_placed(self: Arc<Self>, code: String) -> BoxFuture<'static, Option<u64>> {
+        Box::pin(async move { Registry::open_placed(&self, &code).await })
+    }
+
+    fn move_room<'a>(&'a self, code: &'a Arc<str>, lease: &'a Arc<RoomLease>, node: &'a str) -> BoxFuture<'a, bool> {
+        Box::pin(Registry::move_room(self, code, lease, node))
     }
 }

@@ -23,7 +23,9 @@ pub mod handover;
 pub mod rebalance;
 pub mod relay;
 pub mod renewal;
+pub mod rooms;
 pub mod takeover;
 
 pub use crate::keys::{TOURNAMENT_KEY_PREFIX, tournament_key};
 pub use crate::lease::{Cluster, RoomLease, until_lost};
+pub use rooms::NodeRooms;
