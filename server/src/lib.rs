@@ -6,16 +6,22 @@
 //!   client's files ([`static_files`]), with the connection cap, the Origin check and the
 //!   security headers.
 //! * [`connection`] — one WebSocket: handshake, rate limit, frames in and out.
-//! * [`registry`] — the rooms in memory (handles only), opened from storage on demand.
+//! * [`registry`] — the rooms in memory (handles only), opened from storage on demand; it
+//!   answers what the rooms, tournaments and cluster ask of the server.
 //! * [`cluster`] — cluster mode (`--node-id`): room leases, their renewal, takeover, hand-over.
 //! * [`room`] — one task per room: seats, spectators, chat, the series, reconnection.
 //! * [`tournaments`] — one task per tournament: registration, rounds, its tables as rooms,
 //!   the live standings.
-//! * [`replay`] — finished deals rebuilt from storage, step by step with every hand open.
+//! * [`replay`] (in [`room`]) — finished deals rebuilt from storage, step by step with every hand open.
 //! * [`analysis`] — the card-by-card analysis of finished deals, computed off the rooms' tasks and cached.
 //! * [`storage`] — SQLite or PostgreSQL, one writer with group commit; persist before acknowledging.
 //! * [`proxy`] — the client's address behind a trusted reverse proxy (`X-Forwarded-For`).
 //! * [`metrics`], [`config`], [`secrets`] — counters, settings, invite codes and tokens.
+//! * [`lease`], [`keys`], [`quota`], [`text`], [`state`] — a held lease, lease keys, per-address
+//!   buckets and paces, text cleaning, and what every request handler shares.
+//!
+//! The modules stand in layers, each using only its own and those below (ARCHITECTURE.md,
+//! "Server layers"; `tests/layers.rs` checks it).
 
 pub mod accept;
 pub mod analysis;
