@@ -9,7 +9,7 @@ use crate::quota::QUOTA_ENTRIES;
 
 impl Registry {
     /// Whether `addr` may create another room now: each address has a bucket of
-    /// `--rooms-per-address` rooms that refills by one every [`ROOM_REFILL`].
+    /// `--rooms-per-address` rooms that refills by one every [`ROOM_REFILL`](crate::quota::ROOM_REFILL).
     pub fn may_create_room(&self, addr: IpAddr) -> bool {
         if self.rooms_per_address == 0 {
             return true;

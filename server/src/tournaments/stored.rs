@@ -1,4 +1,4 @@
-//! What a tournament stores ([`Stored`]) and what its records rebuild ([`TaskState`]), with the
+//! What a tournament stores (`Stored`) and what its records rebuild (`TaskState`), with the
 //! pure checks and names a task uses: no I/O here.
 
 use std::collections::HashMap;
