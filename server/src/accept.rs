@@ -15,7 +15,7 @@
 //! itself has to bound.
 
 use std::io;
-use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,9 +34,10 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tower_service::Service as _;
 use tracing::{debug, warn};
 
-use crate::listener::AppState;
 use crate::metrics::{Metrics, dec, inc};
 use crate::proxy;
+pub use crate::quota::address_key;
+use crate::state::AppState;
 
 /// The largest HTTP request head (request line and headers); a larger one gets 431.
 pub const MAX_HEADER_BYTES: usize = 16 * 1024;
@@ -102,18 +103,6 @@ impl Addresses {
         }
         *count += 1;
         Some(AddressPlace { addresses: Some(self.clone()), key })
-    }
-}
-
-/// What counts as one address: an IPv4 address, or an IPv6 /64 network (one household or
-/// host usually has a whole /64 to pick addresses from).
-pub fn address_key(peer: IpAddr) -> IpAddr {
-    match peer {
-        IpAddr::V4(_) => peer,
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => IpAddr::V6(Ipv6Addr::from_bits(v6.to_bits() & !u128::from(u64::MAX))),
-        },
     }
 }
 
@@ -437,19 +426,6 @@ mod tests {
 
     fn ip(text: &str) -> IpAddr {
         text.parse().expect("an address")
-    }
-
-    #[test]
-    fn an_address_is_an_ipv4_address_or_an_ipv6_network() {
-        let v4 = ip("203.0.113.7");
-        assert_eq!(address_key(v4), v4);
-        let mapped = ip("::ffff:203.0.113.7");
-        assert_eq!(address_key(mapped), v4, "an IPv4 client on an IPv6 socket is its IPv4 address");
-        let one = ip("2001:db8:1:2:aaaa:bbbb:cccc:dddd");
-        let other = ip("2001:db8:1:2::1");
-        let elsewhere = ip("2001:db8:1:3::1");
-        assert_eq!(address_key(one), address_key(other), "one /64 is one address");
-        assert_ne!(address_key(one), address_key(elsewhere));
     }
 
     #[test]

@@ -15,7 +15,12 @@ use tracing::warn;
 pub const NICE: i32 = 10;
 
 /// How many background threads there are: as many as jobs may run at once.
-pub const THREADS: usize = crate::registry::CONCURRENT_REVIEWS;
+pub const THREADS: usize = CONCURRENT_REVIEWS;
+
+/// How many reviews, replays and series pages are computed at the same time (a review takes a
+/// background thread for up to a second or two); more wait their turn in their address's short
+/// queue ((`fair.rs`)), and beyond it get `review/busy` or `server/busy`.
+pub const CONCURRENT_REVIEWS: usize = 2;
 
 type Job = Box<dyn FnOnce() + Send>;
 

@@ -6,6 +6,9 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+/// How far a commit is pushed to the disk (a storage setting, `--sync`).
+pub use crate::storage::SyncMode;
+
 /// How log lines are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum LogFormat {
@@ -13,20 +16,6 @@ pub enum LogFormat {
     Text,
     /// One JSON object per line, for log collectors.
     Json,
-}
-
-/// How far a commit is pushed to the disk before an action is acknowledged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum SyncMode {
-    /// Every commit is on the disk (fsync) before the action is acknowledged: nothing
-    /// acknowledged is lost, even if the machine loses power.
-    #[default]
-    Full,
-    /// Commits reach the operating system, not the disk; the log is synced at checkpoints (a few
-    /// times a second). Nothing acknowledged is lost when the server process crashes or is killed,
-    /// but the last acknowledged actions can be lost when the machine loses power or the
-    /// operating system crashes.
-    Normal,
 }
 
 /// Where the rooms are stored, as `--db` names it.
@@ -288,9 +277,9 @@ impl Config {
     }
 
     /// Cluster mode's settings, if `--node-id` turns it on.
-    pub fn cluster(&self) -> Option<crate::cluster::Cluster> {
+    pub fn cluster(&self) -> Option<crate::lease::Cluster> {
         let node = self.node_id.as_deref()?;
-        Some(crate::cluster::Cluster::new(node, Duration::from_millis(self.lease_ms)))
+        Some(crate::lease::Cluster::new(node, Duration::from_millis(self.lease_ms)))
     }
 
     /// How long a stopping server goes on serving before it hands over and closes

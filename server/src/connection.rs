@@ -22,10 +22,12 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{Instrument, debug, info_span, warn};
 
 use crate::config::Config;
-use crate::listener::AppState;
 use crate::metrics::{dec, inc};
-use crate::registry::{Bucket, ROOMS_PER_CONNECTION_BURST, RoomHandle, clean_name};
+use crate::quota::{Bucket, ROOMS_PER_CONNECTION_BURST};
+use crate::room::RoomHandle;
 use crate::room::{ConnLink, Join, JoinKind, JoinRefusal, Kick, Outgoing, RoomCommand, request_time};
+use crate::state::AppState;
+use crate::text::clean_name;
 use crate::tournaments::{Command as TournamentCommand, OrganiserAction, TournamentHandle};
 
 /// How long one frame may take to go out before the client counts as not reading.
@@ -634,7 +636,7 @@ impl Reader {
     async fn on_series(&self, message: SeriesMessage) -> Flow {
         match message {
             SeriesMessage::Series { room, key, from, count } => {
-                let page = crate::replay::SeriesPage::asked(from, count);
+                let page = crate::room::replay::SeriesPage::asked(from, count);
                 match self.state.registry.series(self.peer, &room, &key, page).await {
                     Ok((series, share_key)) => self.send(&ServerMessage::Series { series, share_key }),
                     Err(code) => self.refuse(code, code.to_string()),

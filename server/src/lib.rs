@@ -6,16 +6,22 @@
 //!   client's files ([`static_files`]), with the connection cap, the Origin check and the
 //!   security headers.
 //! * [`connection`] — one WebSocket: handshake, rate limit, frames in and out.
-//! * [`registry`] — the rooms in memory (handles only), opened from storage on demand.
+//! * [`registry`] — the rooms in memory (handles only), opened from storage on demand; it
+//!   answers what the rooms, tournaments and cluster ask of the server.
 //! * [`cluster`] — cluster mode (`--node-id`): room leases, their renewal, takeover, hand-over.
 //! * [`room`] — one task per room: seats, spectators, chat, the series, reconnection.
 //! * [`tournaments`] — one task per tournament: registration, rounds, its tables as rooms,
 //!   the live standings.
-//! * [`replay`] — finished deals rebuilt from storage, step by step with every hand open.
+//! * [`replay`] (in [`room`]) — finished deals rebuilt from storage, step by step with every hand open.
 //! * [`analysis`] — the card-by-card analysis of finished deals, computed off the rooms' tasks and cached.
 //! * [`storage`] — SQLite or PostgreSQL, one writer with group commit; persist before acknowledging.
 //! * [`proxy`] — the client's address behind a trusted reverse proxy (`X-Forwarded-For`).
 //! * [`metrics`], [`config`], [`secrets`] — counters, settings, invite codes and tokens.
+//! * [`lease`], [`keys`], [`quota`], [`text`], [`state`] — a held lease, lease keys, per-address
+//!   buckets and paces, text cleaning, and what every request handler shares.
+//!
+//! The modules stand in layers, each using only its own and those below (ARCHITECTURE.md,
+//! "Server layers"; `tests/layers.rs` checks it).
 
 pub mod accept;
 pub mod analysis;
@@ -26,17 +32,22 @@ pub mod connection;
 pub mod fair;
 pub mod frames;
 pub mod health;
+pub mod keys;
+pub mod lease;
 pub mod listener;
 pub mod metrics;
 pub mod proxy;
+pub mod quota;
 pub mod registry;
-pub mod replay;
 pub mod room;
 pub mod secrets;
-pub mod series_index;
+pub mod state;
 pub mod static_files;
 pub mod storage;
+pub mod text;
 pub mod tournaments;
+
+pub use room::{replay, series_index};
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -46,9 +57,9 @@ use tracing::{info, warn};
 
 use crate::accept::Acceptor;
 use crate::config::{Config, Database};
-use crate::listener::AppState;
 use crate::metrics::Metrics;
 use crate::registry::Registry;
+use crate::state::AppState;
 use crate::storage::{Storage, StorageOptions};
 use crate::tournaments::Tournaments;
 
@@ -128,12 +139,16 @@ pub async fn run(
                 registry.set_relay(relay);
             }
             let mut passed_over = std::collections::HashSet::new();
-            let restored = cluster::takeover::adopt_own(&registry).await
-                + cluster::takeover::pass(&registry, &mut passed_over).await;
-            tokio::spawn(cluster::renewal::run(registry.clone()));
-            tokio::spawn(cluster::takeover::run(registry.clone(), passed_over));
-            if config.rebalance {
-                tokio::spawn(cluster::rebalance::run(registry.clone()));
+            let rooms: Arc<dyn cluster::NodeRooms> = registry.clone();
+            let relay = registry.relay().cloned();
+            let restored = cluster::takeover::adopt_own(&rooms).await
+                + cluster::takeover::pass(&rooms, relay.as_deref(), &mut passed_over).await;
+            tokio::spawn(cluster::renewal::run(rooms.clone()));
+            tokio::spawn(cluster::takeover::run(rooms.clone(), relay.clone(), passed_over));
+            if config.rebalance
+                && let Some(relay) = relay
+            {
+                tokio::spawn(cluster::rebalance::run(rooms, relay));
             }
             restored
         }
@@ -207,7 +222,7 @@ pub async fn run(
         // other servers' relayed ones alike, so that they resume where the room goes next.
         // Meanwhile no room is claimed or joined here any more.
         info!("shutting down: handing the rooms over");
-        cluster::handover::release_all(&handing_over).await;
+        cluster::handover::release_all(&*handing_over).await;
         if let Some(relay) = handing_over.relay() {
             // The closes of the relayed connections leave before the NATS connection does.
             tokio::time::sleep(Duration::from_millis(200)).await;

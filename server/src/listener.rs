@@ -12,44 +12,19 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use fipsen_protocol::{CloseCode, ErrorCode, MAX_MESSAGE_BYTES, ServerMessage};
 use futures_util::FutureExt as _;
-use tokio::sync::{Semaphore, watch};
 use tracing::Instrument as _;
 
 use crate::accept::Client;
-use crate::config::Config;
 use crate::connection;
-use crate::health::Health;
-use crate::metrics::{Metrics, inc};
-use crate::registry::Registry;
+use crate::metrics::inc;
+pub use crate::state::AppState;
 use crate::static_files;
-use crate::storage::Storage;
 
 /// Each WebSocket's read buffer, allocated for the connection's whole life.
 pub const READ_BUFFER_BYTES: usize = 512;
 
 /// Outgoing frames are gathered up to this size before they are written to the socket.
 const WRITE_BUFFER_BYTES: usize = 16 * 1024;
-
-/// What every request handler shares.
-#[derive(Debug)]
-pub struct AppState {
-    /// The configuration.
-    pub config: Config,
-    /// The rooms.
-    pub registry: Arc<Registry>,
-    /// The tournaments.
-    pub tournaments: Arc<crate::tournaments::Tournaments>,
-    /// The counters.
-    pub metrics: Arc<Metrics>,
-    /// One permit per open WebSocket.
-    pub connections: Arc<Semaphore>,
-    /// Becomes true when the server shuts down.
-    pub shutdown: watch::Receiver<bool>,
-    /// Storage, for `/healthz`'s probe.
-    pub storage: Storage,
-    /// `/healthz`'s latest probe.
-    pub health: Health,
-}
 
 /// The routes: `/healthz`, `/metrics`, `/ws`, and the web client for everything else; every
 /// response carries the security headers.

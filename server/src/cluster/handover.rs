@@ -6,11 +6,11 @@
 
 use tracing::{info, warn};
 
-use crate::registry::Registry;
+use super::rooms::NodeRooms;
 
 /// Stops claiming rooms (if the drain has not already), stops every room held under a lease
 /// and releases its lease; returns how many were released.
-pub async fn release_all(registry: &Registry) -> usize {
+pub async fn release_all(registry: &dyn NodeRooms) -> usize {
     registry.stop_claiming();
     let mut released = 0;
     for (code, lease) in registry.leases() {

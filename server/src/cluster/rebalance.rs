@@ -13,9 +13,10 @@ use std::sync::Arc;
 
 use tracing::info;
 
-use super::Cluster;
+use super::relay::Relay;
+use super::rooms::NodeRooms;
+use crate::lease::Cluster;
 use crate::metrics::inc;
-use crate::registry::Registry;
 
 /// Rooms handed over in one pass at most.
 pub const PER_PASS: usize = 2;
@@ -36,7 +37,7 @@ impl Cluster {
 
 /// Evens out the rooms with the other servers, every [`Cluster::rebalance_every`], until the
 /// registry is dropped (cluster mode with the relay only).
-pub async fn run(registry: Arc<Registry>) {
+pub async fn run(registry: Arc<dyn NodeRooms>, relay: Arc<Relay>) {
     let Some(cluster) = registry.cluster().cloned() else { return };
     let mut ticks = tokio::time::interval(cluster.rebalance_every());
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -44,14 +45,13 @@ pub async fn run(registry: Arc<Registry>) {
     ticks.tick().await;
     loop {
         ticks.tick().await;
-        pass(&registry).await;
+        pass(&registry, &relay).await;
     }
 }
 
 /// One look: while this server holds more than [`margin`] rooms more than the least loaded
 /// other server, hands that one rooms at rest, up to [`PER_PASS`]; returns how many it took.
-pub async fn pass(registry: &Arc<Registry>) -> usize {
-    let Some(relay) = registry.relay().cloned() else { return 0 };
+pub async fn pass(registry: &Arc<dyn NodeRooms>, relay: &Relay) -> usize {
     if registry.is_stopping() {
         return 0;
     }

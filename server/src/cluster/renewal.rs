@@ -8,10 +8,10 @@ use std::time::Instant;
 
 use tracing::{error, warn};
 
-use crate::registry::Registry;
+use super::rooms::NodeRooms;
 
 /// Renews this server's leases until the registry is dropped (in cluster mode only).
-pub async fn run(registry: Arc<Registry>) {
+pub async fn run(registry: Arc<dyn NodeRooms>) {
     let Some(cluster) = registry.cluster().cloned() else { return };
     let mut renewed = Instant::now();
     let mut ticks = tokio::time::interval(cluster.renew_every());
@@ -43,7 +43,7 @@ pub async fn run(registry: Arc<Registry>) {
 
 /// Stops every room in memory whose lease, claimed before the renewal was `asked` for, is not
 /// among those `held`.
-fn stop_missing(registry: &Registry, held: &HashSet<(String, u64)>, asked: Instant) {
+fn stop_missing(registry: &Arc<dyn NodeRooms>, held: &HashSet<(String, u64)>, asked: Instant) {
     for (code, lease) in registry.leases() {
         if lease.claimed_at < asked && !held.contains(&(code.to_string(), lease.fence.epoch)) {
             warn!(room = %code, epoch = lease.fence.epoch, "the room's lease was not renewed: it is lost");

@@ -13,8 +13,9 @@ use std::sync::Arc;
 use futures_util::StreamExt as _;
 use tracing::{info, warn};
 
+use super::relay::Relay;
+use super::rooms::NodeRooms;
 use crate::metrics::inc;
-use crate::registry::Registry;
 
 /// Rooms looked for in one pass.
 const PER_PASS: u32 = 1000;
@@ -23,7 +24,7 @@ const AT_ONCE: usize = 4;
 
 /// Takes over the rooms nobody holds, every half lease, until the registry is dropped (in
 /// cluster mode only). `passed_over`: what the pass at start left to other servers.
-pub async fn run(registry: Arc<Registry>, mut passed_over: HashSet<String>) {
+pub async fn run(registry: Arc<dyn NodeRooms>, relay: Option<Arc<Relay>>, mut passed_over: HashSet<String>) {
     let Some(cluster) = registry.cluster().cloned() else { return };
     let mut ticks = tokio::time::interval(cluster.takeover_every());
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -31,14 +32,14 @@ pub async fn run(registry: Arc<Registry>, mut passed_over: HashSet<String>) {
     ticks.tick().await;
     loop {
         ticks.tick().await;
-        pass(&registry, &mut passed_over).await;
+        pass(&registry, relay.as_deref(), &mut passed_over).await;
     }
 }
 
 /// At start: claims again and restores the rooms whose lease still names this server (it was
 /// killed and restarted before they ran out), instead of leaving them until they do. Returns
 /// how many.
-pub async fn adopt_own(registry: &Arc<Registry>) -> usize {
+pub async fn adopt_own(registry: &Arc<dyn NodeRooms>) -> usize {
     let Some(cluster) = registry.cluster().cloned() else { return 0 };
     let own = match registry.storage().renew(cluster.node.clone(), cluster.lease).await {
         Ok(own) => own,
@@ -49,10 +50,10 @@ pub async fn adopt_own(registry: &Arc<Registry>) -> usize {
     };
     let mut adopted = 0;
     for (key, _) in own {
-        if key.starts_with(crate::cluster::TOURNAMENT_KEY_PREFIX) || registry.holds(&key) {
+        if key.starts_with(crate::keys::TOURNAMENT_KEY_PREFIX) || registry.holds(&key) {
             continue;
         }
-        if registry.adopt(&key).await {
+        if registry.clone().adopt(key.clone()).await {
             info!(room = %key, "room held before the restart opened again");
             adopted += 1;
         }
@@ -64,7 +65,7 @@ pub async fn adopt_own(registry: &Arc<Registry>) -> usize {
 /// preferred for ([`preferred`]) and those it passed over last time (`passed_over`, replaced by
 /// what it passes over now); returns how many were taken over. A room another server claims
 /// first stays that server's.
-pub async fn pass(registry: &Arc<Registry>, passed_over: &mut HashSet<String>) -> usize {
+pub async fn pass(registry: &Arc<dyn NodeRooms>, relay: Option<&Relay>, passed_over: &mut HashSet<String>) -> usize {
     let codes = match registry.storage().unowned(PER_PASS).await {
         Ok(codes) => codes,
         Err(e) => {
@@ -72,7 +73,7 @@ pub async fn pass(registry: &Arc<Registry>, passed_over: &mut HashSet<String>) -
             return 0;
         }
     };
-    let nodes = registry.relay().map(|relay| relay.live_nodes());
+    let nodes = relay.map(Relay::live_nodes);
     let me = registry.cluster().map(|cluster| cluster.node.to_string());
     let mut mine = Vec::new();
     let mut left = HashSet::new();
@@ -90,7 +91,7 @@ pub async fn pass(registry: &Arc<Registry>, passed_over: &mut HashSet<String>) -
     *passed_over = left;
     futures_util::stream::iter(mine)
         .map(|code| async move {
-            let taken = registry.adopt(&code).await;
+            let taken = registry.clone().adopt(code.clone()).await;
             if taken {
                 inc(&registry.metrics().lease_takeovers);
                 info!(room = %code, "room taken over");

@@ -16,77 +16,29 @@
 
 pub mod command;
 pub mod core;
+pub mod deal_index;
+pub mod handle;
+pub mod host;
 pub mod link;
 mod offload;
 pub mod record;
+pub mod replay;
 mod send;
+pub mod series_index;
 pub mod shell;
 mod snapshot;
+pub mod table;
 
+#[cfg(test)]
+mod series_tests;
 #[cfg(test)]
 mod tests;
 
-use std::sync::Arc;
-
-use fipsen_bots::Level;
-use fipsen_rules::Seat;
-
 pub use command::{Join, JoinKind, JoinRefusal, RoomCommand};
 pub use core::DEFAULT_AUDIENCE_CAP;
+pub use handle::RoomHandle;
+pub use host::RoomHost;
 pub use link::{ConnId, ConnLink, Kick, Outgoing, new_conn_id, request_time};
 pub use record::{Damaged, ReadRecord, Record};
 pub use shell::{Room, RoomEnv};
-
-use crate::frames::Base;
-
-/// A connection in the room, as the shell keeps it.
-#[derive(Debug)]
-struct Member {
-    link: ConnLink,
-    /// The state (`{"room": …, "game": …}`) this connection was last sent: its next `update`
-    /// patches it. Connections of one viewer share it after an update.
-    base: Arc<Base>,
-}
-
-/// Who sits at a seat of a tournament table when its room opens.
-#[derive(Debug, Clone)]
-pub enum TableSeat {
-    /// An entrant, who comes in with his tournament token.
-    Person {
-        /// His name.
-        name: String,
-        /// SHA-256 of his entrant token.
-        token_hash: String,
-    },
-    /// A bot entrant.
-    Bot {
-        /// Its name.
-        name: String,
-    },
-}
-
-impl TableSeat {
-    /// The records a tournament table starts with: everyone seated, then the start.
-    pub fn records(seats: &[TableSeat]) -> Vec<Record> {
-        let mut records: Vec<Record> = seats
-            .iter()
-            .enumerate()
-            .map(|(i, seat)| match seat {
-                TableSeat::Person { name, token_hash } => Record::Joined {
-                    participant: i as u32,
-                    name: name.clone(),
-                    token_hash: token_hash.clone(),
-                    seat: Some(Seat(i as u8)),
-                },
-                TableSeat::Bot { name } => Record::BotAdded {
-                    participant: i as u32,
-                    seat: Seat(i as u8),
-                    level: Level::Normal,
-                    name: name.clone(),
-                },
-            })
-            .collect();
-        records.push(Record::Started);
-        records
-    }
-}
+pub use table::{TableLink, TableReport, TableSeat};

@@ -36,13 +36,13 @@ impl Room {
             // The deal's index rows and records alone (the deal is checked as it is dealt again).
             let stored = match at_hand {
                 Some(_) => None,
-                None => crate::series_index::read(&storage, &code, deal, 1).await.ok().flatten(),
+                None => crate::room::series_index::read(&storage, &code, deal, 1).await.ok().flatten(),
             };
             let computed = crate::background::run(move || {
                 let _turn = turn;
                 let finished = at_hand
                     .map(|d| *d)
-                    .or_else(|| stored.and_then(|s| crate::replay::finished_deal(&s, deal).ok().flatten()))?;
+                    .or_else(|| stored.and_then(|s| crate::room::replay::finished_deal(&s, deal).ok().flatten()))?;
                 // Prisdorf's review has its own shape; the other games review the decisions.
                 if FinishedDeal::reviewed(finished.game()) {
                     finished.review(seat, Level::Strong, seed).map(|review| ServerMessage::Review { deal, review })
@@ -74,11 +74,11 @@ impl Room {
         tokio::spawn(async move {
             let turn = place.turn().await;
             // The deal's index rows and records alone (the deal is checked as it is dealt again).
-            let message = match crate::series_index::read(&storage, &code, deal, 1).await {
+            let message = match crate::room::series_index::read(&storage, &code, deal, 1).await {
                 Ok(Some(stored)) => {
                     let built = crate::background::run(move || {
                         let _turn = turn;
-                        crate::replay::replay_deal(&stored, deal, seat)
+                        crate::room::replay::replay_deal(&stored, deal, seat)
                     })
                     .await;
                     match built {
@@ -86,10 +86,10 @@ impl Room {
                         _ => ServerMessage::error(ErrorCode::ReplayUnavailable, None),
                     }
                 }
-                Ok(None) | Err(crate::series_index::Unread::Damaged(_)) => {
+                Ok(None) | Err(crate::room::series_index::Unread::Damaged(_)) => {
                     ServerMessage::error(ErrorCode::ReplayUnavailable, None)
                 }
-                Err(crate::series_index::Unread::Storage(e)) => {
+                Err(crate::room::series_index::Unread::Storage(e)) => {
                     warn!(room = %code, error = %e, "a replay could not be read from storage");
                     ServerMessage::error(ErrorCode::Storage, None)
                 }
@@ -120,9 +120,9 @@ impl Room {
             master: fipsen_rules::Seed([0; 32]),
             tournament: None,
         };
-        let handle = self.env.registry.create_rematch(template, records).await?;
-        info!(room = %code, rematch = %handle.code, "the host offered to play again");
-        Box::pin(self.execute(Command::Rematched { room: handle.code.to_string() }, None)).await
+        let rematch = self.env.host.clone().open_rematch(template, records).await?;
+        info!(room = %code, %rematch, "the host offered to play again");
+        Box::pin(self.execute(Command::Rematched { room: rematch.to_string() }, None)).await
     }
 
     /// Deletes the room and its series from storage for good, tells everyone in it, and ends

@@ -12,18 +12,26 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tracing::{debug, error, info, warn};
 
-use super::Member;
 use super::command::{JoinKind, JoinRefusal, RoomCommand};
 use super::core::{At, Change, Command, Core, Decision, Effect};
+use super::host::RoomHost;
 use super::link::{ConnId, ConnLink, Outgoing};
 use super::record::{Damaged, Record};
-use crate::cluster::RoomLease;
 use crate::fair::FairQueue;
 use crate::frames::Base;
+use crate::lease::RoomLease;
 use crate::metrics::{Metrics, inc};
-use crate::registry::Registry;
 use crate::secrets;
 use crate::storage::{Fence, NewRecord, ROOM_RECORD_FORMAT, RoomMeta, Storage, StorageError, StoredRecord, StoredRoom};
+
+/// A connection in the room, as the shell keeps it.
+#[derive(Debug)]
+pub(super) struct Member {
+    pub(super) link: ConnLink,
+    /// The state (`{"room": …, "game": …}`) this connection was last sent: its next `update`
+    /// patches it. Connections of one viewer share it after an update.
+    pub(super) base: Arc<Base>,
+}
 
 /// Settings every room shares.
 #[derive(Debug, Clone)]
@@ -32,8 +40,8 @@ pub struct RoomEnv {
     pub storage: Storage,
     /// Metrics.
     pub metrics: Arc<Metrics>,
-    /// The registry, to leave it when closing.
-    pub registry: Arc<Registry>,
+    /// The server holding the room ([`RoomHost`]: the registry).
+    pub host: Arc<dyn RoomHost>,
     /// How long a room with nobody connected stays in memory.
     pub idle: Duration,
     /// Turns to compute a review or a replay, shared fairly between addresses by every room.
@@ -180,7 +188,7 @@ impl Room {
     }
 
     /// Stores the deal index's rows of the deals that ended since it last did
-    /// ([`crate::series_index`]). A row that cannot be stored is kept and stored with the next
+    /// ([`crate::room::series_index`]). A row that cannot be stored is kept and stored with the next
     /// (and a row lost with the process is made again at the room's restore): the room plays on.
     pub async fn store_index(&mut self) {
         let rows = self.core.take_index();
@@ -232,7 +240,7 @@ impl Room {
                         self.send_to(conn, &answer);
                     }
                 }
-                () = crate::cluster::until_lost(self.lease.clone()) => {}
+                () = crate::lease::until_lost(self.lease.clone()) => {}
             }
         }
         if let Some(thinking) = self.bot_turn.take().and_then(|turn| turn.thinking) {
@@ -268,7 +276,7 @@ impl Room {
                 warn!(room = %code, error = %e, "cannot release the room's lease");
             }
         }
-        self.env.registry.forget(&code, self.instance);
+        self.env.host.room_closed(&code, self.instance);
         rx.close();
         // Whoever reached the room before it left the registry opens it again.
         while let Some(command) = rx.recv().await {
@@ -523,7 +531,7 @@ impl Room {
     /// Tells a tournament table's tournament every deal that counted so far.
     fn report(&self) {
         if let Some(report) = self.core.table_report() {
-            self.env.registry.report_table(report);
+            self.env.host.table_played(report);
         }
     }
 
@@ -570,7 +578,7 @@ impl Room {
             return at;
         }
         match self.members.iter().min_by_key(|(conn, _)| **conn) {
-            Some((_, watcher)) => self.env.registry.unattended_bot_move(watcher.link.addr, at),
+            Some((_, watcher)) => self.env.host.bot_move_at(watcher.link.addr, at),
             None => at,
         }
     }

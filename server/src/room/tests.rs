@@ -1,24 +1,45 @@
 //! The shell's own part: the pace of bots that play only for watchers, shared by an address.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use fipsen_bots::Level;
-use fipsen_protocol::RoomOptions;
+use fipsen_protocol::{ErrorCode, RoomOptions};
 use fipsen_rules::{AnyGame, GameRules, Seat};
+use futures_util::future::BoxFuture;
 use tokio::sync::{mpsc, watch};
 
 use super::core::Change;
-use super::{ConnLink, Kick, Member, Record, Room, RoomEnv};
-use crate::config::SyncMode;
+use super::shell::Member;
+use super::{ConnLink, Kick, Record, Room, RoomEnv, RoomHost, TableReport};
 use crate::frames::Base;
 use crate::metrics::Metrics;
-use crate::registry::Registry;
+use crate::quota::BotPace;
+use crate::storage::SyncMode;
 use crate::storage::{RoomMeta, Storage, StorageOptions};
 
-/// A room of four bots without a pause of their own, started, on a throw-away database, with
-/// the registry given.
-fn room_of_bots(dir: &std::path::Path, master: u8, registry: Option<Arc<Registry>>) -> Room {
+/// A server that holds rooms and does nothing for them but pace their bots.
+#[derive(Debug, Default)]
+struct Pacing(BotPace);
+
+impl RoomHost for Pacing {
+    fn room_closed(&self, _: &str, _: u64) {}
+
+    fn table_played(&self, _: TableReport) {}
+
+    fn bot_move_at(&self, addr: IpAddr, due: Instant) -> Instant {
+        self.0.move_at(addr, due)
+    }
+
+    fn open_rematch(self: Arc<Self>, _: RoomMeta, _: Vec<Record>) -> BoxFuture<'static, Result<Arc<str>, ErrorCode>> {
+        Box::pin(async { Err(ErrorCode::Storage) })
+    }
+}
+
+/// A room of four bots without a pause of their own, started, on a throw-away database, held
+/// by the host given.
+fn room_of_bots(dir: &std::path::Path, master: u8, host: Option<Arc<Pacing>>) -> Room {
     let metrics = Arc::new(Metrics::default());
     let (storage, _writer) = Storage::open_with(
         &dir.join(format!("db{master}.sqlite3")),
@@ -26,8 +47,7 @@ fn room_of_bots(dir: &std::path::Path, master: u8, registry: Option<Arc<Registry
         StorageOptions { sync: SyncMode::Normal, ..StorageOptions::default() },
     )
     .unwrap();
-    let registry =
-        registry.unwrap_or_else(|| Registry::new(storage.clone(), metrics.clone(), Duration::from_secs(60), None));
+    let host = host.unwrap_or_default();
     let meta = RoomMeta {
         code: "k3JX9a2LqP0vWm4Zb7Ya".into(),
         created_at: 0,
@@ -40,7 +60,7 @@ fn room_of_bots(dir: &std::path::Path, master: u8, registry: Option<Arc<Registry
     let env = RoomEnv {
         storage,
         metrics,
-        registry,
+        host,
         idle: Duration::from_secs(60),
         reviews: crate::fair::FairQueue::new(1),
         max_spectators: crate::room::DEFAULT_AUDIENCE_CAP,
@@ -60,7 +80,7 @@ fn room_of_bots(dir: &std::path::Path, master: u8, registry: Option<Arc<Registry
 /// A watcher from `addr` enters the room as connection `conn`.
 fn watch_from(room: &mut Room, conn: u64, addr: [u8; 4], participant: Option<u32>) {
     let (tx, _rx) = mpsc::channel(4);
-    let link = ConnLink { id: conn, tx, kick: Arc::new(Kick::default()), addr: std::net::IpAddr::from(addr) };
+    let link = ConnLink { id: conn, tx, kick: Arc::new(Kick::default()), addr: IpAddr::from(addr) };
     room.members.insert(conn, Member { link, base: Arc::new(Base::empty()) });
     let name = format!("Viewer {conn}");
     let connected = super::core::Passing::Connected { conn, participant, name, announce: true, since: 0 };
@@ -81,10 +101,9 @@ fn planned_in(room: &mut Room) -> Duration {
 async fn bots_playing_for_watchers_only_keep_a_pace_shared_by_the_address() {
     let dir = tempfile::tempdir().unwrap();
     let mut first = room_of_bots(dir.path(), 3, None);
-    let env = first.env.clone();
-    let registry = Registry::new(env.storage.clone(), env.metrics.clone(), env.idle, None).with_watched_bots_rate(10);
-    first.env.registry = registry.clone();
-    let mut second = room_of_bots(dir.path(), 4, Some(registry));
+    let host = Arc::new(Pacing(BotPace::new(10)));
+    first.env.host = host.clone();
+    let mut second = room_of_bots(dir.path(), 4, Some(host));
     watch_from(&mut first, 1, [192, 0, 2, 1], None);
     watch_from(&mut second, 1, [192, 0, 2, 1], None);
     let pace = Duration::from_millis(100);

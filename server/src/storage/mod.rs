@@ -42,6 +42,20 @@ use fipsen_protocol::RoomOptions;
 use fipsen_rules::{GameRules, Seed};
 use futures_util::future::BoxFuture;
 
+/// How far a commit is pushed to the disk before an action is acknowledged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SyncMode {
+    /// Every commit is on the disk (fsync) before the action is acknowledged: nothing
+    /// acknowledged is lost, even if the machine loses power.
+    #[default]
+    Full,
+    /// Commits reach the operating system, not the disk; the log is synced at checkpoints (a few
+    /// times a second). Nothing acknowledged is lost when the server process crashes or is killed,
+    /// but the last acknowledged actions can be lost when the machine loses power or the
+    /// operating system crashes.
+    Normal,
+}
+
 #[cfg(test)]
 #[macro_use]
 pub(crate) mod conformance;
@@ -217,7 +231,7 @@ pub struct StoredRoom {
 
 /// One finished deal of a room as the room's deal index keeps it ([`Storage::put_deals`]):
 /// written when the deal ends, so that a series page or a replay reads the index rows and the
-/// records of the deals it shows, never the room's whole log ([`crate::series_index`]).
+/// records of the deals it shows, never the room's whole log ([`crate::room::series_index`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DealEntry {
     /// The deal's number in the series, from 1.
@@ -226,7 +240,7 @@ pub struct DealEntry {
     pub first: u64,
     /// The number of the record that ended it.
     pub last: u64,
-    /// The rest, as JSON ([`crate::series_index`] writes and reads it): the series as the deal
+    /// The rest, as JSON ([`crate::room::series_index`] writes and reads it): the series as the deal
     /// left it (hidden hands and the master seed included: storage only), who sat where.
     pub data: String,
 }

@@ -18,8 +18,7 @@ use tracing::{debug, info, warn};
 use super::Relay;
 use super::wire::{self, Addressed, Joined, Reply, ToOwner};
 use crate::metrics::{dec, inc};
-use crate::registry::RoomHandle;
-use crate::room::{ConnId, ConnLink, Join, JoinRefusal, Outgoing, RoomCommand};
+use crate::room::{ConnId, ConnLink, Join, JoinRefusal, Outgoing, RoomCommand, RoomHandle};
 use crate::storage::Fence;
 
 /// Commands queued for a relayed room before senders wait (as for a room).

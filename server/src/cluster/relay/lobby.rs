@@ -10,9 +10,9 @@ use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use tracing::warn;
 
+use super::super::rooms::NodeRooms;
 use super::Relay;
 use super::wire::LOBBY_SUBJECT;
-use crate::registry::Registry;
 use crate::tournaments::Tournaments;
 
 /// How often each server publishes its public rooms.
@@ -52,7 +52,7 @@ impl Relay {
 
     /// Publishes this server's public rooms every [`LOBBY_EVERY`] (an empty list too, so
     /// that rooms gone from it go from the others' lobbies).
-    pub(super) async fn share_lobby(self: Arc<Self>, registry: Arc<Registry>, tournaments: Arc<Tournaments>) {
+    pub(super) async fn share_lobby(self: Arc<Self>, registry: Arc<dyn NodeRooms>, tournaments: Arc<Tournaments>) {
         let mut ticks = tokio::time::interval(LOBBY_EVERY);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {

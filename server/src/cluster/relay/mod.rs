@@ -32,9 +32,10 @@ use dashmap::DashMap;
 use futures_util::StreamExt;
 use tracing::{info, warn};
 
+use super::rooms::NodeRooms;
 use crate::metrics::Metrics;
-use crate::registry::{Registry, RoomHandle};
 use crate::room::ConnId;
+use crate::room::RoomHandle;
 use crate::storage::Fence;
 use crate::tournaments::{TournamentHandle, Tournaments};
 
@@ -155,7 +156,7 @@ impl Relay {
     /// A subscription could not be made.
     pub async fn start(
         self: &Arc<Self>,
-        registry: Arc<Registry>,
+        registry: Arc<dyn NodeRooms>,
         tournaments: Arc<Tournaments>,
     ) -> Result<(), async_nats::SubscribeError> {
         let alive = self.client.subscribe(self.subject(wire::ALIVE_SUBJECT)).await?;
@@ -307,7 +308,7 @@ impl Relay {
     /// Says every [`HEARTBEAT`] that this server is alive, in which run, how many rooms it
     /// holds and whether it is stopping; measures the round trip to NATS; drops the other
     /// servers' connections whose server has gone silent.
-    async fn beat(self: Arc<Self>, registry: Arc<Registry>) {
+    async fn beat(self: Arc<Self>, registry: Arc<dyn NodeRooms>) {
         let mut ticks = tokio::time::interval(HEARTBEAT);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {

@@ -14,10 +14,11 @@ use serde::Serialize;
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
+use super::super::rooms::NodeRooms;
 use super::Relay;
 use super::wire::{self, Addressed, Edge, Joined, Reply, ToOwner};
 use crate::metrics::{dec, inc};
-use crate::registry::{Registry, RoomHandle};
+use crate::room::RoomHandle;
 use crate::room::{ConnLink, Join, JoinKind, JoinRefusal, Kick, Outgoing, RoomCommand, new_conn_id, request_time};
 
 /// Another server's connection in a room held here.
@@ -45,7 +46,7 @@ pub(crate) enum Inbound {
 
 impl Relay {
     /// Serves the messages the other servers relay to the rooms held here.
-    pub(super) async fn serve(self: Arc<Self>, mut requests: async_nats::Subscriber, registry: Arc<Registry>) {
+    pub(super) async fn serve(self: Arc<Self>, mut requests: async_nats::Subscriber, registry: Arc<dyn NodeRooms>) {
         while let Some(message) = requests.next().await {
             let to_owner = match serde_json::from_slice::<ToOwner>(&message.payload) {
                 Ok(to_owner) => to_owner,
@@ -63,7 +64,7 @@ impl Relay {
                             // Perhaps this server's own from before a restart: claimed again
                             // here if so, and the edge finds it under the new lease.
                             let registry = registry.clone();
-                            tokio::spawn(async move { registry.adopt(&room).await });
+                            tokio::spawn(registry.adopt(room.clone()));
                         }
                         self.answer(reply_to, &Reply::<Joined>::NotHere).await;
                         continue;
@@ -121,7 +122,7 @@ impl Relay {
                     let relay = self.clone();
                     let registry = registry.clone();
                     tokio::spawn(async move {
-                        let epoch = registry.open_placed(&room).await;
+                        let epoch = registry.open_placed(room.clone()).await;
                         relay.answer(reply_to, &epoch.map_or(Reply::NotHere, Reply::Here)).await;
                     });
                 }

@@ -48,8 +48,8 @@ pub use decision::{At, Change, Command, Decision, Effect, Passing};
 
 use super::link::ConnId;
 use super::record::{Damaged, ReadRecord};
+use crate::room::table::TableLink;
 use crate::storage::RoomMeta;
-use crate::tournaments::TableLink;
 
 /// Events kept for reconnecting clients.
 pub const HISTORY: usize = 512;
@@ -147,8 +147,8 @@ pub struct Core {
     /// The room the host opened to play again, once he did.
     rematch: Option<String>,
     /// The rows of the deal index made as deals end, until the room's task stores them
-    /// ([`crate::series_index`]).
-    index: crate::series_index::Indexer,
+    /// ([`crate::room::series_index`]).
+    index: crate::room::deal_index::Indexer,
 
     // ----- passing: who is here, and the timers -----
     /// The connections in the room (a hash map: a tree's node would reserve room for eleven
@@ -230,7 +230,7 @@ impl Core {
             delete_votes: BTreeSet::new(),
             series_people: BTreeSet::new(),
             rematch: None,
-            index: crate::series_index::Indexer::default(),
+            index: crate::room::deal_index::Indexer::default(),
             viewers: HashMap::new(),
             spectators: 0,
             present: HashMap::new(),
@@ -279,7 +279,7 @@ impl Core {
     ) -> Result<Core, Damaged> {
         Core::check_creation(&meta)?;
         let mut core = Core::new(meta, idle, now);
-        core.index = crate::series_index::Indexer::after(indexed);
+        core.index = crate::room::deal_index::Indexer::after(indexed);
         for read in records {
             core.restore_record(read, now)?;
         }
@@ -336,7 +336,7 @@ impl Core {
     }
 
     /// The deal index's rows made since they were last taken, to store
-    /// ([`crate::series_index`]).
+    /// ([`crate::room::series_index`]).
     pub fn take_index(&mut self) -> Vec<crate::storage::DealEntry> {
         self.index.take()
     }

@@ -8,10 +8,10 @@ use fipsen_rules::{GameQuery, RuleError};
 use fipsen_protocol::{ChatLine, ErrorCode, MAX_CHAT_CHARS, Role, RoomMessage, ServerMessage};
 
 use super::{At, Change, Core, Decision, Effect, Passing};
-use crate::registry::clean_text;
 use crate::room::link::ConnId;
 use crate::room::record::Record;
 use crate::secrets;
+use crate::text::clean_text;
 
 /// Chat lines a connection may send per [`CHAT_WINDOW`].
 pub const CHAT_BURST: f64 = 5.0;

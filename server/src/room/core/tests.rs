@@ -16,8 +16,8 @@ use fipsen_protocol::RoomMessage;
 
 use crate::room::command::JoinKind;
 use crate::room::record::{Damaged, Record};
+use crate::room::table::TableLink;
 use crate::storage::{ROOM_RECORD_FORMAT, RoomMeta, StoredRecord, StoredRoom};
-use crate::tournaments::TableLink;
 
 /// A small deterministic random source for the streams (SplitMix64).
 struct Rng(u64);

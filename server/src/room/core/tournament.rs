@@ -3,7 +3,7 @@
 use fipsen_tournament::DealResult;
 
 use super::Core;
-use crate::tournaments::TableReport;
+use crate::room::table::TableReport;
 
 impl Core {
     /// A tournament table has played every deal it plays in its round.

@@ -470,7 +470,7 @@ async fn creations_flags_deletions_and_tournament_records_are_fenced() {
 
     // A tournament: created and appended under its key's lease; a stale holder's records are
     // refused, and none of them is stored.
-    let key = crate::cluster::tournament_key("TOUR");
+    let key = crate::keys::tournament_key("TOUR");
     let t1 = granted(a.claim(key.clone(), node_a.clone(), long).await.expect("claim"));
     a.create_tournament_under(Some(t1.clone()), "TOUR".into(), 1, vec!["r0".into()]).await.expect("created");
     a.append_tournament_under(Some(t1.clone()), "TOUR".into(), 1, vec!["r1".into()], false).await.expect("appended");

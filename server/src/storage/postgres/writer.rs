@@ -9,7 +9,7 @@ use deadpool_postgres::{Pool, Transaction};
 use tokio::sync::mpsc;
 
 use super::{Reply, Write};
-use crate::cluster::tournament_key;
+use crate::keys::tournament_key;
 use crate::metrics::Metrics;
 use crate::storage::{Fence, ROOM_RECORD_FORMAT, StorageError, TOURNAMENT_RECORD_FORMAT};
 

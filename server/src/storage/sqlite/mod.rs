@@ -39,8 +39,8 @@ use super::{
     DealEntry, Fence, NewRecord, Pending, RoomMeta, Storage, StorageEngine, StorageError, StoredDeals, StoredRecord,
     StoredRoom, StoredTournament,
 };
-use crate::config::SyncMode;
 use crate::metrics::Metrics;
+use crate::storage::SyncMode;
 
 /// How the storage writes: how far a commit goes before it is acknowledged, and when the
 /// write-ahead log is copied into the database file.

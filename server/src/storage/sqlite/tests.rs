@@ -10,8 +10,8 @@ use futures_util::future::join_all;
 use rusqlite::{Connection, params};
 
 use super::{SCHEMA_VERSION, StorageOptions};
-use crate::config::SyncMode;
 use crate::metrics::Metrics;
+use crate::storage::SyncMode;
 use crate::storage::conformance::{Harness, fill, meta, records};
 use crate::storage::{ROOM_RECORD_FORMAT, Storage, StorageError, StoredRecord, TOURNAMENT_RECORD_FORMAT};
 

@@ -1,6 +1,6 @@
 //! Replays of finished deals and series pages, rebuilt from what storage already holds: the
 //! room's rules, its secret master seed, the deal index's row of the deal before
-//! ([`crate::series_index`]) and the deal's own records, run through the rules crate once more.
+//! ([`crate::room::series_index`]) and the deal's own records, run through the rules crate once more.
 //!
 //! Only a deal that is over is ever replayed: a deal has an index row only once it is over, and
 //! a deal without one has no replay. The master seed never leaves the server; the replay
@@ -19,8 +19,8 @@ use fipsen_rules::{AnyGame, Card, GameAction, GameEvent, Seat, Seed};
 use serde_json::Value;
 
 use crate::room::core::{Change, Core};
-use crate::room::{Damaged, Record};
-use crate::series_index::StoredSeries;
+use crate::room::record::{Damaged, Record};
+use crate::room::series_index::StoredSeries;
 use crate::storage::StoredRoom;
 
 /// One step of rebuilding a stored series: the series after it, who acted and with what
@@ -77,7 +77,7 @@ fn rebuild(
                 let Some(before) = before else {
                     return Err(refused(index, format!("the deal index lacks the deal before deal {number}")));
                 };
-                let mut next = crate::series_index::end_of(&stored.meta, before)?;
+                let mut next = crate::room::deal_index::end_of(&stored.meta, before)?;
                 let events = next
                     .next_deal()
                     .map_err(|e| refused(index, format!("the rules refuse the next deal: {}", e.code())))?;
@@ -116,7 +116,7 @@ fn rebuild(
     let Some(series) = series else {
         return Err(refused(entry.first, format!("the deal index's deal {number} has no records")));
     };
-    if !series.deal_over() || !crate::series_index::ends_as_kept(&series, rows_from, entry)? {
+    if !series.deal_over() || !crate::room::deal_index::ends_as_kept(&series, rows_from, entry)? {
         return Err(refused(entry.last, format!("deal {number} does not end as the deal index says")));
     }
     Ok(Some((series, rows_from)))
@@ -219,7 +219,7 @@ impl SeriesPage {
 /// spectator's view of the series as its last finished deal left it, without a running deal,
 /// its scoresheet cut to the rows of the page's deals; the master seed once the series is over.
 ///
-/// `stored` holds the page's deals alone ([`crate::series_index::read`]): each is dealt again
+/// `stored` holds the page's deals alone ([`crate::room::series_index::read`]): each is dealt again
 /// and played through the rules from the index row before it, and checked to end as its own
 /// row says; the series' totals and the like come from the last deal's row. A page costs the
 /// same time and bytes however long the series.
@@ -260,7 +260,7 @@ pub fn series_record(
         number += 1;
     }
     let last = match &stored.latest {
-        Some(latest) => Some(crate::series_index::end_of(&stored.meta, latest)?),
+        Some(latest) => Some(crate::room::deal_index::end_of(&stored.meta, latest)?),
         None => stored.running.clone(),
     };
     let over = last.as_ref().is_some_and(AnyGame::series_over);
@@ -396,7 +396,7 @@ mod tests {
     use serde_json::Value;
 
     use super::{SERIES_PAGE_DEALS, SeriesPage, played_by_bots as played, replay_deal, series_record};
-    use crate::series_index::InMemory;
+    use crate::room::series_index::InMemory;
 
     /// The largest reply a server sends by default (`--max-reply-bytes`).
     const REPLY_LIMIT: usize = 256 * 1024;
