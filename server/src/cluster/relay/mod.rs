@@ -210,21 +210,15 @@ impl Relay {
         self.peers.get(node).filter(|peer| peer.seen.elapsed() < SILENCE).map(|peer| peer.incarnation)
     }
 
-    /// Whether server `node` is still heard from, in run `incarnation` (it did not restart).
-    /// A server that failed to answer once ([`Relay::suspect`]) is still: what is relayed to it
-    /// goes on until its heartbeats stop.
-    pub fn still(&self, node: &str, incarnation: Option<u64>) -> bool {
-        self.heard(node) && (incarnation.is_none() || self.incarnation(node) == incarnation)
-    }
-
     /// The run of server `node` that a relayed room (or tournament) beginning now talks to, as
     /// far as this server knows it yet.
     pub fn owner_run(&self, node: &str) -> OwnerRun {
         OwnerRun { known: self.incarnation(node), began: now_ms() }
     }
 
-    /// Whether the owner a relayed room began with is still the one running: see
-    /// [`OwnerRun::still`].
+    /// Whether the owner a relayed room began with is still heard from, in the same run (see
+    /// [`OwnerRun::still`]). A server that failed to answer once ([`Relay::suspect`]) still is:
+    /// what is relayed to it goes on until its heartbeats stop.
     pub fn owner_still(&self, node: &str, run: &mut OwnerRun) -> bool {
         self.heard(node) && run.still(self.incarnation(node))
     }
