@@ -77,6 +77,9 @@ pub struct Metrics {
     /// Relayed connections closed to resume because a frame for them was lost between the
     /// servers (cluster mode).
     pub relayed_frames_lost: AtomicU64,
+    /// Relayed connections closed to resume because their owner's roll call did not list them,
+    /// or listed frames that never came.
+    pub relayed_orphans: AtomicU64,
     /// Connections of other servers in the rooms held here (cluster mode).
     pub remote_viewers: AtomicU64,
     /// One round trip to the NATS server (cluster mode), measured every second.
@@ -205,6 +208,13 @@ impl Metrics {
             "Relayed connections closed to resume because a frame for them was lost between the servers (cluster mode).",
             "counter",
             &self.relayed_frames_lost,
+        );
+        gauge(
+            &mut out,
+            "fipsen_relayed_orphans_total",
+            "Relayed connections closed to resume because the room's server no longer served them or their frames were lost, as its roll call showed (cluster mode).",
+            "counter",
+            &self.relayed_orphans,
         );
         gauge(
             &mut out,

@@ -1057,6 +1057,17 @@ async fn tables_play_on_through_kills_pauses_and_a_rolling_restart() {
         started.elapsed().as_secs_f64(),
         proxy.log()
     );
+    if nats.is_some() {
+        let (mut orphans, mut lost) = (0, 0);
+        for server in nodes.running.iter().flatten() {
+            orphans += metric(server, "fipsen_relayed_orphans_total").await;
+            lost += metric(server, "fipsen_relayed_frames_lost_total").await;
+        }
+        println!(
+            "drill: relayed connections resumed since the last restarts: {orphans} found forgotten by roll calls, \
+             {lost} for frames lost"
+        );
+    }
     let (drill_tournament, t) = tournament_checks.await.unwrap();
     let (asked, refused) = drill_tournament.requests();
     println!(

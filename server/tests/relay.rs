@@ -655,3 +655,69 @@ async fn a_node_holding_every_room_hands_rooms_at_rest_to_a_node_that_joins() {
         table.play_moves(&mut rng, 1).await;
     }
 }
+
+/// NATS may lose a message between two live nodes, and a lost last message shows no gap: here
+/// the one that would end a relayed client's service. Node A holds the room; a guest plays
+/// through node B. A leave from B's edge for that connection is forged on A's subject (as if B's
+/// client had left and the close meant for it were lost): A drops the guest from the room and
+/// sends B nothing. Without a roll call the guest would wait for frames forever; with it, B sees
+/// within a few seconds that A no longer serves the guest, closes it with 1012, and the guest
+/// resumes in its seat.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relayed_client_forgotten_through_a_lost_message_resumes() {
+    let (Some(server_url), Some(nats)) = (test_server(), test_nats()) else { return };
+    let database = Database::create(server_url, "relay_roll_call").await;
+    let url = database.url();
+    let db = Path::new(&url);
+    let a = node(db, "a", &nats, LEASE_MS);
+    let b = node(db, "b", &nats, LEASE_MS);
+    let cluster = url.rsplit('/').next().unwrap_or_default().to_string();
+    let client = async_nats::connect(&nats).await.unwrap();
+    let mut alive = client.subscribe(format!("{cluster}.alive")).await.unwrap();
+    let run_of_b = loop {
+        let beat = tokio::time::timeout(Duration::from_secs(10), alive.next()).await.unwrap().unwrap();
+        let beat = String::from_utf8_lossy(&beat.payload).to_string();
+        let mut fields = beat.split(' ');
+        if fields.next() == Some("b") {
+            break fields.next().unwrap().parse::<u64>().unwrap();
+        }
+    };
+
+    let mut host = Client::greeted(&a).await;
+    let room = host.create("Host", json!({"players": 4}), json!({})).await;
+    let mut guest = Client::greeted(&b).await;
+    let joined = guest.join(&room, "Guest", "player").await;
+    let seat = joined["you"]["seat"].clone();
+    let token = guest.token();
+    await_metric(&a, "fipsen_remote_viewers", 1).await;
+    assert_eq!(common::metric(&b, "fipsen_relayed_orphans_total").await, 0);
+
+    for conn in 1..=64_u64 {
+        let leave = json!({"t": "leave", "edge": {"node": "b", "run": run_of_b}, "conn": conn});
+        client.publish(format!("{cluster}.owner.a"), leave.to_string().into()).await.unwrap();
+    }
+    client.flush().await.unwrap();
+    await_metric(&a, "fipsen_remote_viewers", 0).await;
+    assert_eq!(guest.recv_close().await, 1012, "B closes the forgotten guest to resume");
+    assert_eq!(common::metric(&b, "fipsen_relayed_orphans_total").await, 1);
+
+    let mut back = Client::greeted(&b).await;
+    back.send(json!({"type": "resume", "room": room, "token": token})).await;
+    let resumed = back.recv_type_or_error("joined").await;
+    assert_eq!(resumed["you"]["seat"], seat, "{resumed}");
+    back.send(json!({"type": "chat", "text": "back again"})).await;
+    while host.recv().await.is_some_and(|frame| !frame.to_string().contains("back again")) {}
+    assert!(host.closed.is_none(), "the host's connection stayed open");
+    await_metric(&a, "fipsen_remote_viewers", 1).await;
+
+    // The other way round: A serves a connection for B that B no longer has (its leave was
+    // lost). B's answer to A's roll call drops it there.
+    let epoch = epoch_of(&database, &room).await;
+    let ghost = json!({"t": "join", "room": room, "epoch": epoch, "edge": {"node": "b", "run": run_of_b},
+        "conn": 999_999, "addr": "127.0.0.1", "kind": {"as": "spectator", "name": "Ghost"}, "seen": unix_ms(0)});
+    let answer = client.request(format!("{cluster}.owner.a"), ghost.to_string().into()).await.unwrap();
+    let answer: Value = serde_json::from_slice(&answer.payload).unwrap();
+    assert_eq!(answer, json!({"here": "joined"}), "{answer}");
+    await_metric(&a, "fipsen_remote_viewers", 1).await;
+    assert_eq!(common::metric(&b, "fipsen_relayed_orphans_total").await, 1, "nothing at B resumed for it");
+}

@@ -5,7 +5,7 @@
 //! when the owner goes silent or says the room is not served there any more; it also ends after
 //! a while without connections.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -26,6 +26,12 @@ const QUEUE: usize = 256;
 /// How long a relayed room stays without connections before its task ends.
 pub(super) const LINGER: Duration = Duration::from_secs(10);
 
+/// Roll calls in a row ([`wire::RollCall`]) that find a connection missing or short of frames
+/// before it resumes: two, since the roll call made just before the owner took a connection
+/// (or replaced its service, on a join sent again) may come after the edge heard its join
+/// answered.
+pub(super) const ROLL_STRIKES: u8 = 2;
+
 /// A relayed connection at the edge: where the owner's frames for it go, and the lease under
 /// which the owner serves its room (frames under another lease are dropped).
 #[derive(Debug)]
@@ -34,16 +40,37 @@ pub struct Relayed {
     pub link: ConnLink,
     /// The room (or tournament) it is relayed to.
     pub room: Arc<str>,
+    /// The server holding it.
+    pub owner: Arc<str>,
     /// The owner's lease epoch.
     pub epoch: u64,
     /// The number of the last room frame delivered (see [`wire::Addressed::frame`]).
     delivered: u64,
+    /// Whether the owner answered its join: only then is it on the owner's roll calls.
+    joined: bool,
+    /// The owner's roll calls in a row that found it missing or short of frames.
+    strikes: u8,
 }
 
 impl Relayed {
-    /// A connection relayed from its join on.
-    pub fn new(link: ConnLink, room: Arc<str>, epoch: u64) -> Relayed {
-        Relayed { link, room, epoch, delivered: 0 }
+    /// A connection relayed to `owner` from its join on.
+    pub fn new(link: ConnLink, room: Arc<str>, owner: Arc<str>, epoch: u64) -> Relayed {
+        Relayed { link, room, owner, epoch, delivered: 0, joined: false, strikes: 0 }
+    }
+
+    /// Reads its line of its owner's roll call: the frames sent to it, or `None` when the owner
+    /// does not list it. Whether it must resume: the owner no longer serves it, or frames for
+    /// it were lost, at [`ROLL_STRIKES`] roll calls in a row.
+    fn answer_roll(&mut self, sent: Option<u64>) -> bool {
+        if !self.joined {
+            return false;
+        }
+        if sent.is_some_and(|sent| sent <= self.delivered) {
+            self.strikes = 0;
+            return false;
+        }
+        self.strikes = self.strikes.saturating_add(1);
+        self.strikes >= ROLL_STRIKES
     }
 
     /// Whether a frame numbered `frame` comes next (counting it delivered); `false` when a
@@ -93,6 +120,10 @@ impl Relay {
     /// Delivers the owners' frames and closes to this edge's relayed connections.
     pub(super) async fn deliver(self: Arc<Self>, mut inbox: async_nats::Subscriber) {
         while let Some(message) = inbox.next().await {
+            if let Some(owner) = message.headers.as_ref().and_then(wire::read_roll) {
+                self.answer_roll(owner, &message.payload).await;
+                continue;
+            }
             let Some(to) = message.headers.as_ref().and_then(wire::read_headers) else { continue };
             let Addressed { room, conn, epoch, close, tournament, frame } = to;
             let inbox = if tournament { &self.tournament_inbox } else { &self.inbox };
@@ -139,6 +170,54 @@ impl Relay {
             }
         }
         warn!("the relayed frames' subscription ended");
+    }
+}
+
+impl Relay {
+    /// Checks this edge's connections relayed to `owner` against its roll call: those it
+    /// no longer serves, or whose frames were lost, resume (closed with 1012); those it serves
+    /// but this edge no longer has are told to leave.
+    async fn answer_roll(&self, owner: &str, payload: &[u8]) {
+        let call = match serde_json::from_slice::<wire::RollCall>(payload) {
+            Ok(call) => call,
+            Err(e) => {
+                warn!(owner, error = %e, "a roll call cannot be read: dropped");
+                return;
+            }
+        };
+        let listed: HashMap<u64, u64> = call.conns.into_iter().collect();
+        let mut resume = Vec::new();
+        for mut relayed in self.inbox.iter_mut() {
+            let conn = *relayed.key();
+            if &*relayed.owner == owner && relayed.answer_roll(listed.get(&conn).copied()) {
+                resume.push(conn);
+            }
+        }
+        for conn in resume {
+            if let Some((_, relayed)) = self.inbox.remove(&conn) {
+                warn!(conn, room = %relayed.room, owner, delivered = relayed.delivered,
+                    "the room's server no longer serves a relayed connection, or its frames were lost: it resumes");
+                inc(&self.metrics.relayed_orphans);
+                close_link(&relayed.link, CloseCode::Restart);
+            }
+        }
+        let ghosts: Vec<u64> = listed
+            .keys()
+            .copied()
+            .filter(|conn| self.inbox.get(conn).is_none_or(|relayed| &*relayed.owner != owner))
+            .collect();
+        if ghosts.is_empty() {
+            return;
+        }
+        debug!(owner, connections = ghosts.len(), "connections gone here are still served there: told to leave");
+        let subject = async_nats::Subject::from(self.subject(&wire::owner_subject(owner)));
+        for conn in ghosts {
+            let Ok(payload) = serde_json::to_vec(&ToOwner::Leave { edge: self.this_edge(), conn }) else { continue };
+            if let Err(e) = self.client.publish(subject.clone(), payload.into()).await {
+                warn!(owner, error = %e, "cannot tell the room's server that a connection is gone");
+                return;
+            }
+        }
     }
 }
 
@@ -244,7 +323,8 @@ impl EdgeRoom {
                     seen: Some(seen),
                 };
                 // Registered first: the owner's first frames may come before its answer.
-                self.relay.inbox.insert(conn, Relayed::new(link, self.code.clone(), self.owner.epoch));
+                let relayed = Relayed::new(link, self.code.clone(), self.owner.node.clone(), self.owner.epoch);
+                self.relay.inbox.insert(conn, relayed);
                 let answer = self.ask::<Joined>(&message).await;
                 let ToOwner::Join { kind, .. } = message else { unreachable!("built as a join above") };
                 match answer {
@@ -255,6 +335,9 @@ impl EdgeRoom {
                             debug!(room = %self.code, conn, "a relayed join whose connection is gone: it leaves");
                             self.relay.inbox.remove(&conn);
                             return self.tell(&ToOwner::Leave { edge, conn }).await;
+                        }
+                        if let Some(mut relayed) = self.relay.inbox.get_mut(&conn) {
+                            relayed.joined = true;
                         }
                         self.members.insert(conn);
                         inc(&self.relay.metrics.relayed);
@@ -358,7 +441,32 @@ mod tests {
     fn relayed() -> Relayed {
         let (tx, _rx) = mpsc::channel(4);
         let link = ConnLink { id: 1, tx, kick: Arc::new(Kick::default()), addr: std::net::Ipv4Addr::LOCALHOST.into() };
-        Relayed::new(link, Arc::from("ROOM"), 3)
+        Relayed::new(link, Arc::from("ROOM"), Arc::from("owner"), 3)
+    }
+
+    /// A connection the owner lists with every frame delivered is fine; one it does not list,
+    /// or lists with more frames than came, resumes at the second such roll call in a row.
+    /// Before its join is answered it is not checked.
+    #[test]
+    fn a_connection_missing_from_its_owners_roll_calls_resumes() {
+        let mut r = relayed();
+        assert!(!r.answer_roll(None), "not joined yet: the owner may not list it");
+        assert!(!r.answer_roll(None));
+        r.joined = true;
+        assert!(!r.answer_roll(Some(0)));
+        assert!(!r.answer_roll(None), "one roll call may have been made before the join");
+        assert!(!r.answer_roll(Some(0)), "listed again: the count starts over");
+        assert!(!r.answer_roll(None));
+        assert!(r.answer_roll(None), "missing twice in a row");
+
+        let mut r = relayed();
+        r.joined = true;
+        assert!(r.next_in_order(Some(1)) && r.next_in_order(Some(2)));
+        assert!(!r.answer_roll(Some(2)) && !r.answer_roll(Some(1)), "every frame sent came");
+        assert!(!r.answer_roll(Some(3)), "a roll call of the service before a join sent again");
+        assert!(!r.answer_roll(Some(2)));
+        assert!(!r.answer_roll(Some(3)));
+        assert!(r.answer_roll(Some(3)), "frame 3 was sent and never came");
     }
 
     /// The room's frames come numbered 1, 2, 3…: each in turn is delivered; a number skipped

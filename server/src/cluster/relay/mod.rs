@@ -18,6 +18,9 @@
 //! When the owner dies or pauses, its heartbeats stop: the edges close its relayed clients
 //! with 1012 and they resume (through the proxy, at any server), where the room is taken over
 //! once its lease has run out. When an edge dies, the owners drop its clients from their rooms.
+//! NATS may lose a message between two live servers (a close, a frame, a leave): every second
+//! each owner calls the roll of each edge's clients in its rooms ([`wire::RollCall`]), and the
+//! edge resumes a client the roll shows forgotten or short of frames, so none waits forever.
 
 pub mod edge;
 pub mod lobby;
@@ -301,7 +304,8 @@ impl Relay {
 
     /// Says every [`HEARTBEAT`] that this server is alive, in which run, how many rooms it
     /// holds and whether it is stopping; measures the round trip to NATS; drops the other
-    /// servers' connections whose server has gone silent.
+    /// servers' connections whose server has gone silent, and calls the roll of the others'
+    /// ([`owner::call_the_roll`]).
     async fn beat(self: Arc<Self>, registry: Arc<dyn NodeRooms>) {
         let mut ticks = tokio::time::interval(HEARTBEAT);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -319,6 +323,7 @@ impl Relay {
                 Err(_) => warn!("NATS does not answer in time"),
             }
             owner::drop_silent_edges(&self);
+            owner::call_the_roll(&self).await;
             self.drop_silent_tournament_clients().await;
         }
     }

@@ -3,7 +3,9 @@
 //! its own queue), served by a task of its own that publishes the room's frames for it to its
 //! edge and passes its messages to the room, in the order the edge sent them.
 
+use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use async_nats::Subject;
@@ -30,6 +32,9 @@ pub struct Remote {
     since: Instant,
     /// What its edge relays from it, in order.
     inbound: mpsc::UnboundedSender<Inbound>,
+    /// The frames sent to its edge for it so far (counted once each is on its way: a roll call
+    /// made after goes after it).
+    sent: Arc<AtomicU64>,
 }
 
 /// What an edge relays from one of its connections.
@@ -73,12 +78,13 @@ impl Relay {
                     let (inbound, inbound_rx) = mpsc::unbounded_channel();
                     let (tx, out) = mpsc::channel(self.outbound_queue);
                     let link = ConnLink { id: new_conn_id(), tx, kick: Arc::new(Kick::default()), addr };
-                    let remote = Remote { id: link.id, since: Instant::now(), inbound };
+                    let sent = Arc::new(AtomicU64::new(0));
+                    let remote = Remote { id: link.id, since: Instant::now(), inbound, sent: sent.clone() };
                     if let Some(replaced) = self.remotes.insert(key.clone(), remote) {
                         let _ = replaced.inbound.send(Inbound::Leave);
                     }
                     inc(&self.metrics.remote_viewers);
-                    let served = Served { room: handle, code: Arc::from(room), key, epoch, link };
+                    let served = Served { room: handle, code: Arc::from(room), key, epoch, link, sent };
                     tokio::spawn(self.clone().remote(served, out, inbound_rx, (kind, seen), reply_to));
                 }
                 ToOwner::Request { edge, conn, room, epoch, request } => {
@@ -161,7 +167,7 @@ impl Relay {
         (kind, seen): (JoinKind, u64),
         reply_to: Subject,
     ) {
-        let Served { room, code, key, epoch, link } = served;
+        let Served { room, code, key, epoch, link, sent: counted } = served;
         let edge = Subject::from(self.subject(&key.0.subject()));
         // Once the edge has sent this connection's join again (its answer lost), the newer
         // service speaks for it: frames or a close from this one would reach the client's
@@ -191,6 +197,7 @@ impl Relay {
                             sent += 1;
                             let numbered = Addressed { frame: Some(sent), ..to(None) };
                             self.send_edge_if(current(), &edge, numbered, Bytes::copy_from_slice(text.as_bytes())).await;
+                            counted.store(sent, Ordering::Release);
                         }
                         Some(Outgoing::Close(close)) => {
                             self.send_edge_if(current(), &edge, to(Some(close)), Bytes::new()).await;
@@ -258,6 +265,8 @@ struct Served {
     epoch: u64,
     /// Its end in the room.
     link: ConnLink,
+    /// The frames sent for it ([`Remote::sent`]).
+    sent: Arc<AtomicU64>,
 }
 
 /// Asks a room a question; `None` when the room is gone.
@@ -265,6 +274,33 @@ async fn ask<T>(handle: &RoomHandle, command: impl FnOnce(oneshot::Sender<T>) ->
     let (reply, answer) = oneshot::channel();
     handle.tx.send(command(reply)).await.ok()?;
     answer.await.ok()
+}
+
+/// Calls the roll of every other live server's connections in the rooms held here
+/// ([`wire::RollCall`]): one message to each, listing its connections served here (none, for
+/// a server with none) with the frames sent to each so far.
+pub(super) async fn call_the_roll(relay: &Relay) {
+    let mut rolls: HashMap<Edge, wire::RollCall> = relay
+        .peers
+        .iter()
+        .filter(|peer| peer.seen.elapsed() < super::SILENCE)
+        .map(|peer| (Edge { node: peer.key().clone(), run: peer.incarnation }, wire::RollCall::default()))
+        .collect();
+    for remote in relay.remotes.iter() {
+        let (edge, conn) = remote.key();
+        if let Some(roll) = rolls.get_mut(edge) {
+            roll.conns.push((*conn, remote.sent.load(Ordering::Acquire)));
+        }
+    }
+    for (edge, roll) in rolls {
+        let Ok(payload) = serde_json::to_vec(&roll) else { continue };
+        let subject = Subject::from(relay.subject(&edge.subject()));
+        if let Err(e) =
+            relay.client.publish_with_headers(subject, wire::roll_headers(&relay.node), payload.into()).await
+        {
+            warn!(error = %e, "cannot send another server its roll call");
+        }
+    }
 }
 
 /// Drops from their rooms the connections of servers gone silent (dead, or cut off): their

@@ -337,7 +337,9 @@ impl EdgeTournament {
         };
         let message = self.command(&link, command);
         if self.users.insert(link.id) {
-            self.relay.tournament_inbox.insert(link.id, Relayed::new(link, self.id.clone(), self.owner.epoch));
+            self.relay
+                .tournament_inbox
+                .insert(link.id, Relayed::new(link, self.id.clone(), self.owner.node.clone(), self.owner.epoch));
         }
         match reply {
             None => self.tell(&message).await,

@@ -32,6 +32,8 @@ pub const CLOSE: &str = "Fipsen-Close";
 pub const TOURNAMENT: &str = "Fipsen-Tournament";
 /// The header with a room's frame's number for its connection (1 for the first after the join).
 pub const FRAME: &str = "Fipsen-Frame";
+/// The header of a roll call ([`RollCall`]), with the owner's name.
+pub const ROLL: &str = "Fipsen-Roll";
 
 /// Where the rooms a server holds are told what their relayed clients send.
 pub fn owner_subject(node: &str) -> String {
@@ -229,6 +231,30 @@ pub fn error_code(code: &str) -> ErrorCode {
     ErrorCode::SERVER.iter().copied().find(|c| c.code() == code).unwrap_or(ErrorCode::ServerBusy)
 }
 
+/// An owner's roll call to one edge, every [`super::HEARTBEAT`]: the edge's connections in the
+/// rooms held there, each with the number of frames sent to it since its join. Sent on the
+/// edge's subject after those frames, it tells the edge what it should have received: a
+/// connection missing from the roll, or short of frames, lost a message between the servers (a
+/// close, a frame, a leave) and resumes; a connection on the roll that the edge no longer has
+/// is told to leave. So no lost message leaves a client waiting for frames that never come.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RollCall {
+    /// Each connection: its number at the edge, and the frames sent to it.
+    pub conns: Vec<(u64, u64)>,
+}
+
+/// The headers of a roll call from owner `owner`.
+pub fn roll_headers(owner: &str) -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    headers.insert(ROLL, owner);
+    headers
+}
+
+/// The owner whose roll call a message is, if it is one.
+pub fn read_roll(headers: &HeaderMap) -> Option<&str> {
+    headers.get(ROLL).map(async_nats::HeaderValue::as_str)
+}
+
 /// What a frame for an edge's connection is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Addressed<'a> {
@@ -316,5 +342,11 @@ mod tests {
         let numbered = Addressed { frame: Some(u64::MAX), ..to };
         assert_eq!(read_headers(&headers(numbered)), Some(numbered));
         assert_eq!(read_headers(&HeaderMap::new()), None);
+        assert_eq!(read_roll(&roll_headers("node-b")), Some("node-b"));
+        assert_eq!(read_roll(&headers(to)), None, "a frame is no roll call");
+        assert_eq!(read_headers(&roll_headers("node-b")), None, "a roll call is no frame");
+        let call = RollCall { conns: vec![(1, 0), (u64::MAX, 17)] };
+        let back: RollCall = serde_json::from_slice(&serde_json::to_vec(&call).expect("in JSON")).expect("read back");
+        assert_eq!(back, call);
     }
 }
