@@ -208,9 +208,16 @@ pub struct Config {
     pub nats: Option<String>,
 
     /// With `--nats`: a server holding clearly more rooms than the least loaded one hands it
-    /// rooms at rest, a few at a time (see docs/OPERATING.md). Off by default while its
-    /// behaviour through a rolling restart under load is being proven.
-    #[arg(long, env = "FIPSEN_REBALANCE")]
+    /// rooms at rest, a few at a time (see docs/OPERATING.md). On by default;
+    /// `--rebalance false` keeps every room on the server that has it until it closes.
+    #[arg(
+        long,
+        env = "FIPSEN_REBALANCE",
+        default_value_t = true,
+        action = clap::ArgAction::Set,
+        num_args = 0..=1,
+        default_missing_value = "true"
+    )]
     pub rebalance: bool,
 
     /// The cluster's name (same rules as `--node-id`): the first part of every NATS subject
@@ -400,6 +407,19 @@ mod tests {
         assert_eq!(config.stop_drain(), Duration::from_secs(3));
         let refused = Config::try_parse_from(["fipsen-server", "--stop-drain-seconds", "601"]).expect_err("too long");
         assert!(refused.to_string().contains("--stop-drain-seconds"), "{refused}");
+    }
+
+    /// Rebalancing is on unless turned off; `--rebalance` alone still turns it on.
+    #[test]
+    fn rebalancing_is_on_by_default_and_can_be_turned_off() {
+        let parse = |args: &[&str]| {
+            Config::try_parse_from(std::iter::once("fipsen-server").chain(args.iter().copied())).expect("flags")
+        };
+        assert!(parse(&[]).rebalance);
+        assert!(parse(&["--rebalance"]).rebalance);
+        assert!(parse(&["--rebalance", "--node-id", "a"]).rebalance);
+        assert!(!parse(&["--rebalance", "false"]).rebalance);
+        assert!(!parse(&["--rebalance=false", "--node-id", "a"]).rebalance);
     }
 
     /// A server takes at most as many entrants in a tournament as a tournament can have.
