@@ -103,6 +103,11 @@ impl Registry {
     /// one only after a lease).
     pub async fn move_room(&self, code: &Arc<str>, lease: &Arc<RoomLease>, node: &str) -> bool {
         let Some(relay) = self.relay() else { return false };
+        // Bounded by the rooms moved within a lease: older entries are forgotten here, not
+        // only when their room is claimed again.
+        if let Some(cluster) = &self.cluster {
+            self.moved_away.retain(|_, at| at.elapsed() < cluster.lease);
+        }
         self.moved_away.insert(code.clone(), Instant::now());
         lease.hand_over();
         if let Err(e) = self.storage.release(code.clone(), lease.fence.clone()).await {
