@@ -160,17 +160,28 @@ export const CATALOGUE = {
   "nudge_after_ms": 15000,
   "tippen": {
     "big_pack_from": 7,
-    "presets": {
-      "drei_karten_1821": {
+    "presets": [
+      {
         "hand": 3,
+        "id": "drei_karten_1821",
         "options": [],
         "range": [
           3,
           6
         ]
       },
-      "dreiblatt_1859": {
+      {
+        "hand": 6,
+        "id": "loup_1821",
+        "options": [],
+        "range": [
+          3,
+          5
+        ]
+      },
+      {
         "hand": 3,
+        "id": "dreiblatt_1859",
         "options": [
           "sniffing",
           "robbing",
@@ -183,24 +194,18 @@ export const CATALOGUE = {
         ],
         "sniffing": "alvensleben"
       },
-      "loup_1821": {
-        "hand": 6,
-        "options": [],
-        "range": [
-          3,
-          5
-        ]
-      },
-      "meyers_1905": {
+      {
         "hand": 3,
+        "id": "meyers_1905",
         "options": [],
         "range": [
           2,
           10
         ]
       },
-      "modern_grupp": {
+      {
         "hand": 3,
+        "id": "modern_grupp",
         "options": [
           "tipp_zwang",
           "shoving",
@@ -213,8 +218,9 @@ export const CATALOGUE = {
         ],
         "sniffing": "grupp"
       },
-      "modern_katira": {
+      {
         "hand": 3,
+        "id": "modern_katira",
         "options": [
           "tipp_zwang",
           "shoving",
@@ -227,8 +233,9 @@ export const CATALOGUE = {
         ],
         "sniffing": "grupp"
       },
-      "vierblatt": {
+      {
         "hand": 4,
+        "id": "vierblatt",
         "options": [
           "daus_card",
           "exchange_max"
@@ -238,7 +245,7 @@ export const CATALOGUE = {
           10
         ]
       }
-    }
+    ]
   },
   "tournament": {
     "max_entrants": 128,

@@ -62,10 +62,11 @@ fn offered(rules: TippenRules) -> bool {
     !matches!(rules.validate(), Err(RuleSetError::OptionNotOffered { .. }))
 }
 
-/// Tippen's rule sets in the order of the sources: the players each seats, its hand, the options
+/// Tippen's rule sets in the order of the sources (a list: a JSON object's keys come sorted):
+/// the players each seats, its hand, the options
 /// it offers and its kind of sniffing; and the players from whom the 52-card pack is used.
 fn tippen() -> Value {
-    let mut presets = Map::new();
+    let mut presets = Vec::new();
     for preset in Preset::ALL {
         let (min, max) = preset.player_range();
         let base = TippenRules::preset(preset, max);
@@ -92,11 +93,11 @@ fn tippen() -> Value {
         if offered(TippenRules { exchange_max: Some(2), ..base }) {
             options.push("exchange_max");
         }
-        let mut entry = json!({"range": [min, max], "hand": preset.hand_size(), "options": options});
+        let mut entry = json!({"id": preset.id(), "range": [min, max], "hand": preset.hand_size(), "options": options});
         if let Some(sniffing) = sniffing {
             entry["sniffing"] = serde_json::to_value(sniffing).expect("a sniffing has JSON");
         }
-        presets.insert(preset.id().into(), entry);
+        presets.push(entry);
     }
     let small = TippenRules { players: 2, ..TippenRules::default() }.pack();
     let big_pack_from =
@@ -154,17 +155,17 @@ fn the_catalogue_holds_the_rules_facts() {
     let tippen = tippen();
     assert_eq!(tippen["big_pack_from"], 7);
     assert_eq!(
-        tippen["presets"]["dreiblatt_1859"],
-        json!({"range": [2, 10], "hand": 3, "options": ["sniffing", "robbing", "hop_and_jump", "daus_card"],
+        tippen["presets"][2],
+        json!({"id": "dreiblatt_1859", "range": [2, 10], "hand": 3, "options": ["sniffing", "robbing", "hop_and_jump", "daus_card"],
                "sniffing": "alvensleben"})
     );
     assert_eq!(
-        tippen["presets"]["modern_grupp"],
-        json!({"range": [3, 6], "hand": 3, "options": ["tipp_zwang", "shoving", "knocking", "sniffing"],
+        tippen["presets"][4],
+        json!({"id": "modern_grupp", "range": [3, 6], "hand": 3, "options": ["tipp_zwang", "shoving", "knocking", "sniffing"],
                "sniffing": "grupp"})
     );
-    assert_eq!(tippen["presets"]["vierblatt"]["options"], json!(["daus_card", "exchange_max"]));
-    assert_eq!(tippen["presets"]["loup_1821"], json!({"range": [3, 5], "hand": 6, "options": []}));
+    assert_eq!(tippen["presets"][6]["options"], json!(["daus_card", "exchange_max"]));
+    assert_eq!(tippen["presets"][1], json!({"id": "loup_1821", "range": [3, 5], "hand": 6, "options": []}));
     assert_eq!(games["tippen"]["deals_in_rules"], true);
     assert_eq!(games["wippen"]["deals_in_rules"], false);
 }

@@ -63,7 +63,7 @@ export function actionText(action) {
  * order of the sources.
  * @type {Record<string, {range: number[], hand: number, options: string[], sniffing?: string}>}
  */
-const PRESETS = CATALOGUE.tippen.presets;
+const PRESETS = Object.fromEntries(CATALOGUE.tippen.presets.map((preset) => [preset.id, preset]));
 
 /** The pack has 52 cards from this many players on (32 below), as the rules crate says. */
 const BIG_PACK_FROM = CATALOGUE.tippen.big_pack_from;
