@@ -9,7 +9,7 @@ impl schemars::JsonSchema for NoQuery {
         "NoQuery".into()
     }
 
-    /// Kept where it is used: it is `false`, which [`one_of`] leaves out.
+    /// Kept where it is used: it is `false`, which the schema of the questions leaves out.
     fn inline_schema() -> bool {
         true
     }
