@@ -396,10 +396,10 @@ function onMessage(msg) {
       }
       api.toast(t('series.deleted'));
       break;
-    case 'options':
-      // The moves the server finds for a hand card and table piles chosen (Wippen); the game's
-      // module keeps the answer if it is still the choice on screen.
-      gameOf(S.game?.game).answer?.(msg);
+    case 'answer':
+      // The game's answer to a question about one's moves (a hand card and table piles chosen,
+      // say); the game's module keeps it if it is still the choice on screen.
+      gameOf(S.game?.game).answer?.(msg.answer);
       break;
     case 'ack':
       // The update with the action's result follows the ack: keep the buttons off until then.

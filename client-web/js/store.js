@@ -2,6 +2,7 @@
 // The server's `room` and `game` are shown as they come; nothing here decides a rule.
 
 import { t } from './i18n.js';
+import { CATALOGUE } from './catalogue.js';
 
 /**
  * A line of the table log: a chat line (with its writer and whether he plays or watches), or a
@@ -301,7 +302,7 @@ export function mySeat() {
 }
 
 /** How long a person's turn lasts before the others may nudge him (the server's rule), in ms. */
-export const NUDGE_AFTER_MS = 15_000;
+export const NUDGE_AFTER_MS = CATALOGUE.nudge_after_ms;
 
 /** Hooks filled in by app.js, so views can act without importing the app. */
 export const api = {

@@ -11,6 +11,7 @@ import { GAME_IDS, gameName, gameOf } from './games/index.js';
 import { BOT_DELAYS, LEVELS, botDelayText } from './room.js';
 import { S, api, saveName, saveSeat } from './store.js';
 import { nameField, needName } from './home.js';
+import { CATALOGUE } from './catalogue.js';
 
 addStrings(strings);
 
@@ -188,12 +189,27 @@ export function tourneyRefused(code) {
 
 // ---- the create form ----
 
-/** The Prisdorf preset of docs/rules/prisdorf.md §10: 100 deals at a table of four, 120 at a table of three, Kontra off. */
-const PRISDORF = { game: 'prisdorf', size: 4, short: true, max_short: 3, deals: '100', short_deals: '120', short_follows: true, kontra: false };
+/** The tournament crate's preset (docs/rules/prisdorf.md §10), from the catalogue. */
+const PRESET = CATALOGUE.tournament.preset;
+
+/**
+ * The preset as the form holds it: 100 deals at a table of four, 120 at a table of three,
+ * Kontra off.
+ */
+const PRISDORF = {
+  game: PRESET.game,
+  size: PRESET.tables[0].seats,
+  short: PRESET.tables.length > 1,
+  max_short: PRESET.max_short_tables,
+  deals: String(PRESET.tables[0].deals),
+  short_deals: String(PRESET.tables[PRESET.tables.length - 1].deals),
+  short_follows: true,
+  kontra: Boolean(PRESET.tables[0].rules.kontra),
+};
 
 /** The most rounds and players a tournament may have (the server may take fewer players). */
-const MAX_ROUNDS = 10;
-const MAX_ENTRANTS = 128;
+const MAX_ROUNDS = CATALOGUE.tournament.max_rounds;
+const MAX_ENTRANTS = CATALOGUE.tournament.max_entrants;
 
 /**
  * The deals of the short tables that follow the deals of the full ones: a fifth more, as the
@@ -227,8 +243,12 @@ const draft = {
   more: false,
 };
 
-/** The games whose rules carry the number of deals of the series. */
-const DEALS_IN_RULES = new Set(['prisdorf', 'grossenaspe', 'anseggerfips', 'duttfips', 'tippen']);
+/** The games whose rules carry the number of deals of the series (the catalogue says). */
+const DEALS_IN_RULES = new Set(
+  Object.entries(CATALOGUE.games)
+    .filter(([, game]) => game.deals_in_rules)
+    .map(([id]) => id),
+);
 
 /** The table sizes a game may be played at (two and more). @param {string} game */
 function sizes(game) {

@@ -13,7 +13,8 @@ use crate::ErrorCode;
 /// With a sentence for the client:
 /// - `card/named_twice`: an action of `game` but for a card named twice (a discard of
 ///   `["H7", "H7"]`);
-/// - `action/wrong_game`: an action of another game (Großenaspe's `fold` at a Duttfips table);
+/// - `action/wrong_game`: an action of another game (one game's `fold` at a table of a game
+///   without it);
 /// - `proto/malformed`: anything else, with serde's explanation (it quotes only what the client
 ///   sent, never a card of the game).
 pub fn read_action(game: GameId, value: Value) -> Result<GameAction, (ErrorCode, String)> {
@@ -64,55 +65,4 @@ fn without_repeats(action: &Value) -> Value {
         }
     }
     action
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-
-    fn refusal(game: GameId, action: Value) -> (&'static str, String) {
-        let (code, sentence) = read_action(game, action).unwrap_err();
-        (code.code(), sentence)
-    }
-
-    #[test]
-    fn an_action_of_the_game_is_read() {
-        let action = read_action(GameId::Prisdorf, json!({"action": "discard", "cards": ["H7", "H8"]})).unwrap();
-        assert_eq!(action.game(), GameId::Prisdorf);
-        assert_eq!(action.kind(), "discard");
-    }
-
-    #[test]
-    fn a_card_named_twice_is_refused_as_such_in_every_game_that_discards() {
-        for game in [GameId::Prisdorf, GameId::Grossenaspe, GameId::Anseggerfips, GameId::Duttfips] {
-            let (code, sentence) = refusal(game, json!({"action": "discard", "cards": ["H7", "H7"]}));
-            assert_eq!(code, "card/named_twice", "{game:?}: {sentence}");
-            assert!(sentence.contains("H7"), "{sentence}");
-        }
-    }
-
-    #[test]
-    fn an_action_of_another_game_is_refused_as_such() {
-        // `fold` is Großenaspe's; Anseggerfips and Duttfips play by the Mecklenburg rules.
-        for game in [GameId::Anseggerfips, GameId::Duttfips, GameId::Prisdorf] {
-            let (code, sentence) = refusal(game, json!({"action": "fold"}));
-            assert_eq!(code, "action/wrong_game", "{game:?}: {sentence}");
-            assert!(sentence.contains(game.name()), "{sentence}");
-        }
-    }
-
-    #[test]
-    fn what_no_game_has_stays_malformed() {
-        for action in [json!({"action": "dance"}), json!({"action": "play", "card": "1X"}), json!([1, 2]), json!(null)]
-        {
-            let (code, sentence) = refusal(GameId::Duttfips, action.clone());
-            assert_eq!(code, "proto/malformed", "{action}: {sentence}");
-            assert!(sentence.contains("Duttfips"), "{sentence}");
-        }
-        // A list with a repeat that is malformed for other reasons stays malformed too.
-        let (code, _) = refusal(GameId::Prisdorf, json!({"action": "discard", "cards": ["H7", "H7", "ZZ"]}));
-        assert_eq!(code, "proto/malformed");
-    }
 }

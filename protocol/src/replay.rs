@@ -1,7 +1,7 @@
 //! The replay of a finished deal: every step from the deal as dealt to its end, with every hand
 //! open (the deal is over, so its cards are no longer secret).
 
-use fipsen_rules::{Card, GameEvent, GameId, GameRules, Seat, Seed, wippen};
+use fipsen_rules::{Card, GameEvent, GameId, GameRules, Seat, Seed};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -15,7 +15,7 @@ pub const REPLAY_FORMAT: u32 = 2;
 /// A finished deal, step by step.
 ///
 /// ```json
-/// {"format": 2, "game": "prisdorf", "deal": 3, "perspective": 0,
+/// {"format": 2, "game": "…", "deal": 3, "perspective": 0,
 ///  "steps": [{"seat": null, "action": null, "events": [{"event": "dealt", "…": "…"}],
 ///             "deal": {"phase": "auction", "…": "…"}, "hands": [["C7", "…"], ["…"], ["…"], ["…"]]},
 ///            {"seat": 1, "action": {"action": "call", "call": {"call": "pass"}}, "events": ["…"],
@@ -67,7 +67,7 @@ pub enum AnalysisMethod {
 
 /// How many of a card's better moves a [`CardCost`] carries at most: enough to show a player
 /// what he could have done instead, and a replay stays small however many moves tied for the
-/// best (a Wippen table can offer hundreds).
+/// best (a table of the fishing game can offer hundreds).
 pub const MAX_BEST_MOVES: usize = 3;
 
 /// The analysis of a finished deal's play: for each card played, the best value its player's
@@ -79,7 +79,7 @@ pub const MAX_BEST_MOVES: usize = 3;
 ///            {"index": 1, "seat": 2, "card": "H7", "before": 3, "after": 2, "cost": 1, "best": ["HK"]}]}
 /// ```
 ///
-/// A costly Wippen move also names the better moves whole:
+/// A costly move of a game whose move is more than its card also names the better moves whole:
 ///
 /// ```json
 /// {"index": 5, "seat": 1, "card": "S4", "before": 2, "after": 0, "cost": 2, "best": ["S4"],
@@ -116,16 +116,18 @@ pub struct CardCost {
     /// What the card cost: `before` less `after` (0 for a best card; `null`: not analysed).
     pub cost: Option<i32>,
     /// The cards that keep the best value (the card played among them when it cost nothing).
-    /// In Wippen one card may be played by a good move and a costly one: these are the hand
-    /// cards of `best_moves`, so a costly move's own card can be among them.
+    /// Where a move is more than its card, one card may be played by a good move and a costly
+    /// one: these are the hand cards of `best_moves`, so a costly move's own card can be among
+    /// them.
     pub best: Vec<Card>,
-    /// Wippen: the moves that keep the best value, each whole (a capture, a build or a
-    /// discard), at most [`MAX_BEST_MOVES`] of them in the order the rules list them, so that a
-    /// player is told which move was better and not only which card. A costly move is never
-    /// among them. Left out for the trick games, where a card is the
-    /// whole move (`best` says it all).
+    /// Where a move is more than its card (a capture, a build or a discard): the moves that
+    /// keep the best value, each whole as the game's action, at most [`MAX_BEST_MOVES`] of them
+    /// in the order the rules list them, so that a player is told which move was better and not
+    /// only which card. A costly move is never among them. Left out for the trick games, where a
+    /// card is the whole move (`best` says it all).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub best_moves: Vec<wippen::Move>,
+    #[schemars(with = "Vec<fipsen_rules::GameAction>")]
+    pub best_moves: Vec<serde_json::Value>,
     /// For a bounded search, the moves searched after this one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub horizon: Option<u8>,
@@ -243,12 +245,12 @@ pub const SERIES_FORMAT: u32 = 1;
 ///
 /// ```json
 /// {"format": 1, "room": "k3JX9a2LqP0vWm4Z", "title": "Friday table",
-///  "rules": {"game": "prisdorf", "players": 4, "deals": 8, "…": "…"},
+///  "rules": {"players": 4, "deals": 8, "…": "…"},
 ///  "players": ["Antje", "Hinnerk", "Fiete", "Meike"], "perspective": 1, "over": false,
 ///  "master_seed": null, "finished": 1, "next": null,
 ///  "deals": [{"number": 1, "dealer": 0, "seed": "9f2c…",
 ///             "actions": [{"seat": 1, "action": {"action": "call", "call": {"call": "pass"}}}]}],
-///  "sheet": {"game": "prisdorf", "number": 2, "scoresheet": [{"number": 1, "…": "…"}], "totals": [0, 3, 0, 0]}}
+///  "sheet": {"game": "…", "number": 2, "scoresheet": [{"number": 1, "…": "…"}], "totals": [0, 3, 0, 0]}}
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SeriesRecord {
@@ -351,7 +353,7 @@ mod tests {
         }
         let mut replay = DealReplay {
             format: REPLAY_FORMAT,
-            game: GameId::Prisdorf,
+            game: GameId::default(),
             deal: 1,
             perspective: None,
             steps,

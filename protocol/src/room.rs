@@ -147,7 +147,7 @@ pub struct SeatInfo {
 ///
 /// ```json
 /// {"room": "k3JX9a2LqP0vWm4Z", "title": "Friday table", "host": "Antje",
-///  "rules": {"game": "prisdorf", "players": 4, "min_bid": 2, "kontra": false, "first_lead": "forehand",
+///  "rules": {"players": 4, "min_bid": 2, "kontra": false, "first_lead": "forehand",
 ///            "kieker_show": "left_opponent", "deals": 8},
 ///  "options": {"title": "Friday table", "public": false, "spectators_allowed": true,
 ///              "grace_seconds": 120, "next_deal_seconds": 10},
@@ -411,7 +411,7 @@ pub struct You {
 /// ```json
 /// {"room": "k3JX9a2LqP0vWm4Z", "title": "Friday table", "host": "Antje",
 ///  "players": ["Antje", null, null, null], "spectators": 0, "spectators_allowed": true,
-///  "status": "waiting", "rules": {"game": "prisdorf", "players": 4, "min_bid": 2, "kontra": false,
+///  "status": "waiting", "rules": {"players": 4, "min_bid": 2, "kontra": false,
 ///  "first_lead": "forehand", "kieker_show": "left_opponent", "deals": null}}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -443,7 +443,7 @@ pub struct LobbyRoom {
 ///
 /// ```json
 /// {"room": "k3JX9a2LqP0vWm4Z", "title": "Friday table", "name": "Hinnerk", "seat": 1,
-///  "players": ["Antje", "Hinnerk", "Fiete", "Meike"], "status": "playing", "game": "prisdorf",
+///  "players": ["Antje", "Hinnerk", "Fiete", "Meike"], "status": "playing", "game": "…",
 ///  "deal": 3, "totals": [4, -2, 0, 6]}
 /// ```
 ///

@@ -146,8 +146,8 @@ pub struct TournamentState {
 /// A tournament in the public list.
 ///
 /// ```json
-/// {"code": "Tq7cW0pLx2Zr9Ks4NvB1", "name": "Prisdorf, Friday", "organiser": "Olli",
-///  "game": "prisdorf", "phase": {"phase": "registration"}, "entrants": 9, "rounds": 1}
+/// {"code": "Tq7cW0pLx2Zr9Ks4NvB1", "name": "Club night, Friday", "organiser": "Olli",
+///  "game": "…", "phase": {"phase": "registration"}, "entrants": 9, "rounds": 1}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct TournamentSummary {
@@ -170,7 +170,7 @@ pub struct TournamentSummary {
 /// A table's tie to its tournament, shown with the room.
 ///
 /// ```json
-/// {"tournament": "Tq7cW0pLx2Zr9Ks4NvB1", "name": "Prisdorf, Friday", "round": 1, "rounds": 2,
+/// {"tournament": "Tq7cW0pLx2Zr9Ks4NvB1", "name": "Club night, Friday", "round": 1, "rounds": 2,
 ///  "table": 3, "deals": 120, "played": 17, "duplicate": true}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -248,150 +248,5 @@ const fn variant_number(error: &TournamentError) -> usize {
         TournamentError::RoundNotOver(_) => 17,
         TournamentError::Finished => 18,
         TournamentError::InvalidEvent(_) => 19,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use fipsen_rules::{GameRules, Players, RuleSet, Seed};
-    use fipsen_tournament::{
-        DealResult, MAX_ENTRANTS, MAX_ROUNDS, Results, Settings, TIE_BREAK, Tournament, TournamentId,
-    };
-
-    use super::*;
-    use crate::message::{ClientMessage, ServerMessage, TournamentMessage};
-
-    /// The server's default reply limit (`--max-reply-bytes`).
-    const REPLY_LIMIT: usize = 256 * 1024;
-
-    /// `chars` characters of four bytes each in UTF-8, different for every `i`.
-    fn long_name(i: u32, chars: usize) -> String {
-        let letter = |n: u32| char::from_u32(0x1D400 + n % 52).unwrap_or('x');
-        let mut name: String = std::iter::repeat_n('𝕏', chars - 2).collect();
-        name.push(letter(i / 52));
-        name.push(letter(i));
-        name
-    }
-
-    #[test]
-    fn tables_without_spectators_allowed_follow_the_tournament() {
-        let parse = |json: &str| match ClientMessage::parse(json) {
-            Ok(ClientMessage::Tournament(TournamentMessage::CreateTournament { tables, .. })) => tables,
-            other => panic!("{other:?}"),
-        };
-        let create = r#"{"type":"create_tournament","name":"O","settings":{"name":"T","game":"prisdorf","tables":[{"seats":4,"deals":1,"rules":{"game":"prisdorf","players":4,"deals":1}}],"max_short_tables":0,"rounds":1,"reseating":"random","duplicate":true,"listed":false,"organiser_plays":false}"#;
-        let given = parse(&format!(r#"{create},"tables":{{"grace_seconds":5}}}}"#)).unwrap_or_default();
-        assert!(!given.spectators_given);
-        assert_eq!(given.options.grace_seconds, 5);
-        assert!(!given.clone().for_tournament(true).spectators_allowed, "duplicate: none");
-        assert!(given.for_tournament(false).spectators_allowed);
-        let asked = parse(&format!(r#"{create},"tables":{{"spectators_allowed":true}}}}"#)).unwrap_or_default();
-        assert!(asked.for_tournament(true).spectators_allowed, "asked for: given");
-        let refused = parse(&format!(r#"{create},"tables":{{"spectators_allowed":false}}}}"#)).unwrap_or_default();
-        assert!(!refused.for_tournament(false).spectators_allowed);
-        assert_eq!(parse(&format!("{create}}}")), None);
-        assert!(ClientMessage::parse(&format!(r#"{create},"tables":{{"nonsense":1}}}}"#)).is_err());
-    }
-
-    /// The largest tournament there can be: the most entrants, each name four bytes a
-    /// character, the longest tournament and organiser names, every round played, duplicate
-    /// scores and the largest points. Its frame, the results in their parts and a page of the
-    /// public list each stay under the reply limit.
-    #[test]
-    fn the_largest_tournament_fits_every_frame_under_the_reply_limit() {
-        let mut settings = Settings::prisdorf(&long_name(0, 64));
-        settings.rounds = MAX_ROUNDS;
-        settings.duplicate = true;
-        settings.organiser_plays = false;
-        settings.max_entrants = Some(MAX_ENTRANTS);
-        for f in &mut settings.tables {
-            let players = if f.seats == 4 { Players::Four } else { Players::Three };
-            f.deals = 1;
-            f.rules = GameRules::Prisdorf(RuleSet { deals: Some(1), ..RuleSet::tournament(players) });
-        }
-        let id = TournamentId("Tq7cW0pLx2Zr9Ks4NvB1".into());
-        let (mut t, _) = Tournament::create(id, settings, &long_name(1, 32)).unwrap();
-        // 126 = 30 tables of four and two of three: both sizes, the most tables.
-        for i in 0..MAX_ENTRANTS - 2 {
-            t.register(&long_name(i + 2, 32)).unwrap();
-        }
-        t.start(Seed::from_u64(1), false).unwrap();
-        for round in 1..=MAX_ROUNDS {
-            if round > 1 {
-                t.next_round(Seed::from_u64(u64::from(round))).unwrap();
-            }
-            let tables: Vec<_> = t.current_round().unwrap().tables.clone();
-            let results: Vec<DealResult> = tables
-                .iter()
-                .map(|table| DealResult {
-                    table: table.id,
-                    deal: 1,
-                    points: (0..table.seats.len())
-                        .map(|s| if (s + table.id.table as usize).is_multiple_of(2) { i32::MIN + 1 } else { i32::MAX })
-                        .collect(),
-                    redeal: u32::from(table.id.table % 3 == 0),
-                })
-                .collect();
-            t.record(&results).unwrap();
-        }
-        let rooms: Vec<Vec<String>> =
-            t.rounds().iter().map(|r| vec!["k3JX9a2LqP0vWm4Zb7Ya".to_string(); r.tables.len()]).collect();
-        let state = TournamentState {
-            code: t.id().0.clone(),
-            view: t.view(),
-            rooms,
-            seating: None,
-            tables: RoomOptions::default(),
-            you: TournamentYou { organiser: true, entrant: Some(EntrantId(MAX_ENTRANTS)) },
-        };
-        let mut frames = vec![("tournament", ServerMessage::Tournament { tournament: state }.to_json())];
-        frames.push((
-            "results",
-            ServerMessage::TournamentResults {
-                tournament: t.id().0.clone(),
-                round: None,
-                results: t.results_summary(),
-                csv: t.standings_csv(),
-                tables_csv: String::new(),
-            }
-            .to_json(),
-        ));
-        for round in 1..=MAX_ROUNDS {
-            frames.push((
-                "a round's results",
-                ServerMessage::TournamentResults {
-                    tournament: t.id().0.clone(),
-                    round: Some(round),
-                    results: Results {
-                        tie_break: TIE_BREAK.into(),
-                        standings: Vec::new(),
-                        rounds: t.round_results(round).into_iter().collect(),
-                    },
-                    csv: String::new(),
-                    tables_csv: t.round_tables_csv(round),
-                }
-                .to_json(),
-            ));
-        }
-        let summary = TournamentSummary {
-            code: t.id().0.clone(),
-            name: t.settings().name.clone(),
-            organiser: t.organiser().into(),
-            game: t.settings().game,
-            phase: t.phase(),
-            entrants: MAX_ENTRANTS,
-            rounds: MAX_ROUNDS,
-        };
-        let list = vec![summary; TOURNAMENT_PAGE as usize];
-        frames
-            .push(("tournaments", ServerMessage::Tournaments { total: 1000, offset: 0, tournaments: list }.to_json()));
-        for (what, frame) in &frames {
-            println!("{what}: {} bytes", frame.len());
-            assert!(frame.len() < REPLY_LIMIT, "{what}: {} bytes", frame.len());
-        }
-        // The whole results at once would not fit: that is why they come in parts.
-        let whole = t.results();
-        let all = serde_json::to_string(&whole).unwrap().len() + t.standings_csv().len() + t.tables_csv().len();
-        assert!(all > REPLY_LIMIT, "{all}");
     }
 }

@@ -52,6 +52,12 @@ macro_rules! registry {
             pub fn from_code(code: &str) -> Option<GameId> {
                 GameId::ALL.iter().copied().find(|g| g.code() == code)
             }
+
+            /// The path of the game's series type (`fipsen_rules::<module>::Series`): its
+            /// modules are the game's own (or its family's).
+            pub fn series_type(self) -> &'static str {
+                match self { $( GameId::$variant => std::any::type_name::<$series>(), )+ }
+            }
         }
 
         /// A room's rules: the game and its table options.
@@ -190,6 +196,30 @@ macro_rules! registry {
         #[serde(untagged)]
         pub enum GameAnswer {
             $( $(#[$doc])* $variant(<$series as GameEngine>::Answer), )+
+        }
+
+        #[cfg(feature = "schema")]
+        impl schemars::JsonSchema for GameQuery {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                "GameQuery".into()
+            }
+
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let games = vec![$( generator.subschema_for::<<$series as GameEngine>::Query>(), )+];
+                crate::query_schema::one_of(games, "A player's question about his moves: the question of the room's game, one shape per game that takes questions.")
+            }
+        }
+
+        #[cfg(feature = "schema")]
+        impl schemars::JsonSchema for GameAnswer {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                "GameAnswer".into()
+            }
+
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let games = vec![$( generator.subschema_for::<<$series as GameEngine>::Answer>(), )+];
+                crate::query_schema::one_of(games, "The answer to a `GameQuery`: the answer of the room's game.")
+            }
         }
 
         /// One game's event.

@@ -53,6 +53,8 @@ mod level;
 pub mod mecklenburg;
 pub mod nap;
 pub mod prompt;
+#[cfg(feature = "schema")]
+mod query_schema;
 pub mod review;
 mod ruleset;
 mod seed;

@@ -17,14 +17,11 @@ use fipsen_rules::GameId;
 /// How many analysed deals the cache keeps; the least recently used goes first.
 pub const CACHED_DEALS: usize = 2048;
 
-/// The search budget for one deal of `game`. Wippen's search is the costliest (about 0.7 s a
-/// deal at the bots' default budget), so the server gives it a quarter of it: its analysis
-/// looks fewer moves ahead; every other game stays well under 100 ms at the default.
+/// The search budget for one deal of `game`, as its bots set it
+/// ([`FinishedDeal::analysis_budget`]): a game whose search is costly gets less, and looks fewer
+/// moves ahead.
 pub fn budget(game: GameId) -> Budget {
-    match game {
-        GameId::Wippen => Budget::nodes(Budget::DEFAULT.nodes / 4),
-        _ => Budget::DEFAULT,
-    }
+    FinishedDeal::analysis_budget(game)
 }
 
 /// A room's deal, as the cache knows it.
@@ -102,12 +99,12 @@ fn cached_or(key: Key, compute: impl FnOnce() -> Option<Arc<PlayAnalysis>>) -> O
     analysis
 }
 
-/// The analysis of a deal as [`of_deal`] gives it where it is quick to compute (every game but
-/// Wippen, whose deal takes up to seconds); for Wippen only if it is cached already (its replay
-/// was asked for). A series page lists many deals at once: it must not wait for every Wippen
-/// deal's search.
+/// The analysis of a deal as [`of_deal`] gives it where it is quick to compute; where its
+/// game's analysis is costly ([`FinishedDeal::costly_analysis`]: seconds a deal), only if it is
+/// cached already (its replay was asked for). A series page lists many deals at once: it must
+/// not wait for every costly deal's search.
 pub fn of_deal_if_quick(room: &str, deal: u32, seats: usize, finished: &FinishedDeal) -> Option<Arc<PlayAnalysis>> {
-    if finished.game() != GameId::Wippen {
+    if !FinishedDeal::costly_analysis(finished.game()) {
         return of_deal(room, deal, seats, finished);
     }
     let key = (room.to_string(), deal);
@@ -120,7 +117,8 @@ pub fn forget(room: &str) {
 }
 
 /// The bots' analysis as the protocol carries it, with `seats` seats' counts of costly cards
-/// and, for Wippen, the first [`MAX_BEST_MOVES`] of each move's better moves.
+/// and, where a move is more than its card, the first [`MAX_BEST_MOVES`] of each move's better
+/// moves.
 pub fn to_protocol(analysis: &Analysis, seats: usize) -> PlayAnalysis {
     PlayAnalysis {
         unit: match analysis.unit {
@@ -145,7 +143,13 @@ pub fn to_protocol(analysis: &Analysis, seats: usize) -> PlayAnalysis {
                 after: c.after,
                 cost: c.cost(),
                 best: c.best.clone(),
-                best_moves: c.best_moves.iter().take(MAX_BEST_MOVES).cloned().collect(),
+                // A move is plain data: it always has a JSON form.
+                best_moves: c
+                    .best_moves
+                    .iter()
+                    .take(MAX_BEST_MOVES)
+                    .map(|m| serde_json::to_value(m).unwrap_or_default())
+                    .collect(),
                 horizon: c.horizon,
             })
             .collect(),

@@ -504,3 +504,109 @@ fn paths_are_read_as_the_compiler_reads_them() {
         .collect();
     assert_eq!(names, expected);
 }
+
+/// Words that name a game's shared rules but no game of the registry: the Holstein family's
+/// common deal (Prisdorf, Großenaspe and the Mecklenburg games build on it).
+const FAMILIES: &[&str] = &["holstein"];
+
+/// Every word that names a game, from the rules' registry, so that a new game is covered as
+/// soon as it is registered: its code (`grossenaspe`), its variant (`Grossenaspe`), the words
+/// of its English name but the family's `Fipsen` (`Großenaspe`), and the modules of its series
+/// type that are folders of the rules crate (`mecklenburg` for Duttfips); and [`FAMILIES`].
+fn game_names() -> BTreeSet<String> {
+    let rules_src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/src");
+    let mut names: BTreeSet<String> = FAMILIES.iter().map(|f| f.to_string()).collect();
+    for &game in fipsen_rules::GameId::ALL {
+        names.insert(game.code().to_lowercase());
+        names.insert(format!("{game:?}").to_lowercase());
+        for word in game.name().split_whitespace().filter(|w| *w != "Fipsen") {
+            names.insert(word.to_lowercase());
+        }
+        let path: Vec<&str> = game.series_type().split("::").collect();
+        for module in &path[1..path.len() - 1] {
+            if rules_src.join(module).is_dir() {
+                names.insert(module.to_lowercase());
+            }
+        }
+    }
+    names
+}
+
+/// Whether the text at `at` of `length` chars stands as a word of an identifier or of prose:
+/// not inside a longer lower-case word (`nap` in `snapshot`), but at the start of a CamelCase
+/// part or of a snake_case one (`NapBot`, `nap_rules`).
+fn stands_alone(chars: &[char], at: usize, length: usize) -> bool {
+    let before = at.checked_sub(1).map(|i| chars[i]);
+    let first = chars[at];
+    let after = chars.get(at + length).copied();
+    let starts = match before {
+        None => true,
+        Some(b) => !b.is_alphanumeric() || (b.is_lowercase() && first.is_uppercase()),
+    };
+    let ends = match after {
+        None => true,
+        Some(a) => !(a.is_lowercase() || a.is_numeric()),
+    };
+    starts && ends
+}
+
+/// Each place in `sources` (`(path, text)`) that names one of `names` (lower case), in any case,
+/// as a word: `path:line: name`. Comments and strings count: the sources name no game at all.
+fn games_named(sources: &[(String, String)], names: &BTreeSet<String>) -> Vec<String> {
+    let mut found = Vec::new();
+    for (file, text) in sources {
+        for (number, line) in text.lines().enumerate() {
+            let chars: Vec<char> = line.chars().collect();
+            // One char for one: no name of a game has a letter that lower-cases into two.
+            let lower: Vec<char> = chars.iter().map(|c| c.to_lowercase().next().unwrap_or(*c)).collect();
+            for name in names {
+                let name: Vec<char> = name.chars().collect();
+                let hit = (0..lower.len().saturating_sub(name.len() - 1))
+                    .any(|at| lower[at..at + name.len()] == name[..] && stands_alone(&chars, at, name.len()));
+                if hit {
+                    found.push(format!("{file}:{}: {}", number + 1, name.iter().collect::<String>()));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The server and the protocol name no game: a game is named in the rules, the bots and the
+/// client's game modules only, and reaches the server through the registry.
+#[test]
+fn the_server_and_the_protocol_name_no_game() {
+    let names = game_names();
+    assert!(names.len() >= 8 && names.contains("mecklenburg"), "names from the registry: {names:?}");
+    let mut problems = Vec::new();
+    for krate in ["src", "../protocol/src"] {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(krate);
+        let mut sources = Vec::new();
+        read_sources(&src, &src, &mut sources);
+        assert!(sources.len() > 10, "{krate}: only {} files read", sources.len());
+        let sources: Vec<(String, String)> =
+            sources.into_iter().map(|(file, text)| (format!("{krate}/{file}"), text)).collect();
+        problems.extend(games_named(&sources, &names));
+    }
+    assert!(problems.is_empty(), "games named outside the rules, the bots and the client:\n{}", problems.join("\n"));
+}
+
+/// The check finds a game planted in code, a path, a string or a comment, in any case and as
+/// part of an identifier, but not inside a longer word.
+#[test]
+fn the_check_finds_a_planted_game_name() {
+    let names: BTreeSet<String> = ["wippen", "nap", "grossenaspe"].iter().map(|n| n.to_string()).collect();
+    for planted in [
+        "let budget = match game { GameId::Wippen => 1, _ => 2 };",
+        "use fipsen_rules::wippen::PileRef;",
+        r#"let rules = json!({"game": "grossenaspe"});"#,
+        "// Nap has no review.",
+        "struct NapBot;",
+        "fn nap_rules() {}",
+    ] {
+        let sources = files(&[("room/core/play.rs", planted)]);
+        assert_eq!(games_named(&sources, &names).len(), 1, "{planted}");
+    }
+    let clean = files(&[("room/snapshot.rs", "let snapshot = Snapshot::of(&room); // a snapshot, napped")]);
+    assert_eq!(games_named(&clean, &names), Vec::<String>::new());
+}

@@ -80,9 +80,10 @@ async fn choose_move(table: &mut Table, rng: &mut Rng) -> (usize, Value) {
     let entry = &entries[rng.below(entries.len())];
     if let Some(chosen) = selection(&deal, entry, rng) {
         let client = &mut table.seats[turn];
-        client.send(json!({"type": "options", "card": entry["card"], "piles": chosen})).await;
-        let answer = client.recv_type_or_error("options").await;
-        assert_eq!(answer["type"], "options", "{answer}");
+        client.send(json!({"type": "query", "query": {"card": entry["card"], "piles": chosen}})).await;
+        let answer = client.recv_type_or_error("answer").await;
+        assert_eq!(answer["type"], "answer", "{answer}");
+        let answer = &answer["answer"];
         assert_eq!(answer["card"], entry["card"]);
         let moves = answer["moves"].as_array().expect("moves");
         let groups = |m: &Value| m["groups"].as_array().map_or(0, Vec::len);
@@ -189,15 +190,15 @@ async fn a_selection_the_rules_refuse_gets_their_error_and_a_spectator_may_not_a
     // A pile that is not on the table: the rules' error, by its code; nothing changes.
     let before = table.seats[turn].game.clone();
     let client = &mut table.seats[turn];
-    client.send(json!({"type": "options", "card": card, "piles": [{"building": 99}]})).await;
-    let answer = client.recv_type_or_error("options").await;
+    client.send(json!({"type": "query", "query": {"card": card, "piles": [{"building": 99}]}})).await;
+    let answer = client.recv_type_or_error("answer").await;
     assert_eq!(answer["type"], "error", "{answer}");
     assert_eq!(answer["code"], "move/unknown_pile", "{answer}");
     assert_eq!(client.game, before);
     // A spectator holds no cards to choose from.
     let watcher = &mut table.spectators[0];
-    watcher.send(json!({"type": "options", "card": card, "piles": []})).await;
-    let answer = watcher.recv_type_or_error("options").await;
+    watcher.send(json!({"type": "query", "query": {"card": card, "piles": []}})).await;
+    let answer = watcher.recv_type_or_error("answer").await;
     assert_eq!(answer["type"], "error", "{answer}");
 }
 

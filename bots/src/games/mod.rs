@@ -6,8 +6,8 @@
 //! module here ([`prisdorf`], [`grossenaspe`], [`mecklenburg`] for Anseggerfips and Duttfips,
 //! [`thedinghausen`], [`tippen`], [`wippen`]); a server asks [`choose`] for a seat's action
 //! from that seat's [`GameView`], [`FinishedDeal::review`] for a review and
-//! [`FinishedDeal::analyse`] for an analysis. One impl of [`GameBot`] and one arm per game
-//! here is all a new game's bots need.
+//! [`FinishedDeal::analyse`] for an analysis. One impl of [`GameBot`] and one line in
+//! `bots!` here is all a new game's bots need.
 
 pub mod decisions;
 pub mod grossenaspe;
@@ -49,138 +49,138 @@ pub trait GameBot {
     /// The card-by-card analysis of the finished `deal`'s play with every card open, within
     /// `budget` (`None`: nothing was played, or the deal is not one this game can read).
     fn analyse(deal: &Self::Deal, budget: Budget) -> Option<Analysis>;
-}
 
-/// A bot's action for the viewer of `view` (`None`: the view offers nothing it would take).
-/// The same level, seed and view always give the same answer.
-pub fn choose(level: Level, seed: u64, view: &GameView) -> Option<GameAction> {
-    fn by<B: GameBot>(level: Level, seed: u64, view: &B::View) -> Option<B::Action> {
-        B::new(level, seed).choose(view)
-    }
-    match view {
-        GameView::Prisdorf(v) => by::<prisdorf::Bot>(level, seed, v).map(GameAction::Prisdorf),
-        GameView::Grossenaspe(v) => by::<grossenaspe::Bot>(level, seed, v).map(GameAction::Grossenaspe),
-        GameView::Anseggerfips(v) => by::<mecklenburg::Bot>(level, seed, v).map(GameAction::Anseggerfips),
-        GameView::Duttfips(v) => by::<mecklenburg::Bot>(level, seed, v).map(GameAction::Duttfips),
-        GameView::Thedinghausen(v) => by::<thedinghausen::Bot>(level, seed, v).map(GameAction::Thedinghausen),
-        GameView::Tippen(v) => by::<tippen::Bot>(level, seed, v).map(GameAction::Tippen),
-        GameView::Wippen(v) => by::<wippen::Bot>(level, seed, v).map(GameAction::Wippen),
+    /// Whether [`GameBot::analyse`] takes seconds rather than milliseconds a deal at
+    /// [`GameBot::analysis_budget`]: a server then analyses a deal only when one viewer asks for
+    /// it, never for a page listing many deals.
+    const COSTLY_ANALYSIS: bool = false;
+
+    /// The budget a server gives [`GameBot::analyse`] for one deal: by default
+    /// [`Budget::DEFAULT`], which keeps the trick games well under 100 ms a deal.
+    fn analysis_budget() -> Budget {
+        Budget::DEFAULT
     }
 }
 
-/// A finished deal, kept for the review of its players' decisions and the analysis of its
-/// play.
-#[derive(Debug, Clone)]
-pub enum FinishedDeal {
-    /// A Prisdorf deal.
-    Prisdorf(Box<fipsen_rules::Deal>),
-    /// A Großenaspe deal.
-    Grossenaspe(Box<fipsen_rules::grossenaspe::Deal>),
-    /// An Anseggerfips deal.
-    Anseggerfips(Box<fipsen_rules::mecklenburg::Deal>),
-    /// A Duttfips deal.
-    Duttfips(Box<fipsen_rules::mecklenburg::Deal>),
-    /// A Thedinghausen deal.
-    Thedinghausen(Box<fipsen_rules::thedinghausen::Deal>),
-    /// A Tippen deal.
-    Tippen(Box<fipsen_rules::tippen::Deal>),
-    /// A Wippen deal (one game of the match).
-    Wippen(Box<fipsen_rules::wippen::Deal>),
+/// Declares every game's bots: `Variant => bot type, review kind;` with the variant of the
+/// rules' registry ([`fipsen_rules::GameId`]) and the kind of its review: `review` (the
+/// bidding and play review, [`Review`]), `decisions` (the review of the decisions,
+/// [`GameDecisions`], whose variant is the game's) or `none`. [`choose`] and [`FinishedDeal`]
+/// are generated from this list: a new game's bots are one line of it.
+macro_rules! bots {
+    ($( $variant:ident => $bot:ty, $review:ident; )+) => {
+        /// A bot's action for the viewer of `view` (`None`: the view offers nothing it would
+        /// take). The same level, seed and view always give the same answer.
+        pub fn choose(level: Level, seed: u64, view: &GameView) -> Option<GameAction> {
+            fn by<B: GameBot>(level: Level, seed: u64, view: &B::View) -> Option<B::Action> {
+                B::new(level, seed).choose(view)
+            }
+            match view {
+                $( GameView::$variant(v) => by::<$bot>(level, seed, v).map(GameAction::$variant), )+
+            }
+        }
+
+        /// A finished deal, kept for the review of its players' decisions and the analysis of
+        /// its play.
+        #[derive(Debug, Clone)]
+        pub enum FinishedDeal {
+            $(
+                #[doc = concat!("A deal of the game `", stringify!($variant), "`.")]
+                $variant(Box<<$bot as GameBot>::Deal>),
+            )+
+        }
+
+        impl FinishedDeal {
+            /// The current deal of `game` once it is over.
+            pub fn of(game: &AnyGame) -> Option<FinishedDeal> {
+                if !game.deal_over() {
+                    return None;
+                }
+                Some(match game {
+                    $( AnyGame::$variant(s) => FinishedDeal::$variant(Box::new(s.deal().clone())), )+
+                })
+            }
+
+            /// The game of the deal.
+            pub fn game(&self) -> GameId {
+                match self { $( FinishedDeal::$variant(_) => GameId::$variant, )+ }
+            }
+
+            /// Whether the deals of `game` have a review of the bidding and the play
+            /// ([`FinishedDeal::review`]).
+            pub fn reviewed(game: GameId) -> bool {
+                match game { $( GameId::$variant => bots!(@is review $review), )+ }
+            }
+
+            /// Whether the deals of `game` have a review of the decisions
+            /// ([`FinishedDeal::decisions`]).
+            pub fn decisions_reviewed(game: GameId) -> bool {
+                match game { $( GameId::$variant => bots!(@is decisions $review), )+ }
+            }
+
+            /// The review of `seat`'s hand by a bot of `level` (`None`: it cannot be computed, or
+            /// the game has no such review).
+            pub fn review(&self, seat: Seat, level: Level, seed: u64) -> Option<Review> {
+                match self {
+                    $( FinishedDeal::$variant(deal) => bots!(@review $review, $variant, $bot, deal, seat, level, seed), )+
+                }
+            }
+
+            /// The review of `seat`'s decisions by a bot of `level` (`None`: the deal is not
+            /// over, or the game has no such review).
+            pub fn decisions(&self, seat: Seat, level: Level, seed: u64) -> Option<GameDecisions> {
+                match self {
+                    $( FinishedDeal::$variant(deal) => bots!(@decisions $review, $variant, $bot, deal, seat, level, seed), )+
+                }
+            }
+
+            /// The card-by-card analysis of the deal's play, within `budget`.
+            pub fn analyse(&self, budget: Budget) -> Option<Analysis> {
+                match self { $( FinishedDeal::$variant(deal) => <$bot as GameBot>::analyse(deal, budget), )+ }
+            }
+
+            /// The budget a server gives the analysis of a deal of `game`
+            /// ([`GameBot::analysis_budget`]).
+            pub fn analysis_budget(game: GameId) -> Budget {
+                match game { $( GameId::$variant => <$bot as GameBot>::analysis_budget(), )+ }
+            }
+
+            /// Whether the analysis of a deal of `game` is costly (seconds rather than
+            /// milliseconds, [`GameBot::COSTLY_ANALYSIS`]): a page listing many deals shows it
+            /// only once it is computed for another reason.
+            pub fn costly_analysis(game: GameId) -> bool {
+                match game { $( GameId::$variant => <$bot as GameBot>::COSTLY_ANALYSIS, )+ }
+            }
+        }
+    };
+    (@is $kind:ident $kind2:ident) => { bots!(@same $kind $kind2) };
+    (@same review review) => { true };
+    (@same decisions decisions) => { true };
+    (@same $a:ident $b:ident) => { false };
+    (@review review, $variant:ident, $bot:ty, $deal:ident, $seat:ident, $level:ident, $seed:ident) => {
+        <$bot as GameBot>::new($level, $seed).review($deal, $seat)
+    };
+    (@review $other:ident, $variant:ident, $bot:ty, $deal:ident, $seat:ident, $level:ident, $seed:ident) => {{
+        let _ = ($deal, $seat, $level, $seed);
+        None
+    }};
+    (@decisions decisions, $variant:ident, $bot:ty, $deal:ident, $seat:ident, $level:ident, $seed:ident) => {
+        <$bot as GameBot>::new($level, $seed).review($deal, $seat).map(GameDecisions::$variant)
+    };
+    (@decisions $other:ident, $variant:ident, $bot:ty, $deal:ident, $seat:ident, $level:ident, $seed:ident) => {{
+        let _ = ($deal, $seat, $level, $seed);
+        None
+    }};
 }
 
-impl FinishedDeal {
-    /// Whether the deals of `game` have a review.
-    pub fn reviewed(game: GameId) -> bool {
-        matches!(game, GameId::Prisdorf)
-    }
-
-    /// The current deal of `game` once it is over.
-    pub fn of(game: &AnyGame) -> Option<FinishedDeal> {
-        if !game.deal_over() {
-            return None;
-        }
-        Some(match game {
-            AnyGame::Prisdorf(s) => FinishedDeal::Prisdorf(Box::new(s.deal().clone())),
-            AnyGame::Grossenaspe(s) => FinishedDeal::Grossenaspe(Box::new(s.deal().clone())),
-            AnyGame::Anseggerfips(s) => FinishedDeal::Anseggerfips(Box::new(s.deal().clone())),
-            AnyGame::Duttfips(s) => FinishedDeal::Duttfips(Box::new(s.deal().clone())),
-            AnyGame::Thedinghausen(s) => FinishedDeal::Thedinghausen(Box::new(s.deal().clone())),
-            AnyGame::Tippen(s) => FinishedDeal::Tippen(Box::new(s.deal().clone())),
-            AnyGame::Wippen(s) => FinishedDeal::Wippen(Box::new(s.deal().clone())),
-        })
-    }
-
-    /// The game of the deal.
-    pub fn game(&self) -> GameId {
-        match self {
-            FinishedDeal::Prisdorf(_) => GameId::Prisdorf,
-            FinishedDeal::Grossenaspe(_) => GameId::Grossenaspe,
-            FinishedDeal::Anseggerfips(_) => GameId::Anseggerfips,
-            FinishedDeal::Duttfips(_) => GameId::Duttfips,
-            FinishedDeal::Thedinghausen(_) => GameId::Thedinghausen,
-            FinishedDeal::Tippen(_) => GameId::Tippen,
-            FinishedDeal::Wippen(_) => GameId::Wippen,
-        }
-    }
-
-    /// The review of `seat`'s hand by a bot of `level` (`None`: it cannot be computed, or the
-    /// game has no review).
-    pub fn review(&self, seat: Seat, level: Level, seed: u64) -> Option<Review> {
-        match self {
-            FinishedDeal::Prisdorf(deal) => prisdorf::Bot::new(level, seed).review(deal, seat),
-            _ => None,
-        }
-    }
-
-    /// Whether the deals of `game` have a review of the decisions before the play
-    /// ([`FinishedDeal::decisions`]).
-    pub fn decisions_reviewed(game: GameId) -> bool {
-        matches!(
-            game,
-            GameId::Grossenaspe
-                | GameId::Anseggerfips
-                | GameId::Duttfips
-                | GameId::Thedinghausen
-                | GameId::Tippen
-                | GameId::Wippen
-        )
-    }
-
-    /// The review of `seat`'s decisions before the play by a bot of `level` (`None`: the deal
-    /// is not over, or the game has no such review).
-    pub fn decisions(&self, seat: Seat, level: Level, seed: u64) -> Option<GameDecisions> {
-        match self {
-            FinishedDeal::Grossenaspe(d) => {
-                grossenaspe::Bot::new(level, seed).review(d, seat).map(GameDecisions::Grossenaspe)
-            }
-            FinishedDeal::Anseggerfips(d) => {
-                mecklenburg::Bot::new(level, seed).review(d, seat).map(GameDecisions::Anseggerfips)
-            }
-            FinishedDeal::Duttfips(d) => {
-                mecklenburg::Bot::new(level, seed).review(d, seat).map(GameDecisions::Duttfips)
-            }
-            FinishedDeal::Thedinghausen(d) => {
-                thedinghausen::Bot::new(level, seed).review(d, seat).map(GameDecisions::Thedinghausen)
-            }
-            FinishedDeal::Tippen(d) => tippen::Bot::new(level, seed).review(d, seat).map(GameDecisions::Tippen),
-            FinishedDeal::Wippen(d) => wippen::Bot::new(level, seed).review(d, seat).map(GameDecisions::Wippen),
-            _ => None,
-        }
-    }
-
-    /// The card-by-card analysis of the deal's play, within `budget`.
-    pub fn analyse(&self, budget: Budget) -> Option<Analysis> {
-        match self {
-            FinishedDeal::Prisdorf(d) => <prisdorf::Bot as GameBot>::analyse(d, budget),
-            FinishedDeal::Grossenaspe(d) => <grossenaspe::Bot as GameBot>::analyse(d, budget),
-            FinishedDeal::Anseggerfips(d) | FinishedDeal::Duttfips(d) => {
-                <mecklenburg::Bot as GameBot>::analyse(d, budget)
-            }
-            FinishedDeal::Thedinghausen(d) => <thedinghausen::Bot as GameBot>::analyse(d, budget),
-            FinishedDeal::Tippen(d) => <tippen::Bot as GameBot>::analyse(d, budget),
-            FinishedDeal::Wippen(d) => <wippen::Bot as GameBot>::analyse(d, budget),
-        }
-    }
+bots! {
+    Prisdorf => prisdorf::Bot, review;
+    Grossenaspe => grossenaspe::Bot, decisions;
+    Anseggerfips => mecklenburg::Bot, decisions;
+    Duttfips => mecklenburg::Bot, decisions;
+    Thedinghausen => thedinghausen::Bot, decisions;
+    Tippen => tippen::Bot, decisions;
+    Wippen => wippen::Bot, decisions;
 }
 
 #[cfg(test)]
@@ -209,6 +209,23 @@ mod tests {
             // Wippen's default match is two games (two players, one set).
             assert!(game.deal_number() == 3 || game.series_over(), "{id:?} played two deals");
         }
+    }
+
+    /// Each game's deals are reviewed one way at most, and a game whose analysis is costly
+    /// gets a smaller budget than the others, which get the default.
+    #[test]
+    fn each_game_has_one_kind_of_review_and_its_own_analysis_budget() {
+        for &id in GameId::ALL {
+            assert!(!(FinishedDeal::reviewed(id) && FinishedDeal::decisions_reviewed(id)), "{id:?}");
+            let nodes = FinishedDeal::analysis_budget(id).nodes;
+            if FinishedDeal::costly_analysis(id) {
+                assert!(nodes < Budget::DEFAULT.nodes, "{id:?}: {nodes}");
+            } else {
+                assert_eq!(nodes, Budget::DEFAULT.nodes, "{id:?}");
+            }
+        }
+        assert!(GameId::ALL.iter().any(|&id| FinishedDeal::reviewed(id)));
+        assert!(GameId::ALL.iter().any(|&id| FinishedDeal::costly_analysis(id)));
     }
 
     /// Every game said to have a review of its decisions gives one, for each seat, once a deal

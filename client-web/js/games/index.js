@@ -21,7 +21,7 @@
 //     totalText(total, game)                                 — the scoresheet
 // A game whose move is chosen in steps (Wippen: a hand card, then table piles) also exports
 //   handPicks (true), pickCard(card), pickedCard(card)       — a tap chooses a hand card
-//   answer(message)                                          — the server's moves for a choice
+//   answer(answer)                                           — the game's answer to a query
 
 import { addStrings } from '../i18n.js';
 import * as prisdorf from './prisdorf.js';

@@ -12,6 +12,7 @@ import { S, seatName } from '../store.js';
 import { cardFace, cardName, cardShort } from '../cards.js';
 import { strings as words } from './tippen-strings.js';
 import { forehandWords } from './holstein.js';
+import { CATALOGUE } from '../catalogue.js';
 
 export const id = /** @type {string} */ ('tippen');
 
@@ -58,30 +59,23 @@ export function actionText(action) {
 /**
  * What the create form knows of each rule set: the players it seats, the cards in a hand (a
  * maximum bête is a multiple of it; a trick's share is the pot played for divided by it), and the
- * options the server accepts with it. The order is the order of the sources.
- * @type {Record<string, {range: [number, number], hand: number, options: string[], sniffing?: string}>}
+ * options the server accepts with it (the rules crate's, from the catalogue). The order is the
+ * order of the sources.
+ * @type {Record<string, {range: number[], hand: number, options: string[], sniffing?: string}>}
  */
-const PRESETS = {
-  drei_karten_1821: { range: [3, 6], hand: 3, options: [] },
-  loup_1821: { range: [3, 5], hand: 6, options: [] },
-  dreiblatt_1859: { range: [2, 10], hand: 3, options: ['sniffing', 'robbing', 'hop_and_jump', 'daus_card'], sniffing: 'alvensleben' },
-  meyers_1905: { range: [2, 10], hand: 3, options: [] },
-  modern_grupp: { range: [3, 6], hand: 3, options: ['tipp_zwang', 'shoving', 'knocking', 'sniffing'], sniffing: 'grupp' },
-  modern_katira: { range: [3, 6], hand: 3, options: ['tipp_zwang', 'shoving', 'knocking', 'sniffing'], sniffing: 'grupp' },
-  vierblatt: { range: [3, 10], hand: 4, options: ['daus_card', 'exchange_max'] },
-};
+const PRESETS = Object.fromEntries(CATALOGUE.tippen.presets.map((preset) => [preset.id, preset]));
 
-/** The pack has 52 cards from this many players on (32 below). */
-const BIG_PACK_FROM = 7;
+/** The pack has 52 cards from this many players on (32 below), as the rules crate says. */
+const BIG_PACK_FROM = CATALOGUE.tippen.big_pack_from;
 
 /** The maximum bête the form offers, as multiples of the hand size (0: none). */
 const BETE_TIMES = [0, 4, 8];
 
-/** The limits of the middle (pot and reserve) the form offers; the rules crate's default first. */
-const POT_LIMITS = [1200, 120, 12000, 120000];
-
 /** The limit of the middle of rules that name none (the rules crate's default). */
-const DEFAULT_MAX_POT = POT_LIMITS[0];
+const DEFAULT_MAX_POT = CATALOGUE.games.tippen.rules.max_pot;
+
+/** The limits of the middle (pot and reserve) the form offers; the rules crate's default first. */
+const POT_LIMITS = [DEFAULT_MAX_POT, 120, 12000, 120000];
 
 /** @param {string|undefined} preset */
 function presetOf(preset) {

@@ -346,11 +346,12 @@ function askOptions() {
   pick.answer = null;
   pick.confirm = null;
   if (!pick.card || pick.piles.length === 0) return;
-  api.send({ type: 'options', card: pick.card, piles: pick.piles.map(pileRef) });
+  api.send({ type: 'query', query: { card: pick.card, piles: pick.piles.map(pileRef) } });
 }
 
 /**
- * The server's answer to a choice (a message `options`): kept if it is still the choice made.
+ * The game's answer to a choice (the `answer` of a message `answer`): kept if it is still the
+ * choice made.
  * @param {{card: string, piles: any[], moves: any[]}} answer
  */
 export function answer(answer) {

@@ -27,14 +27,14 @@ pub enum ConnectionMessage {
     /// Creates a room; its creator is the host and sits at seat 0.
     ///
     /// ```json
-    /// {"type": "create_room", "name": "Antje", "rules": {"game": "prisdorf", "players": 4, "deals": 8},
+    /// {"type": "create_room", "name": "Antje", "rules": {"players": 4, "deals": 8},
     ///  "options": {"title": "Friday table", "public": false}}
     /// ```
     CreateRoom {
         /// The creator's name (1 to 32 characters).
         name: String,
-        /// The game and its rules: `game` names it (default `prisdorf`), missing options take
-        /// that game's defaults.
+        /// The game and its rules: `game` names it (default: the first game of the rules'
+        /// registry), missing options take that game's defaults.
         #[serde(default)]
         rules: GameRules,
         /// The room's options; missing fields take their defaults.

@@ -119,7 +119,7 @@ impl ClientMessage {
         "nudge",
         "reading",
         "replay",
-        "options",
+        "query",
         "create_tournament",
         "peek_tournament",
         "watch_tournament",

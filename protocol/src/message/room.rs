@@ -1,7 +1,7 @@
 //! The room family: what a connection in a room asks of it. A server passes one to the room as
 //! one value, without looking inside.
 
-use fipsen_rules::{Card, GameAction, Level, Seat, wippen};
+use fipsen_rules::{GameAction, Level, Seat};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -140,19 +140,18 @@ pub enum RoomMessage {
         /// The deal's number in the series.
         deal: u32,
     },
-    /// Wippen: asks which moves the player to move can make with hand card `card` using
-    /// exactly the table piles `piles` (loose cards by their card, buildings by their id).
-    /// Answered with `options`: every such legal capture and build, each with one grouping
-    /// that shows its arithmetic (the discard when `piles` is empty). Nothing changes.
+    /// Asks the room's game a read-only question about one's moves: `query` is the game's own
+    /// question (`GameQuery`: its shape for each game that takes questions, such as which moves
+    /// a hand card makes with exactly the table piles chosen). Answered with `answer`; a game
+    /// that takes no questions refuses it (`action/wrong_game`). Nothing changes.
     ///
     /// ```json
-    /// {"type": "options", "card": "H10", "piles": [{"card": "S3"}, {"card": "D2"}, {"card": "C4"}]}
+    /// {"type": "query", "query": {"card": "H10", "piles": [{"card": "S3"}, {"card": "D2"}, {"card": "C4"}]}}
     /// ```
-    Options {
-        /// The hand card.
-        card: Card,
-        /// The table piles chosen.
-        piles: Vec<wippen::PileRef>,
+    Query {
+        /// The question, as the room's game reads it.
+        #[schemars(with = "fipsen_rules::GameQuery")]
+        query: serde_json::Value,
     },
     /// In a room: asks for the share key of its series (seated players; spectators where the
     /// room's `public_replays` is on). Answered with `share_link`.
@@ -200,7 +199,7 @@ impl RoomMessage {
         "nudge",
         "reading",
         "replay",
-        "options",
+        "query",
         "share_link",
         "delete_series",
         "rematch",

@@ -1,8 +1,8 @@
 //! What the server sends. One flat enum, as the room and the connection build its frames.
 
+use fipsen_rules::GameView;
 use fipsen_rules::decisions::GameDecisions;
 use fipsen_rules::review::Review;
-use fipsen_rules::{Card, GameView, wippen};
 use fipsen_tournament::{EntrantId, Results, TournamentError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -37,7 +37,7 @@ pub enum ServerMessage {
     /// {"type": "joined", "room": {"room": "k3JX9a2LqP0vWm4Z", "...": "see RoomState"},
     ///  "you": {"participant": 3, "name": "Hinnerk", "role": "player", "seat": 1, "host": false,
     ///          "token": "Vq3m2b7YxkR0aL9cTdPz1w8eUj5nHs4F"},
-    ///  "seq": 44, "game": {"game": "prisdorf", "number": 1, "...": "see GameView"},
+    ///  "seq": 44, "game": {"game": "…", "number": 1, "...": "see GameView"},
     ///  "missed": [{"seq": 42, "kind": "game", "event": {"event": "card_played", "seat": 3, "card": "S8"}}],
     ///  "resync": false, "chat": []}
     /// ```
@@ -115,7 +115,7 @@ pub enum ServerMessage {
     /// {"type": "lobby", "total": 1, "offset": 0, "rooms": [{"room": "k3JX9a2LqP0vWm4Z",
     ///  "title": "Friday table", "host": "Antje", "players": ["Antje", null, null, null],
     ///  "spectators": 0, "spectators_allowed": true, "status": "waiting",
-    ///  "rules": {"game": "prisdorf", "players": 4, "...": "see GameRules"}}]}
+    ///  "rules": {"players": 4, "...": "see GameRules"}}]}
     /// ```
     Lobby {
         /// How many public rooms there are in all.
@@ -141,7 +141,7 @@ pub enum ServerMessage {
     /// ```json
     /// {"type": "my_rooms", "rooms": [{"room": "k3JX9a2LqP0vWm4Z", "title": "Friday table",
     ///  "name": "Hinnerk", "seat": 1, "players": ["Antje", "Hinnerk", "Fiete", "Meike"],
-    ///  "status": "playing", "game": "prisdorf", "deal": 3, "totals": [4, -2, 0, 6]}]}
+    ///  "status": "playing", "game": "…", "deal": 3, "totals": [4, -2, 0, 6]}]}
     /// ```
     MyRooms {
         /// The rooms.
@@ -175,13 +175,13 @@ pub enum ServerMessage {
         /// The review.
         review: Review,
     },
-    /// The answer to `review` in a game whose decisions before the play are reviewed (all but
-    /// Prisdorf's): your decisions in deal `deal`, each with every option you had, its expected
-    /// result over sampled deals of the cards you could not see, the bot's choice and yours
-    /// (Wippen: each of your moves against the moves the bot preferred).
+    /// The answer to `review` in a game whose decisions are reviewed (as its bots say): your
+    /// decisions in deal `deal`, each with every option you had, its expected result over
+    /// sampled deals of the cards you could not see, the bot's choice and yours (in a game of
+    /// moves rather than tricks: each of your moves against the moves the bot preferred).
     ///
     /// ```json
-    /// {"type": "decisions", "deal": 2, "review": {"game": "thedinghausen", "review": {"seat": 1,
+    /// {"type": "decisions", "deal": 2, "review": {"game": "…", "review": {"seat": 1,
     ///  "decisions": [{"decision": "announcement", "samples": 64,
     ///    "options": [{"action": {"action": "pass"}, "value": 0.0, "margin": 0.0},
     ///                {"action": {"action": "fipsen"}, "value": 1.2, "margin": 0.5}],
@@ -196,28 +196,26 @@ pub enum ServerMessage {
     /// The answer to `replay`: a finished deal, step by step, every hand open.
     ///
     /// ```json
-    /// {"type": "replay", "replay": {"format": 1, "game": "prisdorf", "deal": 3, "perspective": 0,
+    /// {"type": "replay", "replay": {"format": 1, "game": "…", "deal": 3, "perspective": 0,
     ///  "steps": [{"seat": null, "action": null, "events": [], "deal": {}, "hands": [[], [], [], []]}]}}
     /// ```
     Replay {
         /// The deal.
         replay: DealReplay,
     },
-    /// The answer to `options`: the moves with that card and exactly those piles, each ready to
-    /// be sent back as the action of an `act`.
+    /// The answer to `query`: the game's own answer (`GameAnswer`), such as the moves a hand
+    /// card makes with exactly the piles asked about, each ready to be sent back as the action
+    /// of an `act`.
     ///
     /// ```json
-    /// {"type": "options", "card": "H10", "piles": [{"card": "S3"}, {"card": "D2"}, {"card": "C4"}],
+    /// {"type": "answer", "answer": {"card": "H10", "piles": [{"card": "S3"}, {"card": "D2"}, {"card": "C4"}],
     ///  "moves": [{"kind": "capture", "card": "H10", "groups": [{"op": "+", "l": {"op": "*",
-    ///             "l": {"card": "S3"}, "r": {"card": "D2"}}, "r": {"card": "C4"}}]}]}
+    ///             "l": {"card": "S3"}, "r": {"card": "D2"}}, "r": {"card": "C4"}}]}]}}
     /// ```
-    Options {
-        /// The hand card asked about.
-        card: Card,
-        /// The piles asked about.
-        piles: Vec<wippen::PileRef>,
-        /// Every legal move with exactly them (none: no such move).
-        moves: Vec<wippen::Move>,
+    Answer {
+        /// The answer, as the room's game gives it.
+        #[schemars(with = "fipsen_rules::GameAnswer")]
+        answer: serde_json::Value,
     },
 
     /// A tournament as you may see it: the answer to `create_tournament`, `register`,
@@ -298,7 +296,7 @@ pub enum ServerMessage {
     ///
     /// ```json
     /// {"type": "tournaments", "total": 1, "offset": 0, "tournaments": [{"code": "Tq7cW0pLx2Zr9Ks4NvB1",
-    ///  "name": "Prisdorf, Friday", "organiser": "Olli", "game": "prisdorf",
+    ///  "name": "Club night, Friday", "organiser": "Olli", "game": "…",
     ///  "phase": {"phase": "registration"}, "entrants": 9, "rounds": 1}]}
     /// ```
     Tournaments {
@@ -313,7 +311,7 @@ pub enum ServerMessage {
     ///
     /// ```json
     /// {"type": "series", "series": {"format": 1, "room": "k3JX9a2LqP0vWm4Z", "title": "Friday table",
-    ///  "rules": {"game": "prisdorf"}, "players": ["Antje", "Hinnerk", "Fiete", "Meike"],
+    ///  "rules": {}, "players": ["Antje", "Hinnerk", "Fiete", "Meike"],
     ///  "perspective": null, "over": false, "master_seed": null, "deals": [], "sheet": {}},
     ///  "share_key": null}
     /// ```
@@ -376,11 +374,10 @@ impl ServerMessage {
 }
 
 impl From<fipsen_rules::GameAnswer> for ServerMessage {
-    /// A game's answer to a player's question, as the frame that carries it (`options`: the only
-    /// game that answers questions is Wippen).
+    /// A game's answer to a player's question, as the frame that carries it (`answer`).
     fn from(answer: fipsen_rules::GameAnswer) -> ServerMessage {
-        let fipsen_rules::GameAnswer::Wippen(options) = answer;
-        ServerMessage::Options { card: options.card, piles: options.piles, moves: options.moves }
+        // A game's answer is plain data: it always has a JSON form.
+        ServerMessage::Answer { answer: serde_json::to_value(&answer).unwrap_or(serde_json::Value::Null) }
     }
 }
 

@@ -19,9 +19,9 @@ pub enum TournamentMessage {
     ///
     /// ```json
     /// {"type": "create_tournament", "name": "Olli",
-    ///  "settings": {"name": "Prisdorf, Friday", "game": "prisdorf",
-    ///               "tables": [{"seats": 4, "deals": 100, "rules": {"game": "prisdorf", "players": 4, "deals": 100}},
-    ///                          {"seats": 3, "deals": 120, "rules": {"game": "prisdorf", "players": 3, "deals": 120}}],
+    ///  "settings": {"name": "Club night, Friday", "game": "…",
+    ///               "tables": [{"seats": 4, "deals": 100, "rules": {"players": 4, "deals": 100}},
+    ///                          {"seats": 3, "deals": 120, "rules": {"players": 3, "deals": 120}}],
     ///               "max_short_tables": 3, "rounds": 1, "reseating": "by_standings", "duplicate": false,
     ///               "listed": true, "organiser_plays": true},
     ///  "tables": {"grace_seconds": 120, "next_deal_seconds": 10}}

@@ -142,6 +142,8 @@ impl schemars::JsonSchema for PileRef {
 /// {"card": "H10", "piles": [{"card": "S3"}, {"card": "D2"}, {"card": "C4"}]}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "WippenSelection"))]
 pub struct Selection {
     /// The hand card.
     pub card: Card,
@@ -152,6 +154,8 @@ pub struct Selection {
 /// The answer to a [`Selection`]: the question with every legal move that uses exactly those
 /// piles, each with one grouping that shows its arithmetic (the discard when `piles` is empty).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "WippenOptions"))]
 pub struct Options {
     /// The hand card asked about.
     pub card: Card,

@@ -18,8 +18,8 @@ use crate::fair::{Full, Place};
 use crate::storage::RoomMeta;
 
 impl Room {
-    /// Starts computing the review of `seat`'s hand in finished deal `deal` (Prisdorf's
-    /// `review`, or the other games' `decisions`); the answer goes to the connection when it is
+    /// Starts computing the review of `seat`'s hand in finished deal `deal` (`review` or
+    /// `decisions`, as the game's bots review it); the answer goes to the connection when it is
     /// ready, if it is still in the room.
     pub(super) fn review(
         &mut self,
@@ -43,7 +43,8 @@ impl Room {
                 let finished = at_hand
                     .map(|d| *d)
                     .or_else(|| stored.and_then(|s| crate::room::replay::finished_deal(&s, deal).ok().flatten()))?;
-                // Prisdorf's review has its own shape; the other games review the decisions.
+                // The review of the bidding and play has its own shape; the other games' bots
+                // review the decisions.
                 if FinishedDeal::reviewed(finished.game()) {
                     finished.review(seat, Level::Strong, seed).map(|review| ServerMessage::Review { deal, review })
                 } else {

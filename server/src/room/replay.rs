@@ -157,7 +157,7 @@ pub fn replay_deal(stored: &StoredSeries, deal: u32, perspective: Option<Seat>) 
     }))
 }
 
-/// [`analyse`] for a series page: a Wippen deal only if its analysis is cached
+/// [`analyse`] for a series page: a deal whose analysis is costly only if it is cached
 /// ([`crate::analysis::of_deal_if_quick`]).
 fn analyse_if_quick(stored: &StoredSeries, series: &AnyGame) -> Option<std::sync::Arc<PlayAnalysis>> {
     let finished = fipsen_bots::games::FinishedDeal::of(series)?;
@@ -423,7 +423,7 @@ mod tests {
 
     #[test]
     fn a_series_of_two_thousand_deals_comes_in_pages_under_the_reply_limit_that_join_to_the_whole() {
-        let stored = InMemory::new(played(GameRules::default_for(GameId::Prisdorf), 2_000)).expect("a sound room");
+        let stored = InMemory::new(played(GameRules::default(), 2_000)).expect("a sound room");
         let pages = pages(&stored, SERIES_PAGE_DEALS);
         let largest = pages.iter().map(|(bytes, _)| *bytes).max().unwrap_or(0);
         assert!(largest < REPLY_LIMIT / 2, "a page of {largest} bytes");

@@ -5,7 +5,7 @@
 //! A row ([`DealEntry`]) names the deal's records (the one that dealt it, the one that ended it)
 //! and keeps the series as the deal left it, without the scoresheet's rows of earlier deals
 //! ([`fipsen_rules::AnyGame::with_rows_from`]): its totals, and whatever a game carries from deal
-//! to deal (Tippen's pot and reserve, Thedinghausen's round, balances and slips), so that the
+//! to deal (a pot and its reserve, a round of deals, balances and slips), so that the
 //! next deal is dealt again from it alone; and who sat where when it ended. What a row keeps is
 //! for the server alone (hidden hands, the master seed): a page or a replay shows only what
 //! [`crate::room::replay`] builds from it, for finished deals.

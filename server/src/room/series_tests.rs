@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use fipsen_rules::{GameId, GameRules};
+use fipsen_rules::GameRules;
 
 use crate::room::replay::{SERIES_PAGE_DEALS, SeriesPage, played_by_bots, replay_deal, series_record};
 use crate::room::series_index::read;
@@ -106,8 +106,7 @@ impl StorageEngine for Counting {
 /// (and the deal's replay) refused as damaged.
 #[test]
 fn a_page_whose_deal_does_not_end_as_its_row_says_is_refused() {
-    let room = crate::room::series_index::InMemory::new(played_by_bots(GameRules::default_for(GameId::Prisdorf), 12))
-        .expect("sound");
+    let room = crate::room::series_index::InMemory::new(played_by_bots(GameRules::default(), 12)).expect("sound");
     let page = SeriesPage::asked(Some(5), Some(3));
     let sound = room.read(page.from, page.count);
     assert_eq!(series_record(&sound, None, page).expect("a sound page").deals.len(), 3);
@@ -150,7 +149,7 @@ async fn records_of(storage: &Storage, room: &str, from: u32, to: u32) -> usize 
 /// first time its series is asked for, and never again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_and_a_replay_of_a_late_deal_read_the_records_of_their_own_deals_alone() {
-    let stored = played_by_bots(GameRules::default_for(GameId::Prisdorf), 2_000);
+    let stored = played_by_bots(GameRules::default(), 2_000);
     let (room, total) = (stored.meta.code.clone(), stored.records.len());
     let dir = tempfile::tempdir().expect("a folder");
     let metrics = Arc::new(crate::metrics::Metrics::default());

@@ -43,7 +43,7 @@ pub(super) enum Stored {
 }
 
 /// Refuses tables whose series could end before their deals: a table plays its deals, so a
-/// game that also ends by rounds (Thedinghausen) must be given none.
+/// game that also ends by rounds (`rounds` among its options) must be given none.
 pub(super) fn check_tables_end(settings: &Settings) -> Result<(), TournamentError> {
     for format in &settings.tables {
         let rules = serde_json::to_value(&format.rules).unwrap_or_default();
@@ -144,7 +144,7 @@ mod tests {
     #[test]
     fn table_titles_fit_a_room_title() {
         let table = TableId { round: 2, table: 11 };
-        assert_eq!(table_title("Prisdorf", table), "Prisdorf · R2 T11");
+        assert_eq!(table_title("Friday club", table), "Friday club · R2 T11");
         let long = "x".repeat(64);
         let title = table_title(&long, table);
         assert_eq!(title.chars().count(), MAX_TITLE_CHARS);

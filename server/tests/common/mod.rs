@@ -1079,11 +1079,11 @@ pub fn check_frames_except(
         if shown.is_empty() {
             continue;
         }
-        // An answer to a question (Wippen's options) has no sequence number of its own: it
+        // An answer to a question (a game's `answer`) has no sequence number of its own: it
         // speaks of the deal as the last update left it.
         let (number, seq) = match (v["game"]["number"].as_u64(), v["seq"].as_u64()) {
             (Some(number), seq) => (number as u32, seq.unwrap_or(0)),
-            (None, None) if v["type"] == "options" => {
+            (None, None) if v["type"] == "answer" => {
                 at.unwrap_or_else(|| panic!("viewer {viewer:?}: an answer before any deal: {frame}"))
             }
             _ => panic!("viewer {viewer:?}: cards {shown:?} in a frame outside any deal: {frame}"),

@@ -61,6 +61,15 @@ impl crate::games::GameBot for Bot {
     fn analyse(deal: &Self::Deal, budget: crate::analysis::Budget) -> Option<crate::analysis::Analysis> {
         crate::analysis::wippen::analyse(deal, budget)
     }
+
+    /// A deal's search is the costliest of the games (about 0.7 s at the default budget).
+    const COSTLY_ANALYSIS: bool = true;
+
+    /// A quarter of the default: the analysis looks fewer moves ahead, and a deal takes a
+    /// fraction of a second.
+    fn analysis_budget() -> crate::analysis::Budget {
+        crate::analysis::Budget::nodes(crate::analysis::Budget::DEFAULT.nodes / 4)
+    }
 }
 
 #[cfg(test)]

@@ -51,9 +51,10 @@ impl Core {
         Ok(Decision::record(Record::Act { participant, seat, id, action }).with(Effect::Ack { conn, id }))
     }
 
-    /// The review of `seat`'s hand in the last finished deal, or in finished deal `asked`: in
-    /// Prisdorf his bidding and play, in the other reviewed games his decisions before the play
-    /// (Wippen: his moves). Only a seated player gets one, and only of his own seat.
+    /// The review of `seat`'s hand in the last finished deal, or in finished deal `asked`: his
+    /// bidding and play, or his decisions, as the game's bots review it
+    /// ([`FinishedDeal::reviewed`], [`FinishedDeal::decisions_reviewed`]). Only a seated player
+    /// gets one, and only of his own seat.
     pub(super) fn decide_review(
         &self,
         conn: ConnId,

@@ -82,12 +82,11 @@ impl Core {
                 Ok(decision)
             }
             RoomMessage::Rematch => self.decide_rematch(participant),
-            RoomMessage::Options { card, piles } => {
+            RoomMessage::Query { query } => {
                 let seat = seat.ok_or(ErrorCode::NotSeated)?;
                 let series = self.series.as_ref().ok_or(ErrorCode::RoomNotStarted)?;
                 // A question is the game's own; a game that takes none reads none.
-                let question = serde_json::json!({ "card": card, "piles": piles });
-                let query = GameQuery::from_json(series.game(), question).map_err(|_| RuleError::WrongGame)?;
+                let query = GameQuery::from_json(series.game(), query).map_err(|_| RuleError::WrongGame)?;
                 let answer = series.query(seat, &query).map_err(ErrorCode::Rule)?;
                 Ok(Decision::effect(Effect::Send { conn, message: Box::new(answer.into()) }))
             }

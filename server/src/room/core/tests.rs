@@ -358,7 +358,7 @@ impl Driver {
     }
 }
 
-/// A room of four bots at Prisdorf with one spectator, started.
+/// A room of four bots at the default game with one spectator, started.
 fn room_of_bots(master: u8, bot_delay_ms: u32) -> Driver {
     let options = RoomOptions { bot_delay_ms, ..RoomOptions::default() };
     let mut driver = Driver::new(meta(GameRules::default(), options, master, None));
@@ -497,7 +497,7 @@ fn a_bots_pause_varies_like_a_persons_and_depends_on_public_facts_only() {
 /// a tournament table.
 #[test]
 fn playing_again_keeps_the_seats_the_bots_and_the_host() {
-    let rules: GameRules = serde_json::from_value(serde_json::json!({"game": "prisdorf", "deals": 1})).unwrap();
+    let rules: GameRules = serde_json::from_value(serde_json::json!({"deals": 1})).unwrap();
     let mut driver = Driver::new(meta(rules, RoomOptions::default(), 9, None));
     // The host (participant 0) leaves his seat to a bot; a guest sits at seat 2.
     let host_hash = crate::secrets::token_hash("host");
