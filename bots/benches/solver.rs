@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/all/common/mod.rs"]
 mod common;
 use fipsen_bots::rng::Rng;
 use fipsen_bots::solver::{Position, Solver, Stakes};

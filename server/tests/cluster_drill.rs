@@ -31,6 +31,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+#[path = "socket/common/mod.rs"]
 mod common;
 #[path = "cluster_drill/tournament.rs"]
 mod drill_tournament;

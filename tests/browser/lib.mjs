@@ -547,7 +547,7 @@ export async function resultShown(page) {
 /**
  * The prompt vocabulary of the rules crate (`fipsen_rules::prompt::KEYS`): for every key of
  * every game's prompt, what it offers. Written by the rules crate's test
- * (`UPDATE_PROMPT_KEYS=1 cargo test -p fipsen-rules --test prompt_vocabulary`).
+ * (`UPDATE_PROMPT_KEYS=1 cargo test -p fipsen-rules --test all prompt_vocabulary::`).
  * @type {Array<{key: string, offers: string, action?: string, field?: string}>}
  */
 export const PROMPT_KEYS = JSON.parse(readFileSync(join(here, 'prompt-keys.json'), 'utf8'));

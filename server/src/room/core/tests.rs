@@ -732,3 +732,8 @@ fn a_damaged_log_is_refused_not_rebuilt_differently() {
     damaged[acts[0]].json = damaged[started].json.clone();
     assert!(matches!(rebuild(&meta, damaged), Err(Damaged::Refused { .. })));
 }
+
+/// The timing rules (the move clock, nudges, reading, bots in an empty room) on the simulated
+/// clock of [`Driver`].
+#[path = "timing_tests.rs"]
+mod timing;

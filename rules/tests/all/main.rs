@@ -1,0 +1,40 @@
+//! The rules crate's integration tests, one binary: each former test file is a module (golden
+//! data stays in `rules/tests/golden/`).
+
+mod auction;
+mod common;
+mod duplicate;
+mod engine;
+mod give_up;
+mod golden;
+mod grossenaspe_common;
+mod grossenaspe_golden;
+mod grossenaspe_properties;
+mod grossenaspe_scoring;
+mod holstein_common;
+mod long_series;
+mod mecklenburg_common;
+mod mecklenburg_golden;
+mod mecklenburg_properties;
+mod mecklenburg_scoring;
+mod play;
+mod prompt_vocabulary;
+mod properties;
+mod scoring;
+mod thedinghausen_common;
+mod thedinghausen_golden;
+mod thedinghausen_properties;
+mod thedinghausen_scoring;
+mod tippen_common;
+mod tippen_golden;
+mod tippen_properties;
+mod tippen_scoring;
+mod wippen_common;
+mod wippen_completeness;
+mod wippen_deals_left;
+mod wippen_golden;
+mod wippen_prompt_moves;
+mod wippen_prompts;
+mod wippen_properties;
+mod wippen_scoring;
+mod wippen_selections;
