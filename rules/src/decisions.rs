@@ -17,7 +17,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Card, Seat};
+use crate::card::Card;
+use crate::seat::Seat;
 
 /// What kind of decision was taken.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

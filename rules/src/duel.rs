@@ -5,8 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::deal::Seat;
 use crate::error::RuleError;
+use crate::seat::Seat;
 
 /// A bid of some game's auction, as the duels need it.
 pub(crate) trait DuelBid: Copy + PartialEq {

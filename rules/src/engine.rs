@@ -17,25 +17,14 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::games::GameId;
-
-use crate::deal::{Action, Phase, Seat};
 use crate::error::RuleError;
-use crate::event::Event;
-use crate::grossenaspe;
-use crate::mecklenburg;
-#[cfg(test)]
-use crate::nap;
-use crate::ruleset::{RuleSet, RuleSetError};
+use crate::games::GameId;
+use crate::options::RuleSetError;
+use crate::seat::Seat;
 use crate::seed::{DealSeeds, Seed};
-use crate::series::{Series, SeriesView};
-use crate::thedinghausen;
-use crate::tippen;
-use crate::view::Prompt;
-use crate::wippen;
 
 /// JSON of a value whose serialisation cannot fail (every map key is a string).
-fn json<T: Serialize + ?Sized>(value: &T) -> String {
+pub(crate) fn json<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| String::from("null"))
 }
 
@@ -239,8 +228,11 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
     /// Each seat's running total.
     fn totals(&self) -> &[i32];
 
-    /// What `viewer` may see (`None`: a spectator).
-    fn view(&self, viewer: Option<Seat>) -> Self::View;
+    /// What `viewer` may see (`None`: a spectator): by default
+    /// [`GameEngine::view_from_row`] from the first row.
+    fn view(&self, viewer: Option<Seat>) -> Self::View {
+        self.view_from_row(viewer, 0)
+    }
 
     /// [`GameEngine::view`] with only the scoresheet's rows from row `first` on (from 0): what
     /// a snapshot of a long series carries, its oldest rows left out.
@@ -278,169 +270,22 @@ pub trait GameEngine: Sized + Clone + Debug + Send + Sync + 'static {
     fn redact(event: &Self::Event, viewer: Option<Seat>) -> Self::Event;
 }
 
-impl GameEngine for Series {
-    type Rules = RuleSet;
-    type Action = Action;
-    type Event = Event;
-    type View = SeriesView;
-    type Query = NoQuery;
-    type Answer = NoQuery;
-
-    const ID: GameId = GameId::Prisdorf;
-
-    fn start(rules: RuleSet, master: Seed) -> Result<(Series, Vec<Event>), RuleSetError> {
-        Series::new(rules, master)
-    }
-
-    fn rules(&self) -> &RuleSet {
-        Series::rules(self)
-    }
-
-    fn validate(rules: &RuleSet) -> Result<(), RuleSetError> {
-        rules.validate()
-    }
-
-    fn seats_of(rules: &RuleSet) -> usize {
-        usize::from(rules.players.count())
-    }
-
-    fn deals_of(rules: &RuleSet) -> Option<u32> {
-        rules.deals
-    }
-
-    fn action_kind(action: &Action) -> &'static str {
-        match action {
-            Action::Bid { .. } => "bid",
-            Action::Hold => "hold",
-            Action::Pass => "pass",
-            Action::TakeSkat => "take_skat",
-            Action::PlayHand => "play_hand",
-            Action::Discard { .. } => "discard",
-            Action::NameTrumps { .. } => "name_trumps",
-            Action::Kontra => "kontra",
-            Action::Rekontra => "rekontra",
-            Action::GiveUp => "give_up",
-            Action::SiebenerFips => "siebener_fips",
-            Action::Play { .. } => "play",
-            Action::Stop => "stop",
-            Action::GoOn => "go_on",
-        }
-    }
-
-    fn bot_out_of_turn(&self, seat: Seat) -> bool {
-        // Out of turn, bots consider only a Siebener Fips (a Kieker's give-up is weighed at
-        // their own turns), so nobody waits for a bot that will do nothing.
-        self.deal().turn() != Some(seat) && self.deal().legal_actions(seat).contains(&Action::SiebenerFips)
-    }
-
-    fn clear_prompt(view: &mut SeriesView) {
-        view.deal.prompt = Prompt::default();
-    }
-
-    fn deal_number(&self) -> u32 {
-        self.number()
-    }
-
-    fn counted(&self) -> u32 {
-        Series::counted(self)
-    }
-
-    fn set_deal_seeds(&mut self, seeds: DealSeeds) {
-        Series::set_deal_seeds(self, seeds);
-    }
-
-    fn turn(&self) -> Option<Seat> {
-        self.deal().turn()
-    }
-
-    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        Series::legal_actions(self, seat)
-    }
-
-    fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
-        if self.is_over() {
-            return Err(RuleError::SeriesOver);
-        }
-        self.deal().check(seat, action)
-    }
-
-    fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
-        Series::apply(self, seat, action)
-    }
-
-    fn trick_in_progress(&self) -> bool {
-        !self.deal().current_trick().is_empty()
-    }
-
-    fn leading(&self) -> bool {
-        self.deal().phase() == Phase::Play && self.deal().current_trick().is_empty()
-    }
-
-    fn deal_over(&self) -> bool {
-        self.deal().is_over()
-    }
-
-    fn series_over(&self) -> bool {
-        self.is_over()
-    }
-
-    fn next_deal(&mut self) -> Result<Vec<Event>, RuleError> {
-        Series::next_deal(self)
-    }
-
-    fn totals(&self) -> &[i32] {
-        Series::totals(self)
-    }
-
-    fn view(&self, viewer: Option<Seat>) -> SeriesView {
-        Series::view(self, viewer)
-    }
-
-    fn view_from_row(&self, viewer: Option<Seat>, first: usize) -> SeriesView {
-        Series::view_from_row(self, viewer, first)
-    }
-
-    fn view_without_rows(&self, viewer: Option<Seat>) -> SeriesView {
-        Series::view_without_rows(self, viewer)
-    }
-
-    fn own_view(&self, viewer: Option<Seat>) -> SeriesView {
-        Series::own_view(self, viewer)
-    }
-
-    fn rows(&self) -> usize {
-        self.scoresheet().len()
-    }
-
-    fn row_json(&self, index: usize) -> Option<String> {
-        self.scoresheet().get(index).map(json)
-    }
-
-    fn with_rows_from(&self, first: usize) -> Self {
-        Self::with_rows_from(self, first)
-    }
-
-    fn redact(event: &Event, viewer: Option<Seat>) -> Event {
-        event.for_viewer(viewer)
-    }
-}
-
-/// [`GameEngine`] for a game's series built on the shared scoresheet: every method delegates
-/// to the series' inherent method of the same name (Großenaspe, Anseggerfips, Duttfips).
+/// [`GameEngine`] for a game's series whose deal plays tricks: every method delegates to the
+/// series' inherent method of the same name, or to its deal's (every game but Wippen).
 macro_rules! holstein_engine {
     ([$($generics:tt)*] $series:ty, $game:ident, rules: $rules:ty, id: $id:expr, seats: $seats:expr, deals: $deals:expr
-     $(, counted: $counted:expr, seeds: $seeds:expr)? $(, own_view: $own:expr)?) => {
-        impl<$($generics)*> GameEngine for $series {
+     $(, counted: $counted:expr, seeds: $seeds:expr)? $(, own_view: $own:expr)? $(, bot_out_of_turn: $bot:expr)?) => {
+        impl<$($generics)*> $crate::engine::GameEngine for $series {
             type Rules = $rules;
             type Action = $game::Action;
             type Event = $game::Event;
             type View = $game::SeriesView;
-            type Query = NoQuery;
-            type Answer = NoQuery;
+            type Query = $crate::engine::NoQuery;
+            type Answer = $crate::engine::NoQuery;
 
-            const ID: GameId = $id;
+            const ID: $crate::games::GameId = $id;
 
-            fn start(rules: $rules, master: Seed) -> Result<(Self, Vec<$game::Event>), RuleSetError> {
+            fn start(rules: $rules, master: $crate::seed::Seed) -> Result<(Self, Vec<$game::Event>), $crate::options::RuleSetError> {
                 <$series>::new(rules, master)
             }
 
@@ -448,7 +293,7 @@ macro_rules! holstein_engine {
                 <$series>::rules(self)
             }
 
-            fn validate(rules: &$rules) -> Result<(), RuleSetError> {
+            fn validate(rules: &$rules) -> Result<(), $crate::options::RuleSetError> {
                 rules.validate()
             }
 
@@ -466,6 +311,13 @@ macro_rules! holstein_engine {
                 action.kind()
             }
 
+            $(
+            fn bot_out_of_turn(&self, seat: $crate::seat::Seat) -> bool {
+                let bot: fn(&Self, $crate::seat::Seat) -> bool = $bot;
+                bot(self, seat)
+            }
+            )?
+
             fn clear_prompt(view: &mut $game::SeriesView) {
                 view.deal.prompt = $game::Prompt::default();
             }
@@ -480,25 +332,25 @@ macro_rules! holstein_engine {
                 counted(self)
             }
 
-            fn set_deal_seeds(&mut self, seeds: DealSeeds) {
-                let set: fn(&mut Self, DealSeeds) = $seeds;
+            fn set_deal_seeds(&mut self, seeds: $crate::seed::DealSeeds) {
+                let set: fn(&mut Self, $crate::seed::DealSeeds) = $seeds;
                 set(self, seeds);
             }
             )?
 
-            fn turn(&self) -> Option<Seat> {
+            fn turn(&self) -> Option<$crate::seat::Seat> {
                 self.deal().turn()
             }
 
-            fn legal_actions(&self, seat: Seat) -> Vec<$game::Action> {
+            fn legal_actions(&self, seat: $crate::seat::Seat) -> Vec<$game::Action> {
                 <$series>::legal_actions(self, seat)
             }
 
-            fn check(&self, seat: Seat, action: $game::Action) -> Result<(), RuleError> {
+            fn check(&self, seat: $crate::seat::Seat, action: $game::Action) -> Result<(), $crate::error::RuleError> {
                 <$series>::check(self, seat, action)
             }
 
-            fn apply(&mut self, seat: Seat, action: $game::Action) -> Result<Vec<$game::Event>, RuleError> {
+            fn apply(&mut self, seat: $crate::seat::Seat, action: $game::Action) -> Result<Vec<$game::Event>, $crate::error::RuleError> {
                 <$series>::apply(self, seat, action)
             }
 
@@ -518,7 +370,7 @@ macro_rules! holstein_engine {
                 self.is_over()
             }
 
-            fn next_deal(&mut self) -> Result<Vec<$game::Event>, RuleError> {
+            fn next_deal(&mut self) -> Result<Vec<$game::Event>, $crate::error::RuleError> {
                 <$series>::next_deal(self)
             }
 
@@ -526,21 +378,18 @@ macro_rules! holstein_engine {
                 <$series>::totals(self)
             }
 
-            fn view(&self, viewer: Option<Seat>) -> $game::SeriesView {
-                <$series>::view(self, viewer)
-            }
 
-            fn view_from_row(&self, viewer: Option<Seat>, first: usize) -> $game::SeriesView {
+            fn view_from_row(&self, viewer: Option<$crate::seat::Seat>, first: usize) -> $game::SeriesView {
                 <$series>::view_from_row(self, viewer, first)
             }
 
-            fn view_without_rows(&self, viewer: Option<Seat>) -> $game::SeriesView {
+            fn view_without_rows(&self, viewer: Option<$crate::seat::Seat>) -> $game::SeriesView {
                 <$series>::view_without_rows(self, viewer)
             }
 
             $(
-                fn own_view(&self, viewer: Option<Seat>) -> $game::SeriesView {
-                    let own: fn(&Self, Option<Seat>) -> $game::SeriesView = $own;
+                fn own_view(&self, viewer: Option<$crate::seat::Seat>) -> $game::SeriesView {
+                    let own: fn(&Self, Option<$crate::seat::Seat>) -> $game::SeriesView = $own;
                     own(self, viewer)
                 }
             )?
@@ -550,185 +399,18 @@ macro_rules! holstein_engine {
             }
 
             fn row_json(&self, index: usize) -> Option<String> {
-                self.scoresheet().get(index).map(json)
+                self.scoresheet().get(index).map($crate::engine::json)
             }
 
             fn with_rows_from(&self, first: usize) -> Self {
                 <$series>::with_rows_from(self, first)
             }
 
-            fn redact(event: &$game::Event, viewer: Option<Seat>) -> $game::Event {
+            fn redact(event: &$game::Event, viewer: Option<$crate::seat::Seat>) -> $game::Event {
                 event.for_viewer(viewer)
             }
         }
     };
 }
 
-holstein_engine!(
-    [] grossenaspe::Series, grossenaspe, rules: grossenaspe::Rules, id: GameId::Grossenaspe,
-    seats: |rules| usize::from(rules.players), deals: |rules| rules.deals,
-    counted: |s| s.counted(), seeds: |s, seeds| s.set_deal_seeds(seeds)
-);
-
-// Thedinghausen Fipsen: five seats; a series runs by rounds, not deals.
-holstein_engine!(
-    [] thedinghausen::Series, thedinghausen, rules: thedinghausen::Rules, id: GameId::Thedinghausen,
-    seats: |_| usize::from(thedinghausen::Deal::PLAYERS), deals: |_| None
-);
-
-// Tippen / Dreiblatt: the seats are the preset's player count; the series counts deals.
-holstein_engine!(
-    [] tippen::Series, tippen, rules: tippen::Rules, id: GameId::Tippen,
-    seats: |rules| usize::from(rules.players), deals: |rules| rules.deals,
-    own_view: |s, viewer| s.own_view(viewer)
-);
-
-// Nap: the seats are the players option; the series counts deals. Nap is not registered yet,
-// and `GameEngine::ID` names a registered game only; until its registry line
-// (`Nap => crate::nap::Series, "nap", "Nap";` in `games.rs`) is added, this implementation is
-// built for the crate's own tests alone, with Prisdorf's id standing in (the tests never read
-// it). Registering Nap: add that line, drop the `cfg(test)` here and on the `use` above, and set
-// `id: GameId::Nap`.
-#[cfg(test)]
-holstein_engine!(
-    [] nap::Series, nap, rules: nap::Rules, id: GameId::Prisdorf,
-    seats: |rules| usize::from(rules.players), deals: |rules| rules.deals
-);
-
-// Both Mecklenburg games: one series over each game's own options.
-holstein_engine!(
-    [R: mecklenburg::GameRules] mecklenburg::Series<R>, mecklenburg, rules: R, id: R::ID,
-    seats: |_| usize::from(mecklenburg::Deal::PLAYERS), deals: |rules| rules.deals(),
-    counted: |s| s.counted(), seeds: |s, seeds| s.set_deal_seeds(seeds)
-);
-
-/// Wippen: no tricks; a "deal" of the engine is one game (one pass through the pack with one
-/// dealer), and a match lasts players × sets games.
-impl GameEngine for wippen::Series {
-    type Rules = wippen::Rules;
-    type Action = wippen::Move;
-    type Event = wippen::Event;
-    type View = wippen::SeriesView;
-    type Query = wippen::Selection;
-    type Answer = wippen::Options;
-
-    const ID: GameId = GameId::Wippen;
-
-    /// The reach table of the rules' operators and group limit (under a second of CPU and about
-    /// 11 MiB for groups of six piles; BENCHMARKS.md), which every listing of moves would
-    /// otherwise wait for: held, it is shared by every room of those rules, and its memory given
-    /// back after the last one.
-    const PREPARES: bool = true;
-
-    fn prepare(rules: &wippen::Rules) -> Prepared {
-        Prepared::new(wippen::prepare(rules))
-    }
-
-    /// The moves with one hand card and exactly the chosen table piles (§E9, selections).
-    fn query(&self, seat: Seat, query: &wippen::Selection) -> Result<wippen::Options, RuleError> {
-        let moves = self.options(seat, query.card, &query.piles)?;
-        Ok(wippen::Options { card: query.card, piles: query.piles.clone(), moves })
-    }
-
-    fn start(rules: wippen::Rules, master: Seed) -> Result<(Self, Vec<wippen::Event>), RuleSetError> {
-        wippen::Series::new(rules, master)
-    }
-
-    fn rules(&self) -> &wippen::Rules {
-        wippen::Series::rules(self)
-    }
-
-    fn validate(rules: &wippen::Rules) -> Result<(), RuleSetError> {
-        rules.validate()
-    }
-
-    fn seats_of(rules: &wippen::Rules) -> usize {
-        usize::from(rules.players)
-    }
-
-    fn deals_of(rules: &wippen::Rules) -> Option<u32> {
-        Some(rules.games())
-    }
-
-    fn action_kind(action: &wippen::Move) -> &'static str {
-        action.kind()
-    }
-
-    fn clear_prompt(view: &mut wippen::SeriesView) {
-        view.deal.prompt = wippen::Prompt::default();
-    }
-
-    fn deal_number(&self) -> u32 {
-        self.number()
-    }
-
-    fn turn(&self) -> Option<Seat> {
-        if self.is_over() { None } else { self.deal().turn() }
-    }
-
-    fn legal_actions(&self, seat: Seat) -> Vec<wippen::Move> {
-        wippen::Series::legal_actions(self, seat)
-    }
-
-    /// The player on turn always has a move: a discard, or, when a kept promise forbids it,
-    /// the capture of his own building with the card of its value.
-    fn can_act(&self, seat: Seat) -> bool {
-        GameEngine::turn(self) == Some(seat)
-    }
-
-    fn check(&self, seat: Seat, action: wippen::Move) -> Result<(), RuleError> {
-        wippen::Series::check(self, seat, &action)
-    }
-
-    fn apply(&mut self, seat: Seat, action: wippen::Move) -> Result<Vec<wippen::Event>, RuleError> {
-        wippen::Series::apply(self, seat, action)
-    }
-
-    fn deal_over(&self) -> bool {
-        self.deal().is_over()
-    }
-
-    fn series_over(&self) -> bool {
-        self.is_over()
-    }
-
-    fn next_deal(&mut self) -> Result<Vec<wippen::Event>, RuleError> {
-        wippen::Series::next_deal(self)
-    }
-
-    fn totals(&self) -> &[i32] {
-        wippen::Series::totals(self)
-    }
-
-    fn view(&self, viewer: Option<Seat>) -> wippen::SeriesView {
-        wippen::Series::view(self, viewer)
-    }
-
-    fn view_from_row(&self, viewer: Option<Seat>, first: usize) -> wippen::SeriesView {
-        wippen::Series::view_from_row(self, viewer, first)
-    }
-
-    fn view_without_rows(&self, viewer: Option<Seat>) -> wippen::SeriesView {
-        wippen::Series::view_without_rows(self, viewer)
-    }
-
-    fn own_view(&self, viewer: Option<Seat>) -> wippen::SeriesView {
-        wippen::Series::own_view(self, viewer)
-    }
-
-    fn rows(&self) -> usize {
-        self.scoresheet().len()
-    }
-
-    fn row_json(&self, index: usize) -> Option<String> {
-        self.scoresheet().get(index).map(json)
-    }
-
-    fn with_rows_from(&self, first: usize) -> Self {
-        Self::with_rows_from(self, first)
-    }
-
-    fn redact(event: &wippen::Event, viewer: Option<Seat>) -> wippen::Event {
-        event.for_viewer(viewer)
-    }
-}
+pub(crate) use holstein_engine;

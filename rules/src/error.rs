@@ -1,9 +1,9 @@
 //! Why an action was refused. Every error has a stable code (for programs) and a sentence (for
 //! people); neither ever names a card the player who sent the action could not see.
 
-use crate::bid::Bid;
 use crate::card::{Card, Suit};
-use crate::deal::Seat;
+use crate::prisdorf::Bid;
+use crate::seat::Seat;
 use crate::{grossenaspe, mecklenburg};
 
 /// An action the rules refuse. The state is left exactly as it was.

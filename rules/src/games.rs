@@ -16,10 +16,10 @@
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::deal::Seat;
 use crate::engine::{GameEngine, Prepared};
 use crate::error::RuleError;
-use crate::ruleset::RuleSetError;
+use crate::options::RuleSetError;
+use crate::seat::Seat;
 use crate::seed::Seed;
 
 /// Declares the games: `Variant => series type, "code", "English name"` (the variant's name is
@@ -543,7 +543,7 @@ macro_rules! registry {
 
 registry! {
     /// Prisdorf Fipsen: the 25-card pack with the ♦7, duels, Hand and Ruten, Kieker, Siebener Fips.
-    Prisdorf => crate::series::Series, "prisdorf", "Prisdorf Fipsen";
+    Prisdorf => crate::prisdorf::Series, "prisdorf", "Prisdorf Fipsen";
     /// Großenaspe Fipsen: the 32-card pack, clubs as "Gute", bids from 1, Fips, the Kieker with
     /// skat and talon.
     Grossenaspe => crate::grossenaspe::Series, "grossenaspe", "Großenaspe Fipsen";
@@ -640,7 +640,7 @@ impl AnyGame {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ruleset::{Players, RuleSet};
+    use crate::prisdorf::{Players, RuleSet};
 
     #[test]
     fn rules_name_their_game_and_a_missing_game_is_prisdorf() {
@@ -680,7 +680,7 @@ mod tests {
         let json = serde_json::to_value(&first).unwrap();
         let parsed = game.action_from_json(json.clone()).unwrap();
         assert_eq!(parsed, first);
-        assert!(!legal.contains(&GameAction::Prisdorf(crate::deal::Action::Pass)), "another game's action");
+        assert!(!legal.contains(&GameAction::Prisdorf(crate::prisdorf::Action::Pass)), "another game's action");
         let prisdorf = GameAction::from_json(GameId::Prisdorf, serde_json::json!({"action": "pass"})).unwrap();
         assert_eq!(game.check(seat, &prisdorf), Err(RuleError::WrongGame));
         assert!(game.apply(seat, &prisdorf).is_err());

@@ -37,47 +37,45 @@
 //! Nothing here does I/O, reads a clock or draws randomness: a deal is shuffled from a [`Seed`]
 //! the caller provides, so the same seed, rules and actions always give the same events.
 
-mod auction;
-mod bid;
 mod card;
-mod deal;
 pub mod decisions;
 mod duel;
 mod engine;
 mod error;
-mod event;
+mod fields;
 mod games;
 pub mod grossenaspe;
-mod holstein;
+mod layers;
 mod level;
 pub mod mecklenburg;
 pub mod nap;
+mod options;
+mod prisdorf;
 pub mod prompt;
 #[cfg(feature = "schema")]
 mod query_schema;
-pub mod review;
-mod ruleset;
+mod run;
+mod seat;
 mod seed;
-mod series;
 mod sheet;
 pub mod thedinghausen;
 pub mod tippen;
-mod view;
+mod trick;
 pub mod wippen;
 
-pub use auction::Auction;
-pub use bid::{Bid, Call};
 pub use card::{Card, CardIter, CardSet, Pack, ParseCardError, Rank, Suit};
-pub use deal::{Action, Contract, Deal, Game, Outcome, Phase, Play, Seat, trick_winner};
 pub use engine::{GameEngine, NoQuery, Prepared};
 pub use error::RuleError;
-pub use event::{Event, Reveal};
 pub use games::{
     AnyGame, GameAction, GameActions, GameAnswer, GameEvent, GameEvents, GameEventsIter, GameId, GameQuery, GameRules,
     GameView,
 };
 pub use level::Level;
-pub use ruleset::{FirstLead, KiekerShow, Players, RuleSet, RuleSetError};
+pub use options::{FirstLead, KiekerShow, RuleSetError};
+pub use prisdorf::review;
+pub use prisdorf::{
+    Action, Auction, Bid, Call, CallRecord, Contract, Deal, DealView, Event, Game, Outcome, Phase, Players, Prompt,
+    Reveal, RuleSet, ScoreRow, Series, SeriesView, TrickView, TricksTaken,
+};
+pub use seat::{Play, Seat, trick_winner};
 pub use seed::{DealSeeds, Seed};
-pub use series::{ScoreRow, Series, SeriesView};
-pub use view::{CallRecord, DealView, Prompt, TrickView, TricksTaken};

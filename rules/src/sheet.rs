@@ -9,8 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::deal::Seat;
 use crate::error::RuleError;
+use crate::seat::Seat;
 use crate::seed::{DealSeeds, Seed};
 
 /// How a deal ended, as the scoresheet needs it.
@@ -152,7 +152,7 @@ macro_rules! holstein_sheet_series {
 
         /// Takes the seeds of the deals still to come as `seeds` says (the first deal is the
         /// same either way).
-        pub fn set_deal_seeds(&mut self, seeds: $crate::DealSeeds) {
+        pub fn set_deal_seeds(&mut self, seeds: $crate::seed::DealSeeds) {
             self.sheet.set_deal_seeds(seeds);
         }
 
@@ -266,7 +266,7 @@ impl<D: SheetDeal> Sheet<D, D::Row> {
             dealt: self.dealt,
             counted: self.counted,
             deal: self.deal.clone(),
-            sheet: self.sheet.get(first..).unwrap_or_default().to_vec(),
+            sheet: rows_from(&self.sheet, first),
             totals: self.totals.clone(),
             seeds: self.seeds,
             redeals: self.redeals,
@@ -345,6 +345,12 @@ impl<D: SheetDeal> Sheet<D, D::Row> {
         self.deal = deal;
         Ok(vec![event])
     }
+}
+
+/// The rows of a scoresheet from row `first` on (from 0): what a view of a long series
+/// carries, its oldest rows left out.
+pub(crate) fn rows_from<R: Clone>(rows: &[R], first: usize) -> Vec<R> {
+    rows.get(first..).unwrap_or_default().to_vec()
 }
 
 /// Each seat's settlement: Σ over the others of (own total − their total).

@@ -5,9 +5,9 @@ use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 use super::rules::{Bid, Call};
-use crate::deal::Seat;
 use crate::duel::{DuelBid, DuelStep, Duels, Say};
 use crate::error::RuleError;
+use crate::seat::Seat;
 
 impl DuelBid for Bid {
     fn height(self) -> u8 {

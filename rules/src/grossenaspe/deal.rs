@@ -6,12 +6,12 @@ use super::auction::{Auction, AuctionStep};
 use super::event::{Event, Reveal};
 use super::rules::{Bid, Call, Rules};
 use crate::card::{Card, CardSet, Pack, Suit};
-use crate::deal::{Play, Seat};
 use crate::error::RuleError;
-use crate::holstein::{Follow, Settled, Tricks};
-use crate::ruleset::{FirstLead, KiekerShow};
+use crate::options::{FirstLead, KiekerShow};
+use crate::seat::{Play, Seat};
 use crate::seed::Seed;
 use crate::sheet::deal_scores;
+use crate::trick::{Follow, Settled, Tricks};
 
 /// Everything a player can do in a deal of Großenaspe Fipsen.
 ///
@@ -290,7 +290,7 @@ impl Deal {
         self.rules.players
     }
 
-    crate::holstein::holstein_deal_accessors!();
+    crate::trick::holstein_deal_accessors!();
 
     /// The deal's number in its series.
     pub fn number(&self) -> u32 {

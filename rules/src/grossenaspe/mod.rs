@@ -11,6 +11,7 @@
 
 mod auction;
 mod deal;
+mod engine;
 mod event;
 mod rules;
 mod series;

@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ruleset::{FirstLead, KiekerShow, RuleSetError};
+use crate::options::{FirstLead, KiekerShow, RuleSetError};
 
 /// A bid of Großenaspe Fipsen. Every bid has its own height; no two bids are equal:
 /// 1 < 1 Gute < 2 < 2 Gute < 3 < 3 Gute < 4 < 4 Gute < Kieker < 5 < 5 Gute < Fips.

@@ -8,9 +8,9 @@ use super::event::Event;
 use super::rules::Rules;
 use super::view::DealView;
 use crate::card::{Card, Pack, Suit};
-use crate::deal::Seat;
 use crate::error::RuleError;
-use crate::ruleset::RuleSetError;
+use crate::options::RuleSetError;
+use crate::seat::Seat;
 use crate::seed::Seed;
 use crate::sheet::{Sheet, holstein_sheet_deal, settlement};
 

@@ -6,11 +6,11 @@ use super::deal::{Action, Contract, Deal, Game, Outcome, Phase};
 use super::event::Reveal;
 use super::rules::{Bid, Call, Rules};
 use crate::card::{CardSet, Suit};
-use crate::deal::{Play, Seat};
-pub use crate::holstein::TrickView;
-use crate::holstein::TricksTaken;
+use crate::fields::{is_false, no_cards};
+use crate::seat::{Play, Seat};
 use crate::sheet::deal_scores;
-use crate::view::{is_false, no_cards};
+pub use crate::trick::TrickView;
+use crate::trick::TricksTaken;
 
 /// A call in the auction, with its caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,9 +6,9 @@ use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 use super::rules::{AuctionKind, Bid, Call, Variant};
-use crate::deal::Seat;
 use crate::duel::{DuelBid, DuelStep, Duels, Say};
 use crate::error::RuleError;
+use crate::seat::Seat;
 
 impl DuelBid for Bid {
     fn height(self) -> u8 {

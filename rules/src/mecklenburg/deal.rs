@@ -6,12 +6,12 @@ use super::auction::{Auction, AuctionStep, Speaker};
 use super::event::{Event, Reveal};
 use super::rules::{Bid, Call, DuttUse, Rules, Variant};
 use crate::card::{Card, CardSet, Pack, Rank, Suit};
-use crate::deal::{Play, Seat};
 use crate::error::RuleError;
-use crate::holstein::{Follow, Settled, Tricks};
-use crate::ruleset::FirstLead;
+use crate::options::FirstLead;
+use crate::seat::{Play, Seat};
 use crate::seed::Seed;
 use crate::sheet::deal_scores;
+use crate::trick::{Follow, Settled, Tricks};
 
 /// The Rutenas: the ace of diamonds, the only diamond of the pack.
 pub const RUTENAS: Card = Card::new(Suit::Diamonds, Rank::Ace);
@@ -272,7 +272,7 @@ impl Deal {
         Deal::PLAYERS
     }
 
-    crate::holstein::holstein_deal_accessors!();
+    crate::trick::holstein_deal_accessors!();
 
     /// The deal's number in its series.
     pub fn number(&self) -> u32 {

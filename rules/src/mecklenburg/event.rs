@@ -6,9 +6,9 @@ use super::deal::{Contract, Outcome};
 use super::rules::Call;
 use super::series::ScoreRow;
 use crate::card::{Card, CardSet, Suit};
-use crate::deal::Seat;
-use crate::holstein::own_hand_only;
+use crate::seat::Seat;
 use crate::seed::Seed;
+use crate::trick::own_hand_only;
 
 /// Everything hidden during a deal, shown to all once it is over.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -160,7 +160,7 @@ impl Event {
     }
 }
 
-impl crate::holstein::PlayEvents for Event {
+impl crate::trick::PlayEvents for Event {
     fn card_played(seat: Seat, card: Card) -> Self {
         Event::CardPlayed { seat, card }
     }

@@ -17,6 +17,7 @@
 
 mod auction;
 mod deal;
+mod engine;
 mod event;
 mod rules;
 mod series;

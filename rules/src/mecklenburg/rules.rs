@@ -5,7 +5,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::games::GameId;
-use crate::ruleset::{FirstLead, RuleSetError};
+use crate::options::{FirstLead, RuleSetError};
 
 /// Which of the two Mecklenburg games a table plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

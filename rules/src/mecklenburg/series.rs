@@ -7,9 +7,9 @@ use super::deal::{Action, Contract, Deal, Outcome};
 use super::event::Event;
 use super::rules::{AnseggerfipsRules, DuttfipsRules, GameRules, Rules};
 use super::view::DealView;
-use crate::deal::Seat;
 use crate::error::RuleError;
-use crate::ruleset::RuleSetError;
+use crate::options::RuleSetError;
+use crate::seat::Seat;
 use crate::seed::Seed;
 use crate::sheet::{Sheet, holstein_sheet_deal, settlement};
 

@@ -6,10 +6,10 @@ use super::deal::{Action, Contract, Deal, Game, Outcome, Phase};
 use super::event::Reveal;
 use super::rules::{Bid, Call, Rules};
 use crate::card::{CardSet, Suit};
-use crate::deal::{Play, Seat};
-use crate::holstein::{TrickView, TricksTaken};
+use crate::fields::{is_false, no_cards};
+use crate::seat::{Play, Seat};
 use crate::sheet::deal_scores;
-use crate::view::{is_false, no_cards};
+use crate::trick::{TrickView, TricksTaken};
 
 /// A call in the auction, with its caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -7,7 +7,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::card::{Card, CardSet, ParseCardError, Rank, Suit};
-use crate::deal::Seat;
+use crate::seat::Seat;
 
 /// One card of a Nap pack: a card of the four suits, or the joker.
 ///

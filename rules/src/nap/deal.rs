@@ -7,8 +7,8 @@ use super::cards::{NapCard, NapCards, NapPlay, cards_from, stripped_lowest, tric
 use super::event::Event;
 use super::rules::{AllPass, Bid, CARD_COST, Exchange, HAND, MAX_PURCHASE, PEEP_COST, POOL_ANTE, PackChoice, Rules};
 use crate::card::{Rank, Suit};
-use crate::deal::Seat;
 use crate::error::RuleError;
+use crate::seat::Seat;
 use crate::seed::Seed;
 
 /// Everything a player can do in a Nap deal.

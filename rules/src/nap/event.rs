@@ -8,7 +8,7 @@ use super::deal::Outcome;
 use super::rules::Bid;
 use super::series::ScoreRow;
 use crate::card::Suit;
-use crate::deal::Seat;
+use crate::seat::Seat;
 
 /// One thing that happened. [`Event::for_viewer`] empties the cards a viewer may not see.
 ///

@@ -21,6 +21,8 @@
 
 mod cards;
 mod deal;
+#[cfg(test)]
+mod engine;
 mod event;
 mod rules;
 mod series;

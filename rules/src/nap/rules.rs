@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ruleset::RuleSetError;
+use crate::options::RuleSetError;
 
 /// The fewest players.
 pub const MIN_PLAYERS: u8 = 2;

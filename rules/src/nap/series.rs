@@ -8,10 +8,12 @@ use super::event::Event;
 use super::rules::{Bid, Rules};
 use super::view::DealView;
 use crate::card::Suit;
-use crate::deal::Seat;
 use crate::error::RuleError;
-use crate::ruleset::RuleSetError;
+use crate::options::RuleSetError;
+use crate::run::{Balances, Run};
+use crate::seat::Seat;
 use crate::seed::Seed;
+use crate::sheet::rows_from;
 
 /// A row of the scoresheet: one per deal.
 ///
@@ -51,12 +53,10 @@ pub struct ScoreRow {
 pub struct Series {
     rules: Rules,
     master: Seed,
-    dealt: u32,
-    deal: Deal,
-    sheet: Vec<ScoreRow>,
-    /// The balances as the current deal began.
-    base: Vec<i32>,
-    balances: Vec<i32>,
+    #[serde(flatten)]
+    run: Run<Deal, ScoreRow>,
+    #[serde(flatten)]
+    balances: Balances,
 }
 
 /// A series as one viewer sees it.
@@ -91,12 +91,9 @@ impl Series {
     /// [`RuleSetError`] if an option is out of range.
     pub fn new(rules: Rules, master: Seed) -> Result<(Series, Vec<Event>), RuleSetError> {
         rules.validate()?;
-        let n = usize::from(rules.players);
         let (deal, dealt) = Deal::new(rules, 1, Seat(rules.players - 1), master.derive(0), 0);
-        let mut series =
-            Series { rules, master, dealt: 1, deal, sheet: Vec::new(), base: vec![0; n], balances: vec![0; n] };
-        series.update_balances();
-        Ok((series, vec![dealt]))
+        let balances = Balances::new(deal.changes());
+        Ok((Series { rules, master, run: Run::new(deal), balances }, vec![dealt]))
     }
 
     /// The table's rules.
@@ -106,58 +103,43 @@ impl Series {
 
     /// The current deal.
     pub fn deal(&self) -> &Deal {
-        &self.deal
+        self.run.deal()
     }
 
     /// The current deal's number, from 1.
     pub fn number(&self) -> u32 {
-        self.dealt
+        self.run.number()
     }
 
     /// The scoresheet so far.
     pub fn scoresheet(&self) -> &[ScoreRow] {
-        &self.sheet
+        self.run.rows()
     }
 
     /// The series with the scoresheet's rows before `first` left out (see
     /// [`crate::GameEngine::with_rows_from`]); nothing else is changed.
     pub fn with_rows_from(&self, first: usize) -> Series {
-        Series {
-            rules: self.rules,
-            master: self.master,
-            dealt: self.dealt,
-            deal: self.deal.clone(),
-            sheet: self.sheet.get(first..).unwrap_or_default().to_vec(),
-            base: self.base.clone(),
-            balances: self.balances.clone(),
-        }
+        Series { run: self.run.with_rows_from(first), balances: self.balances.clone(), ..*self }
     }
 
     /// Each seat's balance now (what the running deal moved included).
     pub fn totals(&self) -> &[i32] {
-        &self.balances
+        self.balances.now()
     }
 
     /// The pool now.
     pub fn pool(&self) -> i32 {
-        self.deal.pool()
+        self.deal().pool()
     }
 
     /// Whether the series has played its last deal.
     pub fn is_over(&self) -> bool {
-        self.rules.deals.is_some_and(|deals| self.dealt >= deals) && self.deal.is_over()
-    }
-
-    fn update_balances(&mut self) {
-        let changes = self.deal.changes();
-        for (i, b) in self.balances.iter_mut().enumerate() {
-            *b = self.base[i] + changes[i];
-        }
+        self.rules.deals.is_some_and(|deals| self.number() >= deals) && self.deal().is_over()
     }
 
     /// The legal actions of `seat` in the current deal; none once the series is over.
     pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        if self.is_over() { Vec::new() } else { self.deal.legal_actions(seat) }
+        self.run.open(self.is_over()).map_or_else(|_| Vec::new(), |deal| deal.legal_actions(seat))
     }
 
     /// Whether `seat` may take `action` now.
@@ -165,10 +147,7 @@ impl Series {
     /// # Errors
     /// The error [`Series::apply`] would return.
     pub fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
-        if self.is_over() {
-            return Err(RuleError::SeriesOver);
-        }
-        self.deal.check(seat, action)
+        self.run.open(self.is_over())?.check(seat, action)
     }
 
     /// Applies an action in the current deal; when it ends the deal, the deal's row follows,
@@ -177,28 +156,26 @@ impl Series {
     /// # Errors
     /// A [`RuleError`]; the series is then unchanged.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
-        if self.is_over() {
-            return Err(RuleError::SeriesOver);
-        }
-        let mut out = self.deal.apply(seat, action)?;
-        self.update_balances();
-        if let Some(outcome) = self.deal.outcome().copied() {
+        let over = self.is_over();
+        let mut out = self.run.open_mut(over)?.apply(seat, action)?;
+        let deal = self.run.deal();
+        self.balances.update(deal.changes());
+        if let Some(outcome) = deal.outcome().copied() {
             let row = ScoreRow {
-                number: self.dealt,
-                dealer: self.deal.dealer(),
+                number: self.number(),
+                dealer: deal.dealer(),
                 declarer: outcome.declarer,
                 bid: outcome.bid,
                 trumps: outcome.trumps,
                 tricks: outcome.declarer_tricks,
                 made: outcome.made,
-                scores: self.deal.changes().to_vec(),
-                pool: self.deal.pool(),
-                totals: self.balances.clone(),
+                scores: deal.changes().to_vec(),
+                pool: deal.pool(),
+                totals: self.totals().to_vec(),
             };
-            self.sheet.push(row.clone());
-            out.push(Event::Scored { row });
+            self.run.score(row, &mut out, |row| Event::Scored { row });
             if self.is_over() {
-                out.push(Event::SeriesOver { totals: self.balances.clone(), pool: self.deal.pool() });
+                out.push(Event::SeriesOver { totals: self.totals().to_vec(), pool: self.pool() });
             }
         }
         Ok(out)
@@ -211,19 +188,11 @@ impl Series {
     /// [`RuleError::DealNotOver`] while the deal is on, [`RuleError::SeriesOver`] after the last
     /// deal.
     pub fn next_deal(&mut self) -> Result<Vec<Event>, RuleError> {
-        if self.is_over() {
-            return Err(RuleError::SeriesOver);
-        }
-        if !self.deal.is_over() {
-            return Err(RuleError::DealNotOver);
-        }
-        let dealer = self.deal.dealer().next(self.rules.players);
-        let seed = self.master.derive(u64::from(self.dealt));
-        self.dealt += 1;
-        let (deal, event) = Deal::new(self.rules, self.dealt, dealer, seed, self.deal.pool());
-        self.deal = deal;
-        self.base = self.balances.clone();
-        self.update_balances();
+        let (over, finished, rules) = (self.is_over(), self.deal().is_over(), self.rules);
+        let event = self.run.next_deal(over, finished, self.master, |number, seed, last| {
+            Deal::new(rules, number, last.dealer().next(rules.players), seed, last.pool())
+        })?;
+        self.balances.carry(self.run.deal().changes());
         Ok(vec![event])
     }
 
@@ -234,22 +203,21 @@ impl Series {
 
     /// [`Self::view`] with the scoresheet's rows from row `first` on (from 0).
     pub fn view_from_row(&self, viewer: Option<Seat>, first: usize) -> SeriesView {
-        let rows = self.sheet.get(first..).unwrap_or_default().to_vec();
-        SeriesView { scoresheet: rows, ..self.view_without_rows(viewer) }
+        SeriesView { scoresheet: rows_from(self.scoresheet(), first), ..self.view_without_rows(viewer) }
     }
 
     /// [`Self::view`] with its scoresheet left empty: what changes from move to move.
     pub fn view_without_rows(&self, viewer: Option<Seat>) -> SeriesView {
-        let mut deal = self.deal.view(viewer);
+        let mut deal = self.deal().view(viewer);
         if self.is_over() {
             deal.prompt = Default::default();
         }
         SeriesView {
-            number: self.dealt,
+            number: self.number(),
             deal,
             scoresheet: Vec::new(),
-            totals: self.balances.clone(),
-            pool: self.deal.pool(),
+            totals: self.totals().to_vec(),
+            pool: self.pool(),
             over: self.is_over(),
         }
     }

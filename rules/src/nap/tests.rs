@@ -7,9 +7,9 @@ use serde_json::Value;
 
 use super::*;
 use crate::card::{Card, Suit};
-use crate::deal::Seat;
 use crate::engine::GameEngine;
 use crate::error::RuleError;
+use crate::seat::Seat;
 use crate::seed::Seed;
 
 fn card(code: &str) -> NapCard {

@@ -7,8 +7,8 @@ use super::cards::{NapCard, NapCards, NapPlay, trick_winner};
 use super::deal::{Action, Call, Deal, Outcome, Phase};
 use super::rules::{Bid, Rules};
 use crate::card::Suit;
-use crate::deal::Seat;
-use crate::view::is_false;
+use crate::fields::is_false;
+use crate::seat::Seat;
 
 /// What the viewer may do now: his legal actions, gathered for a client to offer.
 ///

@@ -5,10 +5,10 @@ use serde::{Deserialize, Serialize};
 use super::event::{Event, Reveal};
 use super::rules::Rules;
 use crate::card::{Card, CardSet, Pack};
-use crate::deal::{Play, Seat};
 use crate::error::RuleError;
-use crate::holstein::{Follow, Tricks, VoidPolicy};
+use crate::seat::{Play, Seat};
 use crate::seed::Seed;
+use crate::trick::{Follow, Tricks, VoidPolicy};
 
 /// Tricks that win a round.
 pub const TARGET: u8 = 10;

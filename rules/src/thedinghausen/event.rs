@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 use super::deal::Outcome;
 use super::series::ScoreRow;
 use crate::card::{Card, CardSet};
-use crate::deal::Seat;
-use crate::holstein::own_hand_only;
+use crate::seat::Seat;
 use crate::seed::Seed;
+use crate::trick::own_hand_only;
 
 /// Everything hidden during a deal, shown to all once it is over.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -156,7 +156,7 @@ impl Event {
     }
 }
 
-impl crate::holstein::PlayEvents for Event {
+impl crate::trick::PlayEvents for Event {
     fn card_played(seat: Seat, card: Card) -> Self {
         Event::CardPlayed { seat, card }
     }

@@ -14,6 +14,7 @@
 //! players' hands.
 
 mod deal;
+mod engine;
 mod event;
 mod rules;
 mod series;

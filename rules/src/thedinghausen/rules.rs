@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ruleset::RuleSetError;
+use crate::options::RuleSetError;
 
 /// A Thedinghausen table's options (§C9).
 ///

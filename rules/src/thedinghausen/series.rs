@@ -8,10 +8,12 @@ use super::event::Event;
 use super::rules::Rules;
 use super::view::DealView;
 use crate::card::Card;
-use crate::deal::Seat;
 use crate::error::RuleError;
-use crate::ruleset::RuleSetError;
+use crate::options::RuleSetError;
+use crate::run::{Balances, Run};
+use crate::seat::Seat;
 use crate::seed::Seed;
+use crate::sheet::rows_from;
 
 /// A row of the scoresheet: one per deal, and one per finished round after its last deal.
 ///
@@ -63,13 +65,11 @@ pub enum ScoreRow {
 pub struct Series {
     rules: Rules,
     master: Seed,
-    dealt: u32,
-    deal: Deal,
+    #[serde(flatten)]
+    run: Run<Deal, ScoreRow>,
     rounds_won: u32,
-    sheet: Vec<ScoreRow>,
-    /// The balances as the current deal began.
-    base: Vec<i32>,
-    balances: Vec<i32>,
+    #[serde(flatten)]
+    balances: Balances,
     slips: Vec<u32>,
 }
 
@@ -112,20 +112,8 @@ impl Series {
     pub fn new(rules: Rules, master: Seed) -> Result<(Series, Vec<Event>), RuleSetError> {
         rules.validate()?;
         let (deal, dealt) = Deal::new(rules, 1, Seat(Deal::PLAYERS - 1), master.derive(0), Round::first());
-        let n = usize::from(Deal::PLAYERS);
-        let mut series = Series {
-            rules,
-            master,
-            dealt: 1,
-            deal,
-            rounds_won: 0,
-            sheet: Vec::new(),
-            base: vec![0; n],
-            balances: vec![0; n],
-            slips: vec![0; n],
-        };
-        series.update_balances();
-        Ok((series, vec![dealt]))
+        let (balances, slips) = (Balances::new(&deal.changes()), vec![0; usize::from(Deal::PLAYERS)]);
+        Ok((Series { rules, master, run: Run::new(deal), rounds_won: 0, balances, slips }, vec![dealt]))
     }
 
     /// The table's rules.
@@ -135,12 +123,12 @@ impl Series {
 
     /// The current deal.
     pub fn deal(&self) -> &Deal {
-        &self.deal
+        self.run.deal()
     }
 
     /// The current deal's number, from 1.
     pub fn number(&self) -> u32 {
-        self.dealt
+        self.run.number()
     }
 
     /// Rounds finished.
@@ -150,28 +138,23 @@ impl Series {
 
     /// The scoresheet so far.
     pub fn scoresheet(&self) -> &[ScoreRow] {
-        &self.sheet
+        self.run.rows()
     }
 
     /// The series with the scoresheet's rows before `first` left out (see
     /// [`crate::GameEngine::with_rows_from`]); nothing else is changed.
     pub fn with_rows_from(&self, first: usize) -> Series {
         Series {
-            rules: self.rules,
-            master: self.master,
-            dealt: self.dealt,
-            deal: self.deal.clone(),
-            rounds_won: self.rounds_won,
-            sheet: self.sheet.get(first..).unwrap_or_default().to_vec(),
-            base: self.base.clone(),
+            run: self.run.with_rows_from(first),
             balances: self.balances.clone(),
             slips: self.slips.clone(),
+            ..*self
         }
     }
 
     /// Each seat's balance now (antes and penalties of the running deal included).
     pub fn totals(&self) -> &[i32] {
-        &self.balances
+        self.balances.now()
     }
 
     /// Each seat's slips.
@@ -181,7 +164,7 @@ impl Series {
 
     /// The round pot now.
     pub fn pot(&self) -> i32 {
-        self.deal.pot()
+        self.deal().pot()
     }
 
     /// Whether the series has played its last round.
@@ -189,16 +172,9 @@ impl Series {
         self.rules.rounds.is_some_and(|rounds| self.rounds_won >= rounds)
     }
 
-    fn update_balances(&mut self) {
-        let changes = self.deal.changes();
-        for (i, b) in self.balances.iter_mut().enumerate() {
-            *b = self.base[i] + changes[i];
-        }
-    }
-
     /// The legal actions of `seat` in the current deal; none once the series is over.
     pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        if self.is_over() { Vec::new() } else { self.deal.legal_actions(seat) }
+        self.run.open(self.is_over()).map_or_else(|_| Vec::new(), |deal| deal.legal_actions(seat))
     }
 
     /// Whether `seat` may take `action` now.
@@ -206,10 +182,7 @@ impl Series {
     /// # Errors
     /// The error [`Series::apply`] would return.
     pub fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
-        if self.is_over() {
-            return Err(RuleError::SeriesOver);
-        }
-        self.deal.check(seat, action)
+        self.run.open(self.is_over())?.check(seat, action)
     }
 
     /// Applies an action in the current deal; when it ends the deal, the deal's row follows,
@@ -218,37 +191,30 @@ impl Series {
     /// # Errors
     /// A [`RuleError`]; the series is then unchanged.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
-        if self.is_over() {
-            return Err(RuleError::SeriesOver);
-        }
-        let mut out = self.deal.apply(seat, action)?;
-        self.update_balances();
-        if let Some(outcome) = self.deal.outcome().cloned() {
+        let over = self.is_over();
+        let mut out = self.run.open_mut(over)?.apply(seat, action)?;
+        let deal = self.run.deal();
+        self.balances.update(&deal.changes());
+        if let Some(outcome) = deal.outcome().cloned() {
+            let round = deal.round().number;
             let row = ScoreRow::Deal {
-                number: self.dealt,
-                round: self.deal.round().number,
-                dealer: self.deal.dealer(),
-                trump_card: self.deal.trump_card(),
+                number: self.number(),
+                round,
+                dealer: deal.dealer(),
+                trump_card: deal.trump_card(),
                 fipsen: outcome.fipsen,
                 tricks: outcome.tricks,
                 counts: outcome.counts,
             };
-            self.sheet.push(row.clone());
-            out.push(Event::Scored { row });
+            self.run.score(row, &mut out, |row| Event::Scored { row });
             if let Some(winner) = outcome.winner {
                 self.slips[winner.index()] += 1;
                 self.rounds_won += 1;
-                let row = ScoreRow::Round {
-                    round: self.deal.round().number,
-                    winner,
-                    pot: outcome.pot,
-                    balances: self.balances.clone(),
-                    slips: self.slips.clone(),
-                };
-                self.sheet.push(row.clone());
-                out.push(Event::Scored { row });
+                let balances = self.totals().to_vec();
+                let row = ScoreRow::Round { round, winner, pot: outcome.pot, balances, slips: self.slips.clone() };
+                self.run.score(row, &mut out, |row| Event::Scored { row });
                 if self.is_over() {
-                    out.push(Event::SeriesOver { balances: self.balances.clone(), slips: self.slips.clone() });
+                    out.push(Event::SeriesOver { balances: self.totals().to_vec(), slips: self.slips.clone() });
                 }
             }
         }
@@ -263,20 +229,11 @@ impl Series {
     /// [`RuleError::DealNotOver`] while the deal is on, [`RuleError::SeriesOver`] after the last
     /// round.
     pub fn next_deal(&mut self) -> Result<Vec<Event>, RuleError> {
-        if self.is_over() {
-            return Err(RuleError::SeriesOver);
-        }
-        if !self.deal.is_over() {
-            return Err(RuleError::DealNotOver);
-        }
-        let dealer = self.deal.dealer().next(Deal::PLAYERS);
-        let round = self.deal.next_round();
-        let seed = self.master.derive(u64::from(self.dealt));
-        self.dealt += 1;
-        let (deal, event) = Deal::new(self.rules, self.dealt, dealer, seed, round);
-        self.deal = deal;
-        self.base = self.balances.clone();
-        self.update_balances();
+        let (over, finished, rules) = (self.is_over(), self.deal().is_over(), self.rules);
+        let event = self.run.next_deal(over, finished, self.master, |number, seed, last| {
+            Deal::new(rules, number, last.dealer().next(Deal::PLAYERS), seed, last.next_round())
+        })?;
+        self.balances.carry(&self.deal().changes());
         Ok(vec![event])
     }
 
@@ -289,25 +246,24 @@ impl Series {
     /// oldest rows left out, so that a snapshot of the table stays small however many deals
     /// were played (a server sends the newest rows that fit).
     pub fn view_from_row(&self, viewer: Option<Seat>, first: usize) -> SeriesView {
-        let rows = self.sheet.get(first..).unwrap_or_default().to_vec();
-        SeriesView { scoresheet: rows, ..self.view_without_rows(viewer) }
+        SeriesView { scoresheet: rows_from(self.scoresheet(), first), ..self.view_without_rows(viewer) }
     }
 
     /// [`Self::view`] with its scoresheet left empty: what changes from move to move (a
     /// server sends the rows as they are added).
     pub fn view_without_rows(&self, viewer: Option<Seat>) -> SeriesView {
-        let mut deal = self.deal.view(viewer);
+        let mut deal = self.deal().view(viewer);
         if self.is_over() {
             deal.prompt = Default::default();
         }
         SeriesView {
-            number: self.dealt,
-            round: self.deal.round().number,
+            number: self.number(),
+            round: self.deal().round().number,
             rounds_won: self.rounds_won,
             deal,
             scoresheet: Vec::new(),
-            totals: self.balances.clone(),
-            pot: self.deal.pot(),
+            totals: self.totals().to_vec(),
+            pot: self.pot(),
             slips: self.slips.clone(),
             over: self.is_over(),
         }

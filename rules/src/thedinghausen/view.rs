@@ -6,9 +6,9 @@ use super::deal::{Action, Deal, Fipsen, Outcome, Phase};
 use super::event::Reveal;
 use super::rules::Rules;
 use crate::card::{Card, CardSet};
-use crate::deal::{Play, Seat};
-use crate::holstein::TrickView;
-use crate::view::{is_false, no_cards};
+use crate::fields::{is_false, no_cards};
+use crate::seat::{Play, Seat};
+use crate::trick::TrickView;
 
 /// What the viewer may do now: his legal actions, gathered for a client to offer.
 ///

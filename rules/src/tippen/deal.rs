@@ -5,10 +5,10 @@ use serde::{Deserialize, Serialize};
 use super::event::{Event, Reveal};
 use super::rules::{Params, Rules, Sniffing, TrumpKind};
 use crate::card::{Card, CardSet, Rank, Suit};
-use crate::deal::{Play, Seat, trick_winner};
 use crate::error::RuleError;
-use crate::holstein::{Follow, Lead};
+use crate::seat::{Play, Seat, trick_winner};
 use crate::seed::Seed;
+use crate::trick::{Follow, Lead};
 
 /// Everything a player can do in a Tippen deal.
 ///

@@ -6,7 +6,7 @@ use super::deal::{Choice, Outcome};
 use super::rules::Sniffing;
 use super::series::ScoreRow;
 use crate::card::{Card, CardSet, Suit};
-use crate::deal::Seat;
+use crate::seat::Seat;
 use crate::seed::Seed;
 
 /// Everything hidden during a deal, shown to all once it is over.

@@ -29,6 +29,7 @@
 //! discards, exchanges and trump cards taken unseen for everyone else.
 
 mod deal;
+mod engine;
 mod event;
 mod rules;
 mod series;
@@ -43,7 +44,7 @@ pub use view::{DealView, Prompt};
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deal::Seat;
+    use crate::seat::Seat;
     use crate::seed::Seed;
 
     /// Every method the shared `holstein_engine!` macro calls on a series, with its signature.
@@ -67,7 +68,7 @@ mod tests {
         let redacted: Event = events[0].for_viewer(None);
         let _ = redacted;
         let _: &[i32] = series.totals();
-        assert_eq!(series.next_deal(), Err(crate::RuleError::DealNotOver));
+        assert_eq!(series.next_deal(), Err(crate::error::RuleError::DealNotOver));
         let _: Vec<Event> = series.apply(seat, legal[0]).expect("legal");
     }
 

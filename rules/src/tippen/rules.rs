@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::card::{Pack, Rank};
-use crate::holstein::VoidPolicy;
-use crate::ruleset::RuleSetError;
+use crate::options::RuleSetError;
+use crate::trick::VoidPolicy;
 
 /// The rule sets of the sources (§D2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

@@ -8,10 +8,12 @@ use super::event::Event;
 use super::rules::{Preset, Rules, Sniffing};
 use super::view::DealView;
 use crate::card::{Card, Rank};
-use crate::deal::Seat;
 use crate::error::RuleError;
-use crate::ruleset::RuleSetError;
+use crate::options::RuleSetError;
+use crate::run::{Balances, Run};
+use crate::seat::Seat;
 use crate::seed::Seed;
+use crate::sheet::rows_from;
 
 /// A row of the scoresheet: one per deal.
 ///
@@ -79,13 +81,11 @@ pub const BALANCE_CEILING: u32 = 1_000_000_000;
 pub struct Series {
     rules: Rules,
     master: Seed,
-    dealt: u32,
     first_dealer: Seat,
-    deal: Deal,
-    sheet: Vec<ScoreRow>,
-    /// The balances as the current deal began.
-    base: Vec<i32>,
-    balances: Vec<i32>,
+    #[serde(flatten)]
+    run: Run<Deal, ScoreRow>,
+    #[serde(flatten)]
+    balances: Balances,
 }
 
 /// A series as one viewer sees it.
@@ -150,19 +150,8 @@ impl Series {
         }
         let (deal, more) = Deal::new(rules, 1, first, master.derive(0), Carry::default());
         events.extend(more);
-        let n = usize::from(rules.players);
-        let mut series = Series {
-            rules,
-            master,
-            dealt: 1,
-            first_dealer: first,
-            deal,
-            sheet: Vec::new(),
-            base: vec![0; n],
-            balances: vec![0; n],
-        };
-        series.update_balances();
-        Ok((series, events))
+        let balances = Balances::new(deal.changes());
+        Ok((Series { rules, master, first_dealer: first, run: Run::new(deal), balances }, events))
     }
 
     /// The table's rules.
@@ -172,12 +161,12 @@ impl Series {
 
     /// The current deal.
     pub fn deal(&self) -> &Deal {
-        &self.deal
+        self.run.deal()
     }
 
     /// The current deal's number, from 1: every deal dealt counts, void ones included.
     pub fn number(&self) -> u32 {
-        self.dealt
+        self.run.number()
     }
 
     /// The seat that dealt the first deal.
@@ -187,59 +176,43 @@ impl Series {
 
     /// The scoresheet so far.
     pub fn scoresheet(&self) -> &[ScoreRow] {
-        &self.sheet
+        self.run.rows()
     }
 
     /// The series with the scoresheet's rows before `first` left out (see
     /// [`crate::GameEngine::with_rows_from`]); nothing else is changed.
     pub fn with_rows_from(&self, first: usize) -> Series {
-        Series {
-            rules: self.rules,
-            master: self.master,
-            dealt: self.dealt,
-            first_dealer: self.first_dealer,
-            deal: self.deal.clone(),
-            sheet: self.sheet.get(first..).unwrap_or_default().to_vec(),
-            base: self.base.clone(),
-            balances: self.balances.clone(),
-        }
+        Series { run: self.run.with_rows_from(first), balances: self.balances.clone(), ..*self }
     }
 
     /// Each seat's balance now (the running deal's antes and payments included).
     pub fn totals(&self) -> &[i32] {
-        &self.balances
+        self.balances.now()
     }
 
     /// The pot now.
     pub fn pot(&self) -> i32 {
-        self.deal.pot()
+        self.deal().pot()
     }
 
     /// The reserve now.
     pub fn reserve(&self) -> i32 {
-        self.deal.reserve()
+        self.deal().reserve()
     }
 
     /// Whether the series has played its last deal: the deals the table chose, or, in a series
     /// without an end, the deal that leaves a balance at [`BALANCE_CEILING`] or beyond (or the
     /// last deal a series can number).
     pub fn is_over(&self) -> bool {
-        self.deal.is_over()
-            && (self.rules.deals.is_some_and(|deals| self.dealt >= deals)
-                || self.dealt == u32::MAX
-                || self.balances.iter().any(|b| b.unsigned_abs() >= BALANCE_CEILING))
-    }
-
-    fn update_balances(&mut self) {
-        let changes = self.deal.changes();
-        for (i, b) in self.balances.iter_mut().enumerate() {
-            *b = self.base[i] + changes[i];
-        }
+        self.deal().is_over()
+            && (self.rules.deals.is_some_and(|deals| self.number() >= deals)
+                || self.number() == u32::MAX
+                || self.totals().iter().any(|b| b.unsigned_abs() >= BALANCE_CEILING))
     }
 
     /// The legal actions of `seat` in the current deal; none once the series is over.
     pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        if self.is_over() { Vec::new() } else { self.deal.legal_actions(seat) }
+        self.run.open(self.is_over()).map_or_else(|_| Vec::new(), |deal| deal.legal_actions(seat))
     }
 
     /// Whether `seat` may take `action` now.
@@ -247,10 +220,7 @@ impl Series {
     /// # Errors
     /// The error [`Series::apply`] would return.
     pub fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
-        if self.is_over() {
-            return Err(RuleError::SeriesOver);
-        }
-        self.deal.check(seat, action)
+        self.run.open(self.is_over())?.check(seat, action)
     }
 
     /// Applies an action in the current deal; when it ends the deal, the deal's row follows,
@@ -259,15 +229,13 @@ impl Series {
     /// # Errors
     /// A [`RuleError`]; the series is then unchanged.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
-        if self.is_over() {
-            return Err(RuleError::SeriesOver);
-        }
-        let mut out = self.deal.apply(seat, action)?;
-        self.update_balances();
-        if let Some(outcome) = self.deal.outcome().cloned() {
-            let d = &self.deal;
+        let over = self.is_over();
+        let mut out = self.run.open_mut(over)?.apply(seat, action)?;
+        let d = self.run.deal();
+        self.balances.update(d.changes());
+        if let Some(outcome) = d.outcome().cloned() {
             let row = ScoreRow {
-                number: self.dealt,
+                number: self.number(),
                 due: d.due(),
                 dealer: d.dealer(),
                 shoves: d.shoves().to_vec(),
@@ -286,15 +254,14 @@ impl Series {
                 receipts: outcome.receipts,
                 payments: outcome.payments,
                 pot: outcome.pot,
-                balances: self.balances.clone(),
+                balances: self.totals().to_vec(),
             };
-            self.sheet.push(row.clone());
-            out.push(Event::Scored { row });
+            self.run.score(row, &mut out, |row| Event::Scored { row });
             if self.is_over() {
                 out.push(Event::SeriesOver {
-                    balances: self.balances.clone(),
-                    pot: self.deal.pot(),
-                    reserve: self.deal.reserve(),
+                    balances: self.totals().to_vec(),
+                    pot: self.pot(),
+                    reserve: self.reserve(),
                 });
             }
         }
@@ -309,20 +276,12 @@ impl Series {
     /// [`RuleError::DealNotOver`] while the deal is on, [`RuleError::SeriesOver`] after the last
     /// deal.
     pub fn next_deal(&mut self) -> Result<Vec<Event>, RuleError> {
-        if self.is_over() {
-            return Err(RuleError::SeriesOver);
-        }
-        if !self.deal.is_over() {
-            return Err(RuleError::DealNotOver);
-        }
-        let due = self.deal.dealer().next(self.rules.players);
-        let carry = Carry { pot: self.deal.pot(), reserve: self.deal.reserve() };
-        let seed = self.master.derive(u64::from(self.dealt));
-        self.dealt += 1;
-        let (deal, events) = Deal::new(self.rules, self.dealt, due, seed, carry);
-        self.deal = deal;
-        self.base = self.balances.clone();
-        self.update_balances();
+        let (over, finished, rules) = (self.is_over(), self.deal().is_over(), self.rules);
+        let events = self.run.next_deal(over, finished, self.master, |number, seed, last| {
+            let carry = Carry { pot: last.pot(), reserve: last.reserve() };
+            Deal::new(rules, number, last.dealer().next(rules.players), seed, carry)
+        })?;
+        self.balances.carry(self.run.deal().changes());
         Ok(events)
     }
 
@@ -335,20 +294,19 @@ impl Series {
     /// oldest rows left out, so that a snapshot of the table stays small however many deals
     /// were played (a server sends the newest rows that fit).
     pub fn view_from_row(&self, viewer: Option<Seat>, first: usize) -> SeriesView {
-        let rows = self.sheet.get(first..).unwrap_or_default().to_vec();
-        SeriesView { scoresheet: rows, ..self.view_without_rows(viewer) }
+        SeriesView { scoresheet: rows_from(self.scoresheet(), first), ..self.view_without_rows(viewer) }
     }
 
     /// [`Series::view_without_rows`] with only the fields that differ from viewer to viewer
     /// filled in as the view has them (see [`Deal::own_view`]); the others are left empty.
     pub fn own_view(&self, viewer: Option<Seat>) -> SeriesView {
-        self.series_view(self.deal.own_view(viewer), false)
+        self.series_view(self.deal().own_view(viewer), false)
     }
 
     /// [`Self::view`] with its scoresheet left empty: what changes from move to move (a
     /// server sends the rows as they are added).
     pub fn view_without_rows(&self, viewer: Option<Seat>) -> SeriesView {
-        self.series_view(self.deal.view(viewer), true)
+        self.series_view(self.deal().view(viewer), true)
     }
 
     /// The series around a view of its deal (no prompt once the series is over), without its
@@ -358,13 +316,13 @@ impl Series {
             deal.prompt = Default::default();
         }
         SeriesView {
-            number: self.dealt,
+            number: self.number(),
             first_dealer: self.first_dealer,
             deal,
             scoresheet: Vec::new(),
-            totals: if whole { self.balances.clone() } else { Vec::new() },
-            pot: if whole { self.deal.pot() } else { 0 },
-            reserve: if whole { self.deal.reserve() } else { 0 },
+            totals: if whole { self.totals().to_vec() } else { Vec::new() },
+            pot: if whole { self.pot() } else { 0 },
+            reserve: if whole { self.reserve() } else { 0 },
             over: self.is_over(),
         }
     }
@@ -387,8 +345,7 @@ mod tests {
     /// Moves `amount` from seat 1's balance to seat 0's, as a long series might have.
     fn shift(series: &mut Series, amount: i32) {
         for (seat, by) in [(0, amount), (1, -amount)] {
-            series.base[seat] += by;
-            series.balances[seat] += by;
+            series.balances.shift(seat, by);
         }
     }
 

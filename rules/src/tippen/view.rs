@@ -18,9 +18,9 @@ use super::deal::{Action, Carry, Deal, Decision, Exchange, Hop, Outcome, Phase};
 use super::event::Reveal;
 use super::rules::{Rules, Sniffing};
 use crate::card::{Card, CardSet, Suit};
-use crate::deal::{Play, Seat, trick_winner};
-use crate::holstein::TrickView;
-use crate::view::{is_false, no_cards};
+use crate::fields::{is_false, no_cards};
+use crate::seat::{Play, Seat, trick_winner};
+use crate::trick::TrickView;
 
 /// What the viewer may do now: his legal actions, gathered for a client to offer.
 ///

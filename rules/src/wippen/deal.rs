@@ -9,8 +9,8 @@ use super::listing::{Listing, Position};
 use super::rules::Rules;
 use super::table::{Building, Pile, PileRef};
 use crate::card::{Card, CardSet, Pack, Rank, Suit};
-use crate::deal::Seat;
 use crate::error::RuleError;
+use crate::seat::Seat;
 use crate::seed::Seed;
 
 /// Where a game stands.

@@ -6,7 +6,7 @@ use super::expr::Move;
 use super::series::ScoreRow;
 use super::table::Building;
 use crate::card::{Card, CardSet};
-use crate::deal::Seat;
+use crate::seat::Seat;
 
 /// One thing that happened. [`Event::for_viewer`] empties the hands a viewer may not see;
 /// everything else is public.

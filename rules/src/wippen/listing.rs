@@ -11,8 +11,8 @@ use super::reach::{Key, Reach, reach, unit};
 use super::rules::Rules;
 use super::table::{Pile, PileRef};
 use crate::card::{Card, CardSet};
-use crate::deal::Seat;
 use crate::error::RuleError;
+use crate::seat::Seat;
 
 /// Where a listing is made: the table, the mover's hand and seat, the rules.
 #[derive(Debug, Clone, Copy)]

@@ -18,6 +18,7 @@
 //!   hands.
 
 mod deal;
+mod engine;
 mod event;
 mod expr;
 mod listing;

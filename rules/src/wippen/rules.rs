@@ -3,7 +3,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::expr::Op;
-use crate::ruleset::RuleSetError;
+use crate::options::RuleSetError;
 
 /// A set of operators, kept as a bit mask. In JSON an array of symbols, e.g. `["+", "-"]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -10,10 +10,12 @@ use super::rules::Rules;
 use super::table::PileRef;
 use super::view::DealView;
 use crate::card::Card;
-use crate::deal::Seat;
 use crate::error::RuleError;
-use crate::ruleset::RuleSetError;
+use crate::options::RuleSetError;
+use crate::run::Run;
+use crate::seat::Seat;
 use crate::seed::Seed;
+use crate::sheet::rows_from;
 
 /// A row of the scoresheet: one per game.
 ///
@@ -57,10 +59,9 @@ pub struct ScoreRow {
 pub struct Series {
     rules: Rules,
     master: Seed,
-    dealt: u32,
     first_dealer: Seat,
-    deal: Deal,
-    sheet: Vec<ScoreRow>,
+    #[serde(flatten)]
+    run: Run<Deal, ScoreRow>,
     totals: Vec<i32>,
 }
 
@@ -104,11 +105,8 @@ impl Series {
         rules.validate()?;
         let first = Seat(rules.players - 1);
         let (deal, events) = Deal::new(rules, 1, first, master.derive(0));
-        let n = usize::from(rules.players);
-        Ok((
-            Series { rules, master, dealt: 1, first_dealer: first, deal, sheet: Vec::new(), totals: vec![0; n] },
-            events,
-        ))
+        let totals = vec![0; usize::from(rules.players)];
+        Ok((Series { rules, master, first_dealer: first, run: Run::new(deal), totals }, events))
     }
 
     /// The table's rules.
@@ -118,36 +116,28 @@ impl Series {
 
     /// The current game.
     pub fn deal(&self) -> &Deal {
-        &self.deal
+        self.run.deal()
     }
 
     /// The current game's number, from 1.
     pub fn number(&self) -> u32 {
-        self.dealt
+        self.run.number()
     }
 
     /// The current set's number, from 1.
     pub fn set(&self) -> u32 {
-        (self.dealt - 1) / u32::from(self.rules.players) + 1
+        (self.number() - 1) / u32::from(self.rules.players) + 1
     }
 
     /// The scoresheet so far.
     pub fn scoresheet(&self) -> &[ScoreRow] {
-        &self.sheet
+        self.run.rows()
     }
 
     /// The series with the scoresheet's rows before `first` left out (see
     /// [`crate::GameEngine::with_rows_from`]); nothing else is changed.
     pub fn with_rows_from(&self, first: usize) -> Series {
-        Series {
-            rules: self.rules,
-            master: self.master,
-            dealt: self.dealt,
-            first_dealer: self.first_dealer,
-            deal: self.deal.clone(),
-            sheet: self.sheet.get(first..).unwrap_or_default().to_vec(),
-            totals: self.totals.clone(),
-        }
+        Series { run: self.run.with_rows_from(first), totals: self.totals.clone(), ..*self }
     }
 
     /// Each seat's total.
@@ -157,7 +147,7 @@ impl Series {
 
     /// Whether the match has played its last game.
     pub fn is_over(&self) -> bool {
-        self.dealt >= self.rules.games() && self.deal.is_over()
+        self.number() >= self.rules.games() && self.deal().is_over()
     }
 
     /// The seats with the highest total (all of them tied share the win).
@@ -168,12 +158,12 @@ impl Series {
 
     /// The simple moves of `seat` (see [`Deal::legal_actions`]); none once the match is over.
     pub fn legal_actions(&self, seat: Seat) -> Vec<Move> {
-        if self.is_over() { Vec::new() } else { self.deal.legal_actions(seat) }
+        self.run.open(self.is_over()).map_or_else(|_| Vec::new(), |deal| deal.legal_actions(seat))
     }
 
     /// The structured listing of `seat`'s legal moves (§E9).
     pub fn listing(&self, seat: Seat) -> Listing {
-        self.deal.listing(seat)
+        self.deal().listing(seat)
     }
 
     /// Every legal move of `seat` with `card` using exactly `piles`, each with one witness
@@ -183,10 +173,7 @@ impl Series {
     /// The match or game is over, not his turn, the card is not his, a pile is unknown or
     /// named twice.
     pub fn options(&self, seat: Seat, card: Card, piles: &[PileRef]) -> Result<Vec<Move>, RuleError> {
-        if self.is_over() {
-            return Err(RuleError::SeriesOver);
-        }
-        self.deal.options(seat, card, piles)
+        self.run.open(self.is_over())?.options(seat, card, piles)
     }
 
     /// Whether `seat` may make `mv` now.
@@ -194,10 +181,7 @@ impl Series {
     /// # Errors
     /// The error [`Series::apply`] would return.
     pub fn check(&self, seat: Seat, mv: &Move) -> Result<(), RuleError> {
-        if self.is_over() {
-            return Err(RuleError::SeriesOver);
-        }
-        self.deal.check(seat, mv)
+        self.run.open(self.is_over())?.check(seat, mv)
     }
 
     /// Makes a move in the current game; when it ends the game, the game's row follows, then
@@ -206,18 +190,16 @@ impl Series {
     /// # Errors
     /// A [`RuleError`]; the match is then unchanged.
     pub fn apply(&mut self, seat: Seat, mv: Move) -> Result<Vec<Event>, RuleError> {
-        if self.is_over() {
-            return Err(RuleError::SeriesOver);
-        }
-        let mut out = self.deal.apply(seat, mv)?;
-        if let Some(o) = self.deal.outcome().cloned() {
+        let over = self.is_over();
+        let mut out = self.run.open_mut(over)?.apply(seat, mv)?;
+        if let Some(o) = self.deal().outcome().cloned() {
             for (t, p) in self.totals.iter_mut().zip(&o.points) {
                 *t += p;
             }
             let row = ScoreRow {
-                number: self.dealt,
+                number: self.number(),
                 set: self.set(),
-                dealer: self.deal.dealer(),
+                dealer: self.deal().dealer(),
                 cards: o.cards,
                 spades: o.spades,
                 aces: o.aces,
@@ -228,8 +210,7 @@ impl Series {
                 points: o.points,
                 totals: self.totals.clone(),
             };
-            self.sheet.push(row.clone());
-            out.push(Event::Scored { row });
+            self.run.score(row, &mut out, |row| Event::Scored { row });
             if self.is_over() {
                 out.push(Event::MatchOver { totals: self.totals.clone(), winners: self.leaders() });
             }
@@ -243,18 +224,10 @@ impl Series {
     /// [`RuleError::DealNotOver`] while the game is on, [`RuleError::SeriesOver`] after the
     /// last game.
     pub fn next_deal(&mut self) -> Result<Vec<Event>, RuleError> {
-        if self.is_over() {
-            return Err(RuleError::SeriesOver);
-        }
-        if !self.deal.is_over() {
-            return Err(RuleError::DealNotOver);
-        }
-        let dealer = self.deal.dealer().next(self.rules.players);
-        let seed = self.master.derive(u64::from(self.dealt));
-        self.dealt += 1;
-        let (deal, events) = Deal::new(self.rules, self.dealt, dealer, seed);
-        self.deal = deal;
-        Ok(events)
+        let (over, finished, rules) = (self.is_over(), self.deal().is_over(), self.rules);
+        self.run.next_deal(over, finished, self.master, |number, seed, last| {
+            Deal::new(rules, number, last.dealer().next(rules.players), seed)
+        })
     }
 
     /// What `viewer` may see (`None`: a spectator).
@@ -266,20 +239,19 @@ impl Series {
     /// oldest rows left out, so that a snapshot of the table stays small however many deals
     /// were played (a server sends the newest rows that fit).
     pub fn view_from_row(&self, viewer: Option<Seat>, first: usize) -> SeriesView {
-        let rows = self.sheet.get(first..).unwrap_or_default().to_vec();
-        SeriesView { scoresheet: rows, ..self.view_without_rows(viewer) }
+        SeriesView { scoresheet: rows_from(self.scoresheet(), first), ..self.view_without_rows(viewer) }
     }
 
     /// [`Series::view_without_rows`] with only the fields that differ from viewer to viewer
     /// filled in as the view has them (see [`Deal::own_view`]); the others are left empty.
     pub fn own_view(&self, viewer: Option<Seat>) -> SeriesView {
-        self.series_view(self.deal.own_view(viewer), false)
+        self.series_view(self.deal().own_view(viewer), false)
     }
 
     /// [`Self::view`] with its scoresheet left empty: what changes from move to move (a
     /// server sends the rows as they are added).
     pub fn view_without_rows(&self, viewer: Option<Seat>) -> SeriesView {
-        self.series_view(self.deal.view(viewer), true)
+        self.series_view(self.deal().view(viewer), true)
     }
 
     /// The series around a view of its deal (no prompt once the series is over), without its
@@ -289,7 +261,7 @@ impl Series {
             deal.prompt = Default::default();
         }
         SeriesView {
-            number: self.dealt,
+            number: self.number(),
             set: self.set(),
             games: self.rules.games(),
             first_dealer: self.first_dealer,

@@ -4,7 +4,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::expr::{BuildingId, Expr, value};
 use crate::card::Card;
-use crate::deal::Seat;
+use crate::seat::Seat;
 
 /// A building: two or more cards with a declared value, an owner and an id.
 ///

@@ -17,9 +17,9 @@ use super::listing::{Position, RawCard};
 use super::rules::Rules;
 use super::table::Pile;
 use crate::card::{Card, CardSet};
-use crate::deal::Seat;
+use crate::fields::is_false;
+use crate::seat::Seat;
 use crate::seed::Seed;
-use crate::view::is_false;
 
 /// The most pile sets a prompt lists for one hand card (its capture groups, build cores and
 /// extras together), the sets of fewest piles first; beyond, `truncated` is set, `usable` still names every pile some set uses, and the client says that

@@ -4,10 +4,10 @@
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
-use crate::bid::{Bid, Call};
-use crate::deal::Seat;
+use super::bid::{Bid, Call};
 use crate::duel::{DuelBid, DuelStep, Duels, Say};
 use crate::error::RuleError;
+use crate::seat::Seat;
 
 impl DuelBid for Bid {
     fn height(self) -> u8 {

@@ -5,7 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Bid, Call, Card, CardSet, Seat};
+use super::bid::{Bid, Call};
+use crate::card::{Card, CardSet};
+use crate::seat::Seat;
 
 /// A seat's review of one finished deal.
 ///

@@ -2,13 +2,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bid::Call;
+use super::bid::Call;
+use super::deal::{Contract, Outcome};
+use super::series::ScoreRow;
 use crate::card::{Card, CardSet, Suit};
-use crate::deal::{Contract, Outcome, Seat};
-use crate::holstein::own_hand_only;
+use crate::seat::Seat;
 use crate::seed::Seed;
-use crate::series::ScoreRow;
-
+use crate::trick::own_hand_only;
 /// Everything hidden during a deal, shown to all once it is over.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -214,7 +214,7 @@ impl Event {
     }
 }
 
-impl crate::holstein::PlayEvents for Event {
+impl crate::trick::PlayEvents for Event {
     fn card_played(seat: Seat, card: Card) -> Self {
         Event::CardPlayed { seat, card }
     }

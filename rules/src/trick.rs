@@ -11,8 +11,8 @@ use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, CardSet, Suit};
-use crate::deal::{Play, Seat, trick_winner};
 use crate::error::RuleError;
+use crate::seat::{Play, Seat, trick_winner};
 
 /// A finished trick.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,41 +1,17 @@
 //! One deal of Fipsen, from the shuffle to the score.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
-use crate::auction::{Auction, AuctionStep};
-use crate::bid::{Bid, Call};
+use super::auction::{Auction, AuctionStep};
+use super::bid::{Bid, Call};
+use super::event::{Event, Reveal};
+use super::ruleset::RuleSet;
 use crate::card::{Card, CardSet, Pack, Suit};
 use crate::error::RuleError;
-use crate::event::{Event, Reveal};
-use crate::holstein::{Follow, Settled, Tricks};
-use crate::ruleset::{FirstLead, KiekerShow, RuleSet};
+use crate::options::{FirstLead, KiekerShow};
+use crate::seat::{Play, Seat};
 use crate::seed::Seed;
-
-/// A seat at the table, numbered clockwise from 0.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(transparent)]
-pub struct Seat(pub u8);
-
-impl Seat {
-    /// The seat to the left (clockwise) at a table of `players`.
-    pub const fn next(self, players: u8) -> Seat {
-        Seat((self.0 + 1) % players)
-    }
-
-    /// The seat's number as an index.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl fmt::Display for Seat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
+use crate::trick::{Follow, Settled, Tricks};
 
 /// Everything a player can do in a deal.
 ///
@@ -90,6 +66,28 @@ pub enum Action {
     Stop,
     /// Having taken his tricks without losing one, the declarer plays on for Durch.
     GoOn,
+}
+
+impl Action {
+    /// A short name of the action's kind for logs (`"play"`, `"bid"`), never its cards.
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            Action::Bid { .. } => "bid",
+            Action::Hold => "hold",
+            Action::Pass => "pass",
+            Action::TakeSkat => "take_skat",
+            Action::PlayHand => "play_hand",
+            Action::Discard { .. } => "discard",
+            Action::NameTrumps { .. } => "name_trumps",
+            Action::Kontra => "kontra",
+            Action::Rekontra => "rekontra",
+            Action::GiveUp => "give_up",
+            Action::SiebenerFips => "siebener_fips",
+            Action::Play { .. } => "play",
+            Action::Stop => "stop",
+            Action::GoOn => "go_on",
+        }
+    }
 }
 
 /// What the auction's winner owes.
@@ -262,16 +260,6 @@ pub enum Phase {
     Over,
 }
 
-/// One card played: by whom.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct Play {
-    /// The seat that played it.
-    pub seat: Seat,
-    /// The card.
-    pub card: Card,
-}
-
 /// One deal: the whole truth, hidden cards included. Only the server holds it; what anyone
 /// may see of it is built by [`Deal::view`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -376,7 +364,7 @@ impl Deal {
         self.rules.players.count()
     }
 
-    crate::holstein::holstein_deal_accessors!();
+    crate::trick::holstein_deal_accessors!();
 
     /// Vorhand: the player to the dealer's left, who speaks first.
     pub fn vorhand(&self) -> Seat {
@@ -824,26 +812,6 @@ fn kieker_game() -> Game {
     Game { tricks: 5, kieker: true, hand: false, trumps: None, durch: true, kontra: false, rekontra: false }
 }
 
-/// The winner of a full trick: the highest trump, else the highest card of the suit led.
-pub fn trick_winner(trick: &[Play], trumps: Suit) -> Seat {
-    // Every card of the trump suit is a trump, however many of them the pack holds (in Ruten
-    // Prisdorf's pack holds one).
-    let trump_cards = trumps.all_cards();
-    let mut best = trick[0];
-    for play in &trick[1..] {
-        let (c, b) = (play.card, best.card);
-        let beats = match (trump_cards.contains(c), trump_cards.contains(b)) {
-            (true, false) => true,
-            (false, true) => false,
-            _ => c.suit() == b.suit() && c > b,
-        };
-        if beats {
-            best = *play;
-        }
-    }
-    best.seat
-}
-
 fn phase_hint(phase: Phase) -> &'static str {
     match phase {
         Phase::Auction => "the auction is on: bid, hold or pass",
@@ -861,7 +829,7 @@ fn phase_hint(phase: Phase) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ruleset::Players;
+    use crate::prisdorf::ruleset::Players;
 
     fn codes(cards: CardSet) -> String {
         cards.iter().map(|c| c.code()).collect::<Vec<_>>().join(" ")

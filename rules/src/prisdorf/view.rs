@@ -2,12 +2,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bid::{Bid, Call};
+use super::bid::{Bid, Call};
+use super::deal::{Action, Contract, Deal, Game, Outcome, Phase};
+use super::event::Reveal;
+use super::ruleset::RuleSet;
 use crate::card::{CardSet, Suit};
-use crate::deal::{Action, Contract, Deal, Game, Outcome, Phase, Play, Seat};
-use crate::event::Reveal;
-pub use crate::holstein::{TrickView, TricksTaken};
-use crate::ruleset::RuleSet;
+use crate::fields::{is_false, no_cards};
+use crate::seat::{Play, Seat};
+pub use crate::trick::{TrickView, TricksTaken};
 
 /// A call in the auction, with its caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,14 +68,6 @@ pub struct Prompt {
     /// He may announce a Siebener Fips (+30).
     #[serde(default, skip_serializing_if = "is_false")]
     pub siebener_fips: bool,
-}
-
-pub(crate) fn is_false(b: &bool) -> bool {
-    !*b
-}
-
-pub(crate) fn no_cards(cards: &CardSet) -> bool {
-    cards.is_empty()
 }
 
 impl Prompt {
