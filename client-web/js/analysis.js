@@ -63,7 +63,7 @@ export function costText(c, unit) {
   let better = '';
   if (moves.length) {
     // Only a game whose analysis names moves reads the deal; the others take the action alone.
-    const words = /** @type {(move: any, deal?: any) => string} */ (gameOf(c.game).actionText);
+    const words = gameOf(c.game).actionText;
     const say = (m) => t('analysis.quoted', { move: words(m, c.dealBefore) });
     better = `; ${t('analysis.better_moves', { moves: moves.map(say).join(t('analysis.or')) })}`;
   } else if (c.best.length) {

@@ -399,7 +399,7 @@ function onMessage(msg) {
     case 'answer':
       // The game's answer to a question about one's moves (a hand card and table piles chosen,
       // say); the game's module keeps it if it is still the choice on screen.
-      gameOf(S.game?.game).answer?.(msg.answer);
+      gameOf(S.game?.game).answer(msg.answer);
       break;
     case 'ack':
       // The update with the action's result follows the ack: keep the buttons off until then.

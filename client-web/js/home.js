@@ -337,7 +337,7 @@ function dealsOption(words = { label: 'opt.deals', help: 'opt.deals.help' }) {
 function createSection() {
   const game = gameOf(draft.game);
   const store = draft.rules[draft.game];
-  /** @type {import('./games/index.js').FormKit} */
+  /** @type {import('./games/interface.js').FormKit} */
   const kit = {
     radio: (key, label, choices, help) => radioOption(key, label, choices, help ?? t(`opt.${key}.help`), store, game.defaults),
     check: (key, label, helpKey) => checkOption(key, label, helpKey, store, game.defaults),

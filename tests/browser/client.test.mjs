@@ -64,24 +64,55 @@ test('a count of one takes the singular where the language has one', () => {
   setLang('en');
 });
 
-test('every game module offers the whole game interface, and its words in every language', () => {
-  const interfaceOf = (module) => Object.keys(module).sort();
-  const expected = interfaceOf(GAMES.prisdorf);
+test('every game offers the whole game interface, and its words in every language', async () => {
+  const { OPTIONAL, REQUIRED } = await import('../../client-web/js/games/interface.js');
+  // The shared screens find every member; a module names nothing beyond the interface (an
+  // optional part misspelt would otherwise never be asked for).
+  const whole = [...REQUIRED, ...Object.keys(OPTIONAL)].sort();
   assert.ok(Object.keys(GAMES).length >= 2);
-  for (const [id, module] of Object.entries(GAMES)) {
-    assert.equal(module.id, id);
-    // A game whose move is chosen in steps (Wippen) adds the exports of that choice, all of them.
-    const steps = ['answer', 'handPicks', 'pickCard', 'pickedCard'];
-    const wanted = module.handPicks ? [...expected, ...steps].sort() : expected;
-    assert.deepEqual(interfaceOf(module), wanted, `${id} exports what prisdorf does`);
+  for (const [id, game] of Object.entries(GAMES)) {
+    assert.equal(game.id, id);
+    assert.deepEqual(Object.keys(game).sort(), whole, `${id} offers the game interface and nothing else`);
+    // A game whose move is chosen in steps (Wippen) brings the parts of that choice, all of them.
+    if (game.handPicks) for (const part of ['answer', 'pickCard', 'pickedCard']) assert.notEqual(game[part], OPTIONAL[part], `${id} chooses its moves in steps: its own ${part}`);
     // A singular (`<key>.one`) is optional: a language without it uses the one text.
     const keys = LANGS.map((lang) =>
-      Object.keys(module.strings[lang] ?? {})
+      Object.keys(game.strings[lang] ?? {})
         .filter((k) => !k.endsWith('.one'))
         .sort(),
     );
     for (const [i, lang] of LANGS.entries()) assert.deepEqual(keys[i], keys[0], `${id}: the same words in ${lang} as in ${LANGS[0]}`);
   }
+});
+
+test('a game module without a required part is refused, and its optional parts are the common case', async () => {
+  const { OPTIONAL, REQUIRED, withDefaults } = await import('../../client-web/js/games/interface.js');
+  const { points, suitName } = await import('../../client-web/js/format.js');
+  const required = Object.fromEntries(REQUIRED.map((key) => [key, GAMES.prisdorf[key]]));
+  for (const key of REQUIRED) {
+    assert.throws(() => withDefaults({ ...required, [key]: undefined }), new RegExp(`lacks ${key}\\b`), `without ${key}`);
+  }
+  const bare = withDefaults(required);
+  assert.deepEqual(Object.keys(bare).sort(), [...REQUIRED, ...Object.keys(OPTIONAL)].sort());
+  setLang('en');
+  // The table's own bar, the trick in the middle, the shared sheet; no auction, trumps or chips.
+  for (const part of ['tableBar', 'centreExtra', 'centreShown', 'sheetHead', 'sheetBody', 'sheetFoot', 'auctionPile', 'trumps']) assert.equal(bare[part]({}, {}), null, part);
+  for (const part of ['seatChips', 'pickedUp', 'revealZones', 'gameTerms', 'inviteFacts']) assert.deepEqual(bare[part]({}, 0), [], part);
+  for (const part of ['bidText', 'callText', 'contractText', 'gameText', 'resultWord']) assert.equal(bare[part]({}), '', part);
+  assert.equal(bare.gameValue({ tricks: 3 }), 0);
+  assert.equal(bare.sheetGame({}), '—');
+  assert.equal(bare.trumpsName('diamonds'), suitName('diamonds'));
+  assert.notEqual(GAMES.prisdorf.trumpsName('diamonds'), bare.trumpsName('diamonds'), 'Prisdorf names diamonds Ruten');
+  assert.equal(bare.forehand({ forehand: 2, vorhand: 1 }), 2);
+  assert.deepEqual(bare.forehandWords, GAMES.grossenaspe.forehandWords);
+  assert.equal(bare.lengthText({ deals: 12 }), t('invite.deals', { n: 12 }));
+  assert.equal(bare.lengthText({}), t('invite.deals_open'));
+  assert.equal(bare.totalText(-24), points(-24));
+  assert.equal(bare.handPicks, false);
+  assert.equal(bare.pickedCard('HA'), false);
+  assert.deepEqual(bare.strings, {});
+  // A module's own part wins over the common case.
+  assert.equal(GAMES.prisdorf.forehand({ forehand: 2, vorhand: 1 }), 1);
 });
 
 test('English names the player left of the dealer "Forehand" in every game, German "Vorhand"', () => {

@@ -1,6 +1,6 @@
 // Großenaspe Fipsen (docs/rules/grossenaspe.md §A): the 32-card pack, bids from 1 with clubs as "Gute", the
 // Kieker with skat and talon (who may fold), Fips, the scribe, and a score in cents. Everything it
-// offers comes from the server's prompt; what a module exports is listed in games/index.js.
+// offers comes from the server's prompt; what a module exports is listed in games/interface.js.
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
@@ -12,7 +12,6 @@ import { strings as words } from './grossenaspe-strings.js';
 import {
   actionTextWith,
   callTextWith,
-  centreExtra,
   commonEventTexts,
   commonOptions,
   commonOutcomeSentence,
@@ -20,11 +19,7 @@ import {
   commonRows,
   contractTextWith,
   durchRow,
-  forehandWords,
-  lengthText,
-  sheetBody,
   sheetFoot,
-  tableBar,
   totalText,
   trumps,
 } from './holstein.js';
@@ -54,7 +49,7 @@ export const defaults = /** @type {Record<string, any>} */ ({
 
 export const playerChoices = [4, 3, 5];
 
-/** @param {import('./index.js').FormKit} kit */
+/** @param {import('./interface.js').FormKit} kit */
 export function rulesForm(kit) {
   const common = commonOptions(kit);
   return {
@@ -183,13 +178,6 @@ export function gameTerms(g) {
 
 // ---- the table ----
 
-export { forehandWords };
-
-/** @param {any} deal */
-export function forehand(deal) {
-  return deal.forehand;
-}
-
 /** The scribe's chip at his seat. @param {any} game @param {number} seat */
 export function seatChips(game, seat) {
   return game?.scribe === seat ? [h('span', { class: 'chip scribe', 'data-testid': 'scribe' }, t('ga.table.scribe'), term('scribe'))] : [];
@@ -198,12 +186,6 @@ export function seatChips(game, seat) {
 /** @param {any} deal */
 export function pickedUp(deal) {
   return [...(deal.skat ?? []), ...(deal.talon ?? [])];
-}
-
-/** Nothing is laid down in the middle in Großenaspe. @param {any} deal @param {(cards: string[]) => any} cardRow @returns {HTMLElement|null} */
-// eslint-disable-next-line no-unused-vars
-export function centreShown(deal, cardRow) {
-  return null;
 }
 
 /** The cards lying face down in the middle during the auction: their name's key and how many. @param {any} deal @returns {[string, number]|null} */
@@ -367,4 +349,4 @@ export function sheetHead(game) {
   return h('p', { class: 'sheet-scribe', 'data-testid': 'sheet-scribe' }, t('ga.sheet.scribe', { name: seatName(game.scribe) }));
 }
 
-export { centreExtra, lengthText, sheetBody, sheetFoot, tableBar, totalText, trumps };
+export { sheetFoot, totalText, trumps };

@@ -16,7 +16,7 @@ export const strings = /** @type {Partial<Record<import("../i18n.js").Lang, Reco
 
 // ---- the rules ----
 
-/** The options every Holstein game has, for its create form. @param {import('./index.js').FormKit} kit */
+/** The options every Holstein game has, for its create form. @param {import('./interface.js').FormKit} kit */
 export function commonOptions(kit) {
   return {
     firstLead: kit.radio(
@@ -114,7 +114,7 @@ export function contractTextWith(bidText) {
 
 // ---- the table ----
 
-/** The forehand's chip: its text key and the term explaining it. @type {[string, string]} */
+/** The forehand's chip: its text key and the term explaining it (every game's but Prisdorf's: the interface's default). @type {[string, string]} */
 export const forehandWords = ['hs.table.forehand', 'forehand'];
 
 /** Stop, or go on for Durch. @param {any} p the prompt */
@@ -244,30 +244,7 @@ export function totalText(total, game) {
 
 // ---- what the shared screens show alike for every Holstein game ----
 
-/** How long the series is, on the invitation: "12 deals". @param {any} rules */
-export function lengthText(rules) {
-  return rules.deals ? t('invite.deals', { n: rules.deals }) : t('invite.deals_open');
-}
-
 /** The trump suit of the deal, once named. @param {any} deal @returns {import('../protocol.js').Suit|null} */
 export function trumps(deal) {
   return deal.game?.trumps ?? null;
-}
-
-/** The table's own info bar. @param {any} game @param {any} deal @returns {HTMLElement[]|null} */
-// eslint-disable-next-line no-unused-vars
-export function tableBar(game, deal) {
-  return null;
-}
-
-/** Nothing below the trick. @param {any} game @param {any} deal @returns {HTMLElement|null} */
-// eslint-disable-next-line no-unused-vars
-export function centreExtra(game, deal) {
-  return null;
-}
-
-/** The shared sheet (a row per deal). @param {any} game @returns {HTMLElement|null} */
-// eslint-disable-next-line no-unused-vars
-export function sheetBody(game) {
-  return null;
 }

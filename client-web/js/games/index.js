@@ -2,26 +2,8 @@
 // The shared screens (table, log, scoresheet, home, room) ask the game's module for everything
 // that differs between games; adding a game is its module, its words and one line here. Words and
 // pieces the Holstein-family games share are in holstein.js; Anseggerfips and Duttfips are one
-// module (mecklenburg.js) made for each game.
-//
-// What a game's module exports:
-//   id, name(), strings {de, en, ja}, review (whether the server reviews its deals)
-//   actionText(action, deal?)                                — an action in words (the review, the
-//                                                              analysis' better Wippen moves, with the deal before it)
-//   defaults, playerChoices, rulesForm(kit), rulesFromForm(draft, deals), practiceRules(players),
-//     rulesRows(rules), inviteFacts(rules), lengthText(rules), howto()
-//                                                            — the rules: form, room, invitation, home
-//   bidText(bid), callText(call), contractText(contract), gameText(game), gameValue(game),
-//     trumpsName(suit), gameTerms(game)                      — words
-//   forehand(deal), trumps(deal), seatChips(game, seat), pickedUp(deal), centreShown(deal, cardRow),
-//     centreExtra(game, deal), tableBar(game, deal), auctionPile(deal), revealZones(reveal),
-//     actions(deal, prompt)                                  — the table
-//   moves, eventTexts(event, deal, after), outcomeSentence(outcome, scores, dealer, played) — the log, the result
-//   resultWord(outcome), sheetGame(row), sheetHead(game), sheetBody(game), sheetFoot(game),
-//     totalText(total, game)                                 — the scoresheet
-// A game whose move is chosen in steps (Wippen: a hand card, then table piles) also exports
-//   handPicks (true), pickCard(card), pickedCard(card)       — a tap chooses a hand card
-//   answer(answer)                                           — the game's answer to a query
+// module (mecklenburg.js) made for each game. What a module exports, required and optional, and
+// what the shared screens do without an optional part: games/interface.js.
 
 import { addStrings } from '../i18n.js';
 import * as prisdorf from './prisdorf.js';
@@ -31,32 +13,19 @@ import * as thedinghausen from './thedinghausen.js';
 import * as tippen from './tippen.js';
 import * as wippen from './wippen.js';
 import { strings as holsteinStrings } from './holstein.js';
+import { withDefaults } from './interface.js';
 
-/**
- * The tools the create form lends a game for its options.
- * @typedef {object} FormKit
- * @property {(key: string, label: string, choices: [any, string, string?][], help?: string) => HTMLElement} radio
- * @property {(key: string, label: string, helpKey: string) => HTMLElement} check
- * @property {(words?: {label: string, help: string}) => HTMLElement} deals the length of the series
- *   (every game has it): a number of deals, or in the words given (a number of rounds)
- * @property {Record<string, any>} draft the game's choices so far (a form whose options depend on
- *   each other reads them, and may correct one the other choices rule out)
- */
-
-/**
- * What a game's module exports (the optional part only where a move is chosen in steps).
- * @typedef {typeof prisdorf & Partial<{handPicks: boolean, pickCard: (card: string) => void, pickedCard: (card: string) => boolean, answer: (message: any) => void}>} Game
- */
+/** @typedef {import('./interface.js').Game} Game */
 
 /** Every game, the default first. @type {Record<string, Game>} */
 export const GAMES = {
-  prisdorf,
-  grossenaspe,
-  anseggerfips: mecklenburg('anseggerfips'),
-  duttfips: mecklenburg('duttfips'),
-  thedinghausen,
-  tippen,
-  wippen,
+  prisdorf: withDefaults(prisdorf),
+  grossenaspe: withDefaults(grossenaspe),
+  anseggerfips: withDefaults(mecklenburg('anseggerfips')),
+  duttfips: withDefaults(mecklenburg('duttfips')),
+  thedinghausen: withDefaults(thedinghausen),
+  tippen: withDefaults(tippen),
+  wippen: withDefaults(wippen),
 };
 
 addStrings(holsteinStrings);
@@ -71,7 +40,7 @@ export const GAME_IDS = Object.keys(GAMES);
  * @returns {Game}
  */
 export function gameOf(id) {
-  return GAMES[id ?? 'prisdorf'] ?? prisdorf;
+  return GAMES[id ?? 'prisdorf'] ?? GAMES.prisdorf;
 }
 
 /** The name of a game by its id. @param {string|null|undefined} id */

@@ -2,7 +2,7 @@
 // with the Rutenas (♦A) as the only diamond, four players, a Dutt of five cards, Ruten (the
 // Rutenas the only trump, double), Fips and Rutenfips; they differ in the auction and in the Dutt.
 // `mecklenburg(id)` makes the module of either game (what a module exports is listed in
-// games/index.js), which registers what it makes for each game.
+// games/interface.js), which games/index.js registers for each game.
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
@@ -14,7 +14,6 @@ import { strings as words } from './mecklenburg-strings.js';
 import {
   actionTextWith,
   callTextWith,
-  centreExtra,
   commonEventTexts,
   commonOptions,
   commonOutcomeSentence,
@@ -22,11 +21,7 @@ import {
   commonRows,
   contractTextWith,
   durchRow,
-  forehandWords,
-  lengthText,
-  sheetBody,
   sheetFoot,
-  tableBar,
   totalText,
   trumps,
 } from './holstein.js';
@@ -245,7 +240,7 @@ export function mecklenburg(id) {
   const ansegger = id === 'anseggerfips';
   const defaults = /** @type {Record<string, any>} */ ({ ...DEFAULTS[id] });
 
-  /** @param {import('./index.js').FormKit} kit */
+  /** @param {import('./interface.js').FormKit} kit */
   function rulesForm(kit) {
     const common = commonOptions(kit);
     const check = (key) => kit.check(key, t(`mb.opt.${key}`), `mb.opt.${key}.help`);
@@ -356,7 +351,6 @@ export function mecklenburg(id) {
     practiceRules,
     rulesRows,
     inviteFacts,
-    lengthText,
     howto: () => [1, 2, 3, 4, 5].map((i) => t(`howto.${id}.${i}`)),
     bidText,
     callText,
@@ -367,20 +361,9 @@ export function mecklenburg(id) {
     gameValue,
     trumpsName,
     gameTerms,
-    forehandWords,
-    /** @param {any} deal */
-    forehand: (deal) => deal.forehand,
     trumps,
-    tableBar,
-    centreExtra,
-    /** No chips of its own at a seat. @param {any} game @param {number} seat @returns {HTMLElement[]} */
-    // eslint-disable-next-line no-unused-vars
-    seatChips: (game, seat) => [],
     /** The Dutt, marked in the declarer's hand while he lays away. @param {any} deal */
     pickedUp: (deal) => deal.dutt ?? [],
-    /** Nothing is laid down in the middle. @param {any} deal @param {(cards: string[]) => any} cardRow @returns {HTMLElement|null} */
-    // eslint-disable-next-line no-unused-vars
-    centreShown: (deal, cardRow) => null,
     /** The Dutt lies face down while the auction runs. @param {any} deal @returns {[string, number]|null} */
     // eslint-disable-next-line no-unused-vars
     auctionPile: (deal) => ['mb.table.dutt', 5],
@@ -396,10 +379,6 @@ export function mecklenburg(id) {
     resultWord: (outcome) => commonResultWord(outcome) ?? '',
     /** @param {any} row */
     sheetGame: (row) => (row.outcome?.game ? gameText(row.outcome.game) : contractText(row.contract) || '—'),
-    /** Nothing above the sheet. @param {any} game @returns {HTMLElement|null} */
-    // eslint-disable-next-line no-unused-vars
-    sheetHead: (game) => null,
-    sheetBody,
     sheetFoot,
     totalText,
   };

@@ -1,10 +1,10 @@
 // Prisdorf Fipsen (docs/rules/prisdorf.md): its words for bids, games and outcomes, its action panel, its log
 // lines, its scoresheet cells, its options on the create form and its rules in brief. What the
-// shared screens need of a game is listed in games/index.js.
+// shared screens need of a game is listed in games/interface.js.
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { points, suitName } from '../format.js';
+import { suitName } from '../format.js';
 import { callButton, callRow, discardPanel, suitButton, term } from '../calls.js';
 import { seatName } from '../store.js';
 import { actionTextWith, tricksPlayed } from './holstein.js';
@@ -15,9 +15,6 @@ export const id = /** @type {string} */ ('prisdorf');
 export function name() {
   return t('game.name.prisdorf');
 }
-
-/** The words of this game that are not in i18n.js (Prisdorf's are all there). */
-export const strings = /** @type {Partial<Record<import("../i18n.js").Lang, Record<string, string>>>} */ ({});
 
 /** Whether the server reviews a finished deal of this game (the bidding review). */
 export const review = /** @type {boolean} */ (true);
@@ -39,7 +36,7 @@ export const playerChoices = [4, 3];
 
 /**
  * The create form's options of this game: `main` in view, `more` under "Rules of this table".
- * @param {import('./index.js').FormKit} kit
+ * @param {import('./interface.js').FormKit} kit
  */
 export function rulesForm(kit) {
   return {
@@ -95,11 +92,6 @@ export function rulesRows(rules) {
 /** What the invitation page says of the rules beyond players and deals. @param {any} rules */
 export function inviteFacts(rules) {
   return rules.kontra ? [t('opt.kontra')] : [];
-}
-
-/** How long the series is, on the invitation: "12 deals". @param {any} rules */
-export function lengthText(rules) {
-  return rules.deals ? t('invite.deals', { n: rules.deals }) : t('invite.deals_open');
 }
 
 /** The rules in brief, one sentence per item. */
@@ -181,35 +173,6 @@ export function forehand(deal) {
 /** The trump suit of the deal, once named. @param {any} deal @returns {import('../protocol.js').Suit|null} */
 export function trumps(deal) {
   return deal.game?.trumps ?? null;
-}
-
-/**
- * What the info bar shows of the deal; null for the table's own (the declarer's game, the
- * trumps, the tricks). @param {any} game @param {any} deal @returns {HTMLElement[]|null}
- */
-// eslint-disable-next-line no-unused-vars
-export function tableBar(game, deal) {
-  return null;
-}
-
-/**
- * What the middle of the table shows below the trick (nothing in Prisdorf).
- * @param {any} game @param {any} deal @returns {HTMLElement|null}
- */
-// eslint-disable-next-line no-unused-vars
-export function centreExtra(game, deal) {
-  return null;
-}
-
-/**
- * The chips of a seat beyond dealer, Vorhand and declarer (none in Prisdorf).
- * @param {any} game
- * @param {number} seat
- * @returns {HTMLElement[]}
- */
-// eslint-disable-next-line no-unused-vars
-export function seatChips(game, seat) {
-  return [];
 }
 
 /** While laying away, the cards that came from the skat (and the stock, in a Kieker). */
@@ -488,40 +451,4 @@ export function resultWord(outcome) {
 export function sheetGame(row) {
   const game = row.outcome?.game;
   return game ? gameText(game) : contractText(row.contract) || '—';
-}
-
-/**
- * What the sheet shows above its chart (nothing in Prisdorf).
- * @param {any} game
- * @returns {HTMLElement|null}
- */
-// eslint-disable-next-line no-unused-vars
-export function sheetHead(game) {
-  return null;
-}
-
-/**
- * The sheet's table, when the game draws it itself; null for the shared one (a row per deal).
- * @param {any} game
- * @returns {HTMLElement|null}
- */
-// eslint-disable-next-line no-unused-vars
-export function sheetBody(game) {
-  return null;
-}
-
-/**
- * What the sheet shows below its table (nothing in Prisdorf).
- * @param {any} game
- * @returns {HTMLElement|null}
- */
-// eslint-disable-next-line no-unused-vars
-export function sheetFoot(game) {
-  return null;
-}
-
-/** A total on the sheet, signed as every game's: +12, −24, 0. @param {number} total @param {any} [game] */
-// eslint-disable-next-line no-unused-vars
-export function totalText(total, game) {
-  return points(total);
 }

@@ -1,7 +1,7 @@
 // Thedinghausen Fipsen: five players, no auction, a turned-up card naming trumps, the duty to
 // trump and overtrump, and a race over several deals to be first to ten tricks, which wins the
 // round's pot. Everything the table offers comes from the server's prompt; what a module exports
-// is listed in games/index.js.
+// is listed in games/interface.js.
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
@@ -10,7 +10,6 @@ import { callButton, suitIcon, term } from '../calls.js';
 import { seatName } from '../store.js';
 import { SUITS, cardFace, cardName, cardShort } from '../cards.js';
 import { strings as words } from './thedinghausen-strings.js';
-import { forehandWords } from './holstein.js';
 
 export const id = /** @type {string} */ ('thedinghausen');
 
@@ -43,7 +42,7 @@ export const playerChoices = [5];
 /** The form's field for the series length, in rounds. */
 const ROUNDS_WORDS = { label: 'th.opt.rounds', help: 'th.opt.rounds.help' };
 
-/** @param {import('./index.js').FormKit} kit */
+/** @param {import('./interface.js').FormKit} kit */
 export function rulesForm(kit) {
   return {
     main: [kit.check('fipsen', t('th.opt.fipsen'), 'th.opt.fipsen.help')],
@@ -97,18 +96,6 @@ export function howto() {
 
 // ---- words (there is no auction and no declarer) ----
 
-/** @param {any} bid */
-// eslint-disable-next-line no-unused-vars
-export function bidText(bid) {
-  return '';
-}
-
-/** @param {any} call */
-// eslint-disable-next-line no-unused-vars
-export function callText(call) {
-  return '';
-}
-
 /** An action in words (the review of a seat's decisions): fipsen, pass, a card. @param {any} action a ThedinghausenAction */
 export function actionText(action) {
   if (action?.action === 'fipsen') return t('th.act.fipsen');
@@ -117,43 +104,7 @@ export function actionText(action) {
   return action?.action ?? '';
 }
 
-/** @param {any} contract */
-// eslint-disable-next-line no-unused-vars
-export function contractText(contract) {
-  return '';
-}
-
-/** @param {any} game */
-// eslint-disable-next-line no-unused-vars
-export function gameText(game) {
-  return '';
-}
-
-/** @param {any} game */
-// eslint-disable-next-line no-unused-vars
-export function gameValue(game) {
-  return 0;
-}
-
-/** @param {any} suit */
-export function trumpsName(suit) {
-  return suitName(suit);
-}
-
-/** @param {any} g */
-// eslint-disable-next-line no-unused-vars
-export function gameTerms(g) {
-  return [];
-}
-
 // ---- the table ----
-
-export { forehandWords };
-
-/** @param {any} deal */
-export function forehand(deal) {
-  return deal.forehand;
-}
 
 /** Trumps are the suit of the turned-up card. @param {any} deal @returns {import('../protocol.js').Suit|null} */
 export function trumps(deal) {
@@ -208,18 +159,6 @@ export function seatChips(game, seat) {
       ? h('span', { class: 'chip th-slips', 'data-testid': 'slips', title: t('th.chip.slips_long', { n: slips }), 'aria-label': t('th.chip.slips_long', { n: slips }) }, t('th.chip.slips', { n: slips }))
       : null,
   ].filter((chip) => chip !== null);
-}
-
-/** Nothing is picked up. @param {any} deal @returns {string[]} */
-// eslint-disable-next-line no-unused-vars
-export function pickedUp(deal) {
-  return [];
-}
-
-/** Nothing is laid down instead of the trick. @param {any} deal @param {(cards: string[]) => any} cardRow @returns {HTMLElement|null} */
-// eslint-disable-next-line no-unused-vars
-export function centreShown(deal, cardRow) {
-  return null;
 }
 
 /**
@@ -292,12 +231,6 @@ export function tableBar(game, deal) {
         )
       : null,
   ];
-}
-
-/** Nothing lies face down before the play. @param {any} deal @returns {[string, number]|null} */
-// eslint-disable-next-line no-unused-vars
-export function auctionPile(deal) {
-  return null;
 }
 
 /** After the deal: the six cards set aside. @param {any} reveal */
@@ -408,12 +341,6 @@ export function sheetGame(row) {
   return row.trump_card ? cardShort(row.trump_card) : '—';
 }
 
-/** Nothing above the sheet. @param {any} game @returns {HTMLElement|null} */
-// eslint-disable-next-line no-unused-vars
-export function sheetHead(game) {
-  return null;
-}
-
 /**
  * The sheet: a row per deal (dealer, trump card, fipsen, each player's tricks in the deal and his
  * round count after it), a row per finished round (winner, pot, balances and slips), the
@@ -517,16 +444,4 @@ export function sheetBody(game) {
       ),
     ),
   );
-}
-
-/** Nothing below the sheet. @param {any} game @returns {HTMLElement|null} */
-// eslint-disable-next-line no-unused-vars
-export function sheetFoot(game) {
-  return null;
-}
-
-/** A balance, signed. @param {number} total @param {any} [game] */
-// eslint-disable-next-line no-unused-vars
-export function totalText(total, game) {
-  return points(total);
 }

@@ -1,7 +1,7 @@
 // Tippen / Dreiblatt: a pot of play-money counters, small hands, a trump card turned up (or the
 // 1821 dealer's own last card face up), play or pass, and a share of the pot for every trick; in
 // seven historical rule sets for 2 to 10 players. Everything the table offers comes from the
-// server's prompt; what a module exports is listed in games/index.js. The counters are play money,
+// server's prompt; what a module exports is listed in games/interface.js. The counters are play money,
 // and the table, the form and the scoresheet say so.
 
 import { coinIcon, h, infoButton } from '../dom.js';
@@ -11,7 +11,6 @@ import { ask, callButton, suitIcon, term } from '../calls.js';
 import { S, seatName } from '../store.js';
 import { cardFace, cardName, cardShort } from '../cards.js';
 import { strings as words } from './tippen-strings.js';
-import { forehandWords } from './holstein.js';
 import { CATALOGUE } from '../catalogue.js';
 
 export const id = /** @type {string} */ ('tippen');
@@ -121,7 +120,7 @@ function playMoneyNote() {
 /**
  * The form: the rule set (each with a line saying what it is), the players it seats, and only the
  * options it offers.
- * @param {import('./index.js').FormKit} kit
+ * @param {import('./interface.js').FormKit} kit
  */
 export function rulesForm(kit) {
   const d = kit.draft;
@@ -268,66 +267,11 @@ export function inviteFacts(rules) {
   ].filter(Boolean);
 }
 
-/** @param {any} rules */
-export function lengthText(rules) {
-  return rules.deals ? t('invite.deals', { n: rules.deals }) : t('invite.deals_open');
-}
-
 export function howto() {
   return [1, 2, 3, 4, 5, 6].map((i) => t(`howto.tippen.${i}`));
 }
 
-// ---- words (there is no auction and no declarer) ----
-
-/** @param {any} bid */
-// eslint-disable-next-line no-unused-vars
-export function bidText(bid) {
-  return '';
-}
-
-/** @param {any} call */
-// eslint-disable-next-line no-unused-vars
-export function callText(call) {
-  return '';
-}
-
-/** @param {any} contract */
-// eslint-disable-next-line no-unused-vars
-export function contractText(contract) {
-  return '';
-}
-
-/** @param {any} game */
-// eslint-disable-next-line no-unused-vars
-export function gameText(game) {
-  return '';
-}
-
-/** @param {any} game */
-// eslint-disable-next-line no-unused-vars
-export function gameValue(game) {
-  return 0;
-}
-
-/** @param {any} suit */
-export function trumpsName(suit) {
-  return suitName(suit);
-}
-
-/** @param {any} g */
-// eslint-disable-next-line no-unused-vars
-export function gameTerms(g) {
-  return [];
-}
-
 // ---- the table ----
-
-export { forehandWords };
-
-/** @param {any} deal */
-export function forehand(deal) {
-  return deal.forehand;
-}
 
 /** Trumps, once the server names them. @param {any} deal @returns {import('../protocol.js').Suit|null} */
 export function trumps(deal) {
@@ -544,12 +488,6 @@ export function tableBar(game, deal) {
       term('tp_counters'),
     ),
   ];
-}
-
-/** Nothing lies face down before the play. @param {any} deal @returns {[string, number]|null} */
-// eslint-disable-next-line no-unused-vars
-export function auctionPile(deal) {
-  return null;
 }
 
 /** After the deal: the trump card, the talon left and the cards laid away. @param {any} reveal */
@@ -907,16 +845,4 @@ export function sheetBody(game) {
       ),
     ),
   );
-}
-
-/** Nothing below the sheet. @param {any} game @returns {HTMLElement|null} */
-// eslint-disable-next-line no-unused-vars
-export function sheetFoot(game) {
-  return null;
-}
-
-/** A balance, signed. @param {number} total @param {any} [game] */
-// eslint-disable-next-line no-unused-vars
-export function totalText(total, game) {
-  return points(total);
 }

@@ -4,7 +4,7 @@
 // which groups of table piles it can capture or build with; a selection of table piles is sent
 // to the server, which answers every legal move that uses exactly those piles, each with a tree
 // that shows the arithmetic ("10 = (3 × 2) + 4"). What a module exports is listed in
-// games/index.js.
+// games/interface.js.
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
@@ -13,7 +13,6 @@ import { term } from '../calls.js';
 import { S, api, seatName, mySeat } from '../store.js';
 import { cardFace, cardName, cardShort } from '../cards.js';
 import { strings as words } from './wippen-strings.js';
-import { forehandWords } from './holstein.js';
 
 export const id = /** @type {string} */ ('wippen');
 
@@ -54,7 +53,7 @@ export const defaults = /** @type {Record<string, any>} */ ({
 /** A practice table seats two to four. */
 export const playerChoices = [2, 3, 4];
 
-/** @param {import('./index.js').FormKit} kit */
+/** @param {import('./interface.js').FormKit} kit */
 export function rulesForm(kit) {
   return {
     main: [
@@ -149,63 +148,6 @@ export function lengthText(rules) {
 
 export function howto() {
   return [1, 2, 3, 4, 5, 6].map((i) => t(`howto.wippen.${i}`));
-}
-
-// ---- words (there is no auction, no contract and no trumps) ----
-
-/** @param {any} _bid */
-// eslint-disable-next-line no-unused-vars
-export function bidText(_bid) {
-  return '';
-}
-
-/** @param {any} _call */
-// eslint-disable-next-line no-unused-vars
-export function callText(_call) {
-  return '';
-}
-
-/** @param {any} _contract */
-// eslint-disable-next-line no-unused-vars
-export function contractText(_contract) {
-  return '';
-}
-
-/** @param {any} _game */
-// eslint-disable-next-line no-unused-vars
-export function gameText(_game) {
-  return '';
-}
-
-/** @param {any} _game */
-// eslint-disable-next-line no-unused-vars
-export function gameValue(_game) {
-  return 0;
-}
-
-/** @param {any} _suit */
-// eslint-disable-next-line no-unused-vars
-export function trumpsName(_suit) {
-  return '';
-}
-
-/** @param {any} _g */
-// eslint-disable-next-line no-unused-vars
-export function gameTerms(_g) {
-  return [];
-}
-
-export { forehandWords };
-
-/** @param {any} deal */
-export function forehand(deal) {
-  return deal.forehand;
-}
-
-/** There are no trumps. @param {any} _deal @returns {null} */
-// eslint-disable-next-line no-unused-vars
-export function trumps(_deal) {
-  return null;
 }
 
 // ---- expressions and moves, as the server sends them ----
@@ -431,12 +373,6 @@ export function seatChips(game, seat) {
   ].filter((c) => c !== null);
 }
 
-/** Nothing is picked up. @param {any} _deal @returns {string[]} */
-// eslint-disable-next-line no-unused-vars
-export function pickedUp(_deal) {
-  return [];
-}
-
 /** One pile on the table: a loose card, or a building with its value, owner and cards. */
 function pileView(deal, pile, chosen, usable, enabled) {
   const key = pileKey(pile);
@@ -534,18 +470,6 @@ export function tableBar(game, deal) {
     h('span', { class: 'wp-bar-game', 'data-testid': 'wp-game' }, t('wp.bar.game', { n: game?.number ?? 1, of: (rules.players ?? 2) * (rules.sets ?? 1) })),
     h('span', { class: 'wp-bar-ops wide-only' }, h('span', { class: 'label' }, t('wp.opt.operators'), ': '), operatorsText(rules), term('wp_arithmetic')),
   ];
-}
-
-/** Nothing lies face down. @param {any} _deal @returns {null} */
-// eslint-disable-next-line no-unused-vars
-export function auctionPile(_deal) {
-  return null;
-}
-
-/** After a game nothing was hidden but the hands, which are empty. @param {any} _reveal */
-// eslint-disable-next-line no-unused-vars
-export function revealZones(_reveal) {
-  return [];
 }
 
 /** A move button: the move in words, confirmed before it is sent. @param {any} move @param {any} deal */
@@ -865,16 +789,4 @@ export function sheetBody(game) {
       ),
     ),
   );
-}
-
-/** @param {any} _game @returns {HTMLElement|null} */
-// eslint-disable-next-line no-unused-vars
-export function sheetFoot(_game) {
-  return null;
-}
-
-/** Points, as they are. @param {number} total @param {any} [_game] */
-// eslint-disable-next-line no-unused-vars
-export function totalText(total, _game) {
-  return points(total);
 }
